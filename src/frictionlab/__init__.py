@@ -1,0 +1,12 @@
+"""frictionlab: friction models from five research works behind one interface."""
+
+from . import laws, protocols, systems
+from .core import (AbstractLaw, AbstractModel, AbstractSteppedModel, ConfigError, DataError, FrictionLabError,
+                   IntegrationError, ParameterError, make_model, model_names, simulate)
+from .core.citations import citations
+
+__version__ = "0.1.0"
+
+__all__ = ["laws", "protocols", "systems", "simulate", "make_model", "model_names", "citations",
+           "AbstractLaw", "AbstractModel", "AbstractSteppedModel", "FrictionLabError", "ParameterError",
+           "ConfigError", "IntegrationError", "DataError", "__version__"]

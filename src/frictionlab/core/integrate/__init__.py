@@ -1,0 +1,1 @@
+"""Integrators: compiled fixed-step loops, Newmark-beta, solve_ivp, stepping loop."""

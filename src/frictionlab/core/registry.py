@@ -1,0 +1,86 @@
+"""Name -> class registries for models, with named parameter presets.
+
+Models register themselves with :func:`register_model`; presets with :func:`add_presets`.
+Lookups of unknown names raise :class:`ConfigError` with "did you mean" suggestions.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from .errors import ConfigError, suggest
+
+__all__ = ["Preset", "register_model", "add_presets", "get_model_class", "make_model",
+           "model_names", "presets_of", "discover"]
+
+T = TypeVar("T", bound=type)
+
+_MODELS: dict[str, type] = {}
+_PRESETS: dict[str, dict[str, "Preset"]] = {}
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named parameter set with provenance; values already in SI units."""
+
+    params: dict[str, Any]
+    source: str
+    doi: str = ""
+    note: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def register_model(cls: T) -> T:
+    """Class decorator: register a model under ``cls.name``."""
+    name = getattr(cls, "name", "")
+    if not name:
+        raise TypeError(f"{cls.__name__} has no 'name' to register under")
+    _MODELS[name] = cls
+    return cls
+
+
+def add_presets(model_name: str, presets: dict[str, Preset]) -> None:
+    _PRESETS.setdefault(model_name, {}).update(presets)
+
+
+def discover() -> None:
+    """Import every module of the model packages so that they register."""
+    for pkg_name in ("frictionlab.laws", "frictionlab.contact"):
+        pkg = importlib.import_module(pkg_name)
+        for mod in pkgutil.walk_packages(pkg.__path__, pkg_name + "."):
+            importlib.import_module(mod.name)
+
+
+def model_names() -> list[str]:
+    discover()
+    return sorted(_MODELS)
+
+
+def get_model_class(name: str) -> type:
+    discover()
+    if name not in _MODELS:
+        raise ConfigError(f"unknown model {name!r}{suggest(name, _MODELS)}; known: {', '.join(sorted(_MODELS))}")
+    return _MODELS[name]
+
+
+def presets_of(name: str) -> dict[str, Preset]:
+    get_model_class(name)
+    return dict(_PRESETS.get(name, {}))
+
+
+def make_model(name: str, preset: str | None = None, **overrides: Any) -> Any:
+    """Instantiate model ``name`` from ``preset`` (if given) with ``overrides`` applied."""
+    cls = get_model_class(name)
+    values: dict[str, Any] = {}
+    if preset is not None:
+        ps = _PRESETS.get(name, {})
+        if preset not in ps:
+            raise ConfigError(
+                f"model {name!r} has no preset {preset!r}{suggest(preset, ps)}; known: {', '.join(sorted(ps)) or 'none'}"
+            )
+        values.update(ps[preset].params)
+    values.update(overrides)
+    return cls.from_dict(values)

@@ -1,0 +1,102 @@
+"""Results as labelled data: standard variable names, units, writers (ARCHITECTURE 5)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from .errors import DataError
+
+__all__ = ["STANDARD_UNITS", "make_dataset", "write_netcdf", "write_csv", "read_netcdf"]
+
+#: standard variable names and their units
+STANDARD_UNITS: dict[str, str] = {
+    "time": "s",
+    "slip": "m",
+    "slip_velocity": "m/s",
+    "normal_force": "N",
+    "friction_force": "N",
+    "normal_stress": "Pa",
+    "shear_stress": "Pa",
+    "friction_coefficient": "1",
+    "driver_position": "m",
+    "spring_force": "N",
+    "contact_area": "m^2",
+    "dilatation": "m",
+    "applied_force": "N",
+}
+
+
+def make_dataset(
+    time: np.ndarray,
+    data: Mapping[str, np.ndarray],
+    *,
+    units: Mapping[str, str] | None = None,
+    attrs: Mapping[str, Any] | None = None,
+) -> xr.Dataset:
+    """Build a Dataset over ``time`` with a ``units`` attribute on every variable.
+
+    Units come from ``units`` first, then :data:`STANDARD_UNITS`; a variable with neither
+    gets ``"1"`` only if it is listed in ``units`` -- otherwise a ``KeyError`` names it, so
+    that no variable is ever written without units.
+    """
+    units = dict(units or {})
+    ds = xr.Dataset(coords={"time": ("time", np.asarray(time, dtype=float), {"units": "s"})})
+    for name, values in data.items():
+        u = units.get(name, STANDARD_UNITS.get(name))
+        if u is None:
+            raise KeyError(f"no units known for result variable {name!r}")
+        ds[name] = ("time", np.asarray(values, dtype=float), {"units": u})
+    ds.attrs.update(sanitize_attrs(attrs or {}))
+    return ds
+
+
+def sanitize_attrs(attrs: Mapping[str, Any]) -> dict[str, Any]:
+    """Attributes NetCDF can store: numbers, strings and 1-D numeric arrays."""
+    out: dict[str, Any] = {}
+    for k, v in attrs.items():
+        if isinstance(v, bool) or v is None:
+            out[k] = str(v)
+        elif isinstance(v, (int, float, str, np.integer, np.floating)):
+            out[k] = v
+        elif isinstance(v, (list, tuple, np.ndarray)):
+            arr = np.asarray(v)
+            out[k] = arr.astype(float) if arr.dtype.kind in "biuf" else ", ".join(map(str, arr.ravel()))
+        else:
+            out[k] = str(v)
+    return out
+
+
+def write_netcdf(ds: xr.Dataset, path: str | Path) -> Path:
+    """Write ``ds`` to NetCDF-4 (h5netcdf engine)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    ds = ds.copy()
+    ds.attrs = sanitize_attrs(ds.attrs)
+    for v in ds.variables.values():
+        v.attrs = sanitize_attrs(v.attrs)
+    ds.to_netcdf(path, engine="h5netcdf")
+    return path
+
+
+def read_netcdf(path: str | Path) -> xr.Dataset:
+    try:
+        with xr.open_dataset(path, engine="h5netcdf") as ds:
+            return ds.load()
+    except (OSError, ValueError) as exc:
+        raise DataError(f"cannot read NetCDF file {path}: {exc}") from None
+
+
+def write_csv(ds: xr.Dataset, path: str | Path) -> Path:
+    """Write the data variables as CSV, one column per variable, units in the header."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    df = ds.to_dataframe()
+    df.columns = [f"{c} [{ds[c].attrs.get('units', '')}]" for c in df.columns]
+    df.index.names = [f"{n} [{ds[n].attrs.get('units', '')}]" if n in ds.coords else n for n in df.index.names]
+    df.to_csv(path)
+    return path

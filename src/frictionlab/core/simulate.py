@@ -1,0 +1,188 @@
+"""One entry point: ``simulate(model, protocol, *, system=..., integrator=..., dt=...)``.
+
+Integrators are chosen by name from :data:`INTEGRATORS`:
+
+* ``"euler"``, ``"rk4"`` -- fixed-step explicit loops compiled with numba (fast; the
+  papers' Euler for faithful reproduction);
+* ``"newmark"`` -- implicit Newmark-beta for mass systems (robust for stiff laws);
+* ``"radau"``, ``"bdf"``, ``"lsoda"``, ``"rk45"``, ``"dop853"`` -- adaptive
+  :func:`scipy.integrate.solve_ivp` (accuracy references; the stiff ones for stiff laws);
+* ``"step"`` -- the model's own discrete update (return mapping), required by
+  :class:`~frictionlab.core.base.AbstractSteppedModel` and by feedback protocols.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import xarray as xr
+from scipy.integrate import solve_ivp
+
+from ..protocols.base import AbstractProtocol
+from ..systems.base import AbstractSystem
+from ..systems.prescribed_slip import PrescribedSlip
+from .base import AbstractLaw, AbstractModel, AbstractSteppedModel
+from .errors import ConfigError, IntegrationError, ParameterError, suggest
+from .integrate.compiled import euler_loop, rk4_loop
+from .integrate.newmark import newmark_loop
+from .result import make_dataset
+
+__all__ = ["simulate", "INTEGRATORS"]
+
+_SCIPY = {"radau": "Radau", "bdf": "BDF", "lsoda": "LSODA", "rk45": "RK45", "dop853": "DOP853"}
+INTEGRATORS: dict[str, str] = {"euler": "compiled", "rk4": "compiled", "newmark": "compiled",
+                               "step": "stepped", **{k: "scipy" for k in _SCIPY}}
+#: nominal order of accuracy of each fixed-step integrator
+ORDERS = {"euler": 1, "rk4": 4, "newmark": 2, "step": 1}
+
+
+def simulate(
+    model: AbstractModel,
+    protocol: AbstractProtocol,
+    *,
+    system: AbstractSystem | None = None,
+    integrator: str = "rk4",
+    dt: float | None = None,
+    t_end: float | None = None,
+    save_dt: float | None = None,
+    max_points: int = 20000,
+    rtol: float = 1e-8,
+    atol: float = 1e-12,
+    newmark_beta: float = 0.25,
+    newmark_gamma: float = 0.5,
+) -> xr.Dataset:
+    """Run ``model`` under ``protocol`` (hosted in ``system``) and return a Dataset.
+
+    Main arguments
+    --------------
+    model : a law or stepped model (e.g. ``frictionlab.laws.LuGre(...)``)
+    protocol : input programme (e.g. ``VelocitySteps(...)``); its ``duration`` sets the end
+    system : defaults to :class:`PrescribedSlip` (model sees the protocol velocity)
+    integrator : a name from :data:`INTEGRATORS`
+    dt : fixed step [s] (default ``duration / 1e4``); initial step for adaptive methods
+
+    Other arguments
+    ---------------
+    t_end : stop earlier than ``protocol.duration``
+    save_dt : output interval [s] (rounded to a multiple of dt); default gives at most
+        ``max_points`` samples
+    rtol, atol : tolerances of the adaptive integrators
+    newmark_beta, newmark_gamma : Newmark coefficients (default average acceleration)
+
+    Returns
+    -------
+    xarray.Dataset with ``time`` and the standard variables (``slip``, ``slip_velocity``,
+    ``normal_force``, ``friction_force``, ``friction_coefficient``, ... ) plus the model
+    state variables, each with ``units``; parameters in ``attrs``.
+    """
+    system = system or PrescribedSlip()
+    if integrator not in INTEGRATORS:
+        raise ConfigError(f"unknown integrator {integrator!r}{suggest(integrator, INTEGRATORS)}; known: {', '.join(INTEGRATORS)}")
+    t_end = float(protocol.duration if t_end is None else t_end)
+    if not (t_end > 0 and math.isfinite(t_end)):
+        raise ParameterError(f"t_end = {t_end!r} s must be a positive finite time")
+    dt = float(t_end / 1e4 if dt is None else dt)
+    if not (dt > 0 and math.isfinite(dt)):
+        raise ParameterError(f"integrator.dt = {dt!r} s must be > 0")
+    n = max(1, int(round(t_end / dt)))
+    if save_dt is None:
+        stride = max(1, math.ceil((n + 1) / max_points))
+    else:
+        if not save_dt > 0:
+            raise ParameterError(f"integrator.save_dt = {save_dt!r} s must be > 0")
+        stride = max(1, int(round(save_dt / dt)))
+    model.cite()
+
+    if isinstance(model, AbstractSteppedModel) or protocol.feedback or integrator == "step":
+        from .integrate.stepped import run_stepped
+
+        return run_stepped(model, protocol, system, dt=dt, n=n, stride=stride)
+    if not isinstance(model, AbstractLaw):
+        raise ConfigError(f"model {type(model).__name__} is neither a rate law nor a stepped model")
+    if integrator == "newmark" and not system.second_order:
+        raise ConfigError(f"integrator 'newmark' needs a second-order system (e.g. 'mass'), got {system.type_name!r}")
+
+    y0 = np.concatenate([system.initial_state(), model.initial_state()]).astype(np.float64)
+    sp = system.param_vector().astype(np.float64)
+    lp = model.param_vector()
+    law_rates, law_friction = model.kernels()
+    rhs = type(system)._rhs_kernel
+
+    if INTEGRATORS[integrator] == "scipy":
+        times = np.arange(0, n + 1, stride) * dt
+        Y, F, U = _run_scipy(rhs, law_rates, law_friction, sp, lp, protocol, y0, times, _SCIPY[integrator], dt, rtol, atol)
+    else:
+        U = protocol.sample(np.arange(2 * n + 1) * (0.5 * dt)).T.copy()
+        n_save = n // stride + 1
+        Y = np.empty((n_save, y0.size))
+        F = np.empty(n_save)
+        if integrator == "euler":
+            status = euler_loop(rhs, law_rates, law_friction, sp, lp, U, y0, dt, n, stride, Y, F)
+        elif integrator == "rk4":
+            status = rk4_loop(rhs, law_rates, law_friction, sp, lp, U, y0, dt, n, stride, Y, F)
+        else:
+            status = newmark_loop(rhs, law_rates, law_friction, sp, lp, U, y0, dt, n, stride, Y, F,
+                                  newmark_beta, newmark_gamma)
+        if status >= 0:
+            t_fail = status * dt
+            raise IntegrationError(
+                f"{model.name}: the state became non-finite or diverged at step {status} "
+                f"(t = {t_fail:.6g} s) with integrator {integrator!r} and dt = {dt:g} s; "
+                f"reduce dt (e.g. dt = {dt / 10:g}) or use integrator='radau' (stiff, adaptive)",
+                time=t_fail, step=status,
+            )
+        times = np.arange(n_save) * stride * dt
+        U = U[::2][:: stride].T
+    return _to_dataset(model, protocol, system, times, Y, F, U, integrator, dt)
+
+
+def _run_scipy(rhs, law_rates, law_friction, sp, lp, protocol, y0, times, method, dt, rtol, atol):
+    dy = np.empty_like(y0)
+
+    def fun(t: float, y: np.ndarray) -> np.ndarray:
+        u = protocol.sample(np.array([t]))[:, 0].copy()
+        rhs(np.ascontiguousarray(y), u, sp, law_rates, law_friction, lp, dy)
+        return dy.copy()
+
+    sol = solve_ivp(fun, (times[0], times[-1]), y0, method=method, t_eval=times, rtol=rtol, atol=atol,
+                    first_step=min(dt, times[-1]))
+    if sol.status != 0 or not np.all(np.isfinite(sol.y)):
+        raise IntegrationError(
+            f"solve_ivp ({method}) failed at t = {sol.t[-1] if sol.t.size else 0.0:.6g} s: {sol.message}; "
+            "try integrator='radau' or tighter/looser tolerances",
+            time=float(sol.t[-1]) if sol.t.size else 0.0,
+        )
+    Y = sol.y.T.copy()
+    U = protocol.sample(times)
+    F = np.empty(len(times))
+    for k in range(len(times)):
+        F[k] = rhs(Y[k], U[:, k].copy(), sp, law_rates, law_friction, lp, dy)
+    return Y, F, U
+
+
+def _to_dataset(model, protocol, system, times, Y, F, U, integrator, dt) -> xr.Dataset:
+    ns = len(system.state_names)
+    data: dict[str, Any] = dict(system.outputs(Y, U, F))
+    data.setdefault("applied_force", U[2])
+    fn = np.asarray(data["normal_force"], dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        data["friction_coefficient"] = np.where(fn > 0, np.asarray(F) / np.where(fn > 0, fn, 1.0), np.nan)
+    units = {}
+    for k, (name, unit) in enumerate(zip(model.state_names, model.state_units or ("1",) * len(model.state_names))):
+        data[name] = Y[:, ns + k]
+        units[name] = unit
+    if model.force_units != "N":
+        for name in ("friction_force", "normal_force", "applied_force", "spring_force"):
+            if name in data:
+                units[name] = model.force_units
+    attrs = {**model.attrs(), "model": model.name, "protocol": protocol.type_name,
+             "system": system.type_name, "integrator": integrator, "dt": dt}
+    for k, v in protocol.attrs().items():
+        attrs[f"protocol.{k}"] = v
+    for k, v in system.attrs().items():
+        attrs[f"system.{k}"] = v
+    if model.citation:
+        attrs["citation"] = model.citation
+    return make_dataset(times, data, units=units, attrs=attrs)

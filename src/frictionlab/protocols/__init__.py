@@ -1,0 +1,12 @@
+"""Input programmes usable with every model and system."""
+
+from .base import AbstractProtocol, make_protocol, protocol_names, register_protocol
+from .cyclic import PulsatingThreshold, Sinusoidal
+from .load import ForceRamp, NormalLoadProgramme
+from .velocity import ConstantVelocity, SlideHoldSlide, VelocitySteps
+
+__all__ = [
+    "AbstractProtocol", "make_protocol", "protocol_names", "register_protocol",
+    "ConstantVelocity", "VelocitySteps", "SlideHoldSlide", "Sinusoidal", "PulsatingThreshold",
+    "NormalLoadProgramme", "ForceRamp",
+]

@@ -1,0 +1,84 @@
+"""Protocols: input programmes (slip velocity, normal load, applied force) vs time.
+
+A protocol is a frozen, validated dataclass with a ``duration`` and vectorised channel
+functions of time. Every channel is defined for every protocol, so any model or system can
+consume any protocol:
+
+* ``velocity(t)``      -- imposed slip or drive velocity [m/s]
+* ``normal_force(t)``  -- normal load [N] (or normal stress [Pa] for stress-based models)
+* ``force(t)``         -- externally applied tangential force [N] (free-mass systems)
+
+Compiled integrators sample the channels once on the step grid (:meth:`sample`); adaptive
+integrators call them pointwise.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ..core.errors import ConfigError, suggest
+from ..core.params import Parameters
+
+__all__ = ["AbstractProtocol", "register_protocol", "make_protocol", "protocol_names", "piecewise"]
+
+_PROTOCOLS: dict[str, type["AbstractProtocol"]] = {}
+
+
+def register_protocol(cls: type) -> type:
+    _PROTOCOLS[cls.type_name] = cls
+    return cls
+
+
+def protocol_names() -> list[str]:
+    return sorted(_PROTOCOLS)
+
+
+def make_protocol(config: dict[str, Any]) -> "AbstractProtocol":
+    """Build a protocol from ``{"type": name, **fields}``."""
+    cfg = dict(config)
+    name = cfg.pop("type", None)
+    if name is None:
+        raise ConfigError(f"protocol needs a 'type'; known: {', '.join(protocol_names())}")
+    if name not in _PROTOCOLS:
+        raise ConfigError(f"unknown protocol type {name!r}{suggest(name, _PROTOCOLS)}; known: {', '.join(protocol_names())}")
+    return _PROTOCOLS[name].from_dict(cfg)
+
+
+def piecewise(t: ArrayLike, edges: NDArray[np.float64], values: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Piecewise-constant function: ``values[k]`` on ``[edges[k], edges[k+1])``."""
+    t = np.asarray(t, dtype=float)
+    idx = np.clip(np.searchsorted(edges, t, side="right") - 1, 0, len(values) - 1)
+    return np.asarray(values, dtype=float)[idx]
+
+
+class AbstractProtocol(Parameters):
+    """Base of all protocols. Subclasses define ``duration`` and override channels."""
+
+    type_name: ClassVar[str] = ""
+    #: True for protocols that switch on the model output (run only by stepping loops)
+    feedback: ClassVar[bool] = False
+
+    @property
+    def duration(self) -> float:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def velocity(self, t: ArrayLike) -> NDArray[np.float64]:
+        return np.zeros_like(np.asarray(t, dtype=float))
+
+    def normal_force(self, t: ArrayLike) -> NDArray[np.float64]:
+        fn = float(getattr(self, "normal_force_value", 1.0))
+        return np.full_like(np.asarray(t, dtype=float), fn)
+
+    def force(self, t: ArrayLike) -> NDArray[np.float64]:
+        return np.zeros_like(np.asarray(t, dtype=float))
+
+    def sample(self, times: ArrayLike) -> NDArray[np.float64]:
+        """Channels stacked as a ``(3, len(times))`` array: velocity, normal force, force."""
+        t = np.asarray(times, dtype=float)
+        return np.ascontiguousarray(np.vstack([self.velocity(t), self.normal_force(t), self.force(t)]))
+
+    def to_config(self) -> dict[str, Any]:
+        return {"type": self.type_name, **self.to_dict()}

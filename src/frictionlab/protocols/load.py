@@ -1,0 +1,60 @@
+"""Normal-load programmes and applied-force ramps."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ..core.params import param
+from .base import AbstractProtocol, register_protocol
+
+__all__ = ["NormalLoadProgramme", "ForceRamp"]
+
+
+@register_protocol
+@dataclass(frozen=True)
+class NormalLoadProgramme(AbstractProtocol):
+    """Piecewise-linear normal load through ``(times[k], loads[k])`` at constant velocity ``v``."""
+
+    times: tuple[float, ...] = param((0.0, 1.0), units="s", lo=0.0)
+    loads: tuple[float, ...] = param((1.0, 1.0), units="N", lo=0.0)
+    v: float = param(0.0, units="m/s")
+    type_name: ClassVar[str] = "normal_load"
+
+    def _check(self) -> None:
+        if len(self.times) < 2 or len(self.times) != len(self.loads):
+            self._fail("times", f"needs >= 2 knots and as many loads (got {len(self.times)} times, {len(self.loads)} loads)")
+        if np.any(np.diff(self.times) <= 0):
+            self._fail("times", "must be strictly increasing")
+
+    @property
+    def duration(self) -> float:
+        return float(self.times[-1])
+
+    def velocity(self, t: ArrayLike) -> NDArray[np.float64]:
+        return np.full_like(np.asarray(t, dtype=float), self.v)
+
+    def normal_force(self, t: ArrayLike) -> NDArray[np.float64]:
+        return np.interp(np.asarray(t, dtype=float), self.times, self.loads)
+
+
+@register_protocol
+@dataclass(frozen=True)
+class ForceRamp(AbstractProtocol):
+    """Applied tangential force ``f0 + rate * t`` (for free-mass systems), zero drive velocity."""
+
+    rate: float = param(1.0, units="N/s")
+    f0: float = param(0.0, units="N")
+    duration_s: float = param(1.0, units="s", lo=0.0, lo_open=True)
+    normal_force_value: float = param(1.0, units="N", lo=0.0)
+    type_name: ClassVar[str] = "force_ramp"
+
+    @property
+    def duration(self) -> float:
+        return self.duration_s
+
+    def force(self, t: ArrayLike) -> NDArray[np.float64]:
+        return self.f0 + self.rate * np.asarray(t, dtype=float)

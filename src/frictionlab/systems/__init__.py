@@ -1,0 +1,8 @@
+"""Systems hosting a friction model: prescribed slip and mass-spring sliders."""
+
+from .base import AbstractSystem, make_system, register_system, system_names
+from .mass import MassSystem, force_ramp_mass, incline, spring_mass, spring_slider
+from .prescribed_slip import PrescribedSlip
+
+__all__ = ["AbstractSystem", "make_system", "register_system", "system_names", "PrescribedSlip",
+           "MassSystem", "spring_slider", "incline", "spring_mass", "force_ramp_mass"]

@@ -1,0 +1,69 @@
+"""Systems couple a friction model to mechanics.
+
+A system is a frozen, validated dataclass that knows
+
+* its own state names (prepended to the model's state),
+* a numba kernel ``rhs(y, u, sp, law_rates, law_friction, lp, dy) -> F`` that writes
+  ``dy/dt`` into ``dy`` and returns the friction force, where ``u = (velocity,
+  normal_force, force)`` are the protocol channels at this instant, ``sp`` the system
+  parameter vector and ``lp`` the law parameter vector,
+* how to turn the solution into the standard result variables (:meth:`outputs`).
+
+Integrators advance ``y`` without knowing which system they drive.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..core.base import FloatArray
+from ..core.errors import ConfigError, suggest
+from ..core.params import Parameters
+
+__all__ = ["AbstractSystem", "register_system", "make_system", "system_names"]
+
+_SYSTEMS: dict[str, type["AbstractSystem"]] = {}
+
+
+def register_system(cls: type) -> type:
+    _SYSTEMS[cls.type_name] = cls
+    return cls
+
+
+def system_names() -> list[str]:
+    return sorted(_SYSTEMS)
+
+
+def make_system(config: dict[str, Any] | None) -> "AbstractSystem":
+    from .prescribed_slip import PrescribedSlip
+
+    if not config:
+        return PrescribedSlip()
+    cfg = dict(config)
+    name = cfg.pop("type", "prescribed_slip")
+    if name not in _SYSTEMS:
+        raise ConfigError(f"unknown system type {name!r}{suggest(name, _SYSTEMS)}; known: {', '.join(system_names())}")
+    return _SYSTEMS[name].from_dict(cfg)
+
+
+class AbstractSystem(Parameters):
+    type_name: ClassVar[str] = ""
+    state_names: ClassVar[tuple[str, ...]] = ()
+    #: True when the system is second order in the slider position (Newmark applies)
+    second_order: ClassVar[bool] = False
+    _rhs_kernel: ClassVar[Any]
+
+    def param_vector(self) -> FloatArray:
+        raise NotImplementedError
+
+    def initial_state(self) -> FloatArray:
+        return np.zeros(len(self.state_names))
+
+    def outputs(self, y: FloatArray, u: FloatArray, friction: FloatArray) -> dict[str, FloatArray]:
+        """Standard result variables from the saved system states ``y[:, :n_sys]``."""
+        raise NotImplementedError
+
+    def to_config(self) -> dict[str, Any]:
+        return {"type": self.type_name, **self.to_dict()}

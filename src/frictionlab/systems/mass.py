@@ -1,0 +1,111 @@
+"""A rigid slider of mass M on a spring, driven, on an incline, or pushed by a force.
+
+One set of equations covers the spring-slider rig (seed 000 eq. 39), the free mass on an
+incline and the mass on a wall spring (seed 002 eqs. 1, 22-24), and the force ramp:
+
+    x_d' = V(t)
+    M x'' = K (x_d - x) + C (x_d' - x') + F_ext(t) + M g sin(theta) - F_friction(x', N)
+
+with ``N`` the protocol normal load, or ``M g cos(theta)`` when ``normal_from_gravity``.
+``x`` is the slider position (the slip), ``x_d`` the driver (load point) position.
+The convenience constructors :func:`spring_slider`, :func:`incline`, :func:`spring_mass`
+and :func:`force_ramp_mass` fill the relevant fields.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+from numba import njit
+
+from ..core.base import FloatArray
+from ..core.params import option, param
+from .base import AbstractSystem, register_system
+
+__all__ = ["MassSystem", "spring_slider", "incline", "spring_mass", "force_ramp_mass"]
+
+
+@njit(cache=True)
+def _rhs(y, u, sp, law_rates, law_friction, lp, dy):
+    # y = [x_d, x, xdot, z...]; sp = [M, K, C, sin_th, cos_th, g, gravity_normal]
+    m = sp[0]
+    vd = u[0]
+    fn = u[1]
+    if sp[6] > 0.5:
+        fn = m * sp[5] * sp[4]
+    xdot = y[2]
+    z = y[3:]
+    f = law_friction(z, xdot, fn, lp)
+    dy[0] = vd
+    dy[1] = xdot
+    dy[2] = (sp[1] * (y[0] - y[1]) + sp[2] * (vd - xdot) + u[2] + m * sp[5] * sp[3] - f) / m
+    if z.size:
+        law_rates(z, xdot, fn, lp, dy[3:])
+    return f
+
+
+@register_system
+@dataclass(frozen=True)
+class MassSystem(AbstractSystem):
+    """Slider of mass ``mass`` on a spring ``stiffness`` to a driver (see module docstring)."""
+
+    mass: float = param(1.0, units="kg", lo=0.0, lo_open=True)
+    stiffness: float = param(0.0, units="N/m", lo=0.0)
+    damping: float = param(0.0, units="N s/m", lo=0.0)
+    angle_deg: float = param(0.0, units="deg", lo=-90.0, hi=90.0)
+    gravity: float = param(9.81, units="m/s^2", lo=0.0)
+    normal_from_gravity: bool = option(False, choices=(True, False))
+    x0: float = param(0.0, units="m")
+    v0: float = param(0.0, units="m/s")
+    #: start with the spring pre-stretched so the slider is in equilibrium with static friction
+    preload: float = param(0.0, units="N")
+
+    type_name: ClassVar[str] = "mass"
+    state_names: ClassVar[tuple[str, ...]] = ("driver_position", "slip", "slip_velocity")
+    second_order: ClassVar[bool] = True
+    _rhs_kernel = _rhs
+
+    def param_vector(self) -> FloatArray:
+        th = math.radians(self.angle_deg)
+        return np.array([self.mass, self.stiffness, self.damping, math.sin(th), math.cos(th),
+                         self.gravity, 1.0 if self.normal_from_gravity else 0.0])
+
+    def initial_state(self) -> FloatArray:
+        xd0 = self.x0 + (self.preload / self.stiffness if self.stiffness > 0 else 0.0)
+        return np.array([xd0, self.x0, self.v0])
+
+    def outputs(self, y: FloatArray, u: FloatArray, friction: FloatArray) -> dict[str, FloatArray]:
+        fn = u[1]
+        if self.normal_from_gravity:
+            fn = np.full_like(fn, self.mass * self.gravity * math.cos(math.radians(self.angle_deg)))
+        return {
+            "driver_position": y[:, 0],
+            "slip": y[:, 1],
+            "slip_velocity": y[:, 2],
+            "normal_force": fn,
+            "friction_force": friction,
+            "spring_force": self.stiffness * (y[:, 0] - y[:, 1]),
+        }
+
+
+def spring_slider(mass: float, stiffness: float, damping: float = 0.0, **kw: float) -> MassSystem:
+    """Driven spring-slider: the protocol velocity moves the load point."""
+    return MassSystem(mass=mass, stiffness=stiffness, damping=damping, **kw)
+
+
+def incline(mass: float, angle_deg: float, v0: float = 0.0, **kw: float) -> MassSystem:
+    """Free mass on an incline; the normal load is ``M g cos(theta)``."""
+    return MassSystem(mass=mass, angle_deg=angle_deg, v0=v0, normal_from_gravity=True, **kw)
+
+
+def spring_mass(mass: float, stiffness: float, x0: float, **kw: float) -> MassSystem:
+    """Mass on a spring to a fixed wall (use a zero-velocity protocol)."""
+    return MassSystem(mass=mass, stiffness=stiffness, x0=x0, **kw)
+
+
+def force_ramp_mass(mass: float, **kw: float) -> MassSystem:
+    """Free mass pushed by the protocol's ``force`` channel (e.g. :class:`ForceRamp`)."""
+    return MassSystem(mass=mass, **kw)
