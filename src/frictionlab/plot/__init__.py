@@ -1,0 +1,89 @@
+"""Plot helpers: one per result kind. Each takes a Dataset and returns a Figure (no show())."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import xarray as xr  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+__all__ = ["time_series", "versus", "curves", "save"]
+
+
+def _label(ds: xr.Dataset, name: str) -> str:
+    u = ds[name].attrs.get("units", "")
+    return f"{name.replace('_', ' ')} [{u}]" if u else name.replace("_", " ")
+
+
+def time_series(ds: xr.Dataset, variables: Sequence[str] = ("friction_force",), *, hue: str | None = None,
+                title: str = "", logx: bool = False) -> Figure:
+    """Variables against time, one panel each; ``hue`` draws one line per value of a dimension."""
+    fig, axes = plt.subplots(len(variables), 1, figsize=(7, 2.4 * len(variables) + 0.6), sharex=True, squeeze=False)
+    for ax, var in zip(axes[:, 0], variables):
+        _draw(ax, ds, "time", var, hue)
+        ax.set_ylabel(_label(ds, var))
+        if logx:
+            ax.set_xscale("log")
+    axes[-1, 0].set_xlabel(_label(ds, "time") if "time" in ds else "time")
+    if title:
+        axes[0, 0].set_title(title)
+    fig.tight_layout()
+    return fig
+
+
+def versus(ds: xr.Dataset, x: str, y: str | Sequence[str], *, hue: str | None = None, title: str = "",
+           logx: bool = False, logy: bool = False) -> Figure:
+    """``y`` against ``x`` (e.g. friction vs slip, hysteresis loops), optionally per ``hue``."""
+    ys = [y] if isinstance(y, str) else list(y)
+    fig, axes = plt.subplots(1, len(ys), figsize=(5.2 * len(ys), 3.8), squeeze=False)
+    for ax, var in zip(axes[0], ys):
+        _draw(ax, ds, x, var, hue)
+        ax.set_xlabel(_label(ds, x))
+        ax.set_ylabel(_label(ds, var))
+        if logx:
+            ax.set_xscale("log")
+        if logy:
+            ax.set_yscale("log")
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def curves(x, ys: dict[str, object], *, xlabel: str, ylabel: str, title: str = "", logx: bool = False,
+           styles: dict[str, str] | None = None) -> Figure:
+    """Plain curves (steady-state laws, data vs model)."""
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for name, y in ys.items():
+        style = (styles or {}).get(name, "-")
+        xx = x[name] if isinstance(x, dict) else x
+        ax.plot(xx, y, style, label=name)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if logx:
+        ax.set_xscale("log")
+    if title:
+        ax.set_title(title)
+    if len(ys) > 1:
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def _draw(ax, ds: xr.Dataset, x: str, y: str, hue: str | None) -> None:
+    if hue and hue in ds[y].dims:
+        for val in ds[hue].values:
+            sub = ds.sel({hue: val})
+            ax.plot(sub[x].values, sub[y].values, label=f"{hue} = {val}")
+        ax.legend(fontsize=7)
+    else:
+        ax.plot(ds[x].values, ds[y].values)
+
+
+def save(fig: Figure, path) -> None:
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

@@ -1,0 +1,1 @@
+"""Closed-form reference results (plain numpy), used by checks and tests."""

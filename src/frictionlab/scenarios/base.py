@@ -1,0 +1,149 @@
+"""Scenarios: the papers' numerical experiments as declarative, checkable objects.
+
+A :class:`Scenario` has a name ``<paper>/<experiment>``, a nested ``config`` (TOML-able:
+``model``, ``protocol``, ``system``, ``integrator`` and any scenario-specific sections), a
+``run(config, quick) -> xarray.Dataset`` function, ``checks(ds, config) -> [Check]`` that
+compare the result with the paper's claims or closed forms, and an optional ``plot``.
+Scenario modules in this package register themselves with :func:`register_scenario`
+and are discovered on first use.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import xarray as xr
+
+from ..core.errors import ConfigError, suggest
+
+__all__ = ["Check", "Scenario", "register_scenario", "get_scenario", "scenario_names", "check"]
+
+
+@dataclass
+class Check:
+    """One claim compared with a measurement."""
+
+    claim: str
+    expected: str
+    measured: str
+    passed: bool
+    ambiguity: str = ""
+
+
+def check(claim: str, expected: str, measured_value: float | str, passed: bool, ambiguity: str = "",
+          fmt: str = ".4g") -> Check:
+    """Shorthand building a :class:`Check` with a formatted measurement."""
+    measured = measured_value if isinstance(measured_value, str) else format(float(measured_value), fmt)
+    return Check(claim, expected, measured, bool(passed), ambiguity)
+
+
+Runner = Callable[[dict[str, Any], bool], xr.Dataset]
+
+
+@dataclass
+class Scenario:
+    """A named, configurable numerical experiment with its checks.
+
+    Parameters
+    ----------
+    name : ``<paper>/<experiment>``
+    description : what it reproduces (figure, parameters, protocol choices)
+    config : default nested configuration; ``--set a.b=value`` edits it
+    run : ``run(config, quick) -> Dataset``; defaults to :func:`frictionlab.scenarios.config.run_config`
+    checks : ``checks(ds, config) -> list[Check]``
+    plot : ``plot(ds) -> matplotlib Figure``
+    quick : dotted-key overrides applied for ``--quick`` runs
+    references : citations the scenario relies on
+    slow : True when the full (non-quick) run takes minutes
+    """
+
+    name: str
+    description: str
+    config: dict[str, Any]
+    run: Runner | None = None
+    checks: Callable[[xr.Dataset, dict[str, Any]], list[Check]] | None = None
+    plot: Callable[[xr.Dataset], Any] | None = None
+    quick: dict[str, Any] = field(default_factory=dict)
+    references: list[str] = field(default_factory=list)
+    slow: bool = False
+
+    @property
+    def paper(self) -> str:
+        return self.name.split("/", 1)[0]
+
+    def resolved_config(self, overrides: dict[str, Any] | None = None, quick: bool = False) -> dict[str, Any]:
+        from .config import apply_overrides
+
+        cfg = copy.deepcopy(self.config)
+        if quick and self.quick:
+            cfg = apply_overrides(cfg, self.quick, strict=False)
+        if overrides:
+            cfg = apply_overrides(cfg, overrides)
+        return cfg
+
+    def execute(self, overrides: dict[str, Any] | None = None, quick: bool = False) -> tuple[xr.Dataset, dict[str, Any]]:
+        """Run with ``overrides``; returns ``(dataset, config used)``."""
+        from .config import run_config
+
+        cfg = self.resolved_config(overrides, quick)
+        runner = self.run or (lambda c, q: run_config(c))
+        ds = runner(cfg, quick)
+        ds.attrs["scenario"] = self.name
+        return ds, cfg
+
+    def evaluate(self, ds: xr.Dataset, cfg: dict[str, Any]) -> list[Check]:
+        return list(self.checks(ds, cfg)) if self.checks else []
+
+
+_SCENARIOS: dict[str, Scenario] = {}
+_DISCOVERED = False
+
+
+def register_scenario(sc: Scenario) -> Scenario:
+    if "/" not in sc.name:
+        raise ValueError(f"scenario name {sc.name!r} must be '<paper>/<experiment>'")
+    _SCENARIOS[sc.name] = sc
+    return sc
+
+
+def _discover() -> None:
+    global _DISCOVERED
+    if _DISCOVERED:
+        return
+    _DISCOVERED = True
+    pkg = importlib.import_module("frictionlab.scenarios")
+    for mod in pkgutil.walk_packages(pkg.__path__, "frictionlab.scenarios."):
+        if mod.name.rsplit(".", 1)[-1] not in ("base", "config"):
+            importlib.import_module(mod.name)
+
+
+def scenario_names() -> list[str]:
+    _discover()
+    return sorted(_SCENARIOS)
+
+
+def get_scenario(name: str) -> Scenario:
+    _discover()
+    if name not in _SCENARIOS:
+        raise ConfigError(f"unknown scenario {name!r}{suggest(name, _SCENARIOS)}; run 'frictionlab list' to see them")
+    return _SCENARIOS[name]
+
+
+def select(patterns: list[str]) -> list[Scenario]:
+    """Scenarios matching paper names (``classic``) or full names; all when empty."""
+    names = scenario_names()
+    if not patterns:
+        return [_SCENARIOS[n] for n in names]
+    out: list[Scenario] = []
+    for p in patterns:
+        hits = [n for n in names if n == p or n.startswith(p.rstrip("/") + "/")]
+        if not hits:
+            papers = sorted({n.split('/')[0] for n in names})
+            raise ConfigError(f"no scenario or paper {p!r}{suggest(p, names + papers)}; papers: {', '.join(papers)}")
+        out += [_SCENARIOS[n] for n in hits if _SCENARIOS[n] not in out]
+    return out

@@ -1,0 +1,1 @@
+"""Scenarios of the classic laws (Coulomb, Stribeck, Dahl, LuGre, GMS, rate-and-state)."""
