@@ -111,19 +111,21 @@ def simulate(
     rhs = type(system)._rhs_kernel
 
     if INTEGRATORS[integrator] == "scipy":
-        times = np.arange(0, n + 1, stride) * dt
+        times = _save_steps(n, stride) * dt
         Y, F, U = _run_scipy(rhs, law_rates, law_friction, sp, lp, protocol, y0, times, _SCIPY[integrator], dt, rtol, atol)
     else:
         U = protocol.sample(np.arange(2 * n + 1) * (0.5 * dt)).T.copy()
-        n_save = n // stride + 1
+        UL = _left_limits(protocol, U, dt, n)
+        steps = _save_steps(n, stride)
+        n_save = steps.size
         Y = np.empty((n_save, y0.size))
         F = np.empty(n_save)
         if integrator == "euler":
-            status = euler_loop(rhs, law_rates, law_friction, sp, lp, U, y0, dt, n, stride, Y, F)
+            status = euler_loop(rhs, law_rates, law_friction, sp, lp, U, UL, y0, dt, n, stride, Y, F)
         elif integrator == "rk4":
-            status = rk4_loop(rhs, law_rates, law_friction, sp, lp, U, y0, dt, n, stride, Y, F)
+            status = rk4_loop(rhs, law_rates, law_friction, sp, lp, U, UL, y0, dt, n, stride, Y, F)
         else:
-            status = newmark_loop(rhs, law_rates, law_friction, sp, lp, U, y0, dt, n, stride, Y, F,
+            status = newmark_loop(rhs, law_rates, law_friction, sp, lp, U, UL, y0, dt, n, stride, Y, F,
                                   newmark_beta, newmark_gamma)
         if status >= 0:
             t_fail = status * dt
@@ -133,9 +135,25 @@ def simulate(
                 f"reduce dt (e.g. dt = {dt / 10:g}) or use integrator='radau' (stiff, adaptive)",
                 time=t_fail, step=status,
             )
-        times = np.arange(n_save) * stride * dt
-        U = U[::2][:: stride].T
+        times = steps * dt
+        U = U[2 * steps].T
     return _to_dataset(model, protocol, system, times, Y, F, U, integrator, dt)
+
+
+def _left_limits(protocol: AbstractProtocol, U: np.ndarray, dt: float, n: int) -> np.ndarray:
+    """Inputs at the full steps as left limits: equal to ``U[::2]`` except at protocol jumps."""
+    UL = U[::2].copy()
+    for tb in protocol.breakpoints:
+        i = int(round(tb / dt))
+        if 1 <= i <= n and abs(i * dt - tb) <= 1e-9 * max(dt, abs(tb)):
+            UL[i] = protocol.sample(np.array([tb - 0.25 * dt]))[:, 0]
+    return np.ascontiguousarray(UL)
+
+
+def _save_steps(n: int, stride: int) -> np.ndarray:
+    """Indices of the saved steps: every ``stride``-th step, plus the final step ``n``."""
+    steps = np.arange(0, n, stride)
+    return np.append(steps, n)
 
 
 def _run_scipy(rhs, law_rates, law_friction, sp, lp, protocol, y0, times, method, dt, rtol, atol):

@@ -50,7 +50,8 @@ def make_protocol(config: dict[str, Any]) -> "AbstractProtocol":
 def piecewise(t: ArrayLike, edges: NDArray[np.float64], values: NDArray[np.float64]) -> NDArray[np.float64]:
     """Piecewise-constant function: ``values[k]`` on ``[edges[k], edges[k+1])``."""
     t = np.asarray(t, dtype=float)
-    idx = np.clip(np.searchsorted(edges, t, side="right") - 1, 0, len(values) - 1)
+    # a relative guard of 1e-12 makes a sample that falls on an edge (up to round-off) take the new value
+    idx = np.clip(np.searchsorted(edges, t + 1e-12 * np.maximum(1.0, np.abs(t)), side="right") - 1, 0, len(values) - 1)
     return np.asarray(values, dtype=float)[idx]
 
 
@@ -64,6 +65,12 @@ class AbstractProtocol(Parameters):
     @property
     def duration(self) -> float:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    @property
+    def breakpoints(self) -> tuple[float, ...]:
+        """Times where a channel jumps (piecewise-constant programmes); empty when continuous."""
+        edges = getattr(self, "edges", None)
+        return tuple(float(e) for e in edges[1:-1]) if edges is not None else ()
 
     def velocity(self, t: ArrayLike) -> NDArray[np.float64]:
         return np.zeros_like(np.asarray(t, dtype=float))

@@ -60,6 +60,8 @@ class Scenario:
     quick : dotted-key overrides applied for ``--quick`` runs
     references : citations the scenario relies on
     slow : True when the full (non-quick) run takes minutes
+    summary : ``summary(ds) -> dict[str, float]``, the per-point metrics of a parameter sweep
+        (:mod:`frictionlab.sweep`); when None the sweep uses final and mean friction
     """
 
     name: str
@@ -71,6 +73,7 @@ class Scenario:
     quick: dict[str, Any] = field(default_factory=dict)
     references: list[str] = field(default_factory=list)
     slow: bool = False
+    summary: Callable[[xr.Dataset], dict[str, float]] | None = None
 
     @property
     def paper(self) -> str:

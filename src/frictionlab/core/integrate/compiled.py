@@ -3,7 +3,9 @@
 The loops take the system's right-hand-side kernel and the law's kernels as first-class
 jitted functions, so one compiled loop serves every (system, law) pair. Protocol inputs
 arrive pre-sampled on the half-step grid: ``U[k] = (velocity, normal_force, force)`` at
-``t = k dt / 2`` (Euler reads the even rows only).
+``t = k dt / 2`` (right limits; Euler reads the even rows only), and ``UL[i]`` holds the left
+limits at ``t = i dt`` so that a stage evaluated at the end of a step does not see a jump
+(a velocity step) that happens exactly at that instant.
 
 Each loop returns ``-1`` on success, or the index of the first step whose state is not
 finite (the caller turns that into an :class:`~frictionlab.core.errors.IntegrationError`).
@@ -28,7 +30,7 @@ def _bad(y):
 
 
 @njit(cache=True)
-def euler_loop(rhs, law_rates, law_friction, sp, lp, U, y0, dt, n, stride, Y, F):
+def euler_loop(rhs, law_rates, law_friction, sp, lp, U, UL, y0, dt, n, stride, Y, F):
     """Explicit (forward) Euler: ``y += dt f(t, y)``; saves every ``stride`` steps."""
     y = y0.copy()
     k1 = np.empty_like(y)
@@ -43,14 +45,13 @@ def euler_loop(rhs, law_rates, law_friction, sp, lp, U, y0, dt, n, stride, Y, F)
             y[m] += dt * k1[m]
         if _bad(y):
             return i + 1
-    if n % stride == 0:
-        F[j] = rhs(y, U[2 * n], sp, law_rates, law_friction, lp, k1)
-        Y[j, :] = y
+    F[j] = rhs(y, U[2 * n], sp, law_rates, law_friction, lp, k1)  # the final state is always saved
+    Y[j, :] = y
     return -1
 
 
 @njit(cache=True)
-def rk4_loop(rhs, law_rates, law_friction, sp, lp, U, y0, dt, n, stride, Y, F):
+def rk4_loop(rhs, law_rates, law_friction, sp, lp, U, UL, y0, dt, n, stride, Y, F):
     """Classical fourth-order Runge-Kutta; saves every ``stride`` steps."""
     y = y0.copy()
     ny = y.size
@@ -75,12 +76,11 @@ def rk4_loop(rhs, law_rates, law_friction, sp, lp, U, y0, dt, n, stride, Y, F):
         rhs(tmp, U[2 * i + 1], sp, law_rates, law_friction, lp, k3)
         for m in range(ny):
             tmp[m] = y[m] + dt * k3[m]
-        rhs(tmp, U[2 * i + 2], sp, law_rates, law_friction, lp, k4)
+        rhs(tmp, UL[i + 1], sp, law_rates, law_friction, lp, k4)
         for m in range(ny):
             y[m] += dt / 6.0 * (k1[m] + 2.0 * k2[m] + 2.0 * k3[m] + k4[m])
         if _bad(y):
             return i + 1
-    if n % stride == 0:
-        F[j] = rhs(y, U[2 * n], sp, law_rates, law_friction, lp, k1)
-        Y[j, :] = y
+    F[j] = rhs(y, U[2 * n], sp, law_rates, law_friction, lp, k1)  # the final state is always saved
+    Y[j, :] = y
     return -1

@@ -37,7 +37,7 @@ def _residual(w, y, a0, dz0, u1, dt, beta, gamma, rhs, law_rates, law_friction, 
 
 
 @njit(cache=True)
-def newmark_loop(rhs, law_rates, law_friction, sp, lp, U, y0, dt, n, stride, Y, F, beta, gamma):
+def newmark_loop(rhs, law_rates, law_friction, sp, lp, U, UL, y0, dt, n, stride, Y, F, beta, gamma):
     y = y0.copy()
     ny = y.size
     nz = ny - 3
@@ -58,7 +58,7 @@ def newmark_loop(rhs, law_rates, law_friction, sp, lp, U, y0, dt, n, stride, Y, 
             j += 1
         a0 = dy[2]
         dz0 = dy[3:].copy()
-        u1 = U[2 * i + 2]
+        u1 = UL[i + 1]
         # predictor: explicit Euler for z, a1 = a0
         w[0] = a0
         for m in range(nz):
@@ -97,7 +97,6 @@ def newmark_loop(rhs, law_rates, law_friction, sp, lp, U, y0, dt, n, stride, Y, 
         for m in range(ny):
             if not np.isfinite(y[m]):
                 return i + 1
-    if n % stride == 0:
-        F[j] = rhs(y, U[2 * n], sp, law_rates, law_friction, lp, dy)
-        Y[j, :] = y
+    F[j] = rhs(y, U[2 * n], sp, law_rates, law_friction, lp, dy)  # the final state is always saved
+    Y[j, :] = y
     return -1

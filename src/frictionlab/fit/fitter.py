@@ -1,0 +1,288 @@
+r"""The generic fitter: bounded, multi-start nonlinear least squares with standard errors.
+
+Follows the scikit-learn contract (STYLE section 3.9): the constructor stores its arguments
+verbatim and validates nothing; :meth:`Fitter.fit` validates, fits and returns ``self``
+with the fitted attributes (trailing underscore) ``params_``, ``stderr_``, ``covariance_``,
+``fit_percent_``, ``result_``, ``free_``, ``y_pred_``.
+
+Method
+------
+* Free parameters are optimised in a transformed space: :math:`u = \ln p` for log-scaled
+  parameters (positive, spanning decades), :math:`u = p` otherwise, inside the bounds.
+* ``n_starts`` starts: the given/default start first, then points drawn uniformly in the
+  transformed bounded box from ``numpy.random.default_rng(seed)``; each is refined with
+  :func:`scipy.optimize.least_squares` (trust-region reflective); the lowest cost wins.
+  The same seed gives the same answer.
+* Covariance from the Jacobian at the optimum, :math:`C_u = s^2 (J^TJ)^{+}` with
+  :math:`s^2 = \mathrm{SSE}/(n - p)`, mapped to the physical parameters by the chain rule
+  (:math:`\partial p/\partial u = p` for log parameters); ``stderr_`` is the square root of
+  its diagonal (a local, linearised estimate).
+* Goodness of fit: ``fit_percent_`` :math:`= 100\,R^2 = 100\,(1 - \mathrm{SSE}/\mathrm{SST})`
+  (the "FIT" of Martinez Molina 2025, spec A10).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.optimize import least_squares
+
+from ..core.errors import ConfigError, DataError, FrictionLabError, suggest
+from .data import TimeSeries, XYData
+from .models import FitModel, resolve_model
+
+__all__ = ["Fitter", "fit_percent"]
+
+
+def fit_percent(y: NDArray[np.float64], y_hat: NDArray[np.float64]) -> float:
+    r"""Coefficient of determination in percent, :math:`100(1 - \sum(y-\hat y)^2/\sum(y-\bar y)^2)`."""
+    y = np.asarray(y, dtype=float)
+    sst = float(np.sum((y - y.mean()) ** 2))
+    sse = float(np.sum((y - np.asarray(y_hat, dtype=float)) ** 2))
+    if sst == 0:
+        return 100.0 if sse == 0 else -math.inf
+    return 100.0 * (1.0 - sse / sst)
+
+
+class Fitter:
+    """Fit a model's parameters to data.
+
+    Parameters
+    ----------
+    model : str or FitModel
+        A curve name (``kloss``, ``kloss-slip``, ``kloss-lift``, ``magic-formula``), a
+        registered law name (``lugre``, ``kloss_dynamic``, ...), or a :class:`FitModel`.
+    free : sequence of str, optional
+        Parameters to fit (default: all of the model's parameters not in ``fixed``).
+    fixed : mapping, optional
+        Parameters held at given values.
+    bounds : mapping name -> (lo, hi), optional
+        Overrides the model's bounds.
+    log_scale : sequence of str, optional
+        Parameters optimised in log space (default: the model's choice).
+    x0 : mapping, optional
+        Starting values (default: the model's defaults).
+    n_starts : int
+        Number of starts (>= 1).
+    seed : int
+        Seed of the multi-start sampler.
+    kind : {"auto", "static", "dynamic"}
+        For a law name: fit its steady curve to (x, y) or simulate it under a time series.
+    model_options : mapping, optional
+        Passed to the law model (e.g. ``{"output": "friction_coefficient"}``, ``base``).
+    loss : str
+        ``least_squares`` loss (``"linear"`` = ordinary least squares).
+    max_nfev : int, optional
+        Evaluation budget per start.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from frictionlab.laws.kloss import kloss
+    >>> v = np.linspace(0, 1, 200); y = kloss(v, 1.0, 0.01, 0.5)
+    >>> f = Fitter("kloss", n_starts=2).fit((v, y))
+    >>> round(f.params_["zeta"], 6), f.fit_percent_ > 99.99
+    (0.5, True)
+    """
+
+    def __init__(self, model: str | FitModel, *, free: Sequence[str] | None = None,
+                 fixed: Mapping[str, float] | None = None, bounds: Mapping[str, tuple[float, float]] | None = None,
+                 log_scale: Sequence[str] | None = None, x0: Mapping[str, float] | None = None, n_starts: int = 8,
+                 seed: int = 0, kind: str = "auto", model_options: Mapping[str, Any] | None = None,
+                 loss: str = "linear", max_nfev: int | None = None) -> None:
+        self.model = model
+        self.free = free
+        self.fixed = fixed
+        self.bounds = bounds
+        self.log_scale = log_scale
+        self.x0 = x0
+        self.n_starts = n_starts
+        self.seed = seed
+        self.kind = kind
+        self.model_options = model_options
+        self.loss = loss
+        self.max_nfev = max_nfev
+
+    # ------------------------------------------------------------------------------------
+    def get_params(self) -> dict[str, Any]:
+        keys = ("model", "free", "fixed", "bounds", "log_scale", "x0", "n_starts", "seed", "kind", "model_options",
+                "loss", "max_nfev")
+        return {k: getattr(self, k) for k in keys}
+
+    def _setup(self, data: Any) -> tuple[FitModel, Any]:
+        opts = dict(self.model_options or {})
+        kind = self.kind
+        if kind == "auto" and isinstance(data, TimeSeries):
+            kind = "dynamic"
+        fm = resolve_model(self.model, kind=kind, **opts)
+        if isinstance(data, tuple) and len(data) == 2:
+            data = XYData(data[0], data[1])
+        if not isinstance(data, (XYData, TimeSeries)) and not hasattr(data, "y"):
+            raise DataError(f"cannot fit to {type(data).__name__}; give XYData, TimeSeries or an (x, y) tuple")
+        return fm, data
+
+    def fit(self, data: Any) -> "Fitter":
+        """Fit to ``data`` (XYData, TimeSeries, or an ``(x, y)`` tuple); returns ``self``."""
+        t_start = time.perf_counter()
+        fm, data = self._setup(data)
+        names = fm.param_names
+        fixed = dict(self.fixed or {})
+        for k in fixed:
+            if k not in names:
+                raise ConfigError(f"fixed parameter {k!r} is not a parameter of {fm.name!r}{suggest(k, names)}; known: {', '.join(names)}")
+        free = list(self.free) if self.free is not None else [n for n in names if n not in fixed]
+        for k in free:
+            if k not in names:
+                raise ConfigError(f"free parameter {k!r} is not a parameter of {fm.name!r}{suggest(k, names)}; known: {', '.join(names)}")
+            if k in fixed:
+                raise ConfigError(f"parameter {k!r} is both free and fixed")
+        if not free:
+            raise ConfigError("nothing to fit: no free parameters")
+        if int(self.n_starts) < 1:
+            raise ConfigError(f"n_starts = {self.n_starts!r} must be >= 1")
+        y = np.asarray(data.y, dtype=float)
+        if y.size <= len(free):
+            raise DataError(f"{getattr(data, 'source', '') or 'data'}: {y.size} point(s) cannot determine "
+                            f"{len(free)} free parameter(s); need more than {len(free)}")
+        bounds = {**fm.bounds, **dict(self.bounds or {})}
+        for k, (lo, hi) in bounds.items():
+            if not lo < hi:
+                raise ConfigError(f"bounds for {k!r}: lower {lo!r} must be < upper {hi!r}")
+        logs = set(self.log_scale if self.log_scale is not None else fm.log_scale)
+        for k in logs:
+            if k in free and bounds[k][0] < 0:
+                raise ConfigError(f"log-scaled parameter {k!r} needs a lower bound >= 0, got {bounds[k][0]!r}")
+        start = {**fm.defaults, **dict(self.x0 or {})}
+        base = {n: fixed.get(n, start.get(n)) for n in names}
+
+        is_log = np.array([k in logs for k in free])
+        lo = np.array([bounds[k][0] for k in free], dtype=float)
+        hi = np.array([bounds[k][1] for k in free], dtype=float)
+        tiny = np.finfo(float).tiny
+        ulo = np.where(is_log, np.log(np.maximum(lo, tiny)), lo)
+        uhi = np.where(is_log, np.log(np.maximum(hi, tiny * 2)), hi)
+
+        def to_p(u: NDArray[np.float64]) -> dict[str, float]:
+            p = dict(base)
+            for i, k in enumerate(free):
+                p[k] = float(np.exp(u[i]) if is_log[i] else u[i])
+            return p
+
+        penalty = 1e3 * (np.std(y) + np.abs(y).max() + 1.0)
+
+        def resid(u: NDArray[np.float64]) -> NDArray[np.float64]:
+            try:
+                yh = fm.predict(to_p(u), data)
+            except FrictionLabError:
+                return np.full(y.size, penalty)
+            r = yh - y
+            if not np.all(np.isfinite(r)):
+                return np.full(y.size, penalty)
+            return r
+
+        # start points
+        u0 = np.array([math.log(max(start[k], tiny)) if is_log[i] else float(start[k]) for i, k in enumerate(free)])
+        box_lo = np.where(np.isfinite(ulo), ulo, u0 - 10 * (np.abs(u0) + 1))
+        box_hi = np.where(np.isfinite(uhi), uhi, u0 + 10 * (np.abs(u0) + 1))
+        u0 = np.clip(u0, ulo, uhi)
+        rng = np.random.default_rng(self.seed)
+        starts = [u0] + [rng.uniform(box_lo, box_hi) for _ in range(int(self.n_starts) - 1)]
+        best = None
+        for s in starts:
+            try:
+                r = least_squares(resid, s, bounds=(ulo, uhi), method="trf", loss=self.loss, x_scale="jac",
+                                  max_nfev=self.max_nfev)
+            except (ValueError, np.linalg.LinAlgError):
+                continue
+            if best is None or r.cost < best.cost:
+                best = r
+        if best is None:
+            raise FrictionLabError(f"fit of {fm.name!r} failed from every start")
+        p_best = to_p(best.x)
+        fm.validate(p_best)
+        y_pred = fm.predict(p_best, data)
+        n, k = y.size, len(free)
+        sse = float(np.sum((y_pred - y) ** 2))
+        s2 = sse / max(n - k, 1)
+        J = np.asarray(best.jac, dtype=float)
+        cov_u = s2 * np.linalg.pinv(J.T @ J)
+        d = np.array([p_best[kk] if is_log[i] else 1.0 for i, kk in enumerate(free)])
+        cov = cov_u * np.outer(d, d)
+        self.model_ = fm
+        self.free_ = tuple(free)
+        self.params_ = p_best
+        self.stderr_ = {kk: float(math.sqrt(max(cov[i, i], 0.0))) for i, kk in enumerate(free)}
+        self.covariance_ = cov
+        self.y_pred_ = y_pred
+        self.residuals_ = y_pred - y
+        self.fit_percent_ = fit_percent(y, y_pred)
+        self.rmse_ = math.sqrt(sse / n)
+        self.result_ = best
+        self.n_points_ = n
+        self.data_ = data
+        self.seconds_ = time.perf_counter() - t_start
+        return self
+
+    # ------------------------------------------------------------------------------------
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "params_"):
+            raise FrictionLabError("this Fitter is not fitted yet: call .fit(data) first")
+
+    def predict(self, data: Any) -> NDArray[np.float64]:
+        """Model prediction with the fitted parameters (x array, XYData or TimeSeries)."""
+        self._check_fitted()
+        return self.model_.predict(self.params_, data)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary: parameters +- standard errors, FIT %, RMSE, points, time."""
+        self._check_fitted()
+        return {
+            "model": self.model_.name,
+            "params": {k: float(v) for k, v in self.params_.items()},
+            "stderr": dict(self.stderr_),
+            "free": list(self.free_),
+            "fit_percent": self.fit_percent_,
+            "rmse": self.rmse_,
+            "n_points": self.n_points_,
+            "n_starts": int(self.n_starts),
+            "seed": int(self.seed),
+            "cost": float(self.result_.cost),
+            "seconds": self.seconds_,
+            "source": getattr(self.data_, "source", ""),
+        }
+
+    def write_json(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(self.to_dict(), indent=2))
+        return path
+
+    def plot(self, title: str = ""):
+        """Data vs model (and residuals); returns a matplotlib Figure."""
+        self._check_fitted()
+        from ..plot import plt
+
+        data = self.data_
+        x = data.x if isinstance(data, XYData) else data.time
+        fig, (ax, ax2) = plt.subplots(2, 1, figsize=(6.4, 5.2), sharex=True, gridspec_kw={"height_ratios": [3, 1]})
+        ax.plot(x, data.y, "k.", ms=3, label="data")
+        order = np.argsort(x)
+        ax.plot(x[order], self.y_pred_[order], "g-", lw=1.5,
+                label=f"{self.model_.name} (FIT {self.fit_percent_:.2f} %)")
+        ax.legend(fontsize=8)
+        ax.set_ylabel(getattr(data, "y_name", "y"))
+        ax2.plot(x, self.residuals_, "r.", ms=2)
+        ax2.axhline(0, color="k", lw=0.5)
+        ax2.set_ylabel("model - data")
+        ax2.set_xlabel(getattr(data, "x_name", "time [s]") if isinstance(data, XYData) else "time [s]")
+        txt = ", ".join(f"{k} = {self.params_[k]:.4g} ± {self.stderr_[k]:.2g}" for k in self.free_)
+        ax.set_title(title or txt, fontsize=8)
+        fig.tight_layout()
+        return fig

@@ -1,0 +1,224 @@
+"""What can be fitted: static curves, registered laws (static or dynamic), custom simulators.
+
+A fit model knows its parameter names, default starting values, bounds, which parameters
+are naturally log-scaled, and how to predict the data (``predict(params, data)``).
+
+* :class:`CurveModel` -- a vectorised function ``y = f(x, **params)``; the registry
+  :data:`CURVES` holds ``kloss`` (velocity form), ``kloss-slip``, ``kloss-lift``,
+  ``magic-formula``.
+* :class:`LawStaticModel` -- any registered law's steady friction curve
+  ``law.friction_curve(x)`` (e.g. ``lugre``, ``coulomb``).
+* :class:`LawDynamicModel` -- any registered law simulated under a recorded input
+  (:class:`~frictionlab.fit.data.TimeSeries`), output sampled at the data times.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..core.errors import ConfigError, DataError, FrictionLabError, IntegrationError, suggest
+from .data import RecordedInput, TimeSeries, XYData
+
+__all__ = ["FitModel", "CurveModel", "LawStaticModel", "LawDynamicModel", "CURVES", "register_curve", "resolve_model"]
+
+
+@dataclass
+class FitModel:
+    """Base: parameters, defaults, bounds and log flags; subclasses implement :meth:`predict`."""
+
+    name: str
+    param_names: tuple[str, ...]
+    defaults: dict[str, float]
+    bounds: dict[str, tuple[float, float]]
+    log_scale: tuple[str, ...] = ()
+    description: str = ""
+    x_label: str = "x"
+    y_label: str = "y"
+
+    def predict(self, params: Mapping[str, float], data: Any) -> NDArray[np.float64]:  # pragma: no cover
+        raise NotImplementedError
+
+    def validate(self, params: Mapping[str, float]) -> None:
+        """Raise a ParameterError for a non-physical parameter set (default: nothing)."""
+
+
+@dataclass
+class CurveModel(FitModel):
+    """``y = func(x, **params)`` (static, vectorised)."""
+
+    func: Callable[..., NDArray[np.float64]] = field(default=lambda x: x)
+
+    def predict(self, params: Mapping[str, float], data: Any) -> NDArray[np.float64]:
+        x = data.x if isinstance(data, XYData) else np.asarray(data, dtype=float)
+        return np.asarray(self.func(x, **params), dtype=float)
+
+
+CURVES: dict[str, CurveModel] = {}
+
+
+def register_curve(model: CurveModel) -> CurveModel:
+    CURVES[model.name] = model
+    return model
+
+
+def _kloss_v(x, f_max, v_max0, zeta):
+    from ..laws.kloss import kloss
+
+    return kloss(x, f_max, v_max0, zeta)
+
+
+def _kloss_slip(x, f_max, s_max0, zeta):
+    from ..laws.kloss import kloss_slip
+
+    return kloss_slip(x, f_max, s_max0, zeta)
+
+
+def _kloss_lift(x, c_max, alpha_max0, zeta1, zeta2):
+    from ..laws.kloss import kloss_lift
+
+    return kloss_lift(x, c_max, alpha_max0, zeta1, zeta2)
+
+
+def _mf(x, B, C, D, E):
+    from ..laws.magic_formula import magic_formula
+
+    return magic_formula(x, B, C, D, E)
+
+
+register_curve(CurveModel(
+    "kloss", ("f_max", "v_max0", "zeta"), {"f_max": 1.0, "v_max0": 0.01, "zeta": 0.5},
+    {"f_max": (1e-9, 1e9), "v_max0": (1e-12, 1e6), "zeta": (0.0, 1.999)}, ("f_max", "v_max0"),
+    "Kloss velocity form F(v), eqs. 8+11 (Martinez Molina 2025)", "slip velocity", "friction", func=_kloss_v))
+register_curve(CurveModel(
+    "kloss-slip", ("f_max", "s_max0", "zeta"), {"f_max": 1.0, "s_max0": 5.0, "zeta": 0.5},
+    {"f_max": (1e-6, 1e6), "s_max0": (1e-6, 1e4), "zeta": (0.0, 1.999)}, ("f_max", "s_max0"),
+    "Kloss tyre slip form F(s), eqs. 31-32 (slip and s_max0 in the same unit, e.g. %)", "slip", "force / Fz",
+    func=_kloss_slip))
+register_curve(CurveModel(
+    "kloss-lift", ("c_max", "alpha_max0", "zeta1", "zeta2"),
+    {"c_max": 1.4, "alpha_max0": 25.0, "zeta1": 0.5, "zeta2": -0.1},
+    {"c_max": (1e-3, 10.0), "alpha_max0": (0.1, 500.0), "zeta1": (-5.0, 5.0), "zeta2": (-2.0, 2.0)}, (),
+    "Kloss lift form C_L(alpha), eqs. 37-38, alpha in degrees", "angle of attack [deg]", "C_L", func=_kloss_lift))
+register_curve(CurveModel(
+    "magic-formula", ("B", "C", "D", "E"), {"B": 10.0, "C": 1.6, "D": 1.0, "E": 0.0},
+    {"B": (1e-4, 1e4), "C": (0.1, 3.0), "D": (1e-6, 1e6), "E": (-20.0, 1.0)}, ("B",),
+    "Pacejka simplified Magic Formula D sin(C atan(Bx - E(Bx - atan Bx)))", "slip", "force", func=_mf))
+
+
+def _law_param_info(cls: type) -> tuple[tuple[str, ...], dict[str, float], dict[str, tuple[float, float]], tuple[str, ...]]:
+    names, defaults, bounds, logs = [], {}, {}, []
+    for f in dataclasses.fields(cls):
+        m = f.metadata
+        if m.get("kind") != "number" or m.get("integer") or isinstance(f.default, tuple):
+            continue
+        if f.default is dataclasses.MISSING:
+            continue
+        d = float(f.default)
+        lo, hi = m["lo"], m["hi"]
+        if m.get("lo_open") and math.isfinite(lo):
+            lo = lo + max(abs(lo), 1.0) * 1e-12 if lo != 0 else (abs(d) * 1e-9 if d != 0 else 1e-12)
+        if m.get("hi_open") and math.isfinite(hi):
+            hi = hi - max(abs(hi), 1.0) * 1e-6
+        names.append(f.name)
+        defaults[f.name] = d
+        bounds[f.name] = (lo, hi)
+        if lo >= 0 and d > 0:
+            logs.append(f.name)
+    return tuple(names), defaults, bounds, tuple(logs)
+
+
+@dataclass
+class LawStaticModel(FitModel):
+    """Steady friction curve ``F(v)`` of a registered law (``friction_curve``)."""
+
+    law_name: str = ""
+    base: dict[str, Any] = field(default_factory=dict)
+    normal_force: float = 1.0
+
+    def make(self, params: Mapping[str, float]):
+        from ..core.registry import make_model
+
+        return make_model(self.law_name, None, **{**self.base, **params})
+
+    def validate(self, params: Mapping[str, float]) -> None:
+        self.make(params)
+
+    def predict(self, params: Mapping[str, float], data: Any) -> NDArray[np.float64]:
+        x = data.x if isinstance(data, XYData) else np.asarray(data, dtype=float)
+        return np.asarray(self.make(params).friction_curve(x, self.normal_force), dtype=float)
+
+
+@dataclass
+class LawDynamicModel(FitModel):
+    """A registered law simulated under the recorded input of a :class:`TimeSeries`.
+
+    ``output`` is the Dataset variable compared with the data (``friction_force`` or
+    ``friction_coefficient``); ``system`` hosts the law (default prescribed slip);
+    ``substeps`` integration steps per data interval (``integrator`` fixed-step).
+    """
+
+    law_name: str = ""
+    base: dict[str, Any] = field(default_factory=dict)
+    output: str = "friction_force"
+    system: Any = None
+    integrator: str = "rk4"
+    substeps: int = 4
+
+    def make(self, params: Mapping[str, float]):
+        from ..core.registry import make_model
+
+        return make_model(self.law_name, None, **{**self.base, **params})
+
+    def validate(self, params: Mapping[str, float]) -> None:
+        self.make(params)
+
+    def predict(self, params: Mapping[str, float], data: Any) -> NDArray[np.float64]:
+        from ..core.simulate import simulate
+
+        if not isinstance(data, TimeSeries):
+            raise DataError(f"dynamic fit of {self.law_name!r} needs a TimeSeries (time, velocity, output)")
+        model = self.make(params)
+        proto = RecordedInput.from_series(data)
+        dt = float(np.min(np.diff(data.time))) / self.substeps
+        n = int(round(proto.duration / dt))
+        ds = simulate(model, proto, system=self.system, integrator=self.integrator, dt=dt,
+                      max_points=n + 2)
+        if self.output not in ds:
+            raise ConfigError(f"model output {self.output!r} not in the simulation result; have {', '.join(ds.data_vars)}")
+        return np.interp(data.time - data.time[0], ds.time.values, ds[self.output].values)
+
+
+def resolve_model(model: str | FitModel, *, kind: str = "auto", base: Mapping[str, Any] | None = None,
+                  **kw: Any) -> FitModel:
+    """A :class:`FitModel` from a name: a curve of :data:`CURVES` or a registered law
+    (``kind="static"`` -> steady curve, ``"dynamic"`` -> simulated time series)."""
+    if isinstance(model, FitModel):
+        return model
+    if kind not in ("auto", "static", "dynamic"):
+        raise ConfigError(f"fit kind {kind!r} is not 'auto', 'static' or 'dynamic'")
+    if model in CURVES and kind != "dynamic":
+        return CURVES[model]
+    from ..core.registry import get_model_class, model_names
+
+    names = model_names()
+    if model not in names:
+        raise ConfigError(f"unknown fit model {model!r}{suggest(model, list(CURVES) + names)}; "
+                          f"curves: {', '.join(CURVES)}; laws: {', '.join(names)}")
+    cls = get_model_class(model)
+    pn, defaults, bounds, logs = _law_param_info(cls)
+    base = dict(base or {})
+    if kind == "dynamic":
+        return LawDynamicModel(model, pn, defaults, bounds, logs, f"{model} simulated under the recorded input",
+                               "time", "output", law_name=model, base=base, **kw)
+    return LawStaticModel(model, pn, defaults, bounds, logs, f"{model} steady friction curve", "slip velocity",
+                          "friction", law_name=model, base=base, **kw)
+
+
+_ = (FrictionLabError, IntegrationError)

@@ -1,0 +1,508 @@
+r"""Rate-, state- and pressure-dependent subloading-friction model (Ozaki et al. 2020).
+
+A stress-based elastoplastic contact law: input the tangential sliding velocity ``v`` [m/s]
+and the normal contact stress ``f_n`` [Pa]; output the tangential contact stress ``f_t``
+[Pa] (traction per unit *apparent* area). Both model classes below run the same physics,
+written once as numba kernels in this module:
+
+* :class:`Subloading` -- the default: an implicit (backward-Euler) return-mapping step
+  (spec section 5.3), an :class:`~frictionlab.core.base.AbstractSteppedModel`;
+* :class:`SubloadingRate` -- the explicit rate form (eqs. 24-31) as an
+  :class:`~frictionlab.core.base.AbstractLaw`, integrated by the core integrators; it is the
+  accuracy reference.
+
+Units are SI (m, s, Pa); the paper's mm-MPa values are converted once in the presets
+(:func:`c_from_mm_mpa` for the rate coefficient ``c``, whose units depend on ``d``).
+
+References
+----------
+Ozaki, S., Matsuura, T., Maegawa, S. (2020). Rate-, state-, and pressure-dependent friction
+model based on the elastoplastic theory. *Friction* 8(4), 768-783.
+doi:10.1007/s40544-019-0322-2
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import ClassVar, final
+
+import numpy as np
+from numba import njit
+
+from ..core.base import AbstractLaw, AbstractSteppedModel, FloatArray
+from ..core.params import option, param
+from ..core.registry import Preset, add_presets, register_model
+
+__all__ = ["Subloading", "SubloadingRate", "SubloadingParams", "c_from_mm_mpa", "P_COMMON", "P_EXP",
+           "return_map", "evolution_u", "shear_strength"]
+
+# parameter-vector layout shared by every kernel
+_AN, _AT, _R, _B, _C, _D, _TAU0, _IK, _IX, _SMIN, _SMAX, _VAR, _FN0, _R0 = range(14)
+_RCLIP_LO = 1e-12
+_RCLIP_HI = 1.999
+_HALF_PI = 0.5 * math.pi
+
+
+# --------------------------------------------------------------------------- shared physics
+@njit(cache=True)
+def evolution_u(R, r):
+    """Evolution function of the normal-sliding ratio, eq. (34): U = r cot(pi R / 2) [1/m].
+
+    ``R`` is clipped to [1e-12, 1.999] (spec A8): cot changes sign again beyond R = 2.
+    """
+    Rc = min(max(R, _RCLIP_LO), _RCLIP_HI)
+    return r / math.tan(_HALF_PI * Rc)
+
+
+@njit(cache=True)
+def _du_dr(R, r):
+    Rc = min(max(R, _RCLIP_LO), _RCLIP_HI)
+    s = math.sin(_HALF_PI * Rc)
+    return -r * _HALF_PI / (s * s)
+
+
+@njit(cache=True)
+def shear_strength(v, p):
+    """Rate-dependent shear strength of the junctions, eq. (37): tau = tau0 + c |v|^d [Pa]."""
+    av = abs(v)
+    if p[_C] == 0.0 or av == 0.0:
+        return p[_TAU0]
+    return p[_TAU0] + p[_C] * av ** p[_D]
+
+
+@njit(cache=True)
+def _pressure(fn, b):
+    """P(f_n) = 1 - exp(-b f_n) (eq. 35) and P' = b exp(-b f_n) (eq. 36)."""
+    if fn <= 0.0:
+        return 0.0, b
+    e = math.exp(-b * fn)
+    return 1.0 - e, b * e
+
+
+@njit(cache=True)
+def _surface(q, P, Pp, p):
+    """Contact-area ratio from the area state ``q`` and the pressure factor.
+
+    Returns ``(S_r, dS_r/df_n, S_min_hat, S_max_hat, A)``: variant L (literal) stores
+    ``q = A - P(f_n)`` so that ``S_r = A = q + P``; variant S (scaled) stores ``q = phi`` and
+    ``S_r = P phi`` with bounds scaled by ``P`` (spec section 4.2).
+    """
+    if p[_VAR] > 0.5:
+        return P * q, Pp * q, p[_SMIN] * P, p[_SMAX] * P, q
+    A = q + P
+    return A, Pp, p[_SMIN], p[_SMAX], A
+
+
+@njit(cache=True)
+def _rates(state, v, fn, p, out):
+    """Explicit rate form (spec 4.2) with state ``[f_t, q, u_p]`` and df_n/dt = 0."""
+    if fn <= 0.0:  # loss of contact: state frozen, output zero
+        out[0] = 0.0
+        out[1] = 0.0
+        out[2] = 0.0
+        return
+    ft = state[0]
+    q = state[1]
+    P, Pp = _pressure(fn, p[_B])
+    Sr, Srp, smin_h, smax_h, A = _surface(q, P, Pp, p)
+    tau = shear_strength(v, p)
+    at = p[_AT]
+    if ft > 0.0:
+        s = 1.0
+    elif ft < 0.0:
+        s = -1.0
+    else:
+        s = 1.0 if v >= 0.0 else -1.0
+    R = abs(ft) / (Sr * tau) if Sr > 0.0 else 0.0
+    lam = 0.0
+    if R > 0.0:
+        D = at + tau * (evolution_u(R, p[_R]) * Sr - R * p[_IK] * (Sr - smin_h))
+        num = at * s * v - R * p[_IX] * (smax_h - Sr) * tau
+        if num > 0.0:
+            lam = num / D
+    out[0] = at * (v - s * lam)
+    if p[_VAR] > 0.5:
+        out[1] = -p[_IK] * (q - p[_SMIN]) * lam + p[_IX] * (p[_SMAX] - q)
+    else:
+        out[1] = -p[_IK] * (A - p[_SMIN]) * lam + p[_IX] * (p[_SMAX] - A)
+    out[2] = lam
+
+
+@njit(cache=True)
+def _friction(state, v, fn, p):
+    if fn <= 0.0:
+        return 0.0
+    return state[0]
+
+
+@njit(cache=True)
+def _area_be(A0, g, dt, p):
+    """Backward-Euler contact area after plastic increment ``g`` and time ``dt`` (spec 5.3).
+
+    Returns ``(A, dA/dg)``.
+    """
+    den = 1.0 + g * p[_IK] + dt * p[_IX]
+    A = (A0 + g * p[_IK] * p[_SMIN] + dt * p[_IX] * p[_SMAX]) / den
+    return A, p[_IK] * (p[_SMIN] - A) / den
+
+
+@njit(cache=True)
+def return_map(ft, q, fn_old, du, dt, fn, tau, p):
+    """One implicit return-mapping step of the subloading-friction law (spec 5.3).
+
+    Parameters
+    ----------
+    ft, q : tangential stress [Pa] and area state [1] at the start of the step
+    fn_old, fn : normal stress [Pa] at the start and end of the step
+    du, dt : tangential slip increment [m] and time step [s]
+    tau : shear strength at the end of the step [Pa]
+    p : parameter vector
+
+    Returns
+    -------
+    (ft_new, q_new, gamma) with gamma >= 0 the plastic slip increment [m]; gamma < 0 flags a
+    non-converged plastic solve.
+    """
+    if fn <= 0.0:  # loss of contact: traction released, contact state kept
+        return 0.0, q, 0.0
+    at = p[_AT]
+    P, Pp = _pressure(fn, p[_B])
+    Po, Ppo = _pressure(fn_old, p[_B])
+    variant_s = p[_VAR] > 0.5
+    # pressure predictor (the area state q already carries it exactly)
+    A0 = q if variant_s else q + P
+    Sr_old = Po * q if variant_s else q + Po
+    scale = P if variant_s else 1.0
+    ftr = ft + at * du
+    if ftr > 0.0:
+        s = 1.0
+    elif ftr < 0.0:
+        s = -1.0
+    else:
+        s = 1.0 if du >= 0.0 else -1.0
+    Rn = 0.0
+    if ft * s > 0.0 and Sr_old > 0.0 and fn_old > 0.0:
+        Rn = abs(ft) / (Sr_old * tau)
+    atr = abs(ftr)
+    A_e, dA_e = _area_be(A0, 0.0, dt, p)
+    Sr0 = scale * A_e
+    R0 = atr / (Sr0 * tau) if Sr0 > 0.0 else math.inf
+    if R0 <= Rn:
+        return ftr, (A_e if variant_s else A_e - P), 0.0
+    # plastic: solve h(g) = R(g) - Rn - U(R(g)) g = 0 on (0, |f_tr| / alpha_t)
+    lo = 0.0
+    gmax = atr / at
+    hi = gmax
+    r = p[_R]
+    g = 0.0
+    ok = False
+    # initial guess: slip so that R stays at Rn (linear in g for a fixed surface)
+    g = min(max((atr - Rn * Sr0 * tau) / at, 0.0), hi)
+    if g <= 0.0 or g >= hi:
+        g = 0.5 * hi
+    for it in range(200):
+        A, dA = _area_be(A0, g, dt, p)
+        Sr = scale * A
+        dSr = scale * dA
+        if Sr <= 0.0:
+            hi = g
+            g = 0.5 * (lo + hi)
+            continue
+        N = atr - at * g
+        R = N / (Sr * tau)
+        U = evolution_u(R, r)
+        h = R - Rn - U * g
+        if h > 0.0:
+            lo = g
+        else:
+            hi = g
+        dR = (-at - R * tau * dSr) / (Sr * tau)
+        dh = dR * (1.0 - _du_dr(R, r) * g) - U
+        if dh < 0.0:
+            gn = g - h / dh
+        else:
+            gn = 0.5 * (lo + hi)
+        if gn <= lo or gn >= hi:
+            gn = 0.5 * (lo + hi)
+        if abs(gn - g) <= 1e-14 * gmax or hi - lo <= 1e-15 * gmax:
+            g = gn
+            ok = True
+            break
+        g = gn
+    A, dA = _area_be(A0, g, dt, p)
+    ft_new = ftr - s * at * g
+    if not ok:
+        g = -1.0
+    return ft_new, (A if variant_s else A - P), g
+
+
+# --------------------------------------------------------------------------- parameters
+def c_from_mm_mpa(c: float, d: float) -> float:
+    """Convert the rate coefficient ``c`` from MPa (s/mm)^d to SI, Pa (s/m)^d.
+
+    With ``v`` in mm/s, ``tau [MPa] = c v_mm^d``; ``v_mm = 1e3 v`` gives
+    ``c_SI = 1e6 * 1e3**d * c``.
+    """
+    return float(c) * 1e6 * 1e3 ** float(d)
+
+
+@dataclass(frozen=True)
+class SubloadingParams:
+    r"""Parameters of the subloading-friction model (SI units).
+
+    Parameters
+    ----------
+    alpha_n, alpha_t : float
+        Normal and tangential contact (penalty) moduli :math:`\alpha_n, \alpha_t` [Pa/m].
+    r : float
+        Parameter of the evolution function :math:`U(R) = r\cot(\pi R/2)` [1/m].
+    b : float
+        Pressure sensitivity of the contact-area ratio, :math:`P = 1 - e^{-b f_n}` [1/Pa].
+    c, d : float
+        Rate coefficient [Pa (s/m)^d] and exponent [1] of :math:`\tau = \tau_0 + c|v|^d`.
+    tau0 : float
+        Quasi-static shear strength of the junctions [Pa].
+    kappa : float
+        Characteristic slip of contact-area decay [m]; ``0`` switches the decay off
+        (the paper's :math:`\kappa\to\infty`).
+    xi : float
+        Delay (creep) time of contact-area recovery [s]; ``0`` switches recovery off
+        (:math:`\xi\to\infty`).
+    s_min, s_max : float
+        Lower and upper bound of the contact-area ratio (relative to :math:`P(f_n)` in the
+        scaled variant) [1].
+    variant : {"literal", "scaled"}
+        How :math:`S_r` depends on pressure (spec A2): ``literal`` integrates eqs. (7), (8),
+        (18) additively with absolute bounds, :math:`S_r = A`; ``scaled`` uses
+        :math:`S_r = (1 - e^{-b f_n})\phi` with :math:`\phi` evolving between the bounds.
+    fn_init : float
+        Normal stress at which the initial traction is defined (only used when ``R0 > 0``) [Pa].
+    R0 : float
+        Initial normal-sliding ratio, ``f_t(0) = R0 S_r(0) tau0`` [1].
+    """
+
+    alpha_n: float = param(1e11, units="Pa/m", lo=0.0, lo_open=True)
+    alpha_t: float = param(1e11, units="Pa/m", lo=0.0, lo_open=True)
+    r: float = param(1e6, units="1/m", lo=0.0, lo_open=True)
+    b: float = param(1e-5, units="1/Pa", lo=0.0, lo_open=True)
+    c: float = param(0.0, units="Pa (s/m)^d", lo=0.0)
+    d: float = param(0.4, units="1", lo=0.0)
+    tau0: float = param(1e5, units="Pa", lo=0.0, lo_open=True)
+    kappa: float = param(1.4e-4, units="m", lo=0.0)
+    xi: float = param(2.5, units="s", lo=0.0)
+    s_min: float = param(0.5, units="1", lo=0.0, hi=1.0)
+    s_max: float = param(1.0, units="1", lo=0.0, hi=1.0)
+    variant: str = option("literal", choices=("literal", "scaled"))
+    fn_init: float = param(3e5, units="Pa", lo=0.0, lo_open=True)
+    R0: float = param(0.0, units="1", lo=0.0, hi=1.0)
+
+    def _check(self) -> None:
+        if self.s_min > self.s_max:
+            self._fail("s_min", f"= {self.s_min:g} must not exceed s_max = {self.s_max:g}")  # type: ignore[attr-defined]
+
+    def param_vector(self) -> FloatArray:
+        ik = 1.0 / self.kappa if self.kappa > 0 else 0.0
+        ix = 1.0 / self.xi if self.xi > 0 else 0.0
+        return np.array([self.alpha_n, self.alpha_t, self.r, self.b, self.c, self.d, self.tau0, ik, ix,
+                         self.s_min, self.s_max, 1.0 if self.variant == "scaled" else 0.0,
+                         self.fn_init, self.R0], dtype=np.float64)
+
+    # -- closed forms used by checks and tests --------------------------------------------
+    def pressure_factor(self, fn: float | FloatArray) -> FloatArray:
+        """P(f_n) = 1 - exp(-b f_n) [1]."""
+        return 1.0 - np.exp(-self.b * np.asarray(fn, dtype=float))
+
+    def tau(self, v: float | FloatArray) -> FloatArray:
+        """Shear strength tau(v) = tau0 + c |v|^d [Pa]."""
+        return self.tau0 + self.c * np.abs(np.asarray(v, dtype=float)) ** self.d
+
+    def steady_area(self, v: float | FloatArray) -> FloatArray:
+        r"""Steady area state under steady sliding (spec C1): :math:`A^{ss}=(S_{min}v\xi+S_{max}\kappa)/(v\xi+\kappa)`."""
+        v = np.abs(np.asarray(v, dtype=float))
+        if self.kappa == 0:
+            return np.full_like(v, self.s_max)
+        if self.xi == 0:
+            return np.where(v > 0, self.s_min, self.s_max) * np.ones_like(v)
+        return (self.s_min * v * self.xi + self.s_max * self.kappa) / (v * self.xi + self.kappa)
+
+    def steady_stress(self, v: float | FloatArray, fn: float | FloatArray) -> FloatArray:
+        """Steady tangential stress f_t^ss at speed ``v`` and normal stress ``fn`` [Pa] (spec C1/C4).
+
+        Variant L converges to ``A^ss tau`` only at constant ``fn`` from the initial state
+        ``A(0) = P(fn)``; with ``kappa = xi = 0`` (rate effects off) it is ``P(fn) tau``.
+        """
+        A = self.steady_area(v)
+        if self.kappa == 0 and self.xi == 0:
+            A = self.pressure_factor(fn) if self.variant == "literal" else self.s_max * self.pressure_factor(fn)
+            return A * self.tau(v)
+        if self.variant == "scaled":
+            return self.pressure_factor(fn) * A * self.tau(v)
+        return A * self.tau(v)
+
+    def microslip(self, R: float | FloatArray, fn: float) -> tuple[FloatArray, FloatArray]:
+        r"""Plastic and total slip to reach ratio ``R`` under monotonic loading (spec C3).
+
+        For a fixed surface :math:`F = S_r\tau` (``kappa = xi = c = 0``):
+        :math:`u^p = -\frac{2}{\pi r}\ln\cos\frac{\pi R}{2}`, :math:`u = RF/\alpha_t + u^p` [m].
+        """
+        R = np.asarray(R, dtype=float)
+        P = float(self.pressure_factor(fn))
+        F = (P if self.variant == "literal" else self.s_max * P) * self.tau0
+        up = -2.0 / (math.pi * self.r) * np.log(np.cos(0.5 * math.pi * R))
+        return up, R * F / self.alpha_t + up
+
+    def initial_stress(self) -> float:
+        P = float(self.pressure_factor(self.fn_init))
+        Sr = P if self.variant == "literal" else self.s_max * P
+        return self.R0 * Sr * self.tau0
+
+    def initial_area_state(self) -> float:
+        return self.s_max if self.variant == "scaled" else 0.0
+
+    def diagnostics(self, ft: FloatArray, q: FloatArray, v: FloatArray, fn: FloatArray) -> dict[str, FloatArray]:
+        """Contact-area ratio S_r, shear strength tau, surface size S_r tau and ratio R."""
+        fn = np.asarray(fn, dtype=float)
+        P = np.where(fn > 0, self.pressure_factor(np.maximum(fn, 0.0)), 0.0)
+        q = np.asarray(q, dtype=float)
+        Sr = P * q if self.variant == "scaled" else q + P
+        tau = self.tau(v)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            R = np.where(Sr > 0, np.abs(ft) / (Sr * tau), 0.0)
+        return {"contact_ratio": Sr, "shear_strength": tau, "sliding_surface": Sr * tau, "sliding_ratio": R}
+
+
+_OUTPUT_UNITS = {"shear_stress": "Pa", "normal_stress": "Pa", "contact_ratio": "1", "shear_strength": "Pa",
+                 "sliding_surface": "Pa", "sliding_ratio": "1"}
+_CITATION = ("Ozaki, S., Matsuura, T., Maegawa, S. (2020). Rate-, state-, and pressure-dependent friction model "
+             "based on the elastoplastic theory. Friction 8(4), 768-783.")
+_DOI = "10.1007/s40544-019-0322-2"
+
+
+@final
+@register_model
+@dataclass(frozen=True)
+class Subloading(SubloadingParams, AbstractSteppedModel):
+    r"""Subloading-friction model advanced by implicit return mapping (the default).
+
+    State ``[f_t, q, u_p, f_n_prev]``: signed tangential stress [Pa], contact-area state
+    (``A - P(f_n)`` literal / ``phi`` scaled) [1], accumulated plastic slip [m] and the
+    normal stress of the previous step [Pa]. Input: slip velocity ``v`` [m/s] and normal
+    stress [Pa]; output: the shear stress ``f_t`` [Pa] (``force_units = "Pa"``).
+
+    Parameters are those of :class:`SubloadingParams`.
+
+    Notes
+    -----
+    Each step is backward Euler on eqs. (7), (8), (16) with the elastic predictor of
+    eq. (13) (spec 5.3): :math:`A(\gamma) = (A_0 + \gamma S_{min}/\kappa + \Delta t
+    S_{max}/\xi)/(1 + \gamma/\kappa + \Delta t/\xi)`, :math:`R(\gamma) = (|f^{tr}| -
+    \alpha_t\gamma)/(S_r(\gamma)\tau^{n+1})`, and the plastic increment solves
+    :math:`R(\gamma) - R^n - U(R(\gamma))\gamma = 0` by safeguarded Newton. Because
+    :math:`U < 0` for :math:`R > 1`, a step that starts inside the surface cannot end
+    outside it, whatever its size. :math:`\dot\tau` is ignored as in the paper: ``R^n`` is
+    evaluated with :math:`\tau^{n+1}` (spec A7). Loss of contact (``f_n <= 0``) releases
+    the traction (``f_t = 0``) and freezes the area state.
+    """
+
+    name: ClassVar[str] = "subloading"
+    state_names: ClassVar[tuple[str, ...]] = ("tangential_stress", "area_state", "plastic_slip", "normal_stress_prev")
+    state_units: ClassVar[tuple[str, ...]] = ("Pa", "1", "m", "Pa")
+    force_units: ClassVar[str] = "Pa"
+    output_units: ClassVar[dict[str, str]] = _OUTPUT_UNITS
+    citation: ClassVar[str] = _CITATION
+    doi: ClassVar[str] = _DOI
+
+    def initial_state(self) -> FloatArray:
+        return np.array([self.initial_stress(), self.initial_area_state(), 0.0, self.fn_init])
+
+    def step(self, state: FloatArray, dt: float, v: float, normal_force: float) -> FloatArray:
+        p = self.param_vector()
+        tau = shear_strength(float(v), p)
+        ft, q, g = return_map(float(state[0]), float(state[1]), float(state[3]), float(v) * dt, dt,
+                              float(normal_force), tau, p)
+        if g < 0:
+            from ..core.errors import IntegrationError
+
+            raise IntegrationError(f"subloading: return mapping did not converge (v = {v:g} m/s, dt = {dt:g} s); "
+                                   "reduce dt")
+        return np.array([ft, q, state[2] + g, float(normal_force)])
+
+    def friction(self, t: float, state: FloatArray, v: float, normal_force: float) -> float:
+        return float(state[0]) if normal_force > 0 else 0.0
+
+    def outputs(self, state: FloatArray, v: float, normal_force: float) -> dict[str, float]:
+        d = self.diagnostics(np.array([state[0]]), np.array([state[1]]), np.array([v]), np.array([normal_force]))
+        out = {"shear_stress": self.friction(0.0, state, v, normal_force), "normal_stress": float(normal_force)}
+        out.update({k: float(val[0]) for k, val in d.items()})
+        return out
+
+
+@final
+@register_model
+@dataclass(frozen=True)
+class SubloadingRate(SubloadingParams, AbstractLaw):
+    r"""Subloading-friction model in explicit rate form (reference for cross-checks).
+
+    State ``[f_t, q, u_p]`` (see :class:`Subloading`); rates of spec 4.2:
+
+    .. math::
+        \Lambda = \frac{\langle \alpha_t s v - R S_r'\tau\dot f_n - \frac{R}{\xi}(\hat S_{max}
+        - S_r)\tau\rangle}{\alpha_t + \tau[U(R)S_r - \frac{R}{\kappa}(S_r - \hat S_{min})]},
+        \quad \dot f_t = \alpha_t(v - s\Lambda),\quad \dot u^p = \Lambda
+
+    Notes
+    -----
+    The core kernel interface passes the normal stress but not its rate, so this form
+    takes :math:`\dot f_n = 0` in :math:`\Lambda`; the area state is stored relative to
+    :math:`P(f_n)` and so follows the pressure exactly. It is therefore exact for constant
+    normal stress and first-order consistent otherwise (the missing term is
+    :math:`R S_r'\tau\dot f_n`, a few per cent of :math:`\alpha_t v` in Figs. 6-7; the
+    return mapping :class:`Subloading` includes it). Explicit schemes need slip increments
+    :math:`|v|\Delta t \lesssim 0.1/r` (spec 5.1).
+    """
+
+    name: ClassVar[str] = "subloading_rate"
+    state_names: ClassVar[tuple[str, ...]] = ("tangential_stress", "area_state", "plastic_slip")
+    state_units: ClassVar[tuple[str, ...]] = ("Pa", "1", "m")
+    force_units: ClassVar[str] = "Pa"
+    citation: ClassVar[str] = _CITATION
+    doi: ClassVar[str] = _DOI
+    _rates_kernel = _rates
+    _friction_kernel = _friction
+
+    def initial_state(self) -> FloatArray:
+        return np.array([self.initial_stress(), self.initial_area_state(), 0.0])
+
+
+# --------------------------------------------------------------------------- presets (SI)
+#: Table P-common (Sections 4.1-4.3), converted from mm-MPa
+P_COMMON: dict[str, float | str] = {
+    "alpha_n": 1e11, "alpha_t": 1e11, "r": 1e6, "b": 1e-5, "c": c_from_mm_mpa(0.0015, 0.4), "d": 0.4,
+    "tau0": 1e5, "kappa": 1.4e-4, "xi": 2.5, "s_min": 0.5, "s_max": 1.0, "variant": "literal", "fn_init": 3e5,
+}
+#: Table P-exp (Section 5), specimen I (b = 7 MPa^-1)
+P_EXP: dict[str, float | str] = {
+    "alpha_n": 1e11, "alpha_t": 1e11, "r": 1e6, "b": 7e-6, "c": c_from_mm_mpa(0.0065, 0.27), "d": 0.27,
+    "tau0": 6e4, "kappa": 1.4e-4, "xi": 2.5, "s_min": 1.0, "s_max": 1.0, "variant": "scaled", "fn_init": 3e5,
+}
+_SRC = "Ozaki, Matsuura & Maegawa 2020, Friction 8(4) 768-783"
+_R_NOTE = "r = 1000 mm^-1 (spec A1: the extraction prints '11000 mm', read as a dropped '-1' superscript)"
+
+_presets = {
+    "common": Preset(dict(P_COMMON), source=f"{_SRC}, Sec. 4 (Figs. 4-7, 9)", doi=_DOI, note=_R_NOTE),
+    "fig4": Preset(dict(P_COMMON), source=f"{_SRC}, Fig. 4 (f_n = 0.3 MPa)", doi=_DOI, note=_R_NOTE),
+    "fig5": Preset(dict(P_COMMON), source=f"{_SRC}, Fig. 5", doi=_DOI, note=_R_NOTE),
+    "fig6": Preset({**P_COMMON, "c": 0.0, "kappa": 0.0, "xi": 0.0, "fn_init": 1e5}, source=f"{_SRC}, Fig. 6",
+                   doi=_DOI, note="rate dependence off: c = 0, kappa = xi = infinity (encoded as 0)"),
+    "fig7": Preset({**P_COMMON, "fn_init": 1e5}, source=f"{_SRC}, Fig. 7 (b = 10 MPa^-1)", doi=_DOI,
+                   note="'same as Fig. 3' read as the Fig. 4 set (spec A12)"),
+    "fig9": Preset(dict(P_COMMON), source=f"{_SRC}, Fig. 9 (tau0 = 0.1 MPa)", doi=_DOI,
+                   note="f_n = 0.3 MPa assumed (spec A13)"),
+    "fig11": Preset(dict(P_EXP), source=f"{_SRC}, Fig. 11 (specimen I, b = 7 MPa^-1)", doi=_DOI,
+                    note="scaled variant (spec A2)"),
+    "fig12-I": Preset(dict(P_EXP), source=f"{_SRC}, Fig. 12 specimen I (Ra 2.11 um)", doi=_DOI),
+    "fig12-II": Preset({**P_EXP, "b": 11e-6}, source=f"{_SRC}, Fig. 12 specimen II (Ra 4.95 um)", doi=_DOI),
+}
+add_presets("subloading", _presets)
+add_presets("subloading_rate", _presets)

@@ -1,0 +1,115 @@
+"""``classic/stribeck-curve``: LuGre steady-state friction vs slip velocity (log sweep)."""
+
+from __future__ import annotations
+
+import numpy as np
+import xarray as xr
+
+from ...analysis.steady_state import steady_state
+from ...core.registry import make_model
+from ...core.simulate import simulate
+from ...plot import curves
+from ...protocols import ConstantVelocity
+from ...reference.lugre import steady_friction
+from ..base import Scenario, check, register_scenario
+
+CONFIG = {
+    "model": {"name": "lugre", "preset": "canudas1995"},
+    "sweep": {"v_min": 1e-5, "v_max": 1e-1, "n": 25, "both_signs": True, "normal_force": 1.0,
+              # each run lasts `relaxation_times` bristle relaxation times tau = g(v) / (sigma0 |v|)
+              "relaxation_times": 40.0},
+    "integrator": {"method": "rk4", "steps_per_tau": 20.0},
+}
+
+
+def _model(cfg: dict):
+    m = dict(cfg["model"])
+    return make_model(m.pop("name"), m.pop("preset", None), **m)
+
+
+def velocities(cfg: dict) -> np.ndarray:
+    s = cfg["sweep"]
+    v = np.logspace(np.log10(s["v_min"]), np.log10(s["v_max"]), int(s["n"]))
+    return np.concatenate([-v[::-1], v]) if s.get("both_signs", True) else v
+
+
+def steady_run(model, v: float, cfg: dict) -> tuple[float, float]:
+    """Simulate at constant ``v`` until the bristle state has relaxed; return (F_ss, settling time)."""
+    s = cfg["sweep"]
+    fn = float(s.get("normal_force", 1.0))
+    g = abs(float(model.friction_curve(np.array([v]), fn)[0]) - model.sigma2 * v)
+    tau = g / (model.sigma0 * abs(v))
+    duration = float(s["relaxation_times"]) * tau
+    dt = tau / float(cfg["integrator"]["steps_per_tau"])
+    ds = simulate(model, ConstantVelocity(v=v, duration_s=duration, normal_force_value=fn),
+                  integrator=cfg["integrator"]["method"], dt=dt, max_points=400)
+    ss = steady_state(ds.time.values, ds.friction_force.values, rtol=1e-6, tail=0.05)
+    return ss.value, ss.time
+
+
+def run(cfg: dict, quick: bool) -> xr.Dataset:
+    model = _model(cfg)
+    vs = velocities(cfg)
+    fn = float(cfg["sweep"].get("normal_force", 1.0))
+    sim, t_settle = np.empty(vs.size), np.empty(vs.size)
+    for i, v in enumerate(vs):
+        sim[i], t_settle[i] = steady_run(model, float(v), cfg)
+    exact = steady_friction(vs, model.fc, model.fs, model.vs, model.sigma2, model.delta, fn, model.normal_scaling)
+    return xr.Dataset(
+        {"friction_force": ("slip_velocity", sim, {"units": "N", "long_name": "simulated steady-state friction"}),
+         "friction_force_closed_form": ("slip_velocity", exact, {"units": "N"}),
+         "settling_time": ("slip_velocity", t_settle, {"units": "s"})},
+        coords={"slip_velocity": ("slip_velocity", vs, {"units": "m/s"})},
+        attrs={**model.attrs(), "model": model.name},
+    )
+
+
+def checks(ds: xr.Dataset, cfg: dict) -> list:
+    sim = ds.friction_force.values
+    exact = ds.friction_force_closed_form.values
+    v = ds.slip_velocity.values
+    rel = float(np.max(np.abs(sim - exact) / np.abs(exact)))
+    out = [check("LuGre steady state F_ss(v) = sgn(v) g(v) + sigma2 v over the sweep", "max rel. error < 1e-6",
+                 rel, rel < 1e-6, fmt=".2e")]
+    pos = v > 0
+    if np.any(v < 0):
+        fpos = sim[pos]
+        fneg = sim[v < 0][::-1]
+        odd = float(np.max(np.abs(fpos + fneg)) / np.max(np.abs(fpos)))
+        out.append(check("steady friction is odd: F(-v) = -F(v)", "rel. asymmetry < 1e-9", odd, odd < 1e-9, fmt=".2e"))
+    model = _model(cfg)
+    fp, vp = sim[pos], v[pos]
+    i_min = int(np.argmin(fp))
+    # Stribeck minimum of g(v) + sigma2 v: for delta = 2, solve numerically from the closed form
+    vv = np.logspace(np.log10(vp[0]), np.log10(vp[-1]), 20001)
+    fv = steady_friction(vv, model.fc, model.fs, model.vs, model.sigma2, model.delta)
+    v_star = float(vv[np.argmin(fv)])
+    ok = vp[max(i_min - 1, 0)] <= v_star <= vp[min(i_min + 1, vp.size - 1)]
+    out.append(check("velocity weakening then strengthening: minimum of F_ss at the Stribeck minimum",
+                     f"grid neighbour of v* = {v_star:.3g} m/s", float(vp[i_min]), ok, fmt=".3g"))
+    f0 = float(fp[0])
+    out.append(check("F_ss -> fs as v -> 0 (lowest swept velocity)", f"{model.fs:g} N within 1e-3",
+                     f0, abs(f0 - model.fs - model.sigma2 * vp[0]) < 1e-3 * model.fs))
+    return out
+
+
+def plot(ds: xr.Dataset):
+    v = ds.slip_velocity.values
+    pos = v > 0
+    return curves(v[pos], {"simulated (LuGre, RK4)": ds.friction_force.values[pos],
+                           "closed form sgn(v) g(v) + sigma2 v": ds.friction_force_closed_form.values[pos]},
+                  xlabel="slip velocity [m/s]", ylabel="steady friction force [N]", logx=True,
+                  styles={"simulated (LuGre, RK4)": "o", "closed form sgn(v) g(v) + sigma2 v": "-"},
+                  title="LuGre steady-state (Stribeck) curve")
+
+
+register_scenario(Scenario(
+    name="classic/stribeck-curve",
+    description=("LuGre (Canudas de Wit et al. 1995 parameters: sigma0 1e5 N/m, sigma1 sqrt(1e5) N s/m, sigma2 0.4 "
+                 "N s/m, Fc 1 N, Fs 1.5 N, vs 1 mm/s) slid at constant velocity, 25 log-spaced velocities "
+                 "1e-5..1e-1 m/s in both directions, each until the bristle state has relaxed (40 relaxation "
+                 "times); the simulated steady friction is compared with the closed form."),
+    config=CONFIG, run=run, checks=checks, plot=plot,
+    quick={"sweep.n": 9},
+    references=["Canudas de Wit et al. 1995", "Olsson et al. 1998"],
+))

@@ -1,0 +1,193 @@
+"""A resumable sweep store: one NetCDF file per point plus a JSON index.
+
+Layout::
+
+    STORE/index.json          scenario, quick, fixed overrides, grid, and one record per point
+    STORE/points/<key>.nc     the full result Dataset of each finished point
+
+A point's ``key`` is a hash of its parameter values, so the same point has the same file in
+every run. Each finished point is written at once (NetCDF first, through a temporary name
+and an atomic rename, then the index, also atomically), so an interrupted sweep loses at
+most the points that were still running. A point file carries its own parameters and
+summary in its attributes; opening a store re-adds any point file the index missed (a
+crash between the two writes). A store remembers the scenario, profile and fixed overrides
+it was made with and refuses to mix in points of another.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import xarray as xr
+
+from ..core.errors import ConfigError, DataError
+from ..core.result import read_netcdf, write_netcdf
+
+__all__ = ["SweepStore", "point_key"]
+
+INDEX = "index.json"
+FORMAT = "frictionlab-sweep-1"
+
+
+def _jsonable(v: Any) -> Any:
+    if hasattr(v, "item"):
+        return v.item()
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    return v
+
+
+def point_key(point: dict[str, Any]) -> str:
+    """Stable file key of a point: a hash of its (sorted, JSON-encoded) values."""
+    text = json.dumps(_jsonable(point), sort_keys=True)
+    return "p" + hashlib.sha1(text.encode()).hexdigest()[:16]
+
+
+def _atomic_write_text(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+class SweepStore:
+    """Directory of per-point NetCDF files with a JSON index (see module docstring).
+
+    Parameters
+    ----------
+    path : directory of the store (created when missing)
+    scenario : the scenario name the store belongs to
+    quick : whether points use the scenario's quick profile
+    overrides : fixed ``--set`` overrides applied to every point
+    grid : ``{key: [values]}`` of the sweep
+    """
+
+    def __init__(self, path: str | Path, scenario: str, *, quick: bool = False,
+                 overrides: dict[str, Any] | None = None, grid: dict[str, list[Any]] | None = None) -> None:
+        self.path = Path(path)
+        self.scenario = scenario
+        self.quick = bool(quick)
+        self.overrides = _jsonable(dict(overrides or {}))
+        self.grid = _jsonable(dict(grid or {}))
+        self.points: dict[str, dict[str, Any]] = {}
+
+    # -- opening -----------------------------------------------------------------------
+    @property
+    def index_path(self) -> Path:
+        return self.path / INDEX
+
+    @property
+    def points_dir(self) -> Path:
+        return self.path / "points"
+
+    def exists(self) -> bool:
+        return self.index_path.exists()
+
+    @staticmethod
+    def read_index(path: str | Path) -> dict[str, Any]:
+        p = Path(path) / INDEX
+        try:
+            data = json.loads(p.read_text())
+        except FileNotFoundError:
+            raise DataError(f"{path} is not a sweep store (no {INDEX})") from None
+        except json.JSONDecodeError as exc:
+            raise DataError(f"sweep index {p} is corrupt: {exc}") from None
+        if data.get("format") != FORMAT:
+            raise DataError(f"{p} is not a frictionlab sweep index (format {data.get('format')!r})")
+        return data
+
+    def open(self, *, resume: bool) -> SweepStore:
+        """Create the store, or (``resume``) reopen it after checking it belongs to this sweep.
+
+        Raises
+        ------
+        ConfigError
+            The directory holds points of another scenario, profile or fixed overrides, or
+            holds points and ``resume`` is False.
+        """
+        if self.path.exists() and not self.path.is_dir():
+            raise ConfigError(f"--store {str(self.path)!r} is a file, not a directory")
+        if self.exists():
+            data = self.read_index(self.path)
+            if data["scenario"] != self.scenario:
+                raise ConfigError(f"store {str(self.path)!r} holds a sweep of scenario {data['scenario']!r}, "
+                                  f"not {self.scenario!r}; refusing to mix them (choose another --store)")
+            if bool(data.get("quick")) != self.quick:
+                raise ConfigError(f"store {str(self.path)!r} was made with quick={data.get('quick')}, this sweep has "
+                                  f"quick={self.quick}; refusing to mix profiles (choose another --store)")
+            if data.get("overrides", {}) != self.overrides:
+                raise ConfigError(f"store {str(self.path)!r} was made with fixed overrides {data.get('overrides')}, "
+                                  f"this sweep has {self.overrides}; refusing to mix them (choose another --store)")
+            stored = {k: r for k, r in data.get("points", {}).items()}
+            if stored and not resume:
+                n_done = sum(r.get("status") == "done" for r in stored.values())
+                raise ConfigError(f"store {str(self.path)!r} already holds {n_done} finished point(s) of "
+                                  f"{self.scenario!r}; pass --resume to continue it or choose another --store")
+            self.points = stored
+            # the axes must be the same keys (a resumed sweep may change their values)
+            if set(data.get("grid", {})) != set(self.grid):
+                raise ConfigError(f"store {str(self.path)!r} sweeps {list(data['grid'])}, this sweep "
+                                  f"{list(self.grid)}; refusing to mix grids (choose another --store)")
+        self.path.mkdir(parents=True, exist_ok=True)
+        self.points_dir.mkdir(exist_ok=True)
+        self._recover()
+        self._write_index()
+        return self
+
+    def _recover(self) -> None:
+        """Re-add point files that the index missed (crash between the two writes)."""
+        for f in sorted(self.points_dir.glob("p*.nc")):
+            key = f.stem
+            if self.points.get(key, {}).get("status") == "done":
+                continue
+            try:
+                ds = read_netcdf(f)
+                rec = json.loads(ds.attrs["sweep_record"])
+            except (DataError, KeyError, json.JSONDecodeError):
+                f.unlink(missing_ok=True)  # a half-written file: the point is simply run again
+                continue
+            self.points[key] = rec
+
+    def _write_index(self) -> None:
+        data = {"format": FORMAT, "scenario": self.scenario, "quick": self.quick, "overrides": self.overrides,
+                "grid": self.grid, "points": self.points}
+        _atomic_write_text(self.index_path, json.dumps(data, indent=1, sort_keys=False, allow_nan=True))
+
+    # -- points ------------------------------------------------------------------------
+    def is_done(self, key: str) -> bool:
+        rec = self.points.get(key)
+        return bool(rec) and rec.get("status") == "done" and (self.points_dir / f"{key}.nc").exists()
+
+    def record(self, key: str) -> dict[str, Any] | None:
+        return self.points.get(key)
+
+    def write_point(self, key: str, point: dict[str, Any], ds: xr.Dataset | None, summary: dict[str, float],
+                    error: str = "", seconds: float = 0.0) -> None:
+        """Store one finished (or failed: ``ds`` None, ``error`` set) point at once."""
+        rec = {"params": _jsonable(point), "status": "failed" if error else "done",
+               "summary": {k: (None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v))
+                           for k, v in summary.items()},
+               "error": error, "seconds": float(seconds), "finished": time.strftime("%Y-%m-%dT%H:%M:%S")}
+        if ds is not None and not error:
+            ds = ds.copy()
+            ds.attrs["sweep_record"] = json.dumps(rec)
+            ds.attrs["sweep_scenario"] = self.scenario
+            tmp = self.points_dir / f".{key}.{os.getpid()}.tmp.nc"
+            write_netcdf(ds, tmp)
+            os.replace(tmp, self.points_dir / f"{key}.nc")
+        self.points[key] = rec
+        self._write_index()
+
+    def load_point(self, key: str) -> xr.Dataset:
+        """The full result Dataset of a finished point."""
+        f = self.points_dir / f"{key}.nc"
+        if not f.exists():
+            raise DataError(f"sweep store {self.path} has no result for point {key}")
+        return read_netcdf(f)
