@@ -149,7 +149,11 @@ def stick_slip(
     for a, b in zip(peaks[:-1], peaks[1:]):
         seg = slice(a, b + 1)
         if vw is not None and v_stick is not None:
-            stuck = np.nonzero(np.abs(vw[seg]) < v_stick)[0]
+            vs = np.abs(vw[seg])
+            moving = np.nonzero(vs >= v_stick)[0]
+            stuck = np.nonzero(vs < v_stick)[0]
+            if moving.size:
+                stuck = stuck[stuck > moving[0]]  # the first stop after the slip that starts at the peak
             troughs.append(a + (int(stuck[0]) if stuck.size else int(np.argmin(fw[seg]))))
         else:
             troughs.append(a + int(np.argmin(fw[seg])))

@@ -53,6 +53,7 @@ def _vel(mu, lnth, p):
 
 @njit(cache=True)
 def _rhs(mu, lnth, vl, k, p, rates, st, ds):
+    lnth = min(max(lnth, -700.0), 700.0)
     v = _vel(mu, lnth, p)
     st[0] = math.exp(lnth)
     rates(st, v, 1.0, p, ds)
@@ -88,7 +89,7 @@ def _qs_loop(t, vlp, mu_init, p, k, rates, out):
                 return i
             rem -= h
             guard += 1
-            if guard > 200000:
+            if guard > 2000000:
                 return i
         out[i + 1] = mu
     return -1
@@ -214,10 +215,10 @@ def initial_guess(step: VelocityStep) -> dict[str, float]:
         slope = np.polyfit(t[early], mu[early], 1)[0]
     else:
         slope = (mu_peak - mu_ref) / max(t[post][np.argmax(mu[post])] - step.t_step, 1e-9)
-    k = max(abs(slope) / (step.v2 - step.v1), 1.0)
+    k = min(max(abs(slope) / (step.v2 - step.v1), 20.0), 5e5)
     i_peak = int(np.argmax(mu[post]))
     t_peak = t[post][i_peak]
-    dc = max(step.v2 * max(t[-1] - t_peak, 1e-9) / 5.0, 1e-7)
+    dc = min(max(step.v2 * max(t[-1] - t_peak, 1e-9) / 5.0, 2e-7), 5e-4)
     return {"mu_ref": mu_ref, "a": a, "b": b, "dc": dc, "k": k}
 
 
@@ -234,8 +235,8 @@ def fit_velocity_step(step: VelocityStep, *, law: str = "aging", fit_k: bool = T
     mu_ref = g["mu_ref"]
     fm = RSFSpringSliderModel(
         "rsf-spring-slider", ("mu_ref", "a", "b", "dc", "k"), g,
-        {"mu_ref": (mu_ref - 0.05, mu_ref + 0.05), "a": (1e-5, 0.1), "b": (0.0, 0.1), "dc": (1e-8, 1e-2),
-         "k": (1.0, 1e8)},
+        {"mu_ref": (mu_ref - 0.02, mu_ref + 0.02), "a": (1e-4, 0.05), "b": (0.0, 0.05), "dc": (1e-7, 1e-3),
+         "k": (10.0, 1e6)},
         ("a", "dc", "k"), "RSF + quasi-static spring-slider", "time [s]", "friction [1]",
         law=law, v_ref=step.v1)
     fixed = {} if fit_k and k is None else {"k": g["k"]}

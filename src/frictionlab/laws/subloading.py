@@ -35,7 +35,7 @@ from ..core.params import option, param
 from ..core.registry import Preset, add_presets, register_model
 
 __all__ = ["Subloading", "SubloadingRate", "SubloadingParams", "c_from_mm_mpa", "P_COMMON", "P_EXP",
-           "return_map", "evolution_u", "shear_strength"]
+           "return_map", "rates_full", "evolution_u", "shear_strength"]
 
 # parameter-vector layout shared by every kernel
 _AN, _AT, _R, _B, _C, _D, _TAU0, _IK, _IX, _SMIN, _SMAX, _VAR, _FN0, _R0 = range(14)
@@ -56,10 +56,11 @@ def evolution_u(R, r):
 
 
 @njit(cache=True)
-def _du_dr(R, r):
+def _u_and_slope(R, r):
+    """U(R) and dU/dR = -r (pi/2) (1 + cot^2) from one tangent evaluation."""
     Rc = min(max(R, _RCLIP_LO), _RCLIP_HI)
-    s = math.sin(_HALF_PI * Rc)
-    return -r * _HALF_PI / (s * s)
+    ct = 1.0 / math.tan(_HALF_PI * Rc)
+    return r * ct, -r * _HALF_PI * (1.0 + ct * ct)
 
 
 @njit(cache=True)
@@ -96,7 +97,13 @@ def _surface(q, P, Pp, p):
 
 @njit(cache=True)
 def _rates(state, v, fn, p, out):
-    """Explicit rate form (spec 4.2) with state ``[f_t, q, u_p]`` and df_n/dt = 0."""
+    """Core kernel interface: the rate form with df_n/dt = 0 (see :func:`rates_full`)."""
+    rates_full(state, v, fn, 0.0, p, out)
+
+
+@njit(cache=True)
+def rates_full(state, v, fn, fn_rate, p, out):
+    """Explicit rate form (spec 4.2), state ``[f_t, q, u_p]``, normal-stress rate ``fn_rate`` [Pa/s]."""
     if fn <= 0.0:  # loss of contact: state frozen, output zero
         out[0] = 0.0
         out[1] = 0.0
@@ -118,7 +125,7 @@ def _rates(state, v, fn, p, out):
     lam = 0.0
     if R > 0.0:
         D = at + tau * (evolution_u(R, p[_R]) * Sr - R * p[_IK] * (Sr - smin_h))
-        num = at * s * v - R * p[_IX] * (smax_h - Sr) * tau
+        num = at * s * v - R * Srp * tau * fn_rate - R * p[_IX] * (smax_h - Sr) * tau
         if num > 0.0:
             lam = num / D
     out[0] = at * (v - s * lam)
@@ -195,10 +202,11 @@ def return_map(ft, q, fn_old, du, dt, fn, tau, p):
     gmax = atr / at
     hi = gmax
     r = p[_R]
-    g = 0.0
     ok = False
-    # initial guess: slip so that R stays at Rn (linear in g for a fixed surface)
-    g = min(max((atr - Rn * Sr0 * tau) / at, 0.0), hi)
+    # initial guess: one Newton step of h from g = 0 (h(0) = R0 - Rn > 0)
+    dR0 = (-at - R0 * tau * scale * dA_e) / (Sr0 * tau)
+    dh0 = dR0 - evolution_u(R0, r)
+    g = -(R0 - Rn) / dh0 if dh0 < 0.0 else 0.5 * hi
     if g <= 0.0 or g >= hi:
         g = 0.5 * hi
     for it in range(200):
@@ -211,14 +219,14 @@ def return_map(ft, q, fn_old, du, dt, fn, tau, p):
             continue
         N = atr - at * g
         R = N / (Sr * tau)
-        U = evolution_u(R, r)
+        U, dU = _u_and_slope(R, r)
         h = R - Rn - U * g
         if h > 0.0:
             lo = g
         else:
             hi = g
         dR = (-at - R * tau * dSr) / (Sr * tau)
-        dh = dR * (1.0 - _du_dr(R, r) * g) - U
+        dh = dR * (1.0 - dU * g) - U
         if dh < 0.0:
             gn = g - h / dh
         else:
@@ -453,13 +461,13 @@ class SubloadingRate(SubloadingParams, AbstractLaw):
 
     Notes
     -----
-    The core kernel interface passes the normal stress but not its rate, so this form
-    takes :math:`\dot f_n = 0` in :math:`\Lambda`; the area state is stored relative to
-    :math:`P(f_n)` and so follows the pressure exactly. It is therefore exact for constant
-    normal stress and first-order consistent otherwise (the missing term is
-    :math:`R S_r'\tau\dot f_n`, a few per cent of :math:`\alpha_t v` in Figs. 6-7; the
-    return mapping :class:`Subloading` includes it). Explicit schemes need slip increments
-    :math:`|v|\Delta t \lesssim 0.1/r` (spec 5.1).
+    The core kernel interface ``(state, v, f_n)`` passes the normal stress but not its
+    rate, so under the core integrators this form takes :math:`\dot f_n = 0` in
+    :math:`\Lambda` (the area state is stored relative to :math:`P(f_n)` and follows the
+    pressure exactly): it is exact for constant normal stress. Under a normal-stress
+    programme use :func:`frictionlab.systems.subloading_oscillator.run_rate_reference`, an
+    RK4 loop over the same kernel (:func:`rates_full`) that also passes :math:`\dot f_n`.
+    Explicit schemes need slip increments :math:`|v|\Delta t \lesssim 0.1/r` (spec 5.1).
     """
 
     name: ClassVar[str] = "subloading_rate"

@@ -28,7 +28,7 @@ from .base import AbstractSystem, register_system
 __all__ = ["MassSystem", "spring_slider", "incline", "spring_mass", "force_ramp_mass"]
 
 
-@njit(cache=True)
+@njit(cache=False)  # jitted-kernel arguments: never a cache hit, and the index grows until it breaks
 def _rhs(y, u, sp, law_rates, law_friction, lp, dy):
     # y = [x_d, x, xdot, z...]; sp = [M, K, C, sin_th, cos_th, g, gravity_normal]
     m = sp[0]

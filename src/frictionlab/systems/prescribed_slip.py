@@ -14,7 +14,7 @@ from .base import AbstractSystem, register_system
 __all__ = ["PrescribedSlip"]
 
 
-@njit(cache=True)
+@njit(cache=False)  # jitted-kernel arguments: never a cache hit, and the index grows until it breaks
 def _rhs(y, u, sp, law_rates, law_friction, lp, dy):
     v = u[0]
     fn = u[1]

@@ -5,6 +5,9 @@ implementation of the law's implicit step:
 
 * :func:`run_prescribed` -- kinematic driving by any (non-feedback) protocol: slip velocity
   and normal stress sampled on the step grid (the fast equivalent of the core stepping loop);
+* :func:`run_rate_reference` -- classical RK4 on the explicit rate form
+  (:func:`frictionlab.laws.subloading.rates_full`) with the normal-stress rate as an input,
+  the reference under normal-stress programmes (spec 5.2);
 * :func:`run_pulsating` -- the threshold-switched cyclic loading of Fig. 5
   (:class:`~frictionlab.protocols.PulsatingThreshold`);
 * :class:`SubloadingOscillator` -- the 1-DOF spring-mass system of eq. (39),
@@ -28,15 +31,15 @@ from numba import njit
 from ..core.errors import IntegrationError, ParameterError
 from ..core.params import Parameters, param
 from ..core.result import make_dataset
-from ..laws.subloading import Subloading, return_map, shear_strength
+from ..laws.subloading import Subloading, SubloadingRate, rates_full, return_map, shear_strength
 
-__all__ = ["run_prescribed", "run_pulsating", "SubloadingOscillator"]
+__all__ = ["run_prescribed", "run_rate_reference", "run_pulsating", "SubloadingOscillator"]
 
 
 # --------------------------------------------------------------------------- prescribed slip
 @njit(cache=True)
-def _prescribed_loop(V, FN, dt, p, ft, q, up, fn_prev, stride, out):
-    """V[i], FN[i]: velocity over step i and normal stress at its end; out rows
+def _prescribed_loop(V, FN, DT, p, ft, q, up, fn_prev, stride, out):
+    """V[i], FN[i], DT[i]: velocity over step i, normal stress at its end, its length; out rows
     (slip, v, fn, ft, q, up) every ``stride`` steps. Returns -1 or the failing step."""
     n = V.size
     u = 0.0
@@ -51,6 +54,7 @@ def _prescribed_loop(V, FN, dt, p, ft, q, up, fn_prev, stride, out):
     for i in range(n):
         v = V[i]
         fn = FN[i]
+        dt = DT[i]
         du = v * dt
         tau = shear_strength(v, p)
         ft, q, g = return_map(ft, q, fn_prev, du, dt, fn, tau, p)
@@ -87,15 +91,18 @@ def _units(model: Subloading) -> dict[str, str]:
 
 
 def run_prescribed(model: Subloading, protocol, *, dt: float | None = None, du_max: float | None = None,
-                   save_every: int | None = None, max_points: int = 20000) -> xr.Dataset:
+                   dt_max: float | None = None, save_every: int | None = None,
+                   max_points: int = 20000) -> xr.Dataset:
     """Drive ``model`` kinematically by ``protocol`` (velocity and normal-stress channels).
 
     Parameters
     ----------
     model : :class:`Subloading`
     protocol : any non-feedback protocol; ``normal_force`` is read as the normal stress [Pa]
-    dt : time step [s]; or give ``du_max`` [m], the largest slip increment per step
-        (``dt = du_max / max|v|``)
+    dt : time step [s]; and/or ``du_max`` [m], the largest slip increment per step: on
+        each constant-velocity segment of the protocol (its ``edges``, when it has them)
+        ``dt = min(du_max / max|v|, dt_max)``, so holds take few steps
+    dt_max : largest step [s] (default ``dt`` or ``duration / 1e4``)
     save_every : save every this many steps (default: at most ``max_points`` rows)
 
     Returns
@@ -105,39 +112,132 @@ def run_prescribed(model: Subloading, protocol, *, dt: float | None = None, du_m
     [m], ``contact_ratio``, ``shear_strength``, ``sliding_surface``, ``sliding_ratio``.
     """
     T = float(protocol.duration)
-    if dt is None:
-        if du_max is None:
-            raise ParameterError("run_prescribed needs dt [s] or du_max [m]")
-        tt = np.linspace(0.0, T, 2001)
-        vmax = float(np.max(np.abs(protocol.velocity(tt)))) or 1.0
-        dt = du_max / vmax
-    if not dt > 0:
+    edges = np.asarray(getattr(protocol, "edges", [0.0, T]), dtype=float)
+    if dt is None and du_max is None:
+        raise ParameterError("run_prescribed needs dt [s] or du_max [m]")
+    if dt is not None and not dt > 0:
         raise ParameterError(f"dt = {dt!r} s must be > 0")
-    n = max(1, int(math.ceil(T / dt - 1e-9)))
-    dt = T / n
-    t_mid = (np.arange(n) + 0.5) * dt
-    V = np.ascontiguousarray(protocol.velocity(t_mid), dtype=np.float64)
-    FN = np.ascontiguousarray(protocol.normal_force((np.arange(n) + 1.0) * dt), dtype=np.float64)
+    if du_max is not None and not du_max > 0:
+        raise ParameterError(f"du_max = {du_max!r} m must be > 0")
+    dt_cap = float(dt_max if dt_max is not None else (dt if dt is not None else T / 1e4))
+    grids = [np.zeros(1)]
+    for a, b in zip(edges[:-1], edges[1:]):
+        h = dt_cap
+        if du_max is not None:
+            tt = np.linspace(a, b, 65)
+            vmax = float(np.max(np.abs(protocol.velocity(tt))))
+            if vmax > 0:
+                h = min(h, du_max / vmax)
+        if dt is not None:
+            h = min(h, dt)
+        k = max(1, int(math.ceil((b - a) / h - 1e-9)))
+        grids.append(np.linspace(a, b, k + 1)[1:])
+    tgrid = np.concatenate(grids)
+    DT = np.ascontiguousarray(np.diff(tgrid))
+    n = DT.size
+    V = np.ascontiguousarray(protocol.velocity(0.5 * (tgrid[:-1] + tgrid[1:])), dtype=np.float64)
+    FN = np.ascontiguousarray(protocol.normal_force(tgrid[1:]), dtype=np.float64)
     fn0 = float(protocol.normal_force(np.array([0.0]))[0])
     stride = save_every or max(1, int(math.ceil(n / max_points)))
     out = np.zeros((n // stride + 1, 6))
     s0 = model.initial_state()
-    status = _prescribed_loop(V, FN, dt, model.param_vector(), float(s0[0]), float(s0[1]), 0.0, fn0, stride, out)
+    status = _prescribed_loop(V, FN, DT, model.param_vector(), float(s0[0]), float(s0[1]), 0.0, fn0, stride, out)
     if status >= 0:
-        raise IntegrationError(f"subloading: return mapping failed at step {status} (t = {status * dt:.6g} s, "
-                               f"dt = {dt:g} s); reduce dt", time=status * dt, step=status)
+        t_fail = float(tgrid[status])
+        raise IntegrationError(f"subloading: return mapping failed at step {status} (t = {t_fail:.6g} s); "
+                               "reduce du_max / dt", time=t_fail, step=status)
+    times = tgrid[::stride][: out.shape[0]]
+    dt = float(DT.min())
     times = np.arange(out.shape[0]) * stride * dt
     attrs = {**model.attrs(), "model": model.name, "protocol": protocol.type_name, "system": "prescribed_slip",
              "integrator": "return_map", "dt": dt}
     return make_dataset(times, _model_outputs(model, out), units=_units(model), attrs=attrs)
 
 
+@njit(cache=True)
+def _rk4_rate_loop(U, dt, p, y0, stride, out):
+    """RK4 on [slip, f_t, q, u_p]; U[k] = (v, f_n, df_n/dt) at t = k dt / 2."""
+    y = y0.copy()
+    k1 = np.empty(3)
+    k2 = np.empty(3)
+    k3 = np.empty(3)
+    k4 = np.empty(3)
+    tmp = np.empty(3)
+    n = (U.shape[0] - 1) // 2
+    u = 0.0
+    out[0, 0] = 0.0
+    out[0, 1] = y[0]
+    out[0, 2] = y[1]
+    out[0, 3] = y[2]
+    j = 1
+    for i in range(n):
+        a = U[2 * i]
+        b = U[2 * i + 1]
+        c = U[2 * i + 2]
+        rates_full(y, a[0], a[1], a[2], p, k1)
+        for m in range(3):
+            tmp[m] = y[m] + 0.5 * dt * k1[m]
+        rates_full(tmp, b[0], b[1], b[2], p, k2)
+        for m in range(3):
+            tmp[m] = y[m] + 0.5 * dt * k2[m]
+        rates_full(tmp, b[0], b[1], b[2], p, k3)
+        for m in range(3):
+            tmp[m] = y[m] + dt * k3[m]
+        rates_full(tmp, c[0], c[1], c[2], p, k4)
+        for m in range(3):
+            y[m] += dt / 6.0 * (k1[m] + 2.0 * k2[m] + 2.0 * k3[m] + k4[m])
+        u += dt / 6.0 * (a[0] + 4.0 * b[0] + c[0])
+        if not (np.isfinite(y[0]) and np.isfinite(y[1]) and np.isfinite(y[2])):
+            return i + 1
+        if (i + 1) % stride == 0:
+            out[j, 0] = u
+            out[j, 1] = y[0] if c[1] > 0.0 else 0.0
+            out[j, 2] = y[1]
+            out[j, 3] = y[2]
+            j += 1
+    return -1
+
+
+def run_rate_reference(model: SubloadingRate, protocol, *, du: float, max_points: int = 20000) -> xr.Dataset:
+    """Classical RK4 on the rate form with slip increments ``du`` [m] (spec 5.2).
+
+    Unlike the core integrators (whose kernel interface carries no normal-stress rate), this
+    loop passes :math:`\dot f_n` (central differences of the protocol's ``normal_force``) to
+    :func:`~frictionlab.laws.subloading.rates_full`, so it is the reference under
+    normal-stress programmes. Returns ``slip``, ``shear_stress``, ``area_state``,
+    ``plastic_slip`` over ``time``.
+    """
+    T = float(protocol.duration)
+    tt = np.linspace(0.0, T, 4001)
+    vmax = float(np.max(np.abs(protocol.velocity(tt)))) or 1.0
+    n = max(1, int(math.ceil(T * vmax / du)))
+    dt = T / n
+    th = np.arange(2 * n + 1) * (0.5 * dt)
+    eps = 0.25 * dt
+    fnr = (protocol.normal_force(th + eps) - protocol.normal_force(th - eps)) / (2 * eps)
+    U = np.ascontiguousarray(np.vstack([protocol.velocity(th), protocol.normal_force(th), fnr]).T)
+    stride = max(1, int(math.ceil(n / max_points)))
+    out = np.zeros((n // stride + 1, 4))
+    status = _rk4_rate_loop(U, dt, model.param_vector(), model.initial_state(), stride, out)
+    if status >= 0:
+        raise IntegrationError(f"subloading rate form: non-finite state at step {status} (t = {status * dt:.6g} s); "
+                               "reduce du", time=status * dt, step=status)
+    times = np.arange(out.shape[0]) * stride * dt
+    data = {"slip": out[:, 0], "shear_stress": out[:, 1], "friction_force": out[:, 1], "area_state": out[:, 2],
+            "plastic_slip": out[:, 3]}
+    return make_dataset(times, data, units={"shear_stress": "Pa", "friction_force": "Pa", "area_state": "1",
+                                            "plastic_slip": "m"},
+                        attrs={**model.attrs(), "model": model.name, "integrator": "rk4_with_fn_rate", "dt": dt})
+
+
 # --------------------------------------------------------------------------- pulsating load
 @njit(cache=True)
 def _pulsating_loop(v, upper, lower, cycles, fn, dt, p, ft, q, max_steps, stride, out, cyc):
     """Load at +v until f_t >= upper, unload at -v until f_t <= lower; ``cyc`` rows per
-    cycle: (plastic slip at its end, slip at its end, peak f_t). Returns (steps, cycles done,
-    status)."""
+    cycle: (plastic slip at its end, slip at its end, peak f_t, time of the load reversal,
+    time at its end). Returns (steps, cycles done, status)."""
+    t_down = 0.0
+    u_start = 0.0
     u = 0.0
     up = 0.0
     direction = 1.0
@@ -162,16 +262,20 @@ def _pulsating_loop(v, upper, lower, cycles, fn, dt, p, ft, q, max_steps, stride
             j += 1
         if direction > 0.0 and ft >= upper:
             direction = -1.0
+            t_down = (i + 1) * dt
         elif direction < 0.0 and ft <= lower:
             cyc[k, 0] = up
             cyc[k, 1] = u
             cyc[k, 2] = peak
+            cyc[k, 3] = t_down
+            cyc[k, 4] = (i + 1) * dt
             peak = 0.0
             k += 1
             direction = 1.0
+            u_start = u
             if k >= cycles:
                 return i + 1, k, 0
-        if direction > 0.0 and u > 1e3 * upper / p[1] + 1e-3:
+        if direction > 0.0 and u - u_start > 50.0 * upper / p[1]:
             # gross sliding: the threshold can no longer be reached
             return i + 1, k, 2
     return max_steps, k, 0
@@ -182,21 +286,21 @@ def run_pulsating(model: Subloading, protocol, *, du: float = 1e-9, max_rows: in
 
     ``protocol.v`` is the loading speed [m/s], ``protocol.upper`` / ``lower`` the stress
     thresholds [Pa], ``protocol.normal_force_value`` the normal stress [Pa]; ``du`` [m] is the
-    slip increment per step. Gross sliding is declared when the slip exceeds
-    ``1000 upper / alpha_t + 1 mm`` without reaching ``upper``.
+    slip increment per step. Gross sliding is declared when one loading phase slips more than
+    ``50 upper / alpha_t`` (fifty times its elastic slip) without reaching ``upper``.
 
     Returns
     -------
     (dataset over time with slip, shear_stress, plastic_slip, area_state; array of cycle rows
-    ``(plastic slip, slip, peak stress)`` at the end of each completed cycle; the number of the
-    cycle in which gross sliding occurred (0 if none))
+    ``(plastic slip, slip, peak stress, reversal time, end time)`` for each completed cycle;
+    the number of the cycle in which gross sliding occurred (0 if none))
     """
     p = model.param_vector()
     dt = du / protocol.v
     max_steps = int(protocol.max_duration / dt)
     stride = max(1, max_steps // max_rows)
     out = np.zeros((max_steps // stride + 2, 5))
-    cyc = np.zeros((protocol.cycles, 3))
+    cyc = np.zeros((protocol.cycles, 5))
     s0 = model.initial_state()
     steps, k, status = _pulsating_loop(protocol.v, protocol.upper, protocol.lower, protocol.cycles,
                                        protocol.normal_force_value, dt, p, float(s0[0]), float(s0[1]), max_steps,
@@ -219,7 +323,9 @@ def run_pulsating(model: Subloading, protocol, *, du: float = 1e-9, max_rows: in
 def _newmark_loop(M, K, V, Aa, fn, dt, n, beta, gamma, p, stride, out):
     """Newmark-beta for M a = K (V t - u) - Aa f_t with f_t from the return mapping.
 
-    out rows: (u, v, f_t, spring force, up, q). Returns -1 or the failing step."""
+    out rows: (u, v, f_t, spring force, up, q). Returns (-1 or the failing step, total
+    number of return-mapping evaluations)."""
+    nit = 0
     u = 0.0
     v = 0.0
     ft = 0.0
@@ -229,34 +335,43 @@ def _newmark_loop(M, K, V, Aa, fn, dt, n, beta, gamma, p, stride, out):
     at = p[1]
     c1 = 1.0 / (beta * dt * dt)
     c2 = 1.0 / (2.0 * beta) - 1.0
-    J = M * c1 + K + Aa * at
+    kt = at  # last effective tangent df_t/du (chord slope of the previous step)
     j = 0
     out[0, 0] = 0.0
     out[0, 3] = 0.0
     j = 1
     for i in range(n):
         ud1 = V * (i + 1) * dt
-        # predictor and chord/secant iterations on u1 (residual increasing in u1)
+        # predictor, then Newton with the previous tangent and secant updates, bracketed
         u1 = u + dt * v + 0.5 * dt * dt * a
         r_prev = 0.0
         u_prevt = 0.0
         ft1 = ft
         q1 = q
         g1 = 0.0
+        a1 = a
+        v1 = v
         ok = False
+        fresh = False
         blo = -1e300
         bhi = 1e300
+        J = M * c1 + K + Aa * kt
+        # shear strength from the predicted velocity (explicit in tau, as the paper ignores
+        # d tau / dt in the consistency condition): tau(v) has an infinite slope at v = 0
+        # for d < 1, which would make the residual non-smooth in u1 during stick
+        tau = shear_strength(v + dt * a, p)
         for it in range(100):
             a1 = c1 * (u1 - u - dt * v) - c2 * a
             v1 = v + dt * ((1.0 - gamma) * a + gamma * a1)
-            tau = shear_strength(v1, p)
             ft1, q1, g1 = return_map(ft, q, fn, u1 - u, dt, fn, tau, p)
+            nit += 1
             if g1 < 0.0:
-                return i + 1
+                return i + 1, nit
             res = M * a1 - K * (ud1 - u1) + Aa * ft1
             scale = K * abs(ud1 - u1) + Aa * abs(ft1) + M * abs(a1)
-            if abs(res) <= 1e-13 * scale:
+            if abs(res) <= 1e-10 * scale:
                 ok = True
+                fresh = True
                 break
             if res > 0.0:
                 bhi = min(bhi, u1)
@@ -273,22 +388,25 @@ def _newmark_loop(M, K, V, Aa, fn, dt, n, beta, gamma, p, stride, out):
             u_prevt = u1
             r_prev = res
             if abs(un - u1) <= 4e-16 * abs(u1) + 1e-24:
-                u1 = un
                 ok = True
                 break
             u1 = un
         if not ok:
-            return i + 1
-        a1 = c1 * (u1 - u - dt * v) - c2 * a
-        v1 = v + dt * ((1.0 - gamma) * a + gamma * a1)
-        tau = shear_strength(v1, p)
-        ft, q, g1 = return_map(ft, q, fn, u1 - u, dt, fn, tau, p)
+            return i + 1, nit
+        if not fresh:
+            a1 = c1 * (u1 - u - dt * v) - c2 * a
+            v1 = v + dt * ((1.0 - gamma) * a + gamma * a1)
+            ft1, q1, g1 = return_map(ft, q, fn, u1 - u, dt, fn, tau, p)
+        if u1 != u:
+            kt = min(max((ft1 - ft) / (u1 - u), 0.0), at)
+        ft = ft1
+        q = q1
         up += g1
         u = u1
         v = v1
         a = a1
         if not (np.isfinite(u) and np.isfinite(v)):
-            return i + 1
+            return i + 1, nit
         if (i + 1) % stride == 0:
             out[j, 0] = u
             out[j, 1] = v
@@ -297,7 +415,7 @@ def _newmark_loop(M, K, V, Aa, fn, dt, n, beta, gamma, p, stride, out):
             out[j, 4] = up
             out[j, 5] = q
             j += 1
-    return -1
+    return -1, nit
 
 
 @dataclass(frozen=True)
@@ -342,7 +460,7 @@ class SubloadingOscillator(Parameters):
         n = int(round(t_end / dt))
         stride = max(1, int(round((save_dt or max(dt, t_end / 20000)) / dt)))
         out = np.zeros((n // stride + 1, 6))
-        status = _newmark_loop(self.mass, self.stiffness, self.drive_velocity, self.area, self.normal_stress, dt, n,
+        status, nit = _newmark_loop(self.mass, self.stiffness, self.drive_velocity, self.area, self.normal_stress, dt, n,
                                self.beta, self.gamma, model.param_vector(), stride, out)
         if status >= 0:
             raise IntegrationError(
@@ -354,5 +472,5 @@ class SubloadingOscillator(Parameters):
                 "plastic_slip": out[:, 4], "area_state": out[:, 5],
                 "normal_force": np.full(times.size, self.area * self.normal_stress)}
         attrs = {**model.attrs(), "model": model.name, "system": self.type_name, "integrator": "newmark_return_map",
-                 "dt": dt, **{f"system.{k}": v for k, v in self.to_dict().items()}}
+                 "dt": dt, "return_map_calls_per_step": nit / max(n, 1), **{f"system.{k}": v for k, v in self.to_dict().items()}}
         return make_dataset(times, data, units={"plastic_slip": "m", "area_state": "1"}, attrs=attrs)

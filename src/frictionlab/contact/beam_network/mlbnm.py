@@ -42,7 +42,7 @@ from ...core.result import sanitize_attrs
 from ...laws.lugre import stribeck_g
 from .params import BeamNetworkParams
 
-__all__ = ["iub_arrays", "run_mlbnm", "run_mlbnm_batch", "stick_slip_state"]
+__all__ = ["iub_arrays", "iub_linear_eigenvalues", "run_mlbnm", "run_mlbnm_batch", "stick_slip_state"]
 
 SCHEMES = {"euler": 0, "semi-implicit": 1}
 
@@ -308,3 +308,28 @@ def run_mlbnm(p: BeamNetworkParams, v_drive: float, duration: float, *, dt: floa
     ds.attrs.update(sanitize_attrs({**p.attrs(), "model": "single-IUB" if single else "MLBNM", "v_drive": v_drive,
                                     "scheme": scheme, "dt": dt, "citation": p.citation, "doi": p.doi}))
     return ds
+
+
+def iub_linear_eigenvalues(p: BeamNetworkParams, v_drive: float, single: bool = True) -> np.ndarray:
+    r"""Eigenvalues [1/s] of the single IUB linearised about steady sliding at ``v_drive``.
+
+    With :math:`G = f_z g(v)`, :math:`\lambda_0 = \sigma_0 v / G` and the weakening index
+    :math:`\beta = -v G'(v)/G`, the perturbation of (10)-(11) obeys
+
+    .. math::
+        m s^3 + (c + m\lambda_0 - \beta\sigma_1) s^2 + (k_b + c\lambda_0 - \beta\sigma_0) s + k_b\lambda_0 = 0,
+        \quad c = c_b + \sigma_2 .
+
+    Steady sliding is linearly unstable (stick-slip grows) when a root has a positive real
+    part; for small mass this happens when :math:`\beta > k_b/\sigma_0 + c\,v/G`, i.e. only
+    inside a velocity band around the Stribeck velocity. ``single`` uses the whole-patch IUB.
+    """
+    a = iub_arrays(p, single=True)
+    m, kb, c = a["m"][0], a["kb"][0], a["cb"][0] + a["s2"][0]
+    s0, s1, fz = a["s0"][0], a["s1"][0], a["fz"][0]
+    x = v_drive / p.v_stribeck
+    e = math.exp(-(x**p.alpha))
+    g = p.mu_c + (p.mu_s - p.mu_c) * e
+    beta = p.alpha * x**p.alpha * (p.mu_s - p.mu_c) * e / g
+    lam0 = s0 * v_drive / (fz * g)
+    return np.roots([m, c + m * lam0 - beta * s1, kb + c * lam0 - beta * s0, kb * lam0])

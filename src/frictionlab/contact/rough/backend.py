@@ -85,6 +85,18 @@ class Backend:
     def scalar(self, a: Any) -> float:
         return float(a.item()) if hasattr(a, "item") else float(a)
 
+    def clip0(self, a: Any) -> Any:
+        """``max(a, 0)`` elementwise (torch needs ``clamp``)."""
+        if self.name == "torch":
+            return a.clamp(min=0.0)
+        return self.xp.maximum(a, 0.0)
+
+    def clip_neg(self, a: Any) -> Any:
+        """``min(a, 0)`` elementwise."""
+        if self.name == "torch":
+            return a.clamp(max=0.0)
+        return self.xp.minimum(a, 0.0)
+
     # --- FFTs along one axis (real input / output where noted) -------------------------
     def rfft(self, a: Any, n: int, axis: int) -> Any:
         if self.name == "numpy":

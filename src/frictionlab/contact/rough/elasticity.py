@@ -37,7 +37,7 @@ from ...core.errors import ParameterError
 from .backend import Backend, get_backend
 
 __all__ = ["BoussinesqFFT", "MeanField", "StepOperator", "SQUARE_SELF_COEF", "boussinesq_kernel",
-           "brute_force_apply"]
+           "brute_force_apply", "patch_kernel_values"]
 
 #: exact displacement at the centre of a uniformly loaded square, 4 ln(1 + sqrt 2) (spec R4)
 SQUARE_SELF_COEF = 4.0 * math.log1p(math.sqrt(2.0))
@@ -54,18 +54,44 @@ def _self_coef(value: float | str) -> float:
     return v
 
 
-def boussinesq_kernel(nx: int, ny: int, dx: float = 1.0, self_coef: float | str = 3.8) -> np.ndarray:
+def _patch_primitive(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Primitive F with d2F/dxdy = 1/sqrt(x^2+y^2), up to terms in x or y alone."""
+    ax, ay = np.abs(x), np.abs(y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f1 = np.where(ax > 0, x * np.arcsinh(y / np.where(ax > 0, ax, 1.0)), 0.0)
+        f2 = np.where(ay > 0, y * np.arcsinh(x / np.where(ay > 0, ay, 1.0)), 0.0)
+    return f1 + f2
+
+
+def patch_kernel_values(a: np.ndarray, b: np.ndarray, dx: float = 1.0) -> np.ndarray:
+    r"""Exact uniform-square response (Love): displacement at offset ``(a, b)`` elements from a unit
+    force spread over a ``dx x dx`` square, :math:`\frac{1}{\Delta^2}\iint 1/r\,dA`."""
+    x1, x2, y1, y2 = a - 0.5, a + 0.5, b - 0.5, b + 0.5
+    return (_patch_primitive(x2, y2) - _patch_primitive(x1, y2) - _patch_primitive(x2, y1)
+            + _patch_primitive(x1, y1)) / dx
+
+
+def boussinesq_kernel(nx: int, ny: int, dx: float = 1.0, self_coef: float | str = 3.8,
+                      kernel: str = "point") -> np.ndarray:
     r"""Wrap-around kernel :math:`\tilde\kappa` of shape ``(2nx, 2ny)`` (spec D4).
 
-    ``kappa[a mod 2nx, b mod 2ny] = 1/(dx sqrt(a^2+b^2))`` for ``|a| < nx, |b| < ny``,
-    ``kappa[0, 0] = self_coef/dx``; row ``nx`` and column ``ny`` are zero (never used).
+    ``kernel="point"`` (paper): ``kappa[a mod 2nx, b mod 2ny] = 1/(dx sqrt(a^2+b^2))`` for
+    ``|a| < nx, |b| < ny`` and ``kappa[0, 0] = self_coef/dx``. ``kernel="patch"``: the exact
+    uniform-square response for every offset (self term 4 ln(1+sqrt 2), ``self_coef`` ignored;
+    the pixel model of contactmechanics' free-boundary half space). Row ``nx`` and column ``ny``
+    are zero (never used).
     """
     a = np.fft.fftfreq(2 * nx, 1.0 / (2 * nx))  # 0..nx-1, -nx..-1
     b = np.fft.fftfreq(2 * ny, 1.0 / (2 * ny))
-    r = np.hypot(a[:, None], b[None, :])
-    with np.errstate(divide="ignore"):
-        k = 1.0 / (dx * r)
-    k[0, 0] = _self_coef(self_coef) / dx
+    if kernel == "patch":
+        k = patch_kernel_values(a[:, None], b[None, :], dx)
+    elif kernel == "point":
+        r = np.hypot(a[:, None], b[None, :])
+        with np.errstate(divide="ignore"):
+            k = 1.0 / (dx * r)
+        k[0, 0] = _self_coef(self_coef) / dx
+    else:
+        raise ParameterError(f"kernel = {kernel!r} is not one of ['point', 'patch']")
     k[nx, :] = 0.0
     k[:, ny] = 0.0
     return k
@@ -101,6 +127,9 @@ class BoussinesqFFT:
         ``"numpy"`` (scipy.fft, multi-threaded), ``"cupy"`` or ``"torch"``.
     dtype : numpy dtype
         float64 (default) or float32 (GPU; use a solver tolerance >= 1e-6).
+    kernel : {"point", "patch"}
+        Paper's point-force kernel with regularised self term (default) or the exact
+        uniform-square (Love) response at every offset (finite patch only).
 
     Notes
     -----
@@ -112,7 +141,7 @@ class BoussinesqFFT:
 
     def __init__(self, nx: int, ny: int, dx: float = 1.0, self_coef: float | str = 3.8, *,
                  periodic: bool = False, backend: str | Backend | None = None, dtype: Any = np.float64,
-                 workers: int = -1):
+                 workers: int = -1, kernel: str = "point"):
         if int(nx) < 1 or int(ny) < 1:
             raise ParameterError(f"grid size ({nx}, {ny}) must be positive")
         if not (dx > 0 and math.isfinite(dx)):
@@ -134,8 +163,10 @@ class BoussinesqFFT:
             self.diag = float(khat.sum() * 2 - khat[:, 0].sum() - (khat[:, -1].sum() if self.ny % 2 == 0 else 0)) / (self.nx * self.ny)
             self._shape = (self.nx, self.ny)
         else:
-            k = boussinesq_kernel(self.nx, self.ny, self.dx, self.self_coef)
+            k = boussinesq_kernel(self.nx, self.ny, self.dx, self.self_coef, kernel)
             khat = np.fft.rfft2(k).real  # kernel is even -> real spectrum
+            if kernel == "patch":
+                self.self_coef = SQUARE_SELF_COEF
             self.diag = self.self_coef / self.dx
             self._shape = (2 * self.nx, 2 * self.ny)
         self.khat = self.be.asarray(khat, dtype=dtype)

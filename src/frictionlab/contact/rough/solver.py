@@ -44,7 +44,7 @@ __all__ = ["SolveResult", "pk_solve", "pk_solve_disp", "meanfield_solve", "alg1_
 
 @dataclass
 class SolveResult:
-    """Outcome of one contact solve.
+    r"""Outcome of one contact solve.
 
     Attributes
     ----------
@@ -143,7 +143,7 @@ def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, m
     if p0 is None:
         p = xp.zeros_like(g) + W / n_el
     else:
-        p = xp.maximum(be.asarray(p0, dtype=g.dtype), 0.0)
+        p = be.clip0(be.asarray(p0, dtype=g.dtype))
         s0 = be.scalar(xp.sum(p))
         p = p * (W / s0) if s0 > 0 else xp.zeros_like(g) + W / n_el
     if be.name == "numpy" and g.dtype == np.float64 and use_numba:
@@ -180,7 +180,7 @@ def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, m
         tau = be.scalar(xp.sum(rS * t)) / denom
         p_trial = p - tau * t
         clipped = p_trial < 0
-        p_new = xp.maximum(p_trial, 0.0)
+        p_new = be.clip0(p_trial)
         O = (p_new == 0) & (r < 0)
         n_O = be.scalar(xp.sum(O))
         if n_O > 0:
@@ -241,10 +241,10 @@ def pk_solve_disp(op: Any, g: Any, d: float, p0: Any = None, *, tol: float = 1e-
     """
     be = op.be
     xp = be.xp
-    p = xp.zeros_like(g) if p0 is None else xp.maximum(be.asarray(p0, dtype=g.dtype), 0.0)
+    p = xp.zeros_like(g) if p0 is None else be.clip0(be.asarray(p0, dtype=g.dtype))
     if be.scalar(xp.sum(p)) == 0:
         # start from the rigid interpenetration
-        p = xp.maximum(g - d, 0.0) / op.base.diag if hasattr(op, "base") else xp.maximum(g - d, 0.0)
+        p = be.clip0(g - d) / op.base.diag if hasattr(op, "base") else be.clip0(g - d)
     if be.scalar(xp.sum(p)) == 0:
         return SolveResult(p=p, d=d, iterations=0, products=0, error=0.0)
     t = xp.zeros_like(g)
@@ -265,7 +265,7 @@ def pk_solve_disp(op: Any, g: Any, d: float, p0: Any = None, *, tol: float = 1e-
         products += 1
         tau = be.scalar(xp.sum(rS * t)) / be.scalar(xp.sum(xp.where(S, w * t, 0.0)))
         p_old = p
-        p = xp.maximum(p - tau * t, 0.0)
+        p = be.clip0(p - tau * t)
         O = (p == 0) & (r < 0)
         if be.scalar(xp.sum(O)) > 0:
             p = xp.where(O, p - tau * r, p)
@@ -397,7 +397,7 @@ def alg1_solve(op: Any, g: Any, W: float, active: Any = None, *, consistent: boo
             info["next_active"] = new_active
             info["n_tensile"] = int(be.scalar(xp.sum(tensile)))
             info["n_penetrating"] = int(be.scalar(xp.sum(penetr)))
-            p = xp.maximum(p, 0.0)  # paper: tensile forces set to zero (breaks the load balance)
+            p = be.clip0(p)  # paper: tensile forces set to zero (breaks the load balance)
             break
         if n_change == 0:
             break
@@ -530,7 +530,12 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh):
                         "the operator may not be positive definite", step, time)
         delta = 0.0 if nO > 0 else 1.0
         since += 1
-        if nO > 0 or clipped or since >= refresh:
+        if tau <= 0.0:
+            # loss of conjugacy at round-off level: restart from the steepest descent
+            delta = 0.0
+        # residual replacement: exact products near convergence and after projections, so that
+        # the carried Mp never drifts from the true one (plain recurrences diverge at round-off)
+        if nO > 0 or clipped or since >= refresh or err < 1e3 * tol or tau <= 0.0:
             Mp = np.ascontiguousarray(op.apply(p1.reshape(shape))).ravel().copy()
             products += 1
             since = 0

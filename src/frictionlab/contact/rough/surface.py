@@ -92,7 +92,10 @@ def make_surface(mx: int, my: int | None = None, *, sigma: float = 1.0, beta_x: 
         R = sigma**2 * np.exp(-np.sqrt(X**2 + Y**2))
     else:
         raise ParameterError(f"surface.acf = {acf!r} is not one of ['gaussian', 'exponential']")
-    lam = np.maximum(np.fft.fft2(R).real, 0.0)
+    lam = np.fft.fft2(R).real
+    # clip negative values (embedding) and round-off noise: values below ~1e-13 of the peak are
+    # FFT round-off of a band-limited spectrum; their square roots would add 1e-7-level noise
+    lam[lam < 1e-13 * lam.max()] = 0.0
     eta = np.random.default_rng(seed).standard_normal((mx, my))
     h = np.fft.ifft2(np.sqrt(lam) * np.fft.fft2(eta)).real
     if normalize:

@@ -29,7 +29,7 @@ def _bad(y):
     return False
 
 
-@njit(cache=True)
+@njit(cache=False)  # jitted-kernel arguments: never a cache hit, and the index grows until it breaks
 def euler_loop(rhs, law_rates, law_friction, sp, lp, U, UL, y0, dt, n, stride, Y, F):
     """Explicit (forward) Euler: ``y += dt f(t, y)``; saves every ``stride`` steps."""
     y = y0.copy()
@@ -50,7 +50,7 @@ def euler_loop(rhs, law_rates, law_friction, sp, lp, U, UL, y0, dt, n, stride, Y
     return -1
 
 
-@njit(cache=True)
+@njit(cache=False)  # jitted-kernel arguments: never a cache hit, and the index grows until it breaks
 def rk4_loop(rhs, law_rates, law_friction, sp, lp, U, UL, y0, dt, n, stride, Y, F):
     """Classical fourth-order Runge-Kutta; saves every ``stride`` steps."""
     y = y0.copy()

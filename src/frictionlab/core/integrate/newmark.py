@@ -18,7 +18,7 @@ from numba import njit
 __all__ = ["newmark_loop"]
 
 
-@njit(cache=True)
+@njit(cache=False)  # jitted-kernel arguments: never a cache hit, and the index grows until it breaks
 def _residual(w, y, a0, dz0, u1, dt, beta, gamma, rhs, law_rates, law_friction, sp, lp, y1, dy, r):
     a1 = w[0]
     # driver by the trapezoidal rule on its velocity input
@@ -36,7 +36,7 @@ def _residual(w, y, a0, dz0, u1, dt, beta, gamma, rhs, law_rates, law_friction, 
     return f
 
 
-@njit(cache=True)
+@njit(cache=False)  # jitted-kernel arguments: never a cache hit, and the index grows until it breaks
 def newmark_loop(rhs, law_rates, law_friction, sp, lp, U, UL, y0, dt, n, stride, Y, F, beta, gamma):
     y = y0.copy()
     ny = y.size

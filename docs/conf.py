@@ -1,0 +1,182 @@
+"""Sphinx configuration of the frictionlab documentation (``make docs``).
+
+The API reference and the developer pages are generated at build time: ``api.rst`` lists
+every module of the installed package (so a new model appears without editing this file),
+and ``developing.rst`` / ``naming.rst`` are converted from ``docs/developing.md``, the single
+source of the developer conventions.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+GEN = HERE / "generated"  # pages written at build time (git-ignored)
+GEN.mkdir(exist_ok=True)
+sys.path.insert(0, str(ROOT / "src"))
+
+import frictionlab  # noqa: E402
+
+project = "frictionlab"
+author = "the frictionlab developers"
+copyright = "2026, the frictionlab developers"
+release = version = frictionlab.__version__
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.mathjax",
+    "sphinx.ext.viewcode",
+    "numpydoc",
+    "sphinx_gallery.gen_gallery",
+]
+templates_path: list[str] = []
+exclude_patterns = ["_build", "developing.md", "sg_execution_times.rst", "auto_examples/*.ipynb", "auto_examples/*.py", "auto_examples/*.zip"]
+html_theme = "alabaster"
+html_title = f"frictionlab {release}"
+html_theme_options = {"description": "Friction models from five research works, behind one interface.",
+                      "fixed_sidebar": True}
+
+autodoc_default_options = {"members": True, "undoc-members": False, "show-inheritance": True}
+autodoc_typehints = "none"
+numpydoc_show_class_members = False
+numpydoc_validation_checks: set[str] = set()
+numpydoc_xref_param_type = False
+
+sphinx_gallery_conf = {
+    "examples_dirs": str(ROOT / "examples"),
+    "gallery_dirs": "auto_examples",
+    "filename_pattern": r"/plot_",
+    "ignore_pattern": r"__init__\.py",
+    "download_all_examples": False,
+    "remove_config_comments": True,
+    "within_subsection_order": "FileNameSortKey",
+}
+
+# --- generated pages --------------------------------------------------------------------
+
+_SECTIONS = [
+    ("Top level", "frictionlab", False),
+    ("Core: models, parameters, simulate, errors, results", "frictionlab.core", True),
+    ("Friction laws", "frictionlab.laws", True),
+    ("Contact models", "frictionlab.contact", True),
+    ("Protocols", "frictionlab.protocols", True),
+    ("Systems", "frictionlab.systems", True),
+    ("Closed-form references", "frictionlab.reference", True),
+    ("Analysis", "frictionlab.analysis", True),
+    ("Fitting", "frictionlab.fit", True),
+    ("Parameter sweeps", "frictionlab.sweep", True),
+    ("Scenarios", "frictionlab.scenarios", True),
+    ("Reproduce report", "frictionlab.report", True),
+    ("Plotting", "frictionlab.plot", True),
+    ("Testing helpers", "frictionlab.testing", True),
+]
+_SKIP = re.compile(r"(^|\.)(_[^.]*|cli|compare_cli)$")
+
+
+def _modules(package: str, recursive: bool) -> list[str]:
+    try:
+        pkg = importlib.import_module(package)
+    except Exception:  # a package still being written: leave it out of this build
+        return []
+    names = [package]
+    if recursive and hasattr(pkg, "__path__"):
+        for mod in pkgutil.walk_packages(pkg.__path__, package + "."):
+            if not _SKIP.search(mod.name) and not mod.name.startswith("frictionlab.scenarios."):
+                names.append(mod.name)
+    return sorted(set(names))
+
+
+def _write_api() -> None:
+    out = ["API reference", "=============", "",
+           "Generated from the docstrings of every module (numpydoc format: parameters with units",
+           "in brackets, equations under *Notes*). Scenarios are listed on :doc:`scenarios`.", ""]
+    for title, package, recursive in _SECTIONS:
+        mods = _modules(package, recursive)
+        if not mods:
+            continue
+        out += [title, "-" * len(title), ""]
+        for m in mods:
+            is_pkg = hasattr(importlib.import_module(m), "__path__")
+            # a package shows its docstring only: its re-exports are documented in their modules
+            out += [f".. automodule:: {m}", "   :no-members:" if is_pkg else "", ""]
+    (GEN / "api.rst").write_text("\n".join(out) + "\n")
+
+
+def _write_scenarios() -> None:
+    from frictionlab.scenarios import get_scenario, scenario_names
+
+    out = ["Scenarios", "=========", "",
+           "Each scenario is a paper's numerical experiment with the checks that compare it with the",
+           "paper's claims and closed forms. Run one with ``frictionlab run NAME``, check a whole",
+           "paper with ``frictionlab reproduce PAPER [--quick]``, sweep one with ``frictionlab sweep``.", ""]
+    try:
+        names = scenario_names()
+    except Exception:  # pragma: no cover - a scenario module being written
+        names = []
+    papers: dict[str, list[str]] = {}
+    for n in names:
+        papers.setdefault(n.split("/")[0], []).append(n)
+    for p, ns in papers.items():
+        out += [p, "-" * len(p), ""]
+        for n in ns:
+            sc = get_scenario(n)
+            out += [f"``{n}``", "   " + sc.description.replace("\n", " "), ""]
+            if sc.references:
+                out += ["   *References:* " + "; ".join(sc.references), ""]
+            if sc.quick:
+                out += ["   *Quick profile:* " + ", ".join(f"``{k} = {v!r}``" for k, v in sc.quick.items()), ""]
+    (GEN / "scenarios.rst").write_text("\n".join(out) + "\n")
+
+
+def _md_to_rst(md: str) -> str:
+    """Convert the small Markdown subset of developing.md (headings, bullets, code) to rst."""
+    lines = []
+    underline = {1: "=", 2: "-", 3: "~"}
+    for line in md.splitlines():
+        m = re.match(r"^(#{1,3})\s+(.*)$", line)
+        if m:
+            title = m.group(2).strip()
+            lines += [title, underline[len(m.group(1))] * len(title)]
+            continue
+        line = re.sub(r"(?<!`)`([^`]+)`(?!`)", r"``\1``", line)
+        line = re.sub(r"\*\*([^*]+)\*\*", r"**\1**", line)
+        if line.startswith("- "):
+            lines.append("* " + line[2:])
+        elif line.startswith("  ") and lines and lines[-1].lstrip().startswith(("* ", "  ")):
+            lines.append("  " + line.strip())
+        else:
+            lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def _write_developer_pages() -> None:
+    md = (HERE / "developing.md").read_text()
+    rst = _md_to_rst(md)
+    (GEN / "developing.rst").write_text(rst)
+    # the naming page: the "Naming" section, with a short preface
+    m = re.search(r"^## Naming\n(.*?)(?=^## |\Z)", md, flags=re.S | re.M)
+    body = _md_to_rst(m.group(1)) if m else ""
+    preface = ["Naming conventions", "==================", "",
+               "One argument order and one set of names across the library, so that every model,",
+               "protocol and result reads the same way. This page is generated from the *Naming*",
+               "section of :doc:`developing` (``docs/developing.md``); add to it there when a new",
+               "pattern appears.", "",
+               "Result variables", "----------------", "",
+               ".. list-table::", "   :header-rows: 1", "", "   * - variable", "     - units"]
+    from frictionlab.core.result import STANDARD_UNITS
+
+    for k, u in STANDARD_UNITS.items():
+        preface += [f"   * - ``{k}``", f"     - {u}"]
+    preface += ["", "Rules", "-----", ""]
+    (GEN / "naming.rst").write_text("\n".join(preface) + "\n" + body)
+
+
+_write_api()
+_write_scenarios()
+_write_developer_pages()

@@ -1,0 +1,1 @@
+"""Scenarios of Chen et al. (2019), the LuGre / beam-spring network model (``beam-network/*``)."""

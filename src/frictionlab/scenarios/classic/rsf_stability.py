@@ -1,0 +1,140 @@
+"""``classic/rsf-stability``: spring-slider with rate-and-state friction around k_c."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import xarray as xr
+from scipy.signal import find_peaks
+
+from ...core.registry import make_model
+from ...plot import time_series
+from ...reference.rate_state import critical_stiffness
+from ..base import Scenario, check, register_scenario
+from ..config import apply_overrides, run_config
+
+V = 1e-6
+CONFIG = {
+    # theta(0) = dc / v_init: the state starts 2 % above its steady value at V (the perturbation)
+    "model": {"name": "rate_state", "preset": "granite-typical", "law": "aging", "form": "arcsinh",
+              "v_init": V / 1.02},
+    "protocol": {"type": "constant_velocity", "v": V, "duration_s": 2000.0, "normal_force_value": 1.0},
+    "system": {"type": "mass", "mass": 1.0, "stiffness": 0.0, "v0": V},
+    # stiff (the direct effect a N / v is a huge damping at small v): adaptive Radau
+    "integrator": {"method": "radau", "dt": 1e-3, "save_dt": 0.1, "rtol": 1e-8, "atol": 1e-14},
+    "stiffness_ratios": [0.6, 0.8, 1.2, 1.5],
+}
+
+
+def _model(cfg: dict):
+    m = dict(cfg["model"])
+    return make_model(m.pop("name"), m.pop("preset", None), **m)
+
+
+def k_critical(cfg: dict) -> float:
+    model = _model(cfg)
+    return critical_stiffness(model.a, model.b, model.dc, float(cfg["protocol"]["normal_force_value"]))
+
+
+def linear_theory(cfg: dict, ratio: float) -> tuple[float, float]:
+    r"""Growth rate [1/s] and angular frequency [rad/s] of small oscillations (quasi-static, aging law).
+
+    With :math:`\phi = \ln(v/V)`, :math:`\psi = \ln(V\theta/D_c)`, :math:`\tau = tV/D_c` and
+    :math:`\kappa = K D_c / N`, the linearised system is
+    :math:`a\phi' = (b - \kappa)\phi + b\psi`, :math:`\psi' = -\phi - \psi`, whose eigenvalues have
+    trace :math:`(b-\kappa)/a - 1` and determinant :math:`\kappa/a`: neutral at
+    :math:`\kappa = b - a` (:math:`K = k_c`), oscillating at :math:`\omega_c = (V/D_c)\sqrt{(b-a)/a}`.
+    """
+    model = _model(cfg)
+    fn = float(cfg["protocol"]["normal_force_value"])
+    kappa = ratio * k_critical(cfg) * model.dc / fn
+    tr = (model.b - kappa) / model.a - 1.0
+    det = kappa / model.a
+    scale = cfg["protocol"]["v"] / model.dc
+    return 0.5 * tr * scale, math.sqrt(max(det - 0.25 * tr * tr, 0.0)) * scale
+
+
+def run(cfg: dict, quick: bool) -> xr.Dataset:
+    model = _model(cfg)
+    fn = float(cfg["protocol"]["normal_force_value"])
+    v = float(cfg["protocol"]["v"])
+    # spring preloaded to the steady friction at V, so only the state perturbation drives the motion
+    steady = make_model("rate_state", None, **{**model.to_dict(), "v_init": v})
+    preload = float(steady.friction_curve(np.array([v]), fn)[0])
+    base = {k: val for k, val in cfg.items() if k != "stiffness_ratios"}
+    kc = k_critical(cfg)
+    runs = []
+    for ratio in cfg["stiffness_ratios"]:
+        c = apply_overrides(base, {"system.stiffness": float(ratio) * kc})
+        c["system"]["preload"] = preload
+        runs.append(run_config(c))
+    ds = xr.concat(runs, dim="stiffness_ratio", combine_attrs="drop_conflicts")
+    ds = ds.assign_coords(stiffness_ratio=("stiffness_ratio", [float(r) for r in cfg["stiffness_ratios"]],
+                                           {"units": "1", "long_name": "K / k_c"}))
+    ds["log_velocity_ratio"] = (np.log(np.maximum(np.abs(ds.slip_velocity), 1e-300) / v))
+    ds["log_velocity_ratio"].attrs["units"] = "1"
+    ds.attrs["k_c"] = kc
+    return ds
+
+
+def oscillation(t: np.ndarray, phi: np.ndarray, lo: float = 1e-6, hi: float = 0.2) -> tuple[float, float, int]:
+    """Growth rate [1/s] and period [s] from the maxima of phi = ln(v/V) in the linear regime."""
+    pk, _ = find_peaks(phi)
+    big = np.nonzero(phi[pk] >= hi)[0]
+    if big.size:  # keep the linear regime only: the maxima before the first large one
+        pk = pk[: big[0]]
+    pk = pk[phi[pk] > lo]
+    if pk.size < 3:
+        return math.nan, math.nan, int(pk.size)
+    rate = float(np.polyfit(t[pk], np.log(phi[pk]), 1)[0])
+    period = float(np.mean(np.diff(t[pk])))
+    return rate, period, int(pk.size)
+
+
+def checks(ds: xr.Dataset, cfg: dict) -> list:
+    out = []
+    kc = k_critical(cfg)
+    for ratio in ds.stiffness_ratio.values:
+        sub = ds.sel(stiffness_ratio=ratio)
+        t = sub.time.values
+        phi = sub.log_velocity_ratio.values
+        n = t.size
+        first = float(np.ptp(phi[: n // 10]))
+        last = phi[int(0.7 * n):]
+        if ratio < 1.0:
+            swing = float(min(last.max(), -last.min()))
+            ok = ratio <= 0.8 + 1e-12 and swing > 2.0
+            out.append(check(f"K = {ratio:g} k_c (k_c = (b-a) N / Dc = {kc:g} N/m): oscillation grows into stick-slip",
+                             "v swings beyond e^2 V and below e^-2 V in the last 30 %", swing, ok, fmt=".2f"))
+        else:
+            ratio_amp = float(np.ptp(last)) / first
+            out.append(check(f"K = {ratio:g} k_c: steady sliding is stable (perturbation decays)",
+                             "last-30 % amplitude < 1 % of the initial", ratio_amp, ratio_amp < 0.01, fmt=".2e"))
+        rate_th, omega_th = linear_theory(cfg, float(ratio))
+        rate, period, npk = oscillation(t, phi)
+        ok_rate = math.isfinite(rate) and abs(rate - rate_th) < 0.1 * abs(rate_th)
+        out.append(check(f"K = {ratio:g} k_c: small-oscillation growth rate = linear stability theory",
+                         f"{rate_th:.4g} 1/s within 10 %", rate, ok_rate, fmt=".4g"))
+        period_th = 2 * math.pi / omega_th
+        ok_p = math.isfinite(period) and abs(period - period_th) < 0.05 * period_th
+        out.append(check(f"K = {ratio:g} k_c: small-oscillation period = linear theory", f"{period_th:.4g} s within 5 %",
+                         period, ok_p, fmt=".4g"))
+    return out
+
+
+def plot(ds: xr.Dataset):
+    return time_series(ds, ["log_velocity_ratio", "spring_force"], hue="stiffness_ratio",
+                       title="Spring-slider with rate-and-state friction: K / k_c")
+
+
+register_scenario(Scenario(
+    name="classic/rsf-stability",
+    description=("Spring-slider (M = 1 kg, quasi-static: M V^2 / (a N Dc) = 1e-5) with aging-law rate-and-state "
+                 "friction, arcsinh form, granite-typical (a 0.010, b 0.015, Dc 10 um), N = 1, V = 1 um/s, state "
+                 "perturbed by 2 %; K = 0.6, 0.8, 1.2, 1.5 k_c with k_c = (b - a) N / Dc (Ruina 1983). "
+                 "Integrated with adaptive Radau (the direct effect makes the problem very stiff)."),
+    config=CONFIG, run=run, checks=checks, plot=plot,
+    quick={"stiffness_ratios": [0.8, 1.2]},
+    references=["Ruina 1983", "Rice & Ruina 1983", "Gu et al. 1984"],
+))

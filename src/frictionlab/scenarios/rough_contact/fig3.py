@@ -1,0 +1,158 @@
+"""``rough-contact/fig3``: Hertz validation of the element model with and without interaction.
+
+A rigid flat indents an elastic sphere (R = 1) discretised with spacing dx on the domain
+[-0.5, 0.5]^2 (spec S3, R17). Boussinesq interaction: no free parameter. No interaction:
+C0 from D16, fitted at the largest indentation. Displacement control, warm-started projected CG.
+
+Notes
+-----
+The strict checks use the paraboloid profile z0 = -r^2/(2R) (Hertz's own approximation); the
+paper's spherical profile is run as well and its deviation reported (spec S3: up to ~0.75 % in
+delta at a/R = 0.33 is the paraboloid approximation, not an error).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import xarray as xr
+
+from ...contact.rough.elasticity import BoussinesqFFT, StepOperator
+from ...contact.rough.solver import pk_solve_disp
+from ...reference import hertz
+from ..base import Scenario, check, register_scenario
+
+CONFIG = {
+    "model": {"self_coef": 3.8},
+    "protocol": {"R": 1.0, "delta_min": 1e-3, "delta_max": 0.1, "n_delta": 25,
+                 "inv_dx": [32, 64, 128, 256], "profiles": ["paraboloid", "sphere"], "tol": 1e-10},
+}
+
+
+def solve_curve(inv_dx: int, profile: str, deltas: np.ndarray, R: float, self_coef: float, tol: float):
+    dx = 1.0 / inv_dx
+    n = inv_dx + 1
+    x = (np.arange(n) - n // 2) * dx
+    r2 = x[:, None] ** 2 + x[None, :] ** 2
+    z0 = -r2 / (2 * R) if profile == "paraboloid" else np.sqrt(np.maximum(R**2 - r2, 0.0)) - R
+    op = StepOperator(BoussinesqFFT(n, n, dx, self_coef))
+    C0 = hertz.meanfield_C0(deltas[-1], dx, R)
+    out = {k: np.empty(len(deltas)) for k in ("F_b", "a_b", "pc_b", "F_mf", "a_mf")}
+    p = None
+    for i, dl in enumerate(deltas):
+        res = pk_solve_disp(op, z0, -dl, p, tol=tol)
+        p = res.p
+        out["F_b"][i] = p.sum()
+        out["a_b"][i] = np.sqrt((p > 0).sum() * dx * dx / np.pi)
+        out["pc_b"][i] = p[n // 2, n // 2] / dx**2
+        pm = np.maximum(z0 + dl, 0.0) / C0  # exact mean-field solve (diagonal, d prescribed)
+        out["F_mf"][i] = pm.sum()
+        out["a_mf"][i] = np.sqrt((pm > 0).sum() * dx * dx / np.pi)
+    return out, C0
+
+
+def run(cfg: dict, quick: bool) -> xr.Dataset:
+    pr = cfg["protocol"]
+    deltas = np.geomspace(pr["delta_min"], pr["delta_max"], int(pr["n_delta"]))
+    inv = [int(v) for v in pr["inv_dx"]]
+    profs = list(pr["profiles"])
+    data = {k: np.full((len(profs), len(inv), len(deltas)), np.nan) for k in ("F_b", "a_b", "pc_b", "F_mf", "a_mf")}
+    C0s = np.empty(len(inv))
+    for a, prof in enumerate(profs):
+        for b, k in enumerate(inv):
+            o, C0s[b] = solve_curve(k, prof, deltas, pr["R"], cfg["model"]["self_coef"], pr["tol"])
+            for key in o:
+                data[key][a, b] = o[key]
+    names = {"F_b": ("force_boussinesq", "F*"), "a_b": ("radius_boussinesq", "um"),
+             "pc_b": ("central_pressure_boussinesq", "F*/um^2"), "F_mf": ("force_meanfield", "F*"),
+             "a_mf": ("radius_meanfield", "um")}
+    ds = xr.Dataset(coords={"profile": profs, "inv_dx": inv, "delta": ("delta", deltas, {"units": "um"})})
+    for k, (nm, u) in names.items():
+        ds[nm] = (("profile", "inv_dx", "delta"), data[k], {"units": u})
+    ds["C0_meanfield"] = ("inv_dx", C0s, {"units": "um/F*"})
+    ds["force_hertz"] = ("delta", hertz.hertz_force(deltas, pr["R"]), {"units": "F*"})
+    ds["radius_hertz"] = ("delta", hertz.hertz_radius(deltas, pr["R"]), {"units": "um"})
+    ds.attrs.update({"R": pr["R"], "self_coef": cfg["model"]["self_coef"]})
+    return ds
+
+
+def checks(ds: xr.Dataset, cfg: dict) -> list:
+    out = []
+    R = cfg["protocol"]["R"]
+    k = int(ds.inv_dx.values.max())
+    dx = 1.0 / k
+    d = ds.delta.values
+    aH = hertz.hertz_radius(d, R)
+    sel = aH / dx >= 32
+    prof = "paraboloid" if "paraboloid" in ds.profile.values else str(ds.profile.values[0])
+    if sel.any():
+        Fb = ds.force_boussinesq.sel(profile=prof, inv_dx=k).values[sel]
+        ab = ds.radius_boussinesq.sel(profile=prof, inv_dx=k).values[sel]
+        eF = np.max(np.abs(Fb / ds.force_hertz.values[sel] - 1))
+        ea = np.max(np.abs(ab / aH[sel] - 1))
+        # indentation error at given force (spec's statement)
+        ed = np.max(np.abs(hertz.hertz_indentation(Fb, R) / d[sel] - 1))
+        out.append(check(f"Boussinesq ({prof}, dx=1/{k}): force within 1 % of Hertz where a/dx >= 32",
+                         "< 1 %", f"{100 * eF:.3f} %", eF < 0.01))
+        out.append(check(f"Boussinesq ({prof}, dx=1/{k}): contact radius within 1 % of Hertz where a/dx >= 32",
+                         "< 1 %", f"{100 * ea:.3f} %", ea < 0.01))
+        out.append(check("Boussinesq: indentation at given force within 1 % (spec 6.1)", "< 1 %",
+                         f"{100 * ed:.3f} %", ed < 0.01))
+        pc = ds.central_pressure_boussinesq.sel(profile=prof, inv_dx=k).values[sel]
+        ep = np.max(np.abs(pc / hertz.hertz_p0(d[sel], R) - 1))
+        out.append(check("Boussinesq: central pressure within 1 % of p0 (spec 6.1)", "< 1 %", f"{100 * ep:.3f} %", ep < 0.01))
+        if "sphere" in ds.profile.values:
+            Fs = ds.force_boussinesq.sel(profile="sphere", inv_dx=k).values[sel]
+            es = np.max(np.abs(hertz.hertz_indentation(Fs, R) / d[sel] - 1))
+            out.append(check("Spherical profile (paper): indentation within 1.5 % of Hertz (paraboloid approx.)",
+                             "< 1.5 %", f"{100 * es:.3f} %", es < 0.015))
+    else:
+        out.append(check("Hertz check needs a/dx >= 32", "some delta with a/dx >= 32", "none", False))
+    # mean field: matches only at the fitted point, F ~ delta^2, a = sqrt(2 R delta)
+    Fm = ds.force_meanfield.sel(profile=prof, inv_dx=k).values
+    C0 = float(ds.C0_meanfield.sel(inv_dx=k))
+    e_fit = abs(Fm[-1] / ds.force_hertz.values[-1] - 1)
+    out.append(check("No interaction: force matches Hertz at the fitted delta_max (D16)", "< 3 % (discrete sum vs continuum)",
+                     f"{100 * e_fit:.3f} %", e_fit < 0.03))
+    slope = np.polyfit(np.log(d[d > 0.01]), np.log(Fm[d > 0.01]), 1)[0]
+    out.append(check("No interaction: force ~ delta^2 (not delta^1.5)", "slope 2 +- 0.05", slope, abs(slope - 2) < 0.05))
+    am = ds.radius_meanfield.sel(profile=prof, inv_dx=k).values
+    big = np.sqrt(2 * R * d) / dx >= 20
+    e_mf = np.max(np.abs(am[big] / hertz.meanfield_radius(d[big], R) - 1)) if big.any() else np.nan
+    e_mfF = np.max(np.abs(Fm[big] / hertz.meanfield_force(d[big], C0, dx, R) - 1)) if big.any() else np.nan
+    out.append(check("No interaction: a = sqrt(2 R delta) and F = pi R delta^2/(C0 dx^2) within 2 % (a/dx >= 20)",
+                     "< 2 %", f"a {100 * e_mf:.2f} %, F {100 * e_mfF:.2f} %", max(e_mf, e_mfF) < 0.02))
+    dev = np.max(np.abs(Fm / ds.force_hertz.values - 1))
+    out.append(check("No interaction: deviation from Hertz over the sweep (reported)", "large away from delta_max",
+                     f"{100 * dev:.1f} %", True))
+    return out
+
+
+def plot(ds: xr.Dataset):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    prof = str(ds.profile.values[0])
+    for k in ds.inv_dx.values:
+        axes[0].loglog(ds.delta, ds.force_boussinesq.sel(profile=prof, inv_dx=k), label=f"B dx=1/{k}")
+        axes[0].loglog(ds.delta, ds.force_meanfield.sel(profile=prof, inv_dx=k), "--", label=f"MF dx=1/{k}")
+        axes[1].loglog(ds.delta, ds.radius_boussinesq.sel(profile=prof, inv_dx=k))
+        axes[1].loglog(ds.delta, ds.radius_meanfield.sel(profile=prof, inv_dx=k), "--")
+    axes[0].loglog(ds.delta, ds.force_hertz, "k", lw=2, label="Hertz")
+    axes[1].loglog(ds.delta, ds.radius_hertz, "k", lw=2)
+    axes[0].set(xlabel="indentation [um]", ylabel="force [F*]")
+    axes[1].set(xlabel="indentation [um]", ylabel="contact radius [um]")
+    axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+register_scenario(Scenario(
+    name="rough-contact/fig3",
+    description=("Hulikal et al. Fig. 3: sphere (R=1) on a rigid flat, Boussinesq elements (no fitted "
+                 "parameter, self term 3.8/dx) vs no interaction (C0 fitted at delta_max, D16); "
+                 "dx = 1/32..1/256, 25 indentations 1e-3..0.1, displacement control."),
+    config=CONFIG, run=run, checks=checks, plot=plot,
+    quick={"protocol.inv_dx": [32, 128], "protocol.n_delta": 10, "protocol.delta_min": 0.01,
+           "protocol.profiles": ["paraboloid"]},
+    references=["Hulikal, Lapusta & Bhattacharya (2015)", "Johnson, Contact Mechanics (1985)"],
+))

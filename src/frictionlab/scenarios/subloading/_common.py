@@ -1,0 +1,79 @@
+"""Shared helpers of the ``subloading/*`` scenarios (model construction, grids, checks)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from ...core.registry import make_model
+from ...core.simulate import simulate
+from ...laws.subloading import Subloading, SubloadingRate, c_from_mm_mpa
+from ...systems.subloading_oscillator import run_prescribed
+
+MM = 1e-3  # m per mm
+MPA = 1e6  # Pa per MPa
+REFERENCE = "Ozaki, Matsuura & Maegawa (2020), Friction 8(4) 768-783, doi:10.1007/s40544-019-0322-2"
+
+
+def model_overrides(cfg: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in cfg["model"].items() if k not in ("name", "preset")}
+
+
+def models(cfg: dict[str, Any], **changes: Any) -> tuple[Subloading, SubloadingRate]:
+    """The return-mapping model and its rate-form reference from the ``model`` section."""
+    m = cfg["model"]
+    over = {**model_overrides(cfg), **changes}
+    return (make_model("subloading", m.get("preset"), **over),
+            make_model("subloading_rate", m.get("preset"), **over))
+
+
+def with_c_mm(cfg: dict[str, Any], c_mm: float) -> dict[str, Any]:
+    """Model changes setting ``c`` given in MPa (s/mm)^d (converted with the model's ``d``)."""
+    m, _ = models(cfg)
+    return {"c": c_from_mm_mpa(c_mm, m.d)}
+
+
+def prescribed(model: Subloading, protocol, du: float, dt_max: float | None = None) -> xr.Dataset:
+    return run_prescribed(model, protocol, du_max=du, dt_max=dt_max)
+
+
+def reference(model: SubloadingRate, protocol, du: float, vmax: float) -> xr.Dataset:
+    """Rate form through the core's compiled RK4 with slip increments ``du`` [m]."""
+    return simulate(model, protocol, integrator="rk4", dt=du / vmax, max_points=20000)
+
+
+def on_grid(x: np.ndarray, y: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    return np.interp(grid, np.asarray(x, dtype=float), np.asarray(y, dtype=float))
+
+
+def rel(a: float, b: float) -> float:
+    return abs(a - b) / max(abs(b), 1e-300)
+
+
+def peaks(t: np.ndarray, y: np.ndarray, min_drop: float) -> np.ndarray:
+    """Indices of local maxima of ``y`` followed by a drop of at least ``min_drop``."""
+    idx = []
+    i = 1
+    n = len(y)
+    while i < n - 1:
+        if y[i] >= y[i - 1] and y[i] > y[i + 1]:
+            j = i + 1
+            while j < n and y[j] <= y[i]:
+                if y[i] - y[j] >= min_drop:
+                    idx.append(i)
+                    break
+                j += 1
+            i = j
+        else:
+            i += 1
+    return np.asarray(idx, dtype=int)
+
+
+def hertz_area(W: float, radius: float = 10e-3, E: float = 1.2e6, nu: float = 0.5) -> float:
+    """Apparent contact area pi a^2 of a sphere on a rigid flat, a = (3 W R / (4 E*))^(1/3),
+    E* = E / (1 - nu^2) [m^2] (spec A14: PMMA rigid)."""
+    e_star = E / (1.0 - nu * nu)
+    a = (3.0 * W * radius / (4.0 * e_star)) ** (1.0 / 3.0)
+    return float(np.pi * a * a)

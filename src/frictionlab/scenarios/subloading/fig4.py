@@ -1,0 +1,171 @@
+"""``subloading/fig4``: rate dependency -- tangential stress vs slip at constant speeds.
+
+Ozaki et al. (2020), Fig. 4, P-common set (spec section 6), f_n = 0.3 MPa, slide from rest
+at each speed; the paper gives no speeds: 1e-3 ... 1e3 mm/s (spec [R]). The slide is 3 mm so
+that the steady state is reached to 1e-9 (the plot shows the first millimetre).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import xarray as xr
+from scipy.optimize import minimize_scalar
+
+from ...protocols import ConstantVelocity
+from ..base import Scenario, check, register_scenario
+from ._common import MM, MPA, REFERENCE, models, on_grid, prescribed, reference, rel
+
+CONFIG = {
+    "model": {"name": "subloading", "preset": "fig4"},
+    "protocol": {"normal_stress_mpa": 0.3, "velocities_mm_s": [1e-3, 1e-2, 0.1, 1.0, 10.0, 100.0, 1000.0],
+                 "slide_mm": 3.0},
+    "numerics": {"du_mm": 1e-5, "reference_du_mm": 2e-6, "reference_velocities_mm_s": [0.01, 1.0, 100.0],
+                 "reference_slide_mm": 0.5},
+}
+#: spec 7.2 prototype peak ratios (variant L), for information
+PROTOTYPE_PEAKS = {0.01: 0.316, 0.1: 0.314, 1.0: 0.317, 10.0: 0.324, 100.0: 0.342, 1000.0: 0.386}
+
+
+def run(cfg: dict, quick: bool) -> xr.Dataset:
+    m, mr = models(cfg)
+    fn = cfg["protocol"]["normal_stress_mpa"] * MPA
+    vels = [float(v) for v in cfg["protocol"]["velocities_mm_s"]]
+    L = cfg["protocol"]["slide_mm"] * MM
+    du = cfg["numerics"]["du_mm"] * MM
+    grid = np.linspace(0.0, min(L, 1.0 * MM), 2001)
+    ref_vels = [float(v) for v in cfg["numerics"]["reference_velocities_mm_s"]]
+    Lr = cfg["numerics"]["reference_slide_mm"] * MM
+    rgrid = np.linspace(0.0, Lr, 1001)
+    ft, R, Sr, stats, ref_dev, ref_dev_at = [], [], [], [], [], []
+    for v in vels:
+        pr = ConstantVelocity(v=v * MM, duration_s=L / (v * MM), normal_force_value=fn)
+        d = prescribed(m, pr, du)
+        s, f = d.slip.values, d.shear_stress.values
+        ft.append(on_grid(s, f, grid))
+        R.append(on_grid(s, d.sliding_ratio.values, grid))
+        Sr.append(on_grid(s, d.contact_ratio.values, grid))
+        k = int(np.argmax(f))
+        stats.append((f[k] / fn, s[k], f[-1] / fn, float(d.sliding_ratio.values.max()), float(d.sliding_ratio.values[-1]),
+                      float(np.max(np.diff(f) / np.maximum(np.diff(s), 1e-30)))))
+        if v in ref_vels:
+            prr = ConstantVelocity(v=v * MM, duration_s=Lr / (v * MM), normal_force_value=fn)
+            dr = reference(mr, prr, cfg["numerics"]["reference_du_mm"] * MM, v * MM)
+            a = on_grid(s, f, rgrid)
+            b = on_grid(dr.slip.values, dr.friction_force.values, rgrid)
+            ref_dev.append((rel(float(a.max()), float(b.max())), rel(float(a[-1]), float(b[-1])),
+                            float(np.max(np.abs(a - b)) / np.max(np.abs(b)))))
+        else:
+            ref_dev.append((np.nan, np.nan, np.nan))
+    st = np.array(stats)
+    vel = np.array(vels) * MM
+    ds = xr.Dataset(
+        {"shear_stress": (("velocity", "slip"), np.array(ft), {"units": "Pa"}),
+         "sliding_ratio": (("velocity", "slip"), np.array(R), {"units": "1"}),
+         "contact_ratio": (("velocity", "slip"), np.array(Sr), {"units": "1"}),
+         "peak_ratio": ("velocity", st[:, 0], {"units": "1"}),
+         "peak_slip": ("velocity", st[:, 1], {"units": "m"}),
+         "steady_ratio": ("velocity", st[:, 2], {"units": "1"}),
+         "steady_ratio_closed_form": ("velocity", m.steady_stress(vel, fn) / fn, {"units": "1"}),
+         "max_sliding_ratio": ("velocity", st[:, 3], {"units": "1"}),
+         "final_sliding_ratio": ("velocity", st[:, 4], {"units": "1"}),
+         "max_slope": ("velocity", st[:, 5], {"units": "Pa/m"}),
+         "reference_deviation": (("velocity", "measure"), np.array(ref_dev), {"units": "1"})},
+        coords={"velocity": ("velocity", vel, {"units": "m/s"}), "slip": ("slip", grid, {"units": "m"}),
+                "measure": ("measure", ["peak", "end", "curve_max"])},
+        attrs={**m.attrs(), "model": m.name, "normal_stress": fn})
+    ds["friction_coefficient"] = (ds.shear_stress / fn).assign_attrs(units="1")
+    return ds
+
+
+def steady_minimum(m) -> tuple[float, float]:
+    """Speed [m/s] and value [Pa] of the minimum of f_t^ss(v) = A^ss(v) tau(v) (spec C2)."""
+    res = minimize_scalar(lambda lv: float(m.steady_stress(10.0 ** lv, 1.0)), bounds=(-7, 1), method="bounded",
+                          options={"xatol": 1e-10})
+    return 10.0 ** res.x, float(res.fun)
+
+
+def checks(ds: xr.Dataset, cfg: dict) -> list:
+    m, _ = models(cfg)
+    fn = float(ds.attrs["normal_stress"])
+    vmm = ds.velocity.values / MM
+    out = []
+    ss, cf = ds.steady_ratio.values, ds.steady_ratio_closed_form.values
+    worst = max(rel(a, b) for a, b in zip(ss, cf))
+    out.append(check("C1: steady traction ratio = A_ss(v) tau(v) / f_n at every speed", "rel. error < 1e-6",
+                     worst, worst < 1e-6, fmt=".2e"))
+    vstar, smin = steady_minimum(m)
+    out.append(check("C2: minimum of the steady ratio (weakening -> strengthening)", "v* = 4.91 mm/s, ratio 0.17332 (L)",
+                     f"v* = {vstar / MM:.3f} mm/s, ratio {smin / fn:.5f}",
+                     abs(vstar / MM - 4.91) < 0.01 and abs(smin / fn - 0.17332) < 1e-5))
+    lo = vmm <= 1.0 + 1e-12
+    hi = vmm >= 10.0 - 1e-12
+    weak = bool(np.all(np.diff(ss[lo]) < 0)) if lo.sum() > 1 else True
+    strong = bool(np.all(np.diff(ss[hi]) > 0)) if hi.sum() > 1 else True
+    out.append(check("velocity weakening at low speed (steady ratio falls for v <= 1 mm/s)", "monotone decrease",
+                     " ".join(f"{x:.4f}" for x in ss[lo]), weak))
+    out.append(check("velocity strengthening at high speed (steady ratio rises for v >= 10 mm/s)", "monotone increase",
+                     " ".join(f"{x:.4f}" for x in ss[hi]), strong))
+    pk = ds.peak_ratio.values
+    smooth = bool(np.all(pk[lo] > ss[lo] + 1e-3)) and float(ds.max_slope.max()) <= m.alpha_t * (1 + 1e-9)
+    out.append(check("smooth static -> kinetic transition: a peak above the kinetic level, slope never above alpha_t",
+                     "peak > steady (v <= 1 mm/s); df_t/du <= alpha_t", f"peak-steady min {np.min(pk[lo] - ss[lo]):.4f}",
+                     smooth))
+    rmax = float(ds.max_sliding_ratio.max())
+    rfin = float(ds.final_sliding_ratio.min())
+    out.append(check("R stays in [0, 1] and R -> 1 in steady sliding", "max R <= 1, final R > 1 - 1e-6",
+                     f"max {rmax:.12f}, final min {rfin:.9f}", rmax <= 1 + 1e-12 and rfin > 1 - 1e-6))
+    ps = ds.peak_slip.values / MM * 1e3
+    out.append(check("peak at a microslip of a few um (spec prototype 4.6-5.3 um)", "4 um < u_peak < 6 um",
+                     f"{ps.min():.2f}-{ps.max():.2f} um", bool(np.all((ps > 4) & (ps < 6))),
+                     ambiguity="r = 1000 /mm (A1)"))
+    devs = []
+    for v, p in zip(vmm, pk):
+        key = min(PROTOTYPE_PEAKS, key=lambda k: abs(np.log(k / v)))
+        if abs(np.log(key / v)) < 1e-6:
+            devs.append(rel(p, PROTOTYPE_PEAKS[key]))
+    if devs:
+        out.append(check("peak ratios agree with the spec prototype (0.316 ... 0.386)", "rel. < 1 %",
+                         max(devs), max(devs) < 0.01, fmt=".2e"))
+    rd = ds.reference_deviation.values
+    rd = rd[np.isfinite(rd[:, 0])]
+    if rd.size:
+        worst = float(rd[:, :2].max())
+        out.append(check("return mapping (du = 1e-5 mm) vs rate form (RK4, du = 2e-6 mm): peak and end-of-window f_t",
+                         "rel. < 1e-3 (spec 5.3: 0.1 %)",
+                         f"{worst:.2e} (pointwise over the curve: {float(rd[:, 2].max()):.2e})", worst < 1e-3))
+    return out
+
+
+def plot(ds: xr.Dataset):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+    for v in ds.velocity.values:
+        tgt = axes[0] if v <= 1.0 * MM + 1e-12 else axes[1]
+        tgt.plot(ds.slip / MM, ds.shear_stress.sel(velocity=v) / MPA, label=f"{v / MM:g} mm/s")
+    for ax, t in zip(axes[:2], ("(a) weakening speeds", "(b) strengthening speeds")):
+        ax.set_xlabel("slip [mm]")
+        ax.set_ylabel("f_t [MPa]")
+        ax.set_title(t)
+        ax.legend(fontsize=7)
+    axes[2].semilogx(ds.velocity / MM, ds.steady_ratio, "o", label="simulated")
+    axes[2].semilogx(ds.velocity / MM, ds.steady_ratio_closed_form, "k--", label="closed form (C1)")
+    axes[2].set_xlabel("v [mm/s]")
+    axes[2].set_ylabel("steady f_t / f_n")
+    axes[2].set_title("(c) steady traction ratio")
+    axes[2].legend()
+    fig.tight_layout()
+    return fig
+
+
+register_scenario(Scenario(
+    name="subloading/fig4",
+    description=("Ozaki et al. 2020 Fig. 4: rate dependency of the subloading-friction model (P-common set, "
+                 "r = 1000 /mm [spec A1], variant L, f_n = 0.3 MPa). Constant speeds 1e-3 ... 1e3 mm/s (not in the "
+                 "paper; spec [R]), slide 3 mm from rest, implicit return mapping (du = 1e-5 mm) checked against the "
+                 "rate form integrated by the core RK4."),
+    config=CONFIG, run=run, checks=checks, plot=plot,
+    quick={"protocol.velocities_mm_s": [0.01, 0.1, 1.0, 10.0, 100.0, 1000.0],
+           "numerics.reference_velocities_mm_s": [1.0], "numerics.reference_slide_mm": 0.3},
+    references=[REFERENCE],
+))

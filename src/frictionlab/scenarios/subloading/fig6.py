@@ -1,0 +1,129 @@
+"""``subloading/fig6``: pressure dependency without rate dependency (normal path A-B-C-D).
+
+Ozaki et al. (2020), Fig. 6: c = 0, kappa = xi = infinity, v = 1 mm/s; f_n = 0.1 MPa from
+A (0) to B (0.1 mm), linear ramp to f_n,end at C (0.2 mm), held to D (0.5 mm) (spec 7.4 [R]);
+b = 5, 10, 20 /MPa (spec [R]). (b) f_t vs slip for f_n,end = 0.5 MPa; (c) mean f_t / f_n over
+u in [0.3, 0.4] mm vs f_n,end.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import xarray as xr
+
+from ..base import Scenario, check, register_scenario
+from ...systems.subloading_oscillator import run_rate_reference
+from ._common import MM, MPA, REFERENCE, models, on_grid, prescribed
+from ._path import path_protocol
+
+CONFIG = {
+    "model": {"name": "subloading", "preset": "fig6"},
+    "protocol": {"v_mm_s": 1.0, "abcd_mm": [0.0, 0.1, 0.2, 0.5], "fn_start_mpa": 0.1, "fn_end_mpa": 0.5,
+                 "fn_end_sweep_mpa": [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0], "b_per_mpa": [5.0, 10.0, 20.0],
+                 "window_mm": [0.3, 0.4]},
+    "numerics": {"du_mm": 1e-5, "reference_du_mm": 2e-6},
+}
+
+
+def run(cfg: dict, quick: bool) -> xr.Dataset:
+    pc = cfg["protocol"]
+    du = cfg["numerics"]["du_mm"] * MM
+    bs = [float(b) for b in pc["b_per_mpa"]]
+    grid = np.linspace(0.0, pc["abcd_mm"][3] * MM, 2001)
+    w0, w1 = (x * MM for x in pc["window_mm"])
+    sweep = [float(x) for x in pc["fn_end_sweep_mpa"]]
+    ft, fn_c, ref_dev, ratio, rmax = [], [], [], [], []
+    for b in bs:
+        m, mr = models(cfg, b=b / MPA)
+        pr = path_protocol(pc["v_mm_s"], pc["fn_start_mpa"], pc["fn_end_mpa"], pc["abcd_mm"])
+        d = prescribed(m, pr, du)
+        ft.append(on_grid(d.slip.values, d.shear_stress.values, grid))
+        fn_c.append(on_grid(d.slip.values, d.normal_stress.values, grid))
+        rmax.append(float(d.sliding_ratio.max()))
+        dr = run_rate_reference(mr, pr, du=cfg["numerics"]["reference_du_mm"] * MM)
+        ref = on_grid(dr.slip.values, dr.friction_force.values, grid)
+        err = np.abs(ft[-1] - ref) / np.max(np.abs(ref))
+        ref_dev.append((float(err[grid > 0.01 * MM].max()), float(err.max())))
+        row = []
+        for fe in sweep:
+            ds = prescribed(m, path_protocol(pc["v_mm_s"], pc["fn_start_mpa"], fe, pc["abcd_mm"]), du)
+            sel = (ds.slip.values >= w0) & (ds.slip.values <= w1)
+            row.append(float(np.mean(ds.shear_stress.values[sel] / ds.normal_stress.values[sel])))
+        ratio.append(row)
+    m, _ = models(cfg)
+    closed = [[float(m.replace(b=b / MPA).steady_stress(0.0, fe * MPA)) / (fe * MPA) for fe in sweep] for b in bs]
+    return xr.Dataset(
+        {"shear_stress": (("b", "slip"), np.array(ft), {"units": "Pa"}),
+         "normal_stress": (("b", "slip"), np.array(fn_c), {"units": "Pa"}),
+         "steady_ratio": (("b", "fn_end"), np.array(ratio), {"units": "1"}),
+         "steady_ratio_closed_form": (("b", "fn_end"), np.array(closed), {"units": "1"}),
+         "max_sliding_ratio": ("b", np.array(rmax), {"units": "1"}),
+         "reference_deviation": (("b", "measure"), np.array(ref_dev), {"units": "1"})},
+        coords={"b": ("b", np.array(bs) / MPA, {"units": "1/Pa"}), "slip": ("slip", grid, {"units": "m"}),
+                "fn_end": ("fn_end", np.array(sweep) * MPA, {"units": "Pa"}),
+                "measure": ("measure", ["beyond_0.01mm", "whole_path"])},
+        attrs={**m.attrs(), "model": m.name})
+
+
+def _at(ds, b_i, u):
+    return float(np.interp(u, ds.slip.values, ds.shear_stress.values[b_i]))
+
+
+def checks(ds: xr.Dataset, cfg: dict) -> list:
+    pc = cfg["protocol"]
+    out = []
+    sr, cf = ds.steady_ratio.values, ds.steady_ratio_closed_form.values
+    worst = float(np.max(np.abs(sr - cf) / cf))
+    out.append(check("C4: steady ratio tau0 (1 - exp(-b f_n)) / f_n for every b and f_n,end", "rel. < 1e-6", worst,
+                     worst < 1e-6, fmt=".2e"))
+    out.append(check("the steady ratio decreases with normal stress (every b)", "monotone decrease in f_n,end",
+                     "yes" if np.all(np.diff(sr, axis=1) < 0) else "no", bool(np.all(np.diff(sr, axis=1) < 0))))
+    drop = sr[:, -1] / sr[:, 0]
+    out.append(check("larger b: stronger decrease of the ratio with f_n (b controls the nonlinearity)",
+                     "ratio(f_max)/ratio(f_min) decreasing in b", " ".join(f"{x:.3f}" for x in drop),
+                     bool(np.all(np.diff(drop) < 0))))
+    B, C = pc["abcd_mm"][1] * MM, pc["abcd_mm"][2] * MM
+    sub = []
+    for i in range(ds.sizes["b"]):
+        gain_t = _at(ds, i, C) / _at(ds, i, B)
+        gain_n = pc["fn_end_mpa"] / pc["fn_start_mpa"]
+        sub.append(gain_t / gain_n)
+    out.append(check("f_t follows f_n but rises less than linearly from B to C (nonlinear surface)",
+                     "f_t(C)/f_t(B) < f_n(C)/f_n(B) for every b", " ".join(f"{x:.3f}" for x in sub),
+                     bool(np.all(np.array(sub) < 1))))
+    rmax = float(ds.max_sliding_ratio.max())
+    out.append(check("R stays in [0, 1] while f_n changes", "max R <= 1", f"{rmax:.12f}", rmax <= 1 + 1e-12))
+    dev = ds.reference_deviation.values
+    out.append(check("return mapping vs rate form (RK4 with df_n/dt, du = 2e-6 mm): max |df_t| / max f_t for u > 0.01 mm",
+                     "< 1e-3", f"{dev[:, 0].max():.2e} (whole path incl. the initial microslip rise, first order "
+                     f"in du: {dev[:, 1].max():.2e})", float(dev[:, 0].max()) < 1e-3))
+    return out
+
+
+def plot(ds: xr.Dataset):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for i, b in enumerate(ds.b.values):
+        axes[0].plot(ds.slip / MM, ds.shear_stress[i] / MPA, label=f"b = {b * MPA:g} /MPa")
+        axes[1].plot(ds.fn_end / MPA, ds.steady_ratio[i], "o", label=f"b = {b * MPA:g} /MPa")
+        axes[1].plot(ds.fn_end / MPA, ds.steady_ratio_closed_form[i], "k--", lw=0.8)
+    axes[0].set_xlabel("slip [mm]")
+    axes[0].set_ylabel("f_t [MPa]")
+    axes[1].set_xlabel("f_n at C-D [MPa]")
+    axes[1].set_ylabel("f_t / f_n on u in [0.3, 0.4] mm")
+    for ax in axes:
+        ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+register_scenario(Scenario(
+    name="subloading/fig6",
+    description=("Ozaki et al. 2020 Fig. 6: pressure dependency without rate dependency (c = 0, kappa = xi = "
+                 "infinity), v = 1 mm/s, normal path A-B-C-D = 0, 0.1, 0.2, 0.5 mm with f_n 0.1 -> f_n,end MPa and "
+                 "b = 5, 10, 20 /MPa (abscissae, start value and b are not in the paper: spec 7.4 [R]); variant L."),
+    config=CONFIG, run=run, checks=checks, plot=plot,
+    quick={"protocol.fn_end_sweep_mpa": [0.2, 0.5, 1.0], "numerics.du_mm": 2e-5},
+    references=[REFERENCE],
+))

@@ -1,0 +1,152 @@
+"""``subloading/fig7``: pressure dependency with rate dependency (b = 10 /MPa).
+
+Ozaki et al. (2020), Fig. 7: the A-B-C-D normal path of Fig. 6 with the full P-common set
+("same as Fig. 3" read as Fig. 4, spec A12). (a) f_t vs slip at 1 mm/s for f_n,end = 0.5 MPa;
+(b), (c) steady traction ratio vs f_n,end at weakening speeds {0.01, 0.1, 1} and strengthening
+speeds {10, 100, 1000} mm/s (spec [R]). The hold C-D is extended to 3 mm for the steady
+ratios, which are not converged at u <= 0.4 mm (spec 7.5).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import xarray as xr
+
+from ...systems.subloading_oscillator import run_rate_reference
+from ..base import Scenario, check, register_scenario
+from ._common import MM, MPA, REFERENCE, models, on_grid, prescribed
+from ._path import path_protocol
+
+CONFIG = {
+    "model": {"name": "subloading", "preset": "fig7"},
+    "protocol": {"v_mm_s": 1.0, "abcd_mm": [0.0, 0.1, 0.2, 0.5], "fn_start_mpa": 0.1, "fn_end_mpa": 0.5,
+                 "fn_end_sweep_mpa": [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0],
+                 "weakening_speeds_mm_s": [0.01, 0.1, 1.0], "strengthening_speeds_mm_s": [10.0, 100.0, 1000.0],
+                 "steady_end_mm": 3.0},
+    "numerics": {"du_mm": 1e-5, "reference_du_mm": 2e-6},
+}
+
+
+def run(cfg: dict, quick: bool) -> xr.Dataset:
+    pc = cfg["protocol"]
+    du = cfg["numerics"]["du_mm"] * MM
+    m, mr = models(cfg)
+    grid = np.linspace(0.0, pc["abcd_mm"][3] * MM, 2001)
+    pr = path_protocol(pc["v_mm_s"], pc["fn_start_mpa"], pc["fn_end_mpa"], pc["abcd_mm"])
+    d = prescribed(m, pr, du)
+    ft = on_grid(d.slip.values, d.shear_stress.values, grid)
+    rmax = float(d.sliding_ratio.max())
+    dr = run_rate_reference(mr, pr, du=cfg["numerics"]["reference_du_mm"] * MM)
+    ref = on_grid(dr.slip.values, dr.shear_stress.values, grid)
+    err = np.abs(ft - ref) / np.max(np.abs(ref))
+    # Fig. 6 counterpart (rate effects off, same b) for the B -> C comparison
+    m6, _ = models(cfg, c=0.0, kappa=0.0, xi=0.0)
+    d6 = prescribed(m6, pr, du)
+    ft6 = on_grid(d6.slip.values, d6.shear_stress.values, grid)
+    speeds = [float(v) for v in pc["weakening_speeds_mm_s"]] + [float(v) for v in pc["strengthening_speeds_mm_s"]]
+    sweep = [float(x) for x in pc["fn_end_sweep_mpa"]]
+    abcd_long = list(pc["abcd_mm"][:3]) + [float(pc["steady_end_mm"])]
+    steady, window, closed = [], [], []
+    for v in speeds:
+        row, roww, rowc = [], [], []
+        for fe in sweep:
+            ds = prescribed(m, path_protocol(v, pc["fn_start_mpa"], fe, abcd_long), du)
+            s = ds.slip.values
+            ratio = ds.shear_stress.values / ds.normal_stress.values
+            row.append(float(ratio[-1]))
+            sel = (s >= 0.3 * MM) & (s <= 0.4 * MM)
+            roww.append(float(np.mean(ratio[sel])))
+            rowc.append(float(m.steady_stress(v * MM, fe * MPA)) / (fe * MPA))
+        steady.append(row)
+        window.append(roww)
+        closed.append(rowc)
+    return xr.Dataset(
+        {"shear_stress": ("slip", ft, {"units": "Pa"}),
+         "shear_stress_no_rate": ("slip", ft6, {"units": "Pa"}),
+         "reference_shear_stress": ("slip", ref, {"units": "Pa"}),
+         "steady_ratio": (("velocity", "fn_end"), np.array(steady), {"units": "1"}),
+         "window_ratio": (("velocity", "fn_end"), np.array(window), {"units": "1"}),
+         "steady_ratio_closed_form": (("velocity", "fn_end"), np.array(closed), {"units": "1"})},
+        coords={"slip": ("slip", grid, {"units": "m"}),
+                "velocity": ("velocity", np.array(speeds) * MM, {"units": "m/s"}),
+                "fn_end": ("fn_end", np.array(sweep) * MPA, {"units": "Pa"})},
+        attrs={**m.attrs(), "model": m.name, "max_sliding_ratio": rmax,
+               "reference_deviation": float(err[grid > 0.01 * MM].max()),
+               "reference_deviation_whole": float(err.max())})
+
+
+def checks(ds: xr.Dataset, cfg: dict) -> list:
+    pc = cfg["protocol"]
+    out = []
+    A, B, C, D = (x * MM for x in pc["abcd_mm"])
+    s = ds.slip.values
+    ft = ds.shear_stress.values
+    ab = (s > A) & (s <= B)
+    k = int(np.argmax(ft[ab]))
+    weak_ab = ft[ab][k] > ft[ab][-1] * 1.01
+    out.append(check("(a) weakening between A and B (peak, then decay at constant f_n)", "f_t(B) < peak by > 1 %",
+                     f"peak {ft[ab][k] / MPA:.4f}, f_t(B) {ft[ab][-1] / MPA:.4f} MPa", weak_ab))
+    at = lambda y, u: float(np.interp(u, s, y))  # noqa: E731
+    rise7 = at(ft, C) - at(ft, B)
+    rise6 = at(ds.shear_stress_no_rate.values, C) - at(ds.shear_stress_no_rate.values, B)
+    out.append(check("(a) f_t rises from B to C, but the rise is minor compared with the case without rate "
+                     "dependency (Fig. 6, same b)", "0 < rise(Fig. 7) < rise(Fig. 6)",
+                     f"{rise7 / MPA:.4f} vs {rise6 / MPA:.4f} MPa (ratio {rise7 / rise6:.2f})", 0 < rise7 < rise6,
+                     ambiguity="paper: 'minor'; the size of the rise depends on the [R] path (spec 7.4)"))
+    cd = s >= C
+    out.append(check("(a) further weakening from C to D", "f_t(D) < max f_t on C-D", f"{ft[cd][-1] / MPA:.4f} < "
+                     f"{ft[cd].max() / MPA:.4f} MPa", ft[cd][-1] < ft[cd].max()))
+    st, cf = ds.steady_ratio.values, ds.steady_ratio_closed_form.values
+    worst = float(np.max(np.abs(st - cf) / cf))
+    out.append(check("C1: steady ratio A_ss(v) tau(v) / f_n at every speed and f_n (variant L)", "rel. < 1e-6", worst,
+                     worst < 1e-6, fmt=".2e"))
+    falls = bool(np.all(np.diff(st, axis=1) < 0))
+    out.append(check("(b, c) the ratio falls with f_n at every speed", "monotone decrease", "yes" if falls else "no", falls))
+    nw = len(pc["weakening_speeds_mm_s"])
+    wk, sg = st[:nw], st[nw:]
+    order_b = bool(np.all(np.diff(wk, axis=0) < 0))
+    order_c = bool(np.all(np.diff(sg, axis=0) > 0))
+    out.append(check("(b) at weakening speeds the ratio decreases with speed", "ordered 0.01 > 0.1 > 1 mm/s",
+                     "yes" if order_b else "no", order_b))
+    out.append(check("(c) at strengthening speeds the order is reversed", "ordered 10 < 100 < 1000 mm/s",
+                     "yes" if order_c else "no", order_c))
+    out.append(check("R stays in [0, 1] along the path", "max R <= 1", f"{ds.attrs['max_sliding_ratio']:.12f}",
+                     ds.attrs["max_sliding_ratio"] <= 1 + 1e-12))
+    dev = ds.attrs["reference_deviation"]
+    out.append(check("return mapping vs rate form (RK4 with df_n/dt): max |df_t| / max f_t for u > 0.01 mm", "< 1e-3",
+                     f"{dev:.2e} (whole path: {ds.attrs['reference_deviation_whole']:.2e})", dev < 1e-3))
+    return out
+
+
+def plot(ds: xr.Dataset):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+    axes[0].plot(ds.slip / MM, ds.shear_stress / MPA, label="Fig. 7 (rate + pressure)")
+    axes[0].plot(ds.slip / MM, ds.shear_stress_no_rate / MPA, "--", label="rate effects off (Fig. 6)")
+    axes[0].set_xlabel("slip [mm]")
+    axes[0].set_ylabel("f_t [MPa]")
+    axes[0].legend()
+    nv = ds.sizes["velocity"]
+    for i, v in enumerate(ds.velocity.values):
+        ax = axes[1] if i < nv // 2 else axes[2]
+        ax.plot(ds.fn_end / MPA, ds.steady_ratio[i], "o-", label=f"{v / MM:g} mm/s")
+    for ax, t in zip(axes[1:], ("(b) weakening speeds", "(c) strengthening speeds")):
+        ax.set_xlabel("f_n [MPa]")
+        ax.set_ylabel("steady f_t / f_n")
+        ax.set_title(t)
+        ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+register_scenario(Scenario(
+    name="subloading/fig7",
+    description=("Ozaki et al. 2020 Fig. 7: pressure plus rate dependency (P-common, b = 10 /MPa, variant L; 'same "
+                 "as Fig. 3' read as Fig. 4, spec A12) on the A-B-C-D path of Fig. 6 (spec 7.4 [R]); steady ratios at "
+                 "0.01-1 and 10-1000 mm/s (spec [R]) with the C-D hold extended to 3 mm so the state converges."),
+    config=CONFIG, run=run, checks=checks, plot=plot,
+    quick={"protocol.fn_end_sweep_mpa": [0.2, 0.5, 1.0], "protocol.weakening_speeds_mm_s": [0.01, 1.0],
+           "protocol.strengthening_speeds_mm_s": [10.0, 1000.0], "numerics.du_mm": 2e-5},
+    references=[REFERENCE],
+))

@@ -1,0 +1,39 @@
+"""Synthetic reproduce outcomes (no simulation) for the report tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from frictionlab.report.reproduce import ScenarioOutcome, write_report
+from frictionlab.scenarios.base import Check
+
+
+def make_report(out: Path, quick: bool = True) -> tuple[Path, Path, list[ScenarioOutcome]]:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "figures").mkdir(exist_ok=True)
+    fig, ax = plt.subplots(figsize=(5, 3))
+    t = np.linspace(0, 10, 200)
+    ax.plot(t, 0.6 + 0.02 * np.exp(-t) * np.cos(3 * t), color="tab:blue", lw=2)
+    ax.set_xlabel("time [s]")
+    fig_path = out / "figures" / "alpha__step.png"
+    fig.savefig(fig_path, dpi=80)
+    plt.close(fig)
+    outcomes = [
+        ScenarioOutcome("alpha/step", "Alpha paper, velocity step <fig. 2> & friends.",
+                        [Check("steady friction = mu0 + (a-b) ln(v/v0)", "0.588487 (rel 1e-4)", "0.588490", True),
+                         Check("direct effect a ln(v2/v1)", "0.02303 (rel 2 %)", "0.02296", True,
+                               ambiguity="spec says 'instantaneous'; taken as the first saved sample")],
+                        figure=fig_path, seconds=1.25, references=["Alpha et al. 2001, Fig. 2"]),
+        ScenarioOutcome("alpha/hold", "Alpha paper, slide-hold-slide.",
+                        [Check("healing slope b ln 10 per decade", "0.0345 (rel 5 %)", "0.0400", False,
+                               ambiguity="seed eq. 7 vs spec table 2: the seed wins")], seconds=2.5,
+                        references=["Alpha et al. 2001, Fig. 5"]),
+        ScenarioOutcome("beta/map", "Beta paper, stick-slip map.", [], seconds=0.5,
+                        error="IntegrationError: NaN at step 12 (t = 0.0012 s); use a smaller dt\ntraceback line",
+                        references=["Beta & Gamma 2010"]),
+    ]
+    md, html_ = write_report(outcomes, out, quick=quick)
+    return md, html_, outcomes

@@ -1,0 +1,30 @@
+"""Every examples/*.py script runs (they are the gallery pages of the docs)."""
+
+import runpy
+from pathlib import Path
+
+import matplotlib
+import pytest
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.py"))
+
+
+def test_examples_exist():
+    assert len(EXAMPLES) >= 3
+    for f in EXAMPLES:
+        doc = f.read_text().split('"""')[1]
+        assert "\n===" in doc, f"{f.name}: sphinx-gallery needs a title underlined with '='"
+
+
+@pytest.mark.parametrize("script", EXAMPLES, ids=[f.stem for f in EXAMPLES])
+def test_example_runs(script, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    try:
+        ns = runpy.run_path(str(script), run_name="__main__")
+        assert plt.get_fignums(), f"{script.name} draws no figure"
+    finally:
+        plt.close("all")
+    assert ns

@@ -1,0 +1,167 @@
+"""Sweeps: store, resume after a kill, failures, LocalCluster == serial, bad input."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import xarray as xr
+
+from frictionlab.core.errors import ConfigError
+from frictionlab.sweep import SweepStore, gather, point_key, run_sweep
+
+import _sweep_toy
+
+HERE = Path(__file__).resolve().parent
+GRID = ["toy.x=1:6:6", "toy.y=[0.0, 0.5]"]
+
+
+def _log_lines(path: Path) -> list[tuple[float, float]]:
+    if not path.exists():
+        return []
+    return [tuple(map(float, ln.split())) for ln in path.read_text().splitlines() if ln.strip()]
+
+
+def test_serial_sweep_values_store_and_gather(tmp_path):
+    ds = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "s", scheduler="serial")
+    assert dict(ds.sizes) == {"toy.x": 6, "toy.y": 2}
+    np.testing.assert_allclose(ds["toy.x"].values, [1, 2, 3, 4, 5, 6])
+    # friction_force_final = x (1 - e^-1) + y, twice_x = 2 x: the scenario's own summary
+    expected = ds["toy.x"] * (1 - np.exp(-1.0)) + ds["toy.y"]
+    np.testing.assert_allclose(ds.friction_force_final.transpose("toy.x", "toy.y"), expected, rtol=1e-12)
+    np.testing.assert_allclose(ds.twice_x.sel({"toy.y": 0.5}), 2 * ds["toy.x"].values)
+    assert ds.friction_force_final.attrs["units"] == "N"
+    assert (ds.status == "done").all() and ds.attrs["n_failed"] == 0
+    assert ds.attrs["scenario"] == "toy/sweep"
+    # one NetCDF per point plus an index; points readable back
+    st = SweepStore(tmp_path / "s", "toy/sweep")
+    idx = SweepStore.read_index(tmp_path / "s")
+    assert idx["scenario"] == "toy/sweep" and idx["grid"]["toy.y"] == [0.0, 0.5]
+    assert len(list((tmp_path / "s" / "points").glob("*.nc"))) == 12
+    key = str(ds.point_key.sel({"toy.x": 3.0, "toy.y": 0.5}).item())
+    assert key == point_key({"toy.x": 3.0, "toy.y": 0.5})
+    pt = st.load_point(key)
+    assert float(pt.friction_force[-1]) == pytest.approx(3 * (1 - np.exp(-1)) + 0.5, rel=1e-12)
+    xr.testing.assert_identical(gather(tmp_path / "s"), ds)
+
+
+def test_failing_point_recorded_rest_finish(tmp_path, monkeypatch):
+    log = tmp_path / "log"
+    monkeypatch.setenv("TOY_LOG", str(log))
+    ds = run_sweep(_sweep_toy.TOY, ["toy.x=1:4:4"], overrides={"toy.fail_at": 3.0}, store=tmp_path / "s",
+                   scheduler="serial")
+    assert list(ds.status.values) == ["done", "done", "failed", "done"]
+    assert "IntegrationError: toy failure at x = 3.0" in str(ds.error.sel({"toy.x": 3.0}).item())
+    assert np.isnan(ds.friction_force_final.sel({"toy.x": 3.0}))
+    assert ds.friction_force_final.sel({"toy.x": 4.0}) == pytest.approx(4 * (1 - np.exp(-1)))
+    assert ds.attrs["n_failed"] == 1
+    idx = SweepStore.read_index(tmp_path / "s")
+    rec = idx["points"][point_key({"toy.x": 3.0})]
+    assert rec["status"] == "failed" and "toy failure" in rec["error"]
+    # resume: finished points are skipped, only the failed one is tried again
+    log.unlink()
+    ds2 = run_sweep(_sweep_toy.TOY, ["toy.x=1:4:4"], overrides={"toy.fail_at": 3.0}, store=tmp_path / "s",
+                    scheduler="serial", resume=True)
+    assert _log_lines(log) == [(3.0, 0.0)]
+    xr.testing.assert_identical(ds2, ds)
+
+
+def test_local_cluster_two_workers_equals_serial(tmp_path):
+    serial = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "a", scheduler="serial")
+    dist = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "b", n_workers=2)
+    xr.testing.assert_identical(dist, serial)
+    for key in serial.point_key.values.ravel():  # the full point results too (timings aside)
+        a, b = (SweepStore(tmp_path / d, "toy/sweep").load_point(str(key)) for d in "ab")
+        for d in (a, b):
+            d.attrs.pop("sweep_record")
+        xr.testing.assert_identical(a, b)
+
+
+def _cli(args, **kw):
+    code = (f"import sys; sys.path.insert(0, {str(HERE)!r}); import _sweep_toy; "
+            "from frictionlab.cli import main; sys.argv = ['frictionlab'] + sys.argv[1:]; main()")
+    return [sys.executable, "-c", code, *args]
+
+
+def test_killed_sweep_resumes_without_recomputing(tmp_path):
+    """Kill the CLI (SIGKILL to its process group) after k points are stored; --resume completes it."""
+    ref = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "ref", scheduler="serial")
+    store, log = tmp_path / "s", tmp_path / "log"
+    env = {**os.environ, "TOY_LOG": str(log), "TOY_SLEEP": "0.4"}
+    proc = subprocess.Popen(_cli(["sweep", "toy/sweep", *sum((["--grid", g] for g in GRID), []),
+                                  "--store", str(store), "--workers", "1"]),
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    k = 3
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            if len(list((store / "points").glob("p*.nc"))) >= k if (store / "points").exists() else False:
+                break
+            time.sleep(0.05)
+        assert proc.poll() is None, proc.stdout.read().decode()
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)  # the CLI, its local cluster and workers: a crash
+        proc.wait()
+    idx = SweepStore.read_index(store)
+    stored = {tuple(r["params"][k_] for k_ in ("toy.x", "toy.y")) for r in idx["points"].values()
+              if r["status"] == "done"}
+    assert k <= len(stored) < 12
+    n_before = len(_log_lines(log))
+    res = subprocess.run(_cli(["sweep", "toy/sweep", *sum((["--grid", g] for g in GRID), []),
+                               "--store", str(store), "--resume", "--scheduler", "serial"]),
+                         env={**env, "TOY_SLEEP": "0"}, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stdout + res.stderr
+    resumed = _log_lines(log)[n_before:]
+    all_points = {(float(x), y) for x in range(1, 7) for y in (0.0, 0.5)}
+    assert not (set(resumed) & stored)                 # no stored point computed again
+    assert len(resumed) == len(set(resumed))           # each remaining point once
+    assert set(resumed) | stored == all_points
+    final = xr.open_dataset(store / "sweep.nc", engine="h5netcdf").load()
+    xr.testing.assert_identical(gather(store), ref)
+    np.testing.assert_array_equal(final.friction_force_final.values, ref.friction_force_final.values)
+
+
+def test_store_of_another_scenario_refused(tmp_path):
+    run_sweep(_sweep_toy.TOY, ["toy.x=[1]"], store=tmp_path / "s", scheduler="serial")
+    with pytest.raises(ConfigError, match=r"holds a sweep of scenario 'toy/sweep', not 'toy/other'.*refusing to mix"):
+        run_sweep(_sweep_toy.OTHER, ["toy.x=[1]"], store=tmp_path / "s", scheduler="serial", resume=True)
+    with pytest.raises(ConfigError, match="pass --resume"):
+        run_sweep(_sweep_toy.TOY, ["toy.x=[1]"], store=tmp_path / "s", scheduler="serial")
+    with pytest.raises(ConfigError, match="quick"):
+        run_sweep(_sweep_toy.TOY, ["toy.x=[1]"], store=tmp_path / "s", scheduler="serial", resume=True, quick=True)
+    with pytest.raises(ConfigError, match="refusing to mix grids"):
+        run_sweep(_sweep_toy.TOY, ["toy.y=[1]"], store=tmp_path / "s", scheduler="serial", resume=True)
+
+
+def test_bad_grid_and_unreachable_scheduler(tmp_path):
+    with pytest.raises(ConfigError, match=r"did you mean 'x'"):
+        run_sweep(_sweep_toy.TOY, ["toy.xs=1:2:2"], store=tmp_path / "a", scheduler="serial")
+    with pytest.raises(ConfigError, match="empty grid"):
+        run_sweep(_sweep_toy.TOY, [], store=tmp_path / "b", scheduler="serial")
+    with pytest.raises(ConfigError, match="unknown scenario 'toy/swep'.*did you mean 'toy/sweep'"):
+        run_sweep("toy/swep", ["toy.x=[1]"], scheduler="serial")
+    t0 = time.monotonic()
+    with pytest.raises(ConfigError, match=r"cannot reach the dask scheduler at 'tcp://127.0.0.1:9'"):
+        run_sweep(_sweep_toy.TOY, ["toy.x=[1]"], store=tmp_path / "c", scheduler="tcp://127.0.0.1:9",
+                  connect_timeout=1.0)
+    assert time.monotonic() - t0 < 120  # returns (no hang); generous bound, not a timing test
+
+
+def test_cli_bad_input_exits_2_with_one_line(tmp_path):
+    res = subprocess.run(_cli(["sweep", "toy/sweep", "--grid", "toy.z=1:2:2", "--store", str(tmp_path / "s")]),
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2
+    assert "unknown key 'toy.z'" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_real_scenario_summary_matches_closed_form(tmp_path):
+    """classic/rsf-velocity-step ends at v = v0, so the final friction equals mu0 (steady state)."""
+    ds = run_sweep("classic/rsf-velocity-step", ["model.mu0=[0.5, 0.7]"], store=tmp_path / "s",
+                   scheduler="serial")
+    for law in ("aging", "slip"):
+        np.testing.assert_allclose(ds[f"friction_force_final_{law}"].values, [0.5, 0.7], rtol=1e-4)
