@@ -165,3 +165,30 @@ def test_real_scenario_summary_matches_closed_form(tmp_path):
                    scheduler="serial")
     for law in ("aging", "slip"):
         np.testing.assert_allclose(ds[f"friction_force_final_{law}"].values, [0.5, 0.7], rtol=1e-4)
+
+
+def test_store_of_a_changed_scenario_config_refused(tmp_path):
+    from frictionlab.scenarios import Scenario
+
+    run_sweep(_sweep_toy.TOY, ["toy.x=[1]"], store=tmp_path / "s", scheduler="serial")
+    changed = Scenario("toy/sweep", "same name, other defaults", {"toy": {"x": 1.0, "y": 9.0, "fail_at": -1.0}},
+                       run=_sweep_toy.run)
+    with pytest.raises(ConfigError, match="different configuration"):
+        run_sweep(changed, ["toy.x=[1]"], store=tmp_path / "s", scheduler="serial", resume=True)
+
+
+def test_crash_between_file_and_journal_and_torn_journal_line(tmp_path, monkeypatch):
+    """A point file the index never heard of is recovered; a torn journal line is ignored."""
+    store = tmp_path / "s"
+    ref = run_sweep(_sweep_toy.TOY, ["toy.x=1:3:3"], store=store, scheduler="serial")
+    idx = json.loads((store / "index.json").read_text())
+    lost = point_key({"toy.x": 2.0})
+    del idx["points"][lost]  # as if the process died after writing the .nc, before the journal line
+    (store / "index.json").write_text(json.dumps(idx))
+    (store / "journal.jsonl").write_text('{"key": "p0000", "params": {"toy.x": 9')  # torn last line
+    log = tmp_path / "log"
+    monkeypatch.setenv("TOY_LOG", str(log))
+    again = run_sweep(_sweep_toy.TOY, ["toy.x=1:3:3"], store=store, scheduler="serial", resume=True)
+    assert _log_lines(log) == []  # nothing recomputed
+    xr.testing.assert_identical(again, ref)
+    assert not (store / "journal.jsonl").exists()  # folded into the index at the end

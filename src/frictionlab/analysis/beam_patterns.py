@@ -1,4 +1,4 @@
-r"""Stick-slip patterns of the LuGre beam-network model (Chen et al. 2019, Secs. 3.2, 4.2).
+r"""Stick-slip patterns of the LuGre beam-network model (beam-network paper, doi:10.1115/1.4042247, Secs. 3.2, 4.2).
 
 * :func:`classify_pattern` -- pattern I / II / III from :math:`\kappa = t_{stick}/t_{ss}`;
 * :func:`steady_metrics` -- amplitude, period, t_stick, kappa and pattern of a friction

@@ -37,6 +37,9 @@ class ConvergenceReport:
     relative_change : float
         Max change of the variable when the finest step ``dts[-1]`` is halved, divided by
         its max magnitude [1].
+    relative_changes : tuple of float
+        The same for every level: ``relative_changes[0]`` is how much the answer at the
+        coarsest ``dt`` changes when that step is halved [1].
     variable, integrator : str
         What was compared and with which integrator.
     """
@@ -48,6 +51,7 @@ class ConvergenceReport:
     relative_change: float
     variable: str
     integrator: str
+    relative_changes: tuple[float, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __str__(self) -> str:
@@ -141,5 +145,6 @@ def check_convergence(
         order = float(np.polyfit(x, y, 1)[0])
     else:
         order = math.nan
-    rel = relative_change(sols[-2], sols[-1])
-    return ConvergenceReport(tuple(dts[:-1]), tuple(errors), tuple(orders), order, rel, variable, integrator)
+    rels = tuple(relative_change(a, b) for a, b in zip(sols[:-1], sols[1:]))
+    return ConvergenceReport(tuple(dts[:-1]), tuple(errors), tuple(orders), order, rels[-1], variable, integrator,
+                             relative_changes=rels)

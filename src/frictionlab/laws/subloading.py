@@ -14,6 +14,28 @@ written once as numba kernels in this module:
 Units are SI (m, s, Pa); the paper's mm-MPa values are converted once in the presets
 (:func:`c_from_mm_mpa` for the rate coefficient ``c``, whose units depend on ``d``).
 
+Notes
+-----
+The extracted paper text lost its Greek letters, operators and superscripts; the equations
+follow the reconstruction in ``shared/spec/subloading-friction.md``. Where the text leaves a
+choice open (spec section 9), this module takes:
+
+* A1 -- ``r = 1000 mm^-1`` (the seed prints "11000 mm": a dropped "-1" superscript before
+  the number, the same pattern as "110 MPab" for b = 10 MPa^-1); ``r`` stays a parameter.
+* A2 -- both pressure variants behind ``variant``: ``literal`` (eqs. 7, 8, 18 as printed;
+  default, Figs. 4-9) and ``scaled`` (:math:`S_r = (1-e^{-bf_n})\phi`; presets of Figs.
+  11-12, where the literal reading would make ``b`` irrelevant at S_min = S_max = 1).
+* A3 -- eq. (29) as :math:`\mathring{\mathbf f} = \mathbf C^{ep}\mathbf v + C_c\mathbf t`
+  with :math:`C_c \ge 0` (creep enlarges the surface).
+* A5 -- the 0.14 mm length is :math:`\kappa`, the 2.5 s time is :math:`\xi`.
+* A6 -- :math:`\tau` uses the norm of the tangential sliding velocity.
+* A7 -- :math:`\dot\tau` is ignored in the consistency condition (as the paper states); in
+  a discrete step :math:`R^n` is evaluated with :math:`\tau^{n+1}`.
+* A8 -- ``R`` is clipped to [1e-12, 1.999] inside ``U``.
+* A16 -- initial contact state :math:`S_r(0) = 1 - e^{-bf_n(0)}` (literal) or
+  :math:`\phi(0) = S_{max}` (scaled); ``kappa = 0`` / ``xi = 0`` encode the paper's
+  :math:`\kappa, \xi \to \infty` (rate effects off, Fig. 6).
+
 References
 ----------
 Ozaki, S., Matsuura, T., Maegawa, S. (2020). Rate-, state-, and pressure-dependent friction
@@ -35,7 +57,7 @@ from ..core.params import option, param
 from ..core.registry import Preset, add_presets, register_model
 
 __all__ = ["Subloading", "SubloadingRate", "SubloadingParams", "c_from_mm_mpa", "P_COMMON", "P_EXP",
-           "return_map", "rates_full", "evolution_u", "shear_strength"]
+           "return_map", "return_map_2d", "rates_full", "evolution_u", "shear_strength"]
 
 # parameter-vector layout shared by every kernel
 _AN, _AT, _R, _B, _C, _D, _TAU0, _IK, _IX, _SMIN, _SMAX, _VAR, _FN0, _R0 = range(14)
@@ -156,7 +178,7 @@ def _area_be(A0, g, dt, p):
 
 @njit(cache=True)
 def return_map(ft, q, fn_old, du, dt, fn, tau, p):
-    """One implicit return-mapping step of the subloading-friction law (spec 5.3).
+    """One implicit return-mapping step of the subloading-friction law (spec 5.3), 1-D.
 
     Parameters
     ----------
@@ -171,6 +193,44 @@ def return_map(ft, q, fn_old, du, dt, fn, tau, p):
     (ft_new, q_new, gamma) with gamma >= 0 the plastic slip increment [m]; gamma < 0 flags a
     non-converged plastic solve.
     """
+    ftr = ft + p[_AT] * du
+    if ftr > 0.0:
+        s = 1.0
+    elif ftr < 0.0:
+        s = -1.0
+    else:
+        s = 1.0 if du >= 0.0 else -1.0
+    # the old stress counts towards R^n only if it points the way of the trial stress (R^n = 0
+    # after the stress passed through zero)
+    f_old = abs(ft) if ft * s > 0.0 else 0.0
+    fmag, q_new, g = _return_map_radial(f_old, abs(ftr), q, fn_old, dt, fn, tau, p)
+    return s * fmag, q_new, g
+
+
+@njit(cache=True)
+def return_map_2d(fx, fy, q, fn_old, dux, duy, dt, fn, tau, p):
+    r"""Return mapping in the 2-D tangential plane (radial return, flow along f_t / |f_t|).
+
+    Backward Euler of :math:`\mathbf v^p = \Lambda\mathbf t` makes :math:`\mathbf f^{n+1}`
+    collinear with the elastic trial :math:`\mathbf f^{tr} = \mathbf f^n + \alpha_t
+    \Delta\mathbf u`, so the scalar solve of :func:`return_map` applies to its magnitude.
+    Returns ``(fx, fy, q, gamma)``.
+    """
+    at = p[_AT]
+    tx = fx + at * dux
+    ty = fy + at * duy
+    mag = math.sqrt(tx * tx + ty * ty)
+    f_old = math.sqrt(fx * fx + fy * fy) if fx * tx + fy * ty > 0.0 else 0.0
+    fmag, q_new, g = _return_map_radial(f_old, mag, q, fn_old, dt, fn, tau, p)
+    if mag > 0.0:
+        return fmag * tx / mag, fmag * ty / mag, q_new, g
+    return 0.0, 0.0, q_new, g
+
+
+@njit(cache=True)
+def _return_map_radial(f_old, atr, q, fn_old, dt, fn, tau, p):
+    """Scalar core of the return mapping: ``f_old`` = |f^n| (0 after a reversal), ``atr`` =
+    |f^tr|; returns ``(|f^{n+1}|, q^{n+1}, gamma)``."""
     if fn <= 0.0:  # loss of contact: traction released, contact state kept
         return 0.0, q, 0.0
     at = p[_AT]
@@ -181,22 +241,14 @@ def return_map(ft, q, fn_old, du, dt, fn, tau, p):
     A0 = q if variant_s else q + P
     Sr_old = Po * q if variant_s else q + Po
     scale = P if variant_s else 1.0
-    ftr = ft + at * du
-    if ftr > 0.0:
-        s = 1.0
-    elif ftr < 0.0:
-        s = -1.0
-    else:
-        s = 1.0 if du >= 0.0 else -1.0
     Rn = 0.0
-    if ft * s > 0.0 and Sr_old > 0.0 and fn_old > 0.0:
-        Rn = abs(ft) / (Sr_old * tau)
-    atr = abs(ftr)
+    if f_old > 0.0 and Sr_old > 0.0 and fn_old > 0.0:
+        Rn = f_old / (Sr_old * tau)
     A_e, dA_e = _area_be(A0, 0.0, dt, p)
     Sr0 = scale * A_e
     R0 = atr / (Sr0 * tau) if Sr0 > 0.0 else math.inf
     if R0 <= Rn:
-        return ftr, (A_e if variant_s else A_e - P), 0.0
+        return atr, (A_e if variant_s else A_e - P), 0.0
     # plastic: solve h(g) = R(g) - Rn - U(R(g)) g = 0 on (0, |f_tr| / alpha_t)
     lo = 0.0
     gmax = atr / at
@@ -239,10 +291,10 @@ def return_map(ft, q, fn_old, du, dt, fn, tau, p):
             break
         g = gn
     A, dA = _area_be(A0, g, dt, p)
-    ft_new = ftr - s * at * g
+    f_new = atr - at * g
     if not ok:
         g = -1.0
-    return ft_new, (A if variant_s else A - P), g
+    return f_new, (A if variant_s else A - P), g
 
 
 # --------------------------------------------------------------------------- parameters
@@ -438,6 +490,37 @@ class Subloading(SubloadingParams, AbstractSteppedModel):
 
     def friction(self, t: float, state: FloatArray, v: float, normal_force: float) -> float:
         return float(state[0]) if normal_force > 0 else 0.0
+
+    def initial_state_2d(self) -> FloatArray:
+        """State of :meth:`step_2d`: ``[f_x, f_y, q, u_p, f_n_prev]`` (initial traction along x)."""
+        return np.array([self.initial_stress(), 0.0, self.initial_area_state(), 0.0, self.fn_init])
+
+    def step_2d(self, state: FloatArray, dt: float, v: FloatArray, normal_stress: float | None = None,
+                normal_velocity: float = 0.0) -> FloatArray:
+        r"""One return-mapping step in the 2-D tangential plane.
+
+        Parameters
+        ----------
+        state : ``[f_x, f_y, q, u_p, f_n_prev]`` [Pa, Pa, 1, m, Pa]
+        dt : time step [s]
+        v : tangential sliding velocity vector ``(v_x, v_y)`` [m/s]; tau uses its norm (A6)
+        normal_stress : prescribed normal stress at the end of the step [Pa]; or ``None`` to
+            drive it by the normal sliding velocity through the elastic contact law,
+            :math:`f_n^{n+1} = f_n^n + lpha_n v_n \Delta t` (eq. 13, no normal plastic flow, eq. 20)
+        normal_velocity : :math:`v_n` [m/s] (closing positive), used when ``normal_stress`` is None
+        """
+        p = self.param_vector()
+        vx, vy = float(v[0]), float(v[1])
+        fn_prev = float(state[4])
+        fn = fn_prev + self.alpha_n * float(normal_velocity) * dt if normal_stress is None else float(normal_stress)
+        tau = shear_strength(math.hypot(vx, vy), p)
+        fx, fy, q, g = return_map_2d(float(state[0]), float(state[1]), float(state[2]), fn_prev, vx * dt, vy * dt,
+                                     dt, fn, tau, p)
+        if g < 0:
+            from ..core.errors import IntegrationError
+
+            raise IntegrationError(f"subloading: 2-D return mapping did not converge (dt = {dt:g} s); reduce dt")
+        return np.array([fx, fy, q, state[3] + g, fn])
 
     def outputs(self, state: FloatArray, v: float, normal_force: float) -> dict[str, float]:
         d = self.diagnostics(np.array([state[0]]), np.array([state[1]]), np.array([v]), np.array([normal_force]))

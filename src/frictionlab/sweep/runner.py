@@ -159,7 +159,8 @@ def run_sweep(
         grid.validate(base_cfg)
     if store is None:
         store = tempfile.mkdtemp(prefix="frictionlab-sweep-")
-    st = SweepStore(store, sc.name, quick=quick, overrides=overrides, grid=grid.to_json()).open(resume=resume)
+    st = SweepStore(store, sc.name, quick=quick, overrides=overrides, grid=grid.to_json(),
+                    config=base_cfg).open(resume=resume)
     todo = [(point_key(p), p) for p in grid.points()]
     todo = [(k, p) for k, p in todo if not st.is_done(k)]
 
@@ -199,6 +200,7 @@ def run_sweep(
     finally:
         if bar is not None:
             bar.stop()
+        st.compact()
     return gather(st, grid)
 
 

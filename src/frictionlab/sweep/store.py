@@ -3,12 +3,14 @@
 Layout::
 
     STORE/index.json          scenario, quick, fixed overrides, grid, and one record per point
+    STORE/journal.jsonl       records of points finished since the index was last compacted
     STORE/points/<key>.nc     the full result Dataset of each finished point
 
 A point's ``key`` is a hash of its parameter values, so the same point has the same file in
 every run. Each finished point is written at once (NetCDF first, through a temporary name
-and an atomic rename, then the index, also atomically), so an interrupted sweep loses at
-most the points that were still running. A point file carries its own parameters and
+and an atomic rename, then one flushed line appended to the journal: O(1) per point), so an
+interrupted sweep loses at most the points that were still running. The journal is folded
+into ``index.json`` (atomic rename) when a store is opened and when a sweep ends. A point file carries its own parameters and
 summary in its attributes; opening a store re-adds any point file the index missed (a
 crash between the two writes). A store remembers the scenario, profile and fixed overrides
 it was made with and refuses to mix in points of another.
@@ -32,6 +34,7 @@ from ..core.result import read_netcdf, write_netcdf
 __all__ = ["SweepStore", "point_key"]
 
 INDEX = "index.json"
+JOURNAL = "journal.jsonl"
 FORMAT = "frictionlab-sweep-1"
 
 
@@ -51,6 +54,12 @@ def point_key(point: dict[str, Any]) -> str:
     return "p" + hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
+def config_hash(config: dict[str, Any]) -> str:
+    """Short hash of a configuration (JSON with sorted keys; non-JSON values by ``repr``)."""
+    text = json.dumps(_jsonable(config), sort_keys=True, default=repr)
+    return hashlib.sha1(text.encode()).hexdigest()[:12]
+
+
 def _atomic_write_text(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_text(text)
@@ -67,16 +76,20 @@ class SweepStore:
     quick : whether points use the scenario's quick profile
     overrides : fixed ``--set`` overrides applied to every point
     grid : ``{key: [values]}`` of the sweep
+    config : the scenario configuration the points start from (quick profile and fixed
+        overrides applied); its hash is recorded, so a store refuses points of a changed scenario
     """
 
     def __init__(self, path: str | Path, scenario: str, *, quick: bool = False,
-                 overrides: dict[str, Any] | None = None, grid: dict[str, list[Any]] | None = None) -> None:
+                 overrides: dict[str, Any] | None = None, grid: dict[str, list[Any]] | None = None,
+                 config: dict[str, Any] | None = None) -> None:
         self.path = Path(path)
         self.scenario = scenario
         self.quick = bool(quick)
         self.overrides = _jsonable(dict(overrides or {}))
         self.grid = _jsonable(dict(grid or {}))
         self.points: dict[str, dict[str, Any]] = {}
+        self.config_hash = config_hash(config) if config is not None else ""
 
     # -- opening -----------------------------------------------------------------------
     @property
@@ -101,6 +114,14 @@ class SweepStore:
             raise DataError(f"sweep index {p} is corrupt: {exc}") from None
         if data.get("format") != FORMAT:
             raise DataError(f"{p} is not a frictionlab sweep index (format {data.get('format')!r})")
+        journal = Path(path) / JOURNAL
+        if journal.exists():
+            for line in journal.read_text().splitlines():
+                try:
+                    rec = json.loads(line)
+                except json.JSONDecodeError:  # a line cut short by a crash: that point runs again
+                    continue
+                data.setdefault("points", {})[rec.pop("key")] = rec
         return data
 
     def open(self, *, resume: bool) -> SweepStore:
@@ -125,6 +146,11 @@ class SweepStore:
             if data.get("overrides", {}) != self.overrides:
                 raise ConfigError(f"store {str(self.path)!r} was made with fixed overrides {data.get('overrides')}, "
                                   f"this sweep has {self.overrides}; refusing to mix them (choose another --store)")
+            old_hash = data.get("config_hash", "")
+            if old_hash and self.config_hash and old_hash != self.config_hash:
+                raise ConfigError(f"store {str(self.path)!r} was made from a different configuration of "
+                                  f"{self.scenario!r} (config hash {old_hash} != {self.config_hash}); refusing to mix "
+                                  "them (choose another --store)")
             stored = {k: r for k, r in data.get("points", {}).items()}
             if stored and not resume:
                 n_done = sum(r.get("status") == "done" for r in stored.values())
@@ -138,7 +164,7 @@ class SweepStore:
         self.path.mkdir(parents=True, exist_ok=True)
         self.points_dir.mkdir(exist_ok=True)
         self._recover()
-        self._write_index()
+        self.compact()
         return self
 
     def _recover(self) -> None:
@@ -155,9 +181,14 @@ class SweepStore:
                 continue
             self.points[key] = rec
 
+    def compact(self) -> None:
+        """Fold the journal into ``index.json`` (atomically) and remove it."""
+        self._write_index()
+        (self.path / JOURNAL).unlink(missing_ok=True)
+
     def _write_index(self) -> None:
         data = {"format": FORMAT, "scenario": self.scenario, "quick": self.quick, "overrides": self.overrides,
-                "grid": self.grid, "points": self.points}
+                "config_hash": self.config_hash, "grid": self.grid, "points": self.points}
         _atomic_write_text(self.index_path, json.dumps(data, indent=1, sort_keys=False, allow_nan=True))
 
     # -- points ------------------------------------------------------------------------
@@ -183,7 +214,10 @@ class SweepStore:
             write_netcdf(ds, tmp)
             os.replace(tmp, self.points_dir / f"{key}.nc")
         self.points[key] = rec
-        self._write_index()
+        with open(self.path / JOURNAL, "a") as fh:
+            fh.write(json.dumps({"key": key, **rec}, allow_nan=True) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
 
     def load_point(self, key: str) -> xr.Dataset:
         """The full result Dataset of a finished point."""

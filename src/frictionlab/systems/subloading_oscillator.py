@@ -148,7 +148,6 @@ def run_prescribed(model: Subloading, protocol, *, dt: float | None = None, du_m
                                "reduce du_max / dt", time=t_fail, step=status)
     times = tgrid[::stride][: out.shape[0]]
     dt = float(DT.min())
-    times = np.arange(out.shape[0]) * stride * dt
     attrs = {**model.attrs(), "model": model.name, "protocol": protocol.type_name, "system": "prescribed_slip",
              "integrator": "return_map", "dt": dt}
     return make_dataset(times, _model_outputs(model, out), units=_units(model), attrs=attrs)
@@ -199,7 +198,7 @@ def _rk4_rate_loop(U, dt, p, y0, stride, out):
 
 
 def run_rate_reference(model: SubloadingRate, protocol, *, du: float, max_points: int = 20000) -> xr.Dataset:
-    """Classical RK4 on the rate form with slip increments ``du`` [m] (spec 5.2).
+    r"""Classical RK4 on the rate form with slip increments ``du`` [m] (spec 5.2).
 
     Unlike the core integrators (whose kernel interface carries no normal-stress rate), this
     loop passes :math:`\dot f_n` (central differences of the protocol's ``normal_force``) to
@@ -281,7 +280,7 @@ def _pulsating_loop(v, upper, lower, cycles, fn, dt, p, ft, q, max_steps, stride
     return max_steps, k, 0
 
 
-def run_pulsating(model: Subloading, protocol, *, du: float = 1e-9, max_rows: int = 200000) -> tuple[xr.Dataset, np.ndarray, int]:
+def run_pulsating(model: Subloading, protocol, *, du: float = 1e-9, max_rows: int = 1_000_000) -> tuple[xr.Dataset, np.ndarray, int]:
     """Run the threshold-switched cyclic loading of a :class:`PulsatingThreshold` protocol.
 
     ``protocol.v`` is the loading speed [m/s], ``protocol.upper`` / ``lower`` the stress
@@ -298,8 +297,10 @@ def run_pulsating(model: Subloading, protocol, *, du: float = 1e-9, max_rows: in
     p = model.param_vector()
     dt = du / protocol.v
     max_steps = int(protocol.max_duration / dt)
-    stride = max(1, max_steps // max_rows)
-    out = np.zeros((max_steps // stride + 2, 5))
+    # about 200 saved rows per cycle (a cycle takes ~ 2 (upper - lower) / (alpha_t du) steps)
+    per_cycle = 2.0 * (protocol.upper - protocol.lower) / (model.alpha_t * du)
+    stride = max(1, int(per_cycle / 200))
+    out = np.zeros((min(max_steps // stride + 2, max_rows), 5))
     cyc = np.zeros((protocol.cycles, 5))
     s0 = model.initial_state()
     steps, k, status = _pulsating_loop(protocol.v, protocol.upper, protocol.lower, protocol.cycles,

@@ -2,7 +2,7 @@
 
 The contact patch P of a soft hemisphere on a rigid flat is sampled by a square grid of
 pitch ``a``; a beam sits at every grid point where the fitted normal pressure is positive
-(Chen, Tan et al., J. Dyn. Sys. Meas. Control 141, 2019, Sec. 2.1 and Fig. 7).
+(beam-network paper, doi:10.1115/1.4042247, Sec. 2.1 and Fig. 7).
 
 Functions here are plain numpy; the time loops live in :mod:`.lbnm` and :mod:`.mlbnm`.
 """

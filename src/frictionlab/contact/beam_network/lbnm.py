@@ -1,6 +1,6 @@
 r"""LBNM: the 2-D LuGre / beam-spring network model of a soft-solid contact patch.
 
-Chen et al. (2019), Sec. 2, eqs. (1)-(9) and Algorithm 1. Every beam i of the patch has a
+The beam-network paper (doi:10.1115/1.4042247), Sec. 2, eqs. (1)-(9) and Algorithm 1. Every beam i of the patch has a
 tip mass m at absolute position :math:`\mathbf u^i`; its clamped end moves with the stage,
 :math:`\mathbf s^i = \mathbf X^i + \dot s\,t\,\hat{\mathbf x}`.
 
@@ -13,7 +13,8 @@ tip mass m at absolute position :math:`\mathbf u^i`; its clamped end moves with 
     f^i_{fk} = \sigma^i_0 z^i_k + \sigma^i_1\dot z^i_k + \sigma^i_2\dot u^i_k, \quad
     g(v) = \mu_C + (\mu_S-\mu_C)e^{-(v/v_s)^\alpha}
 
-(the Stribeck function is :func:`frictionlab.laws.lugre.stribeck_g` with normal scaling).
+(the Stribeck function has the semantics of :func:`frictionlab.laws.lugre.stribeck_g` with
+normal scaling; :func:`.mlbnm.stribeck_g` adds a fast path for alpha = 2).
 
 Notes
 -----
@@ -36,8 +37,7 @@ from numba import njit
 
 from ...core.errors import ConfigError, IntegrationError
 from ...core.result import sanitize_attrs
-from ...laws.lugre import stribeck_g
-from .mlbnm import SCHEMES, _check_run, _gp, _stable_check
+from .mlbnm import SCHEMES, _check_run, _gp, _stable_check, stribeck_g
 from .params import BeamNetworkParams
 
 __all__ = ["run_lbnm", "network_force"]

@@ -1,6 +1,6 @@
 r"""MLBNM: the 1-D integrated-unit-beam (IUB) reduction of the LuGre beam network.
 
-Each column of beams (same x) is lumped into one IUB (Chen et al. 2019, Sec. 3.1,
+Each column of beams (same x) is lumped into one IUB (beam-network paper, doi:10.1115/1.4042247, Sec. 3.1,
 eqs. 10-11); the single-IUB model (one IUB holding the whole patch, no network force) is
 the special case used for the pattern analysis (Sec. 3.2, Figs. 4b and 13).
 
@@ -39,7 +39,6 @@ from numba import njit, prange
 
 from ...core.errors import ConfigError, IntegrationError, ParameterError
 from ...core.result import sanitize_attrs
-from ...laws.lugre import stribeck_g
 from .params import BeamNetworkParams
 
 __all__ = ["iub_arrays", "iub_linear_eigenvalues", "run_mlbnm", "run_mlbnm_batch", "stick_slip_state"]
@@ -47,7 +46,20 @@ __all__ = ["iub_arrays", "iub_linear_eigenvalues", "run_mlbnm", "run_mlbnm_batch
 SCHEMES = {"euler": 0, "semi-implicit": 1}
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def stribeck_g(v, fn, p):
+    """Eq. (8) scaled by the normal load: f_z (mu_C + (mu_S - mu_C) exp(-|v/v_s|^alpha)).
+
+    Same semantics and parameter vector as :func:`frictionlab.laws.lugre.stribeck_g` with
+    normal scaling (``p = (., ., ., mu_C, mu_S, v_s, alpha, 1)``), with a fast path for the
+    paper's alpha = 2 (a product instead of a power).
+    """
+    x = abs(v / p[5])
+    e = x * x if p[6] == 2.0 else x ** p[6]
+    return fn * (p[3] + (p[4] - p[3]) * math.exp(-e))
+
+
+@njit(cache=True, inline="always")
 def _step_column_semi(v, u, z, s_new, vd, m, kb, cb, s0, s1, s2, fz, fe, kd, gp, dt, n_picard):
     """One linearly implicit step of one IUB; returns (v', u', z', ff')."""
     lam_v = abs(v)
@@ -67,7 +79,7 @@ def _step_column_semi(v, u, z, s_new, vd, m, kb, cb, s0, s1, s2, fz, fe, kd, gp,
     return v_new, u + dt * v_new, z_new, ff
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, fastmath=False)
 def _mlbnm_kernel(m, kb, cb, s0, s1, s2, fz, kl, kr, gp, v_drive, dt, n_steps, save_every, scheme,
                   n_picard, save_cols):
     B, n = m.shape

@@ -1,7 +1,7 @@
 """Parameters and presets of the LuGre beam-spring network model (LBNM / MLBNM).
 
-Values from Chen, Tan et al., "A Stick-Slip Interactions Model of Soft-Solid Frictional
-Contacts", J. Dyn. Sys. Meas. Control 141(4), 041010 (2019), doi 10.1115/1.4042247:
+Values from "A Stick-Slip Interactions Model of Soft-Solid Frictional Contacts",
+J. Dyn. Sys. Meas. Control, doi 10.1115/1.4042247 (the beam-network paper):
 Table 1 (geometry, mu_S, mu_C), Table 2 (rubber), Table 3 (model parameters), Fig. 7
 (load polynomial) and Fig. 13 (beam damping c_b).
 """
@@ -21,8 +21,8 @@ from .geometry import PatchGeometry, build_patch
 
 __all__ = ["BeamNetworkParams", "DerivedBeams", "PRESETS", "CITATION", "DOI"]
 
-CITATION = ("Chen, Tan, Yi et al. (2019). A stick-slip interactions model of soft-solid frictional contacts. "
-            "J. Dyn. Sys., Meas., Control 141(4), 041010.")
+CITATION = ("A Stick-Slip Interactions Model of Soft-Solid Frictional Contacts. "
+            "J. Dyn. Sys., Meas., Control (ASME), doi:10.1115/1.4042247 (authors not in the seed text).")
 DOI = "10.1115/1.4042247"
 
 
@@ -183,7 +183,7 @@ def _table3(**extra) -> dict:
     return base
 
 
-_SRC = "Chen et al. (2019) Tables 1-3, Fig. 7"
+_SRC = "beam-network paper (doi:10.1115/1.4042247) Tables 1-3, Fig. 7"
 PRESETS: dict[str, Preset] = {
     "vf60-table3": Preset(_table3(cb=148.0), source=_SRC + "; c_b = 148 N s/m from Fig. 13 (pattern II)", doi=DOI,
                           note="Table 3 read per beam (spec A1); c_b not printed for Fig. 8 (spec A9)"),

@@ -145,6 +145,30 @@ def _k_of(d, b, cnu, ar_coef):
     return 4.0 * _hardness_ratio(ar_coef * math.sqrt(_area_jg(d, b))) / cnu
 
 
+@njit(cache=True)
+def _dhardness_ratio(ar):
+    """d(H_G/sigma_Y)/d(a/R)."""
+    if ar <= 0.41:
+        if ar <= 0.0:
+            return 0.0
+        return -2.84 * math.exp(-0.82 * ar ** (-0.7)) * 0.82 * 0.7 * ar ** (-1.7)
+    if ar <= 1.0:
+        return 21.96 * ar ** 2 - 28.2 * ar + 6.28
+    return 0.0
+
+
+@njit(cache=True)
+def _dforce_jg_total(d, b, cnu, ar_coef):
+    """Total slope dF*_JG/dδ* including the δ*-dependence of H'_G (used for sliding on the curve)."""
+    k = _k_of(d, b, cnu, ar_coef)
+    if d <= DELTA_KINK:
+        return 1.5 * math.sqrt(d)
+    a = _area_jg(d, b)
+    x = ar_coef * math.sqrt(a)
+    dk = 4.0 / cnu * _dhardness_ratio(x) * ar_coef * _darea_jg(d, b) / (2.0 * math.sqrt(a))
+    return _dforce_jg(d, k) + dk * d * (1.0 - math.exp(-d ** (5.0 / 9.0) / 25.0))
+
+
 # --- public, vectorised ---------------------------------------------------------------------
 def _vec(fun, *args):
     arrs = np.broadcast_arrays(*[np.asarray(a, dtype=float) for a in args])

@@ -63,7 +63,7 @@ from ...core.registry import register_model
 from ...core.result import make_dataset
 from .creep import _creep_delta_rate, _pressure_rate
 from .jackson_green import (
-    DELTA_KINK, _area_jg, _darea_jg, _dforce_jg, _force_jg, _k_of, area_jg, normalisation,
+    DELTA_KINK, _area_jg, _darea_jg, _dforce_jg, _dforce_jg_total, _force_jg, _k_of, area_jg, normalisation,
 )
 
 __all__ = ["Microjunction", "ForceHistory", "JunctionSolution", "integrate_junction", "junction_rates"]
@@ -174,6 +174,37 @@ class Microjunction(AbstractModel):
 
 
 # --- kernel -----------------------------------------------------------------------------------
+#: relative width of the band around F* = F*_JG in which the Filippov sliding rate is used
+SLIDING_BAND = 1e-9
+
+
+@njit(cache=True)
+def _interference_rate(delta, area, force, dforce, cr, b, cnu, ar):
+    """dδ*/dt = Ḟ*/(∂F*/∂δ*) + creep (Eq. 4.12) with the printed force-branch logic.
+
+    Near F* = F*_JG(δ*) while loading, the two branches can point at each other (chatter);
+    there the Filippov equivalent-control rate Ḟ*/(dF*_JG/dδ*) keeps the state on the curve.
+    """
+    kel = 1.5 * math.sqrt(area)
+    if dforce < 0.0:
+        return dforce / kel + cr
+    k = _k_of(delta, b, cnu, ar)
+    sig = _force_jg(delta, k) - force
+    kpl = _dforce_jg(delta, k)
+    if sig > SLIDING_BAND * force:
+        return dforce / kel + cr
+    if sig < -SLIDING_BAND * force:
+        return dforce / kpl + cr
+    ktot = _dforce_jg_total(delta, b, cnu, ar)
+    s_pl = ktot * (dforce / kpl + cr) - dforce
+    s_el = ktot * (dforce / kel + cr) - dforce
+    if s_el < 0.0 < s_pl:
+        return dforce / ktot
+    if s_pl <= 0.0:
+        return dforce / kpl + cr
+    return dforce / kel + cr
+
+
 @njit(cache=True)
 def _rates(delta, area, dmax_c, force, dforce, mode, p, out):
     """out[0] = dδ*/dt, out[1] = dA*/dt [1/s]; mode 0 simple, 1 on plastic area, 2 elastic area."""
@@ -182,13 +213,8 @@ def _rates(delta, area, dmax_c, force, dforce, mode, p, out):
     dmax = max(dmax_c, delta)
     if mode == 1:
         area = _area_jg(delta, b)
-    k = _k_of(delta, b, cnu, ar)
-    if dforce < 0.0 or force < _force_jg(delta, k):
-        kf = 1.5 * math.sqrt(area)
-    else:
-        kf = _dforce_jg(delta, k)
     cr = _creep_delta_rate(force, area, delta, dmax, e, c1, sy, cnu, b, ar, c2f, fa, at)
-    dd = dforce / kf + cr
+    dd = _interference_rate(delta, area, force, dforce, cr, b, cnu, ar)
     el = area ** 1.5 / force
     if mode == 1:
         dadd = _darea_jg(delta, b)

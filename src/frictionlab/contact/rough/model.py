@@ -252,6 +252,11 @@ class RoughContactSim:
         self.last: SolveResult | None = None
         self._active = None
         self.first_contact = np.full(h.shape, np.inf)
+        #: warm start by linear extrapolation of the last two steps (False: previous forces)
+        self.extrapolate = True
+        self._p_prev = None
+        self._dt_prev = 0.0
+        self._dt_now = 0.0
 
     # --- per-step problem -----------------------------------------------------------------
     def _solve(self, op: StepOperator, g: Any, W: float) -> SolveResult:
@@ -260,6 +265,10 @@ class RoughContactSim:
         if solver == "auto":
             solver = "exact" if m.interaction == "meanfield" else "pk"
         warm = self.p if self.loaded else None
+        if warm is not None and self.extrapolate and self._p_prev is not None and self._dt_prev:
+            # linear extrapolation in time of the previous two solutions (clipped at 0; the
+            # solver rescales to the load): a better warm start for smoothly evolving holds
+            warm = self.be.clip0(self.p + (self.p - self._p_prev) * (self._dt_now / self._dt_prev))
         if solver == "exact":
             return meanfield_solve(g, W, op.diagonal(), backend=self.be)
         if solver == "pk":
@@ -303,6 +312,7 @@ class RoughContactSim:
                 raise ParameterError(f"normal load W = {W!r} must be positive (compressive)")
             self.W = float(W)
         p_n = self.p
+        self._dt_now = dt
         if self.vp is not None:
             return self._step_vp(dt)
         if self.ve.n_rates:
@@ -353,6 +363,8 @@ class RoughContactSim:
         if not math.isfinite(res.d):
             raise IntegrationError(f"rough contact: dilatation became NaN at step {self.n_steps} (t = {self.t:.6g}); "
                                    "reduce the time step or check the parameters", time=self.t, step=self.n_steps)
+        self._p_prev = p_prev if self.loaded else None
+        self._dt_prev = self._dt_now
         self.p = res.p
         self.d = res.d
         self.last = res

@@ -535,7 +535,7 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh):
             delta = 0.0
         # residual replacement: exact products near convergence and after projections, so that
         # the carried Mp never drifts from the true one (plain recurrences diverge at round-off)
-        if nO > 0 or clipped or since >= refresh or err < 1e3 * tol or tau <= 0.0:
+        if nO > 0 or clipped or since >= refresh or err < min(1e3 * tol, 1e-8) or tau <= 0.0:
             Mp = np.ascontiguousarray(op.apply(p1.reshape(shape))).ravel().copy()
             products += 1
             since = 0

@@ -10,7 +10,7 @@ from scipy.stats import spearmanr
 from ...contact.beam_network.params import CITATION, BeamNetworkParams
 from ...core.registry import make_model
 
-REFERENCES = [CITATION + " doi:10.1115/1.4042247"]
+REFERENCES = [CITATION]
 
 MODEL = {"name": "beam_network", "preset": "vf60-calibrated"}
 NUMERICS = {"dt": 2e-5, "scheme": "semi-implicit", "save_dt": 1e-3, "n_picard": 1}

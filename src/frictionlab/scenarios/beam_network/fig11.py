@@ -1,6 +1,6 @@
 """``beam-network/fig11``: friction distribution along y = 0 from loading to steady sliding.
 
-Chen et al. (2019), Fig. 11: the profile f_fx(x, y = 0) is first double-peaked (the
+The beam-network paper (doi:10.1115/1.4042247), Fig. 11: the profile f_fx(x, y = 0) is first double-peaked (the
 edge beams saturate first) although the load is central-peaked, and becomes
 central-peaked as slip spreads, keeping that shape in the stick-slip oscillation.
 Preset ``vf60-calibrated``.

@@ -1,6 +1,6 @@
 """``beam-network/fig12``: stick-slip amplitude and period vs velocity and vs normal load.
 
-Chen et al. (2019), Fig. 12 (MLBNM): at 88 N both amplitude and period fall with the
+The beam-network paper (doi:10.1115/1.4042247), Fig. 12 (MLBNM): at 88 N both amplitude and period fall with the
 sliding velocity and stick-slip disappears above v_c (VF60 about 3.5e-3 m/s, VF40 about
 7.5e-4 m/s); at fixed velocity (VF60 7.5e-4, VF40 1.25e-4 m/s) both grow with the load and
 there is smooth sliding below a minimum load.

@@ -1,6 +1,6 @@
 """``beam-network/fig13``: stick-slip patterns I/II/III of the single IUB vs the damping c_b.
 
-Chen et al. (2019), Sec. 3.2, Fig. 4b and Fig. 13: one integrated unit beam holding the
+The beam-network paper (doi:10.1115/1.4042247), Sec. 3.2, Fig. 4b and Fig. 13: one integrated unit beam holding the
 whole patch (N_I = N, f_z = F_z, no network force), driven at 7.5e-4 m/s. Large c_b gives
 pattern I (kappa = t_stick/t_ss near 0.5, a fat-bell tip velocity), small c_b pattern III
 (sawtooth); c_b = 590, 148, 7.4 N s/m are shown as patterns I, II, III with eq. (13) widths

@@ -1,6 +1,6 @@
 """``beam-network/fig14``: stick-slip existence map over sliding velocity x normal load (MLBNM).
 
-Chen et al. (2019), Fig. 14: stick-slip appears at low velocity and high load, smooth
+The beam-network paper (doi:10.1115/1.4042247), Fig. 14: stick-slip appears at low velocity and high load, smooth
 sliding at high velocity and low load; the dashed critical line separates them. Each map
 point is an MLBNM run from rest (preset ``vf60-calibrated``); the whole map is one compiled
 loop parallelised over points (``numba.prange``). Stick-slip = >= 3 force peaks with

@@ -1,6 +1,6 @@
 """``beam-network/fig8``: total friction of the LBNM and the MLBNM at 88 N, 7.5e-4 m/s.
 
-Chen et al. (2019), Fig. 8 (and the Fig. 10 observation that, in steady oscillation, the
+The beam-network paper (doi:10.1115/1.4042247), Fig. 8 (and the Fig. 10 observation that, in steady oscillation, the
 whole patch slips at once). Both models start from rest and are driven for 27 s (20 mm).
 
 Notes

@@ -1,6 +1,6 @@
 """``beam-network/fig9``: onset of partial slip in the LBNM, from the outer ring inwards.
 
-Chen et al. (2019), Fig. 9: deformation maps around the first slip, coloured by the
+The beam-network paper (doi:10.1115/1.4042247), Fig. 9: deformation maps around the first slip, coloured by the
 Remark 1 stick/slip state. Preset ``vf60-calibrated`` (see ``beam-network/calibration``).
 
 Notes

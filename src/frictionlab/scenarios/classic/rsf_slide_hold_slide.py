@@ -1,4 +1,23 @@
-"""``classic/rsf-slide-hold-slide``: RSF healing, peak friction vs log hold time."""
+"""``classic/rsf-slide-hold-slide``: RSF healing, peak friction vs log hold time.
+
+Notes
+-----
+Prescribed slip (an infinitely stiff machine): the slip rate is exactly zero during a hold,
+so with the aging law :math:`\theta` grows linearly, :math:`\theta = D_c/V + t_h`, and the
+peak on reslide is reached at once (direct effect) with
+
+.. math::
+    \Delta\mu_{peak} = a\,\mathrm{asinh}\Big(\tfrac{V}{2v_0}e^{\psi(\theta_{ss}+t_h)/a}\Big)
+    - a\,\mathrm{asinh}\Big(\tfrac{V}{2v_0}e^{\psi(\theta_{ss})/a}\Big)
+    \approx b \ln\big(1 + t_h V / D_c\big).
+
+The slope per decade of hold time therefore tends to :math:`b\ln 10` only for
+:math:`t_h \gg D_c/V`; fitted over holds of 1-1000 s with :math:`D_c/V = 1` s it is
+:math:`0.906\,b\ln 10` (the expected value the check uses), and the last decade gives
+:math:`0.996\,b\ln 10`. The slip law predicts no healing at v = 0 (theta is frozen), so only
+the aging law is run. A compliant machine lets the sample creep during holds and changes
+these numbers (Beeler, Tullis & Weeks 1994; Marone 1998); that is not modelled here.
+"""
 
 from __future__ import annotations
 

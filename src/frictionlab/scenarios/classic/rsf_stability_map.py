@@ -121,7 +121,8 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     grid = [f"point.stiffness_ratio=[{', '.join(repr(float(r)) for r in m['stiffness_ratios'])}]",
             f"point.velocity=[{', '.join(repr(float(v)) for v in m['velocities'])}]"]
     sched = m.get("scheduler", "serial")
-    ds = run_sweep(sc, grid, store=m.get("store") or None,
+    # a named store is reused: a re-run (or an interrupted one) computes only the missing points
+    ds = run_sweep(sc, grid, store=m.get("store") or None, resume=bool(m.get("store")),
                    scheduler=None if sched == "local" else sched, n_workers=int(m.get("workers", 2)))
     ds = ds.rename({"point.stiffness_ratio": "stiffness_ratio", "point.velocity": "velocity"})
     ds["stiffness_ratio"].attrs.update(units="1", long_name="K / k_c")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import xarray as xr
+from scipy.signal import find_peaks
 
 from ...analysis.stick_slip import stick_slip
 from ...core.registry import make_model
@@ -16,7 +17,8 @@ CONFIG = {
     "model": {"name": "lugre", "preset": "canudas1995"},
     "protocol": {"type": "constant_velocity", "v": 0.1, "duration_s": 60.0, "normal_force_value": 1.0},
     "system": {"type": "mass", "mass": 1.0, "stiffness": 2.0},
-    "integrator": {"method": "rk4", "dt": 2e-5, "save_dt": 2e-3},
+    # RK4 is stable for dt * sigma0 |v| / g < 2.8: dt = 1e-5 s covers the start-up overshoot to ~1.4 m/s at 1 m/s
+    "integrator": {"method": "rk4", "dt": 1e-5, "save_dt": 2e-3},
     # drive velocities: stick-slip expected at the first, steady sliding at the second
     "drive_velocities": [0.1, 1.0],
     "analysis": {"window": 0.6, "prominence": 0.02},
@@ -63,15 +65,25 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                          v_min, v_min < 0.01 * v_lo, fmt=".3g"))
         out.append(check("stick fraction kappa = t_stick / t_ss of the spring-force sawtooth", "0 < kappa < 1",
                          r.kappa, 0.0 < r.kappa < 1.0, fmt=".3f"))
-    r_hi = metrics(ds, cfg, v_hi)
-    out.append(check(f"steady sliding at the high drive velocity {v_hi:g} m/s", "< 3 spring-force peaks",
-                     float(r_hi.n_events), not r_hi.stick_slip, fmt=".0f"))
     sub = ds.sel(drive_velocity=v_hi)
-    n = sub.time.size
-    tail = sub.slip_velocity.values[int(0.6 * n):]
-    spread = float(np.ptp(tail) / v_hi)
-    out.append(check("slider velocity settles on the drive velocity (last 40 %)", "peak-to-peak < 1 % of V", spread,
-                     spread < 0.01, fmt=".2e"))
+    t = sub.time.values
+    n = t.size
+    late = slice(int(0.4 * n), None)
+    v_min = float(np.min(sub.slip_velocity.values[late]))
+    out.append(check(f"steady sliding at the high drive velocity {v_hi:g} m/s: no stick after start-up (last 60 %)",
+                     f"min slip velocity > 0.5 V = {0.5 * v_hi:g} m/s", v_min, v_min > 0.5 * v_hi, fmt=".4g"))
+    # the start-up oscillation decays at the linear rate F_ss'(V) / (2 M) (bristle lag g / (sigma0 V) ~ 1e-5 s)
+    dv = 1e-6 * v_hi
+    slope = float((steady_friction(v_hi + dv, model.fc, model.fs, model.vs, model.sigma2, model.delta)
+                   - steady_friction(v_hi - dv, model.fc, model.fs, model.vs, model.sigma2, model.delta)) / (2 * dv))
+    mass = float(cfg["system"]["mass"])
+    rate_th = (slope + float(cfg["system"].get("damping", 0.0))) / (2 * mass)
+    u = sub.slip_velocity.values - v_hi
+    pk, _ = find_peaks(u)
+    pk = pk[(t[pk] > 0.2 * t[-1]) & (u[pk] > 1e-6 * v_hi)]
+    rate = float(-np.polyfit(t[pk], np.log(u[pk]), 1)[0]) if pk.size >= 3 else float("nan")
+    out.append(check("the start-up oscillation decays at the linear rate (sigma2 + g'(V) + C) / (2 M)",
+                     f"{rate_th:.4f} 1/s within 5 %", rate, bool(abs(rate - rate_th) < 0.05 * rate_th), fmt=".4f"))
     f_end = float(sub.friction_force.values[-1])
     f_ss = float(steady_friction(v_hi, model.fc, model.fs, model.vs, model.sigma2, model.delta))
     out.append(check("friction then equals the steady-state LuGre curve F_ss(V)", f"{f_ss:.5f} N within 1e-3 rel.",
@@ -91,6 +103,6 @@ register_scenario(Scenario(
                  "sliding once the start-up oscillation has decayed. Stick-slip metrics from the spring force "
                  "(analysis.stick_slip: last 60 %, peaks with prominence > 2 % of the mean)."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"protocol.duration_s": 40.0, "integrator.dt": 2.5e-5},
+    quick={"protocol.duration_s": 40.0},
     references=["Canudas de Wit et al. 1995", "Olsson et al. 1998"],
 ))

@@ -12,7 +12,7 @@ import xarray as xr
 
 from ...protocols import ConstantVelocity
 from ..base import Scenario, check, register_scenario
-from ._common import MM, REFERENCE, hertz_area, models, prescribed, rel
+from ._common import MM, REFERENCE, hertz_area, models, prescribed
 
 CONFIG = {
     "model": {"name": "subloading", "preset": "fig12-I"},

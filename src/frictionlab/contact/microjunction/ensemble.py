@@ -1,0 +1,346 @@
+r"""Greenwood--Williamson-style ensemble of creeping JG microjunctions sharing the normal load.
+
+:math:`N` identical hemispheres (the material and radius of a :class:`~.junction.Microjunction`)
+have summit heights :math:`z_i` drawn deterministically from a Gaussian of standard deviation
+:math:`\sigma_z` (quantiles :math:`z_i = \sigma_z\Phi^{-1}((i + 1/2)/N)`). A rigid flat at
+separation :math:`d(t)` gives every junction the interference :math:`\delta_i = z_i - d`; the
+junction forces :math:`F_i` add up to the prescribed total load, :math:`\sum_i F_i = F(t)`.
+
+Each junction obeys the microjunction law of Goedecke (2013, App. A) written for a prescribed
+interference: :math:`\dot F_i = k_i(\dot\delta_i - c_i)`, where :math:`k_i` is the force
+stiffness of the printed branch logic and :math:`c_i` the creep interference rate at constant
+force (:mod:`.creep`). The load constraint then fixes the common approach rate
+
+.. math::
+    \dot\delta = -\dot d = \frac{\dot F + \sum_i k_ic_i}{\sum_i k_i},
+
+and areas follow :math:`\dot A_i = (\partial A/\partial\delta)_i\,\dot\delta`. The state is
+:math:`(d, F_i, s_i, m_i)` with the area stored as its deficit from the plastic curve,
+:math:`s_i = A_i - A^*_{JG}(\delta_i)`: on the plastic branch :math:`\dot s_i = 0` exactly, so
+the area cannot drift off the curve (the vectorised counterpart of the single junction's hybrid
+mode), and on the elastic branch :math:`\dot s_i = ((A_i)^{3/2}/F_i - \partial A^*_{JG}/
+\partial\delta)\dot\delta`. The history :math:`m_i` is the augmented-state form of
+:math:`\delta^*_{max}` (spec section 4). Friction is Bowden--Tabor,
+:math:`F_f = \tau A_c\sum_iA_i`.
+
+Notes
+-----
+Modelling choices not in the source (the appendix treats one junction): the load direction
+used by the force branch is that of the total load; a junction on the curve while loading
+slides along it (Filippov rate, see :func:`.junction._interference_rate`) when both branches
+point at the curve, decided in one corrector pass with the approach rate of a predictor pass;
+a junction whose force reaches zero on unloading is dropped from contact (its force is clamped
+at 0). All quantities are normalised by the single-junction critical values.
+
+References
+----------
+Greenwood, J. A., Williamson, J. B. P. (1966). Contact of nominally flat surfaces. Proc. R. Soc.
+Lond. A 295, 300-319. doi:10.1098/rspa.1966.0242.
+Goedecke, A. (2013). Transient Effects in Friction: Fractal Asperity Creep, Ch. 5 (multi-scale
+ensembles of microjunctions) and Appendix A. Springer. doi:10.1007/978-3-7091-1506-0.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import ClassVar, final
+
+import numpy as np
+import xarray as xr
+from numba import njit
+from numpy.typing import ArrayLike, NDArray
+from scipy.integrate import solve_ivp
+from scipy.optimize import brentq
+from scipy.stats import norm
+
+from ...core.errors import IntegrationError, ParameterError
+from ...core.params import Parameters, param
+from ...core.result import make_dataset
+from .creep import _creep_delta_rate
+from .jackson_green import _area_jg, _darea_jg, _dforce_jg, _dforce_jg_total, _force_jg, _k_of
+from .junction import SLIDING_BAND, ForceHistory, Microjunction
+
+__all__ = ["JunctionEnsemble", "EnsembleSolution", "integrate_ensemble", "ensemble_rates"]
+
+
+@final
+@dataclass(frozen=True)
+class JunctionEnsemble(Parameters):
+    """Height distribution of a GW-style ensemble of microjunctions.
+
+    Parameters
+    ----------
+    n_junctions : int
+        Number of junctions N [1].
+    sigma_z : float
+        Standard deviation of the summit heights [m].
+    """
+
+    n_junctions: int = param(1000, units="1", lo=1, integer=True)
+    sigma_z: float = param(20e-9, units="m", lo=0.0, lo_open=True)
+    _label: ClassVar[str] = "JunctionEnsemble"
+
+    def heights(self, delta_c: float) -> NDArray[np.float64]:
+        """Summit heights normalised by :math:`\\delta_c`, descending [1]."""
+        q = (np.arange(self.n_junctions) + 0.5) / self.n_junctions
+        return np.sort(self.sigma_z / delta_c * norm.ppf(q))[::-1].copy()
+
+
+@njit(cache=True)
+def _ens_rates(y, z, ftot, dftot, p, out, branch):
+    """Rates of the ensemble state y = (d, F_1..F_N, s_1..s_N, m_1..m_N)."""
+    n = z.size
+    sy, e, c1, c2f, fa, at = p[0], p[1], p[2], p[3], p[4], p[5] > 0.5
+    cnu, b, ar = p[6], p[7], p[8]
+    d = y[0]
+    ksum = 0.0
+    kc = 0.0
+    # predictor: branch of every junction from its force relative to the plastic curve
+    for i in range(n):
+        delta = z[i] - d
+        f = y[1 + i]
+        if delta <= 0.0 or (f <= 0.0 and y[1 + n + i] < 0.0):
+            branch[i] = -1
+            continue
+        area = _area_jg(delta, b) + y[1 + n + i]
+        if area <= 0.0:
+            branch[i] = -1
+            continue
+        kel = 1.5 * math.sqrt(area)
+        if dftot < 0.0:
+            branch[i] = 0
+            k = kel
+        else:
+            kk = _k_of(delta, b, cnu, ar)
+            sig = _force_jg(delta, kk) - f
+            if sig > SLIDING_BAND * max(f, 1e-300):
+                branch[i] = 0
+                k = kel
+            elif sig < -SLIDING_BAND * max(f, 1e-300):
+                branch[i] = 1
+                k = _dforce_jg(delta, kk)
+            else:
+                branch[i] = 2
+                k = _dforce_jg_total(delta, b, cnu, ar)
+        ksum += k
+        if branch[i] != 2 and f > 0.0:
+            dm = max(y[1 + 2 * n + i], delta)
+            c = _creep_delta_rate(f, area, delta, dm, e, c1, sy, cnu, b, ar, c2f, fa, at)
+            kc += k * c
+    if ksum <= 0.0:
+        ddot = 0.0
+    else:
+        ddot = (dftot + kc) / ksum
+    # corrector: junctions in the sliding band stay on the curve only if both branches point at it
+    changed = False
+    for i in range(n):
+        if branch[i] != 2:
+            continue
+        delta = z[i] - d
+        f = y[1 + i]
+        area = _area_jg(delta, b) + y[1 + n + i]
+        kel = 1.5 * math.sqrt(area)
+        kk = _k_of(delta, b, cnu, ar)
+        kpl = _dforce_jg(delta, kk)
+        ktot = _dforce_jg_total(delta, b, cnu, ar)
+        c = 0.0
+        if f > 0.0:
+            dm = max(y[1 + 2 * n + i], delta)
+            c = _creep_delta_rate(f, area, delta, dm, e, c1, sy, cnu, b, ar, c2f, fa, at)
+        s_pl = (ktot - kpl) * ddot + kpl * c
+        s_el = (ktot - kel) * ddot + kel * c
+        if not (s_el < 0.0 < s_pl):
+            changed = True
+            branch[i] = 1 if s_pl <= 0.0 else 0
+    if changed:
+        ksum = 0.0
+        kc = 0.0
+        for i in range(n):
+            if branch[i] < 0:
+                continue
+            delta = z[i] - d
+            f = y[1 + i]
+            area = _area_jg(delta, b) + y[1 + n + i]
+            if branch[i] == 0:
+                k = 1.5 * math.sqrt(area)
+            elif branch[i] == 1:
+                k = _dforce_jg(delta, _k_of(delta, b, cnu, ar))
+            else:
+                k = _dforce_jg_total(delta, b, cnu, ar)
+            ksum += k
+            if branch[i] != 2 and f > 0.0:
+                dm = max(y[1 + 2 * n + i], delta)
+                kc += k * _creep_delta_rate(f, area, delta, dm, e, c1, sy, cnu, b, ar, c2f, fa, at)
+        ddot = (dftot + kc) / ksum if ksum > 0.0 else 0.0
+    out[0] = -ddot
+    bad = 0
+    for i in range(n):
+        delta = z[i] - d
+        f = y[1 + i]
+        s = y[1 + n + i]
+        m = y[1 + 2 * n + i]
+        if branch[i] < 0:
+            out[1 + i] = 0.0
+            out[1 + n + i] = 0.0
+            out[1 + 2 * n + i] = ddot if (delta >= m and ddot > 0.0) else 0.0
+            continue
+        area = _area_jg(delta, b) + s
+        if branch[i] == 0:
+            k = 1.5 * math.sqrt(area)
+        elif branch[i] == 1:
+            k = _dforce_jg(delta, _k_of(delta, b, cnu, ar))
+        else:
+            k = _dforce_jg_total(delta, b, cnu, ar)
+        c = 0.0
+        if branch[i] != 2 and f > 0.0:
+            c = _creep_delta_rate(f, area, delta, max(m, delta), e, c1, sy, cnu, b, ar, c2f, fa, at)
+        out[1 + i] = k * (ddot - c)
+        if ddot >= 0.0 and s >= 0.0:
+            out[1 + n + i] = 0.0
+        elif f > 0.0:
+            out[1 + n + i] = (area ** 1.5 / f - _darea_jg(delta, b)) * ddot
+        else:
+            out[1 + n + i] = 0.0
+        out[1 + 2 * n + i] = ddot if (delta >= m and ddot > 0.0) else 0.0
+        if not math.isfinite(out[1 + i]):
+            bad += 1
+    return bad
+
+
+def ensemble_rates(model: Microjunction, z: ArrayLike, y: ArrayLike, ftot: float, dftot: float) -> NDArray[np.float64]:
+    """Rates of the ensemble state ``y = (d, F_i, s_i, m_i)`` (normalised) at total load ``ftot``."""
+    zz = np.ascontiguousarray(z, dtype=float)
+    out = np.empty(1 + 3 * zz.size)
+    _ens_rates(np.ascontiguousarray(y, dtype=float), zz, float(ftot), float(dftot), model.param_vector(), out,
+               np.empty(zz.size, dtype=np.int64))
+    return out
+
+
+@dataclass
+class EnsembleSolution:
+    """Ensemble trajectory: totals vs time and the final per-junction state."""
+
+    time: NDArray[np.float64]
+    separation: NDArray[np.float64]
+    total_area: NDArray[np.float64]
+    total_force: NDArray[np.float64]
+    n_contacts: NDArray[np.float64]
+    final_force: NDArray[np.float64]
+    final_area: NDArray[np.float64]
+    heights: NDArray[np.float64]
+    n_steps: int
+
+    def to_dataset(self, model: Microjunction, ensemble: JunctionEnsemble) -> xr.Dataset:
+        c = model.constants
+        area = self.total_area * c["area_c"]
+        force = self.total_force * c["force_c"]
+        data = {
+            "area_star_total": self.total_area, "force_star_total": self.total_force,
+            "separation_star": self.separation, "n_contacts": self.n_contacts,
+            "contact_area": area, "normal_force": force, "friction_force": model.shear_strength * area,
+            "friction_coefficient": model.shear_strength * area / force,
+        }
+        units = {"area_star_total": "1", "force_star_total": "1", "separation_star": "1", "n_contacts": "1"}
+        return make_dataset(self.time, data, units=units,
+                            attrs={**model.attrs(), **ensemble.attrs(), "model": "microjunction-ensemble",
+                                   "n_steps": self.n_steps, "force_c": c["force_c"], "area_c": c["area_c"]})
+
+
+def integrate_ensemble(
+    model: Microjunction,
+    ensemble: JunctionEnsemble,
+    history: ForceHistory,
+    *,
+    t_eval: ArrayLike | None = None,
+    method: str = "RK45",
+    rtol: float = 1e-6,
+    atol: float = 1e-9,
+) -> EnsembleSolution:
+    """Integrate the ensemble under a total normalised load history :math:`F^*(t) = F(t)/F_c`.
+
+    The state starts at Hertz contact under the preload ``max(F*(0), model.f0)``. Segments of
+    ``history`` are integrated one after another by :func:`scipy.integrate.solve_ivp`.
+
+    Returns
+    -------
+    EnsembleSolution
+
+    Raises
+    ------
+    ParameterError
+        Non-monotone ``t_eval`` or a negative load.
+    IntegrationError
+        Solver failure or non-finite state (names the time and the step).
+    """
+    c = model.constants
+    z = ensemble.heights(c["delta_c"])
+    n = z.size
+    p = model.param_vector()
+    edges = np.asarray(history.edges, dtype=float)
+    te = None
+    if t_eval is not None:
+        te = np.asarray(t_eval, dtype=float)
+        if te.ndim != 1 or te.size == 0 or np.any(np.diff(te) <= 0):
+            raise ParameterError("integrate_ensemble: t_eval must be a strictly increasing 1-D time grid")
+        if te[0] < edges[0] or te[-1] > edges[-1]:
+            raise ParameterError(f"integrate_ensemble: t_eval must lie in [{edges[0]:g}, {edges[-1]:g}] s")
+
+    def force_at(t: float) -> float:
+        f = history.force(t)
+        if not f >= 0.0:
+            raise ParameterError(f"force history gives F* = {f!r} < 0 at t = {t:g} s (loads must be >= 0)")
+        return max(f, model.f0)
+
+    f_init = force_at(edges[0])
+    g = lambda dd: float(np.sum(np.clip(z - dd, 0.0, None) ** 1.5)) - f_init  # noqa: E731
+    d0 = brentq(g, z[0] - f_init ** (2.0 / 3.0) - 1.0 - 10 * abs(z[0] - z[-1]), z[0], xtol=1e-14, rtol=1e-14)
+    delta0 = np.clip(z - d0, 0.0, None)
+    y = np.concatenate([[d0], delta0 ** 1.5, np.zeros(n), delta0])
+    branch = np.empty(n, dtype=np.int64)
+    out = np.empty_like(y)
+    ts, ys = [], []
+    n_steps = 0
+    for k in range(edges.size - 1):
+        t0, t1 = float(edges[k]), float(edges[k + 1])
+
+        def fun(t, yy, k=k):
+            bad = _ens_rates(yy, z, force_at(t), history.rate(t, k) if history.force(t) > model.f0 else 0.0,
+                             p, out, branch)
+            if bad:
+                raise IntegrationError(f"microjunction ensemble: {bad} non-finite junction rates at t = {t:.6g} s; "
+                                       "tighten rtol or lower the load", time=t)
+            return out.copy()
+
+        sel = None if te is None else te[(te >= t0) & (te <= t1)] if k == 0 else te[(te > t0) & (te <= t1)]
+        sol = solve_ivp(fun, (t0, t1), y, method=method, rtol=rtol, atol=atol, max_step=float(history.max_step[k]),
+                        t_eval=sel if sel is not None and sel.size else (None if te is None else []))
+        if sol.status != 0 or not np.all(np.isfinite(sol.y)):
+            raise IntegrationError(f"microjunction ensemble: solver failed near t = {sol.t[-1]:.6g} s "
+                                   f"({sol.message}); tighten rtol or lower the load", time=float(sol.t[-1]))
+        n_steps += int(sol.nfev)
+        if te is None:
+            ts.append(sol.t if k == 0 else sol.t[1:])
+            ys.append(sol.y if k == 0 else sol.y[:, 1:])
+        elif sol.t.size:
+            ts.append(sol.t)
+            ys.append(sol.y)
+        # end state of the segment
+        if sol.t.size and abs(sol.t[-1] - t1) <= 1e-12 * max(1.0, abs(t1)):
+            y = sol.y[:, -1].copy()
+        else:
+            sol2 = solve_ivp(fun, (t0, t1), y, method=method, rtol=rtol, atol=atol,
+                             max_step=float(history.max_step[k]))
+            y = sol2.y[:, -1].copy()
+    time = np.concatenate(ts)
+    yy = np.concatenate(ys, axis=1)
+    d = yy[0]
+    delta = z[:, None] - d[None, :]
+    forces = yy[1:1 + n]
+    s = yy[1 + n:1 + 2 * n]
+    from .jackson_green import area_jg
+    contact = (delta > 0) & ~((forces <= 0) & (s < 0))
+    areas = np.where(contact, area_jg(np.clip(delta, 0, None), c["b"]) + s, 0.0)
+    return EnsembleSolution(time=time, separation=d, total_area=areas.sum(axis=0),
+                            total_force=np.where(contact, forces, 0.0).sum(axis=0), n_contacts=contact.sum(axis=0),
+                            final_force=forces[:, -1], final_area=areas[:, -1], heights=z, n_steps=n_steps)

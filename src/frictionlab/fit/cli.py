@@ -1,0 +1,81 @@
+"""``frictionlab fit``: fit any model to a CSV and write JSON (params +- errors, FIT %) and a PNG."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..core.errors import ConfigError
+
+__all__ = ["register"]
+
+
+def _pairs(items: list[str] | None, what: str) -> dict[str, float | str]:
+    out: dict[str, float | str] = {}
+    for item in items or []:
+        if "=" not in item:
+            raise ConfigError(f"{what} expects NAME=VALUE, got {item!r}")
+        k, v = item.split("=", 1)
+        try:
+            out[k.strip()] = float(v)
+        except ValueError:
+            out[k.strip()] = v.strip()
+    return out
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``fit`` command to the frictionlab CLI."""
+
+    @app.command()
+    def fit(
+        model: Annotated[str, typer.Argument(help="curve (kloss, kloss-slip, kloss-lift, magic-formula), a law name, or 'rsf'")],
+        data: Annotated[Path, typer.Argument(help="CSV file ('#' comments, one header row)")],
+        x: Annotated[str, typer.Option("--x", help="abscissa column (time column for dynamic fits)")],
+        y: Annotated[str, typer.Option("--y", help="ordinate column (measured output)")],
+        out: Annotated[Path, typer.Option("--out", help="output directory")] = Path("out"),
+        where: Annotated[Optional[list[str]], typer.Option("--where", help="keep rows COL=VALUE")] = None,
+        xmin: Annotated[Optional[float], typer.Option("--xmin")] = None,
+        xmax: Annotated[Optional[float], typer.Option("--xmax")] = None,
+        x_scale: Annotated[float, typer.Option("--x-scale", help="multiply x (unit conversion)")] = 1.0,
+        y_scale: Annotated[float, typer.Option("--y-scale", help="multiply y")] = 1.0,
+        fix: Annotated[Optional[list[str]], typer.Option("--fix", help="hold NAME=VALUE")] = None,
+        start: Annotated[Optional[list[str]], typer.Option("--start", help="start NAME=VALUE")] = None,
+        velocity: Annotated[Optional[str], typer.Option("--velocity", help="velocity column: dynamic fit of a law")] = None,
+        slip: Annotated[Optional[str], typer.Option("--slip", help="slip column [um] (rsf: load-point displacement)")] = None,
+        law: Annotated[str, typer.Option("--law", help="rsf evolution law: aging | slip")] = "aging",
+        n_starts: Annotated[int, typer.Option("--n-starts")] = 8,
+        seed: Annotated[int, typer.Option("--seed")] = 0,
+    ) -> None:
+        """Fit MODEL to DATA -> OUT/<stem>_<model>.json (params ± errors, FIT %) and .png."""
+        from ..plot import save
+        from .data import load_timeseries, load_xy
+        from .fitter import Fitter
+
+        fixed = {k: float(v) for k, v in _pairs(fix, "--fix").items()}
+        x0 = {k: float(v) for k, v in _pairs(start, "--start").items()}
+        if model == "rsf":
+            from .rsf import fit_velocity_step, load_velocity_step
+
+            step = load_velocity_step(data, time=x, friction=y, slip=slip or "slip_um")
+            f = fit_velocity_step(step, law=law, k=fixed.get("k"), n_starts=n_starts, seed=seed)
+        elif velocity or slip:
+            ts = load_timeseries(data, x, y, velocity=velocity, slip=slip, slip_scale=1e-6, y_scale=y_scale,
+                                 tmin=xmin, tmax=xmax)
+            f = Fitter(model, kind="dynamic", fixed=fixed, x0=x0, n_starts=n_starts, seed=seed).fit(ts)
+        else:
+            d = load_xy(data, x, y, where=_pairs(where, "--where"), xmin=xmin, xmax=xmax, x_scale=x_scale,
+                        y_scale=y_scale)
+            f = Fitter(model, kind="static", fixed=fixed, x0=x0, n_starts=n_starts, seed=seed).fit(d)
+        out.mkdir(parents=True, exist_ok=True)
+        stem = out / f"{data.stem}_{model}"
+        f.write_json(stem.with_suffix(".json"))
+        save(f.plot(), stem.with_suffix(".png"))
+        res = f.to_dict()
+        for k in f.free_:
+            typer.echo(f"{k:>12s} = {res['params'][k]:.6g} ± {res['stderr'][k]:.3g}")
+        typer.echo(f"FIT = {res['fit_percent']:.3f} %  (R^2 x 100, {res['n_points']} points, {res['seconds']:.2f} s)")
+        typer.echo(f"wrote {stem}.json, {stem}.png")
+        _ = json

@@ -1,0 +1,67 @@
+"""``kloss/fig10``: tyre longitudinal force vs slip, Kloss slip form (Fig. 10, eqs. 31-32).
+
+F_max = 1.227, s_max0 = 5.55 %, zeta = 0.46 (paper), s_y ~ 0, forces normalised by F_N.
+
+Notes
+-----
+The measured flat-track data and the 93.01 % FIT are from ref. [24] and are not
+available; the curve's closed-form landmarks are checked instead (spec K11). A fit of
+the slip form to a real tyre's MF 5.2 curve is ``kloss/tyre-mf52-fit``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import xarray as xr
+
+from ...laws.kloss import kloss_slip
+from ...plot import plt
+from ...reference import kloss as ref
+from ..base import Scenario, check, register_scenario
+from ._common import REFS, curve_dataset
+
+CONFIG = {"model": {"f_max": 1.227, "s_max0": 5.55, "zeta": 0.46}, "curve": {"s_min": -100.0, "s_max": 100.0, "n": 4001}}
+
+
+def run(cfg: dict, quick: bool) -> xr.Dataset:
+    m, c = cfg["model"], cfg["curve"]
+    s = np.unique(np.concatenate([np.linspace(c["s_min"], c["s_max"], int(c["n"])),
+                                  [ref.peak_velocity(m["s_max0"], m["zeta"])]]))
+    return curve_dataset("slip_ratio", s, {"slip_ratio": "%", "force_ratio": "1"},
+                         {"force_ratio": kloss_slip(s, m["f_max"], m["s_max0"], m["zeta"])}, dict(m))
+
+
+def checks(ds: xr.Dataset, cfg: dict) -> list:
+    m = cfg["model"]
+    s, f = ds.slip_ratio.values, ds.force_ratio.values
+    i = int(np.argmax(f))
+    h = 1e-6
+    slope = float((kloss_slip(h, **m) - kloss_slip(-h, **m)) / (2 * h))
+    f100 = float(kloss_slip(100.0, **m))
+    asym = float(kloss_slip(1e9, **m))
+    return [
+        check("slope at 0: 2 F_max / s_max0 (spec K11)", "0.44216 per % (abs 1e-5)", slope, abs(slope - 0.44216) < 1e-5,
+              fmt=".6f"),
+        check("peak 1.227 at s = s_max0/(1 - zeta/2)", "1.227 at 7.2078 %", f"{f[i]:.6f} at {s[i]:.4f} %",
+              abs(f[i] - 1.227) < 1e-9 and abs(s[i] - 7.2078) < 1e-4),
+        check("F(100 %) (spec K11)", "0.64781 (abs 1e-5)", f100, abs(f100 - 0.64781) < 1e-5, fmt=".5f"),
+        check("asymptote zeta F_max/(1 + zeta^2/4)", "0.53606 (abs 1e-5)", asym, abs(asym - 0.53606) < 1e-5, fmt=".5f"),
+    ]
+
+
+def plot(ds: xr.Dataset):
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.plot(ds.slip_ratio, ds.force_ratio, "g-", label="Kloss slip form")
+    ax.set_xlabel("longitudinal slip s_x [%]")
+    ax.set_ylabel("F_x / F_N")
+    ax.set_title("Tyre longitudinal force (Fig. 10 parameters)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+register_scenario(Scenario(
+    name="kloss/fig10",
+    description="Tyre F_x/F_N vs longitudinal slip, Kloss slip form F_max 1.227, s_max0 5.55 %, zeta 0.46 (Fig. 10).",
+    config=CONFIG, run=run, checks=checks, plot=plot, quick={"curve.n": 801}, references=REFS,
+))
