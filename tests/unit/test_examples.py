@@ -19,7 +19,13 @@ def test_examples_exist():
         assert "\n===" in doc, f"{f.name}: sphinx-gallery needs a title underlined with '='"
 
 
-@pytest.mark.parametrize("script", EXAMPLES, ids=[f.stem for f in EXAMPLES])
+#: examples that run in a few seconds; the others replay a paper's quick profile (slow)
+FAST = ("plot_classic_", "plot_sweep_", "plot_kloss")
+PARAMS = [pytest.param(f, id=f.stem, marks=() if f.stem.startswith(FAST) else
+                       pytest.mark.slow(reason="replays a paper scenario's quick profile")) for f in EXAMPLES]
+
+
+@pytest.mark.parametrize("script", PARAMS)
 def test_example_runs(script, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     try:

@@ -20,7 +20,7 @@ from ..core.params import param
 from ..protocols.base import AbstractProtocol, register_protocol
 
 __all__ = ["XYData", "TimeSeries", "read_table", "load_xy", "load_timeseries", "load_coefficients",
-           "RecordedInput", "check_monotone"]
+           "RecordedInput", "check_monotone", "find_data_file"]
 
 
 @dataclass
@@ -288,3 +288,23 @@ class RecordedInput(AbstractProtocol):
 
 
 _ = Sequence
+
+
+def find_data_file(name: str, directory: str | None = None) -> Path:
+    """Locate a shared data file: ``directory`` if given, else ``$FRICTIONLAB_DATA``, else a
+    ``shared/data`` folder beside the checkout (``../shared/data`` from the repository)."""
+    import os
+
+    cands: list[Path] = []
+    if directory:
+        cands.append(Path(directory))
+    if os.environ.get("FRICTIONLAB_DATA"):
+        cands.append(Path(os.environ["FRICTIONLAB_DATA"]))
+    here = Path(__file__).resolve()
+    for base in [Path.cwd(), *Path.cwd().parents, *here.parents]:
+        cands += [base / "shared" / "data", base / "data"]
+    for d in cands:
+        if (d / name).is_file():
+            return d / name
+    raise DataError(f"data file {name!r} not found (looked in {', '.join(str(c) for c in cands[:4])}, ...); "
+                    "set FRICTIONLAB_DATA or data.dir")

@@ -193,7 +193,13 @@ class Fitter:
         box_hi = np.where(np.isfinite(uhi), uhi, u0 + 10 * (np.abs(u0) + 1))
         u0 = np.clip(u0, ulo, uhi)
         rng = np.random.default_rng(self.seed)
-        starts = [u0] + [rng.uniform(box_lo, box_hi) for _ in range(int(self.n_starts) - 1)]
+        starts = [u0]
+        g = fm.guess(data) if self.x0 is None else None
+        if g and int(self.n_starts) > 1:
+            gs = {**start, **{k: v for k, v in g.items() if k in names}}
+            ug = np.array([math.log(max(gs[k], tiny)) if is_log[i] else float(gs[k]) for i, k in enumerate(free)])
+            starts.append(np.clip(ug, ulo, uhi))
+        starts += [rng.uniform(box_lo, box_hi) for _ in range(int(self.n_starts) - len(starts))]
         best = None
         for s in starts:
             try:

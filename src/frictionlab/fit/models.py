@@ -48,12 +48,25 @@ class FitModel:
     def validate(self, params: Mapping[str, float]) -> None:
         """Raise a ParameterError for a non-physical parameter set (default: nothing)."""
 
+    def guess(self, data: Any) -> dict[str, float] | None:
+        """A data-driven start (used as an extra start of the multi-start), or None."""
+        return None
+
 
 @dataclass
 class CurveModel(FitModel):
     """``y = func(x, **params)`` (static, vectorised)."""
 
     func: Callable[..., NDArray[np.float64]] = field(default=lambda x: x)
+    guesser: Callable[[Any], dict[str, float]] | None = None
+
+    def guess(self, data: Any) -> dict[str, float] | None:
+        if self.guesser is None or not isinstance(data, XYData):
+            return None
+        try:
+            return self.guesser(data)
+        except (ValueError, ZeroDivisionError, FloatingPointError):
+            return None
 
     def predict(self, params: Mapping[str, float], data: Any) -> NDArray[np.float64]:
         x = data.x if isinstance(data, XYData) else np.asarray(data, dtype=float)
@@ -86,6 +99,33 @@ def _kloss_lift(x, c_max, alpha_max0, zeta1, zeta2):
     return kloss_lift(x, c_max, alpha_max0, zeta1, zeta2)
 
 
+def _peak_guess(data: XYData, names: tuple[str, str, str]) -> dict[str, float]:
+    """Peak height, initial slope -> (c_max, x_max0): slope at 0 is 2 c_max / x_max0."""
+    x, y = np.abs(data.x), np.abs(data.y)
+    c = float(y.max())
+    small = x <= np.quantile(x, 0.3)
+    sl = float(np.sum(x[small] * y[small]) / max(np.sum(x[small] ** 2), 1e-300))
+    x0 = 2.0 * c / sl if sl > 0 else float(np.median(x))
+    return {names[0]: c, names[1]: x0}
+
+
+def _lift_guess(data: XYData) -> dict[str, float]:
+    g = _peak_guess(data, ("c_max", "alpha_max0"))
+    # peak where alpha_max(alpha) = alpha with zeta1 = 0: zeta2 from the peak location
+    xp = float(np.abs(data.x[np.argmax(np.abs(data.y))]))
+    z2 = 2.0 * (xp - g["alpha_max0"]) / xp ** 2 if xp > 0 else -0.1
+    return {**g, "zeta1": 0.0, "zeta2": float(np.clip(z2, -1.9, 1.9))}
+
+
+def _kloss_guess(data: XYData, names=("f_max", "v_max0")) -> dict[str, float]:
+    g = _peak_guess(data, names)
+    x, y = np.abs(data.x), np.abs(data.y)
+    tail = y[np.argsort(x)][-max(3, x.size // 10):].mean()
+    r = min(max(tail / g[names[0]], 1e-6), 0.999)
+    zeta = 2 * (1 - np.sqrt(1 - r * r)) / r  # invert F_C/F_max = zeta/(1 + zeta^2/4)
+    return {**g, "zeta": float(min(zeta, 1.99))}
+
+
 def _mf(x, B, C, D, E):
     from ..laws.magic_formula import magic_formula
 
@@ -95,17 +135,17 @@ def _mf(x, B, C, D, E):
 register_curve(CurveModel(
     "kloss", ("f_max", "v_max0", "zeta"), {"f_max": 1.0, "v_max0": 0.01, "zeta": 0.5},
     {"f_max": (1e-9, 1e9), "v_max0": (1e-12, 1e6), "zeta": (0.0, 1.999)}, ("f_max", "v_max0"),
-    "Kloss velocity form F(v), eqs. 8+11 (Martinez Molina 2025)", "slip velocity", "friction", func=_kloss_v))
+    "Kloss velocity form F(v), eqs. 8+11 (Martinez Molina 2025)", "slip velocity", "friction", func=_kloss_v, guesser=_kloss_guess))
 register_curve(CurveModel(
     "kloss-slip", ("f_max", "s_max0", "zeta"), {"f_max": 1.0, "s_max0": 5.0, "zeta": 0.5},
     {"f_max": (1e-6, 1e6), "s_max0": (1e-6, 1e4), "zeta": (0.0, 1.999)}, ("f_max", "s_max0"),
     "Kloss tyre slip form F(s), eqs. 31-32 (slip and s_max0 in the same unit, e.g. %)", "slip", "force / Fz",
-    func=_kloss_slip))
+    func=_kloss_slip, guesser=lambda d: _kloss_guess(d, ("f_max", "s_max0"))))
 register_curve(CurveModel(
     "kloss-lift", ("c_max", "alpha_max0", "zeta1", "zeta2"),
     {"c_max": 1.4, "alpha_max0": 25.0, "zeta1": 0.5, "zeta2": -0.1},
     {"c_max": (1e-3, 10.0), "alpha_max0": (0.1, 500.0), "zeta1": (-5.0, 5.0), "zeta2": (-2.0, 2.0)}, (),
-    "Kloss lift form C_L(alpha), eqs. 37-38, alpha in degrees", "angle of attack [deg]", "C_L", func=_kloss_lift))
+    "Kloss lift form C_L(alpha), eqs. 37-38, alpha in degrees", "angle of attack [deg]", "C_L", func=_kloss_lift, guesser=_lift_guess))
 register_curve(CurveModel(
     "magic-formula", ("B", "C", "D", "E"), {"B": 10.0, "C": 1.6, "D": 1.0, "E": 0.0},
     {"B": (1e-4, 1e4), "C": (0.1, 3.0), "D": (1e-6, 1e6), "E": (-20.0, 1.0)}, ("B",),

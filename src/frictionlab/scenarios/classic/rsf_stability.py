@@ -16,10 +16,10 @@ from ..config import apply_overrides, run_config
 
 V = 1e-6
 CONFIG = {
-    # theta(0) = dc / v_init: the state starts 2 % above its steady value at V (the perturbation)
+    # theta(0) = dc / v_init: the state starts 0.5 % above its steady value at V (the perturbation)
     "model": {"name": "rate_state", "preset": "granite-typical", "law": "aging", "form": "arcsinh",
-              "v_init": V / 1.02},
-    "protocol": {"type": "constant_velocity", "v": V, "duration_s": 2000.0, "normal_force_value": 1.0},
+              "v_init": V / 1.005},
+    "protocol": {"type": "constant_velocity", "v": V, "duration_s": 2400.0, "normal_force_value": 1.0},
     "system": {"type": "mass", "mass": 1.0, "stiffness": 0.0, "v0": V},
     # stiff (the direct effect a N / v is a huge damping at small v): adaptive Radau
     "integrator": {"method": "radau", "dt": 1e-3, "save_dt": 0.1, "rtol": 1e-8, "atol": 1e-14},
@@ -132,7 +132,7 @@ register_scenario(Scenario(
     name="classic/rsf-stability",
     description=("Spring-slider (M = 1 kg, quasi-static: M V^2 / (a N Dc) = 1e-5) with aging-law rate-and-state "
                  "friction, arcsinh form, granite-typical (a 0.010, b 0.015, Dc 10 um), N = 1, V = 1 um/s, state "
-                 "perturbed by 2 %; K = 0.6, 0.8, 1.2, 1.5 k_c with k_c = (b - a) N / Dc (Ruina 1983). "
+                 "perturbed by 0.5 %; K = 0.6, 0.8, 1.2, 1.5 k_c with k_c = (b - a) N / Dc (Ruina 1983). "
                  "Integrated with adaptive Radau (the direct effect makes the problem very stiff)."),
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"stiffness_ratios": [0.8, 1.2]},
