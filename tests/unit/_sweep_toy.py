@@ -1,4 +1,4 @@
-"""A tiny, instant scenario for the sweep tests (registered as ``toy/sweep`` and ``toy/other``).
+"""A tiny, instant scenario for the sweep tests (``toy/sweep`` and ``toy/other``, unregistered).
 
 ``friction_force(t) = x (1 - exp(-t)) + y`` on 11 samples; ``x == toy.fail_at`` raises.
 Environment: ``TOY_SLEEP`` seconds to sleep per point, ``TOY_LOG`` a file to which every
@@ -36,6 +36,11 @@ def summary(ds):
     return {"friction_force_final": float(ds.friction_force[-1]), "twice_x": 2 * float(ds.attrs["x"])}
 
 
-TOY = register_scenario(Scenario("toy/sweep", "instant toy scenario for sweep tests", CONFIG, run=run,
-                                 summary=summary))
-OTHER = register_scenario(Scenario("toy/other", "a second toy scenario", CONFIG, run=run))
+TOY = Scenario("toy/sweep", "instant toy scenario for sweep tests", CONFIG, run=run, summary=summary)
+OTHER = Scenario("toy/other", "a second toy scenario", CONFIG, run=run)
+
+
+def register() -> None:
+    """Register both toy scenarios (only in CLI subprocesses: the test session's registry stays clean)."""
+    register_scenario(TOY)
+    register_scenario(OTHER)

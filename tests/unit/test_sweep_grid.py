@@ -6,7 +6,7 @@ import pytest
 from frictionlab.core.errors import ConfigError
 from frictionlab.sweep import Grid, parse_axis, parse_grid
 
-import _sweep_toy  # noqa: F401  (registers toy/sweep)
+import _sweep_toy
 
 
 def test_linear_log_list_single():

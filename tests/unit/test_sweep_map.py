@@ -43,3 +43,11 @@ def test_quick_map_checks_pass(tmp_path):
     # the store is resumable: a second run reuses every point
     ds2, _ = sc.execute({"map.store": str(tmp_path / "store")}, quick=True)
     np.testing.assert_array_equal(ds2.growth.values, ds.growth.values)
+
+
+@pytest.mark.slow(reason="full map: 45 spring-slider runs (~2 min on one core)")
+def test_full_map_checks_pass():
+    sc = get_scenario("classic/rsf-stability-map")
+    ds, cfg = sc.execute()
+    failed = [c for c in sc.evaluate(ds, cfg) if not c.passed]
+    assert not failed, failed

@@ -83,7 +83,7 @@ def test_local_cluster_two_workers_equals_serial(tmp_path):
 
 
 def _cli(args, **kw):
-    code = (f"import sys; sys.path.insert(0, {str(HERE)!r}); import _sweep_toy; "
+    code = (f"import sys; sys.path.insert(0, {str(HERE)!r}); import _sweep_toy; _sweep_toy.register(); "
             "from frictionlab.cli import main; sys.argv = ['frictionlab'] + sys.argv[1:]; main()")
     return [sys.executable, "-c", code, *args]
 
@@ -143,8 +143,9 @@ def test_bad_grid_and_unreachable_scheduler(tmp_path):
         run_sweep(_sweep_toy.TOY, ["toy.xs=1:2:2"], store=tmp_path / "a", scheduler="serial")
     with pytest.raises(ConfigError, match="empty grid"):
         run_sweep(_sweep_toy.TOY, [], store=tmp_path / "b", scheduler="serial")
-    with pytest.raises(ConfigError, match="unknown scenario 'toy/swep'.*did you mean 'toy/sweep'"):
-        run_sweep("toy/swep", ["toy.x=[1]"], scheduler="serial")
+    with pytest.raises(ConfigError, match="unknown scenario 'classic/rsf-velocity-stp'.*did you mean "
+                                          "'classic/rsf-velocity-step'"):
+        run_sweep("classic/rsf-velocity-stp", ["model.a=[0.01]"], scheduler="serial")
     t0 = time.monotonic()
     with pytest.raises(ConfigError, match=r"cannot reach the dask scheduler at 'tcp://127.0.0.1:9'"):
         run_sweep(_sweep_toy.TOY, ["toy.x=[1]"], store=tmp_path / "c", scheduler="tcp://127.0.0.1:9",

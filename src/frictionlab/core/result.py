@@ -95,6 +95,13 @@ def write_csv(ds: xr.Dataset, path: str | Path) -> Path:
     """Write the data variables as CSV, one column per variable, units in the header."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    # time series only: variables whose dims lie within those of the time-dependent variables
+    # (maps / histograms over other dims would blow the table up to their cartesian product)
+    timed = [v for v in ds.data_vars if "time" in ds[v].dims]
+    if timed:
+        keep_dims = set().union(*(ds[v].dims for v in timed))
+        ds = ds[[v for v in ds.data_vars if set(ds[v].dims) <= keep_dims]]
+        ds = ds.drop_vars([c for c in ds.coords if not set(ds[c].dims) <= keep_dims])
     df = ds.to_dataframe()
     df.columns = [f"{c} [{ds[c].attrs.get('units', '')}]" for c in df.columns]
     df.index.names = [f"{n} [{ds[n].attrs.get('units', '')}]" if n in ds.coords else n for n in df.index.names]

@@ -162,9 +162,14 @@ def detect_step(t: NDArray[np.float64], disp: NDArray[np.float64], n_grid: int =
 
 def load_velocity_step(path: str | Path, *, time: str = "time_s", friction: str = "friction", slip: str = "slip_um",
                        slip_scale: float = 1e-6, sigma: str | None = "sigma_n_MPa", tmin: float | None = None,
-                       tmax: float | None = None) -> VelocityStep:
-    """Load a velocity-step CSV: friction vs time, load-point velocity from the displacement."""
+                       tmax: float | None = None, decimate: int = 1) -> VelocityStep:
+    """Load a velocity-step CSV: friction vs time, load-point velocity from the displacement.
+
+    ``decimate`` keeps every n-th sample (faster fits of densely sampled records)."""
     ts = load_timeseries(path, time, friction, slip=slip, slip_scale=slip_scale, tmin=tmin, tmax=tmax, min_points=20)
+    if decimate > 1:
+        ts = TimeSeries(ts.time[::decimate], ts.velocity[::decimate], ts.y[::decimate], None, friction, str(path),
+                        {k: v[::decimate] for k, v in ts.extra.items()})
     t_step, v1, v2 = detect_step(ts.time, ts.extra["slip"])
     if not (v1 > 0 and v2 > 0):
         raise DataError(f"{path}: load-point velocities before/after the step must be > 0 (got {v1:g}, {v2:g} m/s)")

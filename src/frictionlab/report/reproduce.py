@@ -144,7 +144,7 @@ def _write_md(outcomes: list[ScenarioOutcome], out: Path, quick: bool, stamp: st
         for o in os_:
             md += [f"### {o.name}", "", o.description, ""]
             if o.references:
-                md += ["References: " + "; ".join(o.references) + ".", ""]
+                md += ["References: " + "; ".join(r.rstrip(". ") for r in o.references) + ".", ""]
             if o.error:
                 md += ["Error: `" + o.error.splitlines()[0] + "`", ""]
             if o.figure:
@@ -245,7 +245,8 @@ def _write_html(outcomes: list[ScenarioOutcome], out: Path, quick: bool, stamp: 
         for o in os_:
             h.append(f"<h3 id='{_slug(o.name)}'>{e(o.name)} {_badge(o.passed)}</h3><p class='desc'>{e(o.description)}</p>")
             if o.references:
-                h.append("<p class='refs'>References: " + "; ".join(e(r) for r in o.references) + f". Run time {o.seconds:.2f} s.</p>")
+                h.append("<p class='refs'>References: " + "; ".join(e(r.rstrip(". ")) for r in o.references)
+                         + f". Run time {o.seconds:.2f} s.</p>")
             if o.error:
                 h.append(f"<div class='err'>{e(o.error)}</div>")
             if o.checks or o.error:

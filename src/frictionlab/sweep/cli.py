@@ -17,7 +17,7 @@ def register(app: typer.Typer) -> None:
     def sweep(
         scenario: Annotated[str, typer.Argument(help="scenario name, e.g. classic/rsf-velocity-step")],
         grid: Annotated[Optional[list[str]], typer.Option(
-            "--grid", help="axis key=start:stop:num[:log] or key=[a,b,c]; repeat for more dimensions")] = None,
+            "--grid", help="axis key=start:stop:num[:log] or key=\\[a,b,c]; repeat for more dimensions")] = None,
         set_: Annotated[Optional[list[str]], typer.Option("--set", help="fixed override for every point, e.g. model.b=0.02")] = None,
         scheduler: Annotated[Optional[str], typer.Option(
             "--scheduler", help="address of a running dask scheduler (tcp://host:8786); 'serial' runs in this process; "

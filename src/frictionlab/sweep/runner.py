@@ -17,6 +17,7 @@ import logging
 import tempfile
 import time
 import traceback
+import uuid
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -211,9 +212,9 @@ def _run_distributed(sc, todo, overrides, quick, scheduler, n_workers, connect_t
     try:
         sc_future = client.scatter(sc, broadcast=True) if scheduler is None else sc
         futures = {}
+        run_id = uuid.uuid4().hex[:8]  # task keys unique to this run: a shared cluster never mixes sweeps
         for key, point in todo:
-            fut = client.submit(run_point, sc_future, point, overrides, quick, key=f"frictionlab-sweep-{key}",
-                                pure=False)
+            fut = client.submit(run_point, sc_future, point, overrides, quick, key=f"sweep-{key}-{run_id}")
             futures[fut] = (key, point)
         for fut in as_completed(futures):
             key, point = futures[fut]

@@ -249,10 +249,11 @@ def pk_solve_disp(op: Any, g: Any, d: float, p0: Any = None, *, tol: float = 1e-
         return SolveResult(p=p, d=d, iterations=0, products=0, error=0.0)
     t = xp.zeros_like(g)
     delta, G_old, err, products = 0.0, 1.0, math.inf, 0
+    Mp = op.apply(p)
+    products += 1
     it = 0
     for it in range(1, max_iter + 1):
-        r = op.apply(p) - g + d
-        products += 1
+        r = Mp - g + d
         S = p > 0
         rS = xp.where(S, r, 0.0)
         G = be.scalar(xp.sum(rS * rS))
@@ -265,9 +266,12 @@ def pk_solve_disp(op: Any, g: Any, d: float, p0: Any = None, *, tol: float = 1e-
         products += 1
         tau = be.scalar(xp.sum(rS * t)) / be.scalar(xp.sum(xp.where(S, w * t, 0.0)))
         p_old = p
-        p = be.clip0(p - tau * t)
+        p_trial = p - tau * t
+        clipped = bool(be.scalar(xp.any((p_trial < 0) & S)))
+        p = be.clip0(p_trial)
         O = (p == 0) & (r < 0)
-        if be.scalar(xp.sum(O)) > 0:
+        n_O = be.scalar(xp.sum(O))
+        if n_O > 0:
             p = xp.where(O, p - tau * r, p)
             delta = 0.0
         else:
@@ -278,6 +282,14 @@ def pk_solve_disp(op: Any, g: Any, d: float, p0: Any = None, *, tol: float = 1e-
             raise _fail(f"NaN in the iterate at iteration {it}", step, time)
         if err < tol:
             break
+        # carry M p (one product per iteration) unless the projection changed the iterate
+        if clipped or n_O > 0 or tau <= 0 or err < min(1e3 * tol, 1e-8):
+            Mp = op.apply(p)
+            products += 1
+            if tau <= 0:
+                delta = 0.0
+        else:
+            Mp = Mp - tau * w
     if err >= tol:
         raise _fail(f"displacement-controlled PK did not converge in {max_iter} iterations "
                     f"(error {err:.3g})", step, time)

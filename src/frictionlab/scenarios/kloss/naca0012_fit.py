@@ -1,7 +1,7 @@
 """``kloss/naca0012-fit``: the Kloss lift form fitted to real NACA 0012 lift tables (Fig. 13 claim).
 
 Data: Sheldahl & Klimas (1981) tables at Re = 3.6e5, 2e6, 5e6 and Ladson (1988) measurements
-at Re = 6e6 (80-grit trip), all from 0 deg to stall (the angle of maximum C_L, inclusive),
+at Re = 6e6 (80-grit trip), all from 0 deg to stall (the first local maximum of C_L, inclusive),
 as the paper fitted "from zero to critical angle of attack". Free: C_max, alpha_max0,
 zeta1, zeta2 (degrees). The paper's claim: FIT > 99 % for every Reynolds number.
 
@@ -30,8 +30,11 @@ CONFIG = {
 
 
 def _stall_window(path, where) -> tuple[float, float]:
+    """0 deg to stall = the first local maximum of C_L (deep-stall C_L may rise again later)."""
     d = load_xy(path, "alpha_deg", "cl", where=where, xmin=0.0, xmax=30.0)
-    return 0.0, float(d.x[int(np.argmax(d.y))])
+    drops = np.where(np.diff(d.y) < 0)[0]
+    i = int(drops[0]) if drops.size else int(np.argmax(d.y))
+    return 0.0, float(d.x[i])
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:

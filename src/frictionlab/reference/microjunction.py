@@ -1,0 +1,79 @@
+r"""Closed forms for the microjunction (creeping JG hemisphere) model, in plain numpy.
+
+All are exact consequences of the equations of Goedecke (2013), Appendix A, and of Hertz
+theory, used by the checks and tests of :mod:`frictionlab.contact.microjunction`.
+
+References
+----------
+Hertz, H. (1881). Über die Berührung fester elastischer Körper. J. Reine Angew. Math. 92, 156-171.
+Jackson, R. L., Green, I. (2005). J. Tribol. 127, 343-354. doi:10.1115/1.1866166.
+Goedecke, A. (2013). Transient Effects in Friction, Appendix A. doi:10.1007/978-3-7091-1506-0.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+__all__ = ["hertz_force", "hertz_area", "hertz_force_dimensional", "hertz_pressure_star",
+           "critical_force_identity", "elastic_unloading", "jg_force_jump_at_kink", "creep_time_scale"]
+
+
+def hertz_force(delta_star: ArrayLike) -> NDArray[np.float64]:
+    """Normalised Hertz force :math:`F^* = (\\delta^*)^{3/2}` [1]."""
+    return np.asarray(delta_star, dtype=float) ** 1.5
+
+
+def hertz_area(delta_star: ArrayLike) -> NDArray[np.float64]:
+    """Normalised Hertz area :math:`A^* = \\delta^*` [1]."""
+    return np.asarray(delta_star, dtype=float)
+
+
+def hertz_force_dimensional(delta: ArrayLike, e: float, nu: float, r: float) -> NDArray[np.float64]:
+    """Hertz force :math:`F = \\tfrac43E'R^{1/2}\\delta^{3/2}` [N] of a sphere on a rigid flat."""
+    return 4.0 / 3.0 * e / (1 - nu * nu) * math.sqrt(r) * np.asarray(delta, dtype=float) ** 1.5
+
+
+def hertz_pressure_star(delta_star: ArrayLike, cnu: float) -> NDArray[np.float64]:
+    """Mean Hertz pressure :math:`p^* = p/\\sigma_Y = \\tfrac23C_\\nu\\sqrt{\\delta^*}`; the peak
+    pressure :math:`\\tfrac32p` equals :math:`C_\\nu\\sigma_Y` at :math:`\\delta^*=1` (yield onset)."""
+    return 2.0 / 3.0 * cnu * np.sqrt(np.asarray(delta_star, dtype=float))
+
+
+def critical_force_identity(cnu: float) -> float:
+    """:math:`F_c/(A_c\\sigma_Y) = \\tfrac23 C_\\nu` [1]."""
+    return 2.0 * cnu / 3.0
+
+
+def elastic_unloading(force_star: ArrayLike, force0: float, delta0: float, area0: float) -> tuple[NDArray, NDArray]:
+    r"""Elastic unloading/reloading from :math:`(F_0, \delta_0, A_0)` without creep.
+
+    The elastic laws :math:`d\delta^*/dF^* = 1/(\tfrac32\sqrt{A^*})` and
+    :math:`dA^*/dF^* = \tfrac23A^*/F^*` integrate to
+
+    .. math::
+        A^* = A_0\,(F^*/F_0)^{2/3},\qquad
+        \delta^* = \delta_0 + \frac{F_0^{1/3}}{\sqrt{A_0}}\big((F^*)^{2/3} - F_0^{2/3}\big)
+
+    Returns ``(delta*, A*)``.
+    """
+    f = np.asarray(force_star, dtype=float)
+    area = area0 * (f / force0) ** (2.0 / 3.0)
+    delta = delta0 + force0 ** (1.0 / 3.0) / math.sqrt(area0) * (f ** (2.0 / 3.0) - force0 ** (2.0 / 3.0))
+    return delta, area
+
+
+def jg_force_jump_at_kink(cnu: float, hardness_ratio: float = 2.84) -> tuple[float, float]:
+    """``(Hertz, JG)`` values of :math:`F^*` at :math:`\\delta^* = 1.9` (2.61897 and 2.63139 for the
+    spec material): the JG force fit is discontinuous there by about +0.5 %."""
+    d = 1.9
+    k = 4.0 * hardness_ratio / cnu
+    jg = math.exp(-0.25 * d ** (5 / 12)) * d ** 1.5 + k * d * (1 - math.exp(-d ** (5 / 9) / 25))
+    return d ** 1.5, jg
+
+
+def creep_time_scale(e: float, c1: float, sigma_y: float) -> float:
+    """Fixed reference creep time :math:`2.84\\sigma_Y/(EC_1)` [s] (so :math:`\\tau_{ref} = t\\,EC_1/(2.84\\sigma_Y)`)."""
+    return 2.84 * sigma_y / (e * c1)
