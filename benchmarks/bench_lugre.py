@@ -3,8 +3,8 @@
 Problem: LuGre (Canudas de Wit et al. 1995 parameters) on a spring-slider, M = 1 kg,
 K = 2 N/m, drive 0.1 m/s (stick-slip), dt = 1e-5 s, 10^6 steps (10 s).
 
-* compiled: the numba loops of :mod:`frictionlab.core.integrate.compiled` (``euler_loop``,
-  ``rk4_loop``) called directly with pre-sampled inputs; warmed up first so that compile
+* compiled: the numba loops of :mod:`frictionlab.core.integrate.compiled` (``fixed_step_loops``:
+  Euler and RK4) called directly with pre-sampled inputs; warmed up first so that compile
   time is excluded. Rates are given per CPU second of this process (``time.process_time``)
   because the machine may be shared; wall-clock rates are printed too.
 * solve_ivp: a plain Python right-hand side (``math`` scalars, no numba) with the default
@@ -23,7 +23,7 @@ import time
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from frictionlab.core.integrate.compiled import euler_loop, rk4_loop
+from frictionlab.core.integrate.compiled import fixed_step_loops
 from frictionlab.laws import LuGre
 from frictionlab.systems import spring_slider
 
@@ -37,12 +37,13 @@ def _setup(n: int):
     U[:, 0] = V
     U[:, 1] = 1.0
     UL = np.ascontiguousarray(U[::2])
-    y0 = np.concatenate([sys.initial_state(), law.initial_state()])
+    ys0, z0 = sys.initial_state(), law.initial_state()
+    y0 = np.concatenate([ys0, z0])
     stride = 100
     Y = np.empty((n // stride + 2, y0.size))
     F = np.empty(n // stride + 2)
     rates, fric = law.kernels()
-    return (type(sys)._rhs_kernel, rates, fric, sys.param_vector(), law.param_vector(), U, UL, y0, DT, n, stride, Y, F), law
+    return (sys.param_vector(), law.param_vector(), U, UL, ys0, z0, DT, n, stride, Y, F), law
 
 
 def _time_loop(loop, args, repeats: int) -> tuple[float, float]:
@@ -78,6 +79,9 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
     n = 10**6
     args, law = _setup(n)
     warm, _ = _setup(1000)
+    from frictionlab.systems.mass import MassSystem
+
+    euler_loop, rk4_loop = fixed_step_loops(MassSystem._rhs_kernel, *law.kernels())
     for loop in (euler_loop, rk4_loop):  # compile outside the timing
         loop(*warm)
     out = []

@@ -14,6 +14,9 @@ KNOWN_FAILING = {
     "MLBNM ~ LBNM in steady period t_ss (Fig. 8c)",
     # central beams stay below mu_C f_z during a slip (Remark 1 calls them stuck): ~87 % of beams slip
     "steady oscillation: the whole patch slips almost at once (Fig. 10)",
+    # borderline: 69/69 beams in the quick profile, 68/69 in the full one (the most loaded centre beam first
+    # meets Remark 1's slip condition only at the second global slip)
+    "the whole patch slides at the first global slip (Fig. 9, last frame)",
     # existence band 0.42 v_s < v < 1.8 v_s is load independent (linear stability): no minimum load, no
     # stick-slip at the lowest velocities, VF40 (unprinted parameters) not reproduced
     "vf60: smooth sliding below a minimum load",

@@ -14,10 +14,12 @@ Integrators are chosen by name from :data:`INTEGRATORS`:
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import xarray as xr
+from numba import njit
 from scipy.integrate import solve_ivp
 
 from ..protocols.base import AbstractProtocol
@@ -25,8 +27,8 @@ from ..systems.base import AbstractSystem
 from ..systems.prescribed_slip import PrescribedSlip
 from .base import AbstractLaw, AbstractModel, AbstractSteppedModel
 from .errors import ConfigError, IntegrationError, ParameterError, suggest
-from .integrate.compiled import euler_loop, rk4_loop
-from .integrate.newmark import newmark_loop
+from .integrate.compiled import fixed_step_loops
+from .integrate.newmark import newmark_loop_for
 from .result import make_dataset
 
 __all__ = ["simulate", "INTEGRATORS"]
@@ -112,7 +114,8 @@ def simulate(
 
     if INTEGRATORS[integrator] == "scipy":
         times = _save_steps(n, stride) * dt
-        Y, F, U = _run_scipy(rhs, law_rates, law_friction, sp, lp, protocol, y0, times, _SCIPY[integrator], dt, rtol, atol)
+        Y, F, U = _run_scipy(rhs, law_rates, law_friction, sp, lp, protocol, y0, times, _SCIPY[integrator], dt, rtol, atol,
+                            len(system.state_names))
     else:
         U = protocol.sample(np.arange(2 * n + 1) * (0.5 * dt)).T.copy()
         UL = _left_limits(protocol, U, dt, n)
@@ -120,13 +123,15 @@ def simulate(
         n_save = steps.size
         Y = np.empty((n_save, y0.size))
         F = np.empty(n_save)
-        if integrator == "euler":
-            status = euler_loop(rhs, law_rates, law_friction, sp, lp, U, UL, y0, dt, n, stride, Y, F)
-        elif integrator == "rk4":
-            status = rk4_loop(rhs, law_rates, law_friction, sp, lp, U, UL, y0, dt, n, stride, Y, F)
+        ns = len(system.state_names)
+        ys0, z0 = y0[:ns].copy(), y0[ns:].copy()
+        if integrator == "newmark":
+            loop = newmark_loop_for(rhs, law_rates, law_friction)
+            status = loop(sp, lp, U, UL, ys0, z0, dt, n, stride, Y, F, newmark_beta, newmark_gamma)
         else:
-            status = newmark_loop(rhs, law_rates, law_friction, sp, lp, U, UL, y0, dt, n, stride, Y, F,
-                                  newmark_beta, newmark_gamma)
+            euler, rk4 = fixed_step_loops(rhs, law_rates, law_friction)
+            loop = euler if integrator == "euler" else rk4
+            status = loop(sp, lp, U, UL, ys0, z0, dt, n, stride, Y, F)
         if status >= 0:
             t_fail = status * dt
             raise IntegrationError(
@@ -156,12 +161,24 @@ def _save_steps(n: int, stride: int) -> np.ndarray:
     return np.append(steps, n)
 
 
-def _run_scipy(rhs, law_rates, law_friction, sp, lp, protocol, y0, times, method, dt, rtol, atol):
+@lru_cache(maxsize=None)
+def _pointwise(rhs, law_rates, law_friction):
+    """A jitted single evaluation ``f(y, u, ns, sp, lp, dy) -> F`` for adaptive solvers."""
+
+    @njit
+    def f(y, u, ns, sp, lp, dy):
+        return rhs(y[:ns], y[ns:], u[0], u[1], u[2], sp, law_rates, law_friction, lp, dy[:ns], dy[ns:])
+
+    return f
+
+
+def _run_scipy(rhs, law_rates, law_friction, sp, lp, protocol, y0, times, method, dt, rtol, atol, ns):
     dy = np.empty_like(y0)
+    ev = _pointwise(rhs, law_rates, law_friction)
 
     def fun(t: float, y: np.ndarray) -> np.ndarray:
         u = protocol.sample(np.array([t]))[:, 0].copy()
-        rhs(np.ascontiguousarray(y), u, sp, law_rates, law_friction, lp, dy)
+        ev(np.ascontiguousarray(y), u, ns, sp, lp, dy)
         return dy.copy()
 
     sol = solve_ivp(fun, (times[0], times[-1]), y0, method=method, t_eval=times, rtol=rtol, atol=atol,
@@ -176,7 +193,7 @@ def _run_scipy(rhs, law_rates, law_friction, sp, lp, protocol, y0, times, method
     U = protocol.sample(times)
     F = np.empty(len(times))
     for k in range(len(times)):
-        F[k] = rhs(Y[k], U[:, k].copy(), sp, law_rates, law_friction, lp, dy)
+        F[k] = ev(Y[k], U[:, k].copy(), ns, sp, lp, dy)
     return Y, F, U
 
 

@@ -51,7 +51,7 @@ def _vel(mu, lnth, p):
     return p[4] * math.exp(arg)
 
 
-@njit(cache=True)
+@njit(cache=False)  # takes a jitted kernel argument: cached entries would never be hit
 def _rhs(mu, lnth, vl, k, p, rates, st, ds):
     lnth = min(max(lnth, -700.0), 700.0)
     v = _vel(mu, lnth, p)
@@ -60,7 +60,7 @@ def _rhs(mu, lnth, vl, k, p, rates, st, ds):
     return k * (vl - v), ds[0] / st[0], v
 
 
-@njit(cache=True)
+@njit(cache=False)  # takes a jitted kernel argument: cached entries would never be hit
 def _qs_loop(t, vlp, mu_init, p, k, rates, out):
     """RK4 with a stiffness-limited step between data samples; returns -1 or the failing index."""
     mu = mu_init

@@ -16,12 +16,12 @@ from ..core.params import param
 __all__ = ["Coulomb"]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rates(state, v, fn, p, out):
     pass
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _friction(state, v, fn, p):
     mu, v_reg = p[0], p[1]
     if v_reg > 0.0:

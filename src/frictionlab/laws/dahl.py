@@ -16,7 +16,7 @@ from ..core.registry import Preset, add_presets, register_model
 __all__ = ["Dahl"]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rates(state, v, fn, p, out):
     # p = [sigma0, fc, alpha, normal_scaling]
     fc = p[1] * fn if p[3] > 0.5 else p[1]
@@ -36,7 +36,7 @@ def _rates(state, v, fn, p, out):
     out[0] = p[0] * mag * v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _friction(state, v, fn, p):
     return state[0]
 

@@ -60,19 +60,19 @@ _ZETA_HI = 2.0  # zeta >= 2 has no finite peak velocity (eq. 12): lambda_max = v
 # ---------------------------------------------------------------------------------------------
 # scalar kernels
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def kloss_scalar(v, f_max, v_max0, zeta):
     """Eqs. (8) + (11) for one velocity; exactly 0 at v = 0 (denominator >= v_max0^2 > 0)."""
     vm = v_max0 + 0.5 * zeta * abs(v)
     return 2.0 * f_max * vm * v / (v * v + vm * vm)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rates(state, v, fn, p, out):
     pass
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _friction(state, v, fn, p):
     # p = [f_max, v_max0, zeta, normal_scaling]
     f = kloss_scalar(v, p[0], p[1], p[2])
@@ -81,7 +81,7 @@ def _friction(state, v, fn, p):
     return f
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _dyn_rates(state, v, fn, p, out):
     # p = [f_max, v_max0, zeta, normal_scaling, t_f]
     fss = kloss_scalar(v, p[0], p[1], p[2])
@@ -90,7 +90,7 @@ def _dyn_rates(state, v, fn, p, out):
     out[0] = (fss - state[0]) / p[4]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _dyn_friction(state, v, fn, p):
     return state[0]
 
@@ -99,6 +99,16 @@ def _dyn_friction(state, v, fn, p):
 def _kloss_vec(v, f_max, v_max0, zeta, out):
     for i in range(v.size):
         out[i] = kloss_scalar(v[i], f_max, v_max0, zeta)
+
+
+@njit(cache=True)
+def _kloss2_vec(vx, vy, f_max, v_max0, zeta, fx, fy):
+    for i in range(vx.size):
+        s = math.sqrt(vx[i] * vx[i] + vy[i] * vy[i])
+        vm = v_max0 + 0.5 * zeta * s
+        k = 2.0 * f_max * vm / (s * s + vm * vm)
+        fx[i] = k * vx[i]
+        fy[i] = k * vy[i]
 
 
 def _check_zeta(zeta: float, name: str = "zeta") -> None:
@@ -306,12 +316,13 @@ def kloss_2d(vx: ArrayLike, vy: ArrayLike, f_max: float, v_max0: float,
     (fx, fy) : ndarrays [N]
     """
     _validate(f_max, v_max0, zeta)
-    vx = np.asarray(vx, dtype=float)
-    vy = np.asarray(vy, dtype=float)
-    s = np.hypot(vx, vy)
-    vm = v_max0 + 0.5 * zeta * s
-    k = 2.0 * f_max * vm / (s * s + vm * vm)
-    return k * vx, k * vy
+    vx, vy = np.broadcast_arrays(np.asarray(vx, dtype=float), np.asarray(vy, dtype=float))
+    vx = np.ascontiguousarray(vx)
+    vy = np.ascontiguousarray(vy)
+    fx = np.empty(vx.shape)
+    fy = np.empty(vx.shape)
+    _kloss2_vec(vx.ravel(), vy.ravel(), float(f_max), float(v_max0), float(zeta), fx.ravel(), fy.ravel())
+    return fx, fy
 
 
 @dataclass(frozen=True)

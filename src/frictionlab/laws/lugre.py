@@ -16,16 +16,18 @@ from ..core.registry import Preset, add_presets, register_model
 __all__ = ["LuGre", "stribeck_g"]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def stribeck_g(v, fn, p):
     """Stribeck curve g(v) = fc + (fs - fc) exp(-|v / vs|^delta), scaled by fn if p[7] > 0."""
-    g = p[3] + (p[4] - p[3]) * math.exp(-abs(v / p[5]) ** p[6])
+    x = v / p[5]
+    e = x * x if p[6] == 2.0 else abs(x) ** p[6]  # the common delta = 2 without pow()
+    g = p[3] + (p[4] - p[3]) * math.exp(-e)
     if p[7] > 0.5:
         g *= fn
     return g
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rates(state, v, fn, p, out):
     g = stribeck_g(v, fn, p)
     if g <= 0.0:
@@ -34,7 +36,7 @@ def _rates(state, v, fn, p, out):
     out[0] = v - p[0] * abs(v) * state[0] / g
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _friction(state, v, fn, p):
     g = stribeck_g(v, fn, p)
     z = state[0]

@@ -18,7 +18,7 @@ __all__ = ["RateState"]
 _VMIN = 1e-300
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mu(theta, v, p):
     mu0, a, b, dc, v0, form = p[0], p[1], p[2], p[3], p[4], p[6]
     th = max(theta, _VMIN)
@@ -29,7 +29,7 @@ def _mu(theta, v, p):
     return mu0 + a * math.log(max(av, _VMIN) / v0) + b * math.log(v0 * th / dc)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rates(state, v, fn, p, out):
     dc = p[3]
     th = max(state[0], _VMIN)
@@ -40,7 +40,7 @@ def _rates(state, v, fn, p, out):
         out[0] = 1.0 - omega
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _friction(state, v, fn, p):
     mu = _mu(state[0], v, p)
     if v < 0.0:

@@ -16,12 +16,12 @@ from ..core.registry import Preset, add_presets, register_model
 __all__ = ["Stribeck"]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rates(state, v, fn, p, out):
     pass
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _friction(state, v, fn, p):
     # p = [fc, fs, vs, delta, sigma2, viscous_exponent, v_reg, normal_scaling]
     fc, fs, vs, delta, sigma2, nv, v_reg = p[0], p[1], p[2], p[3], p[4], p[5], p[6]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import tempfile
 import time
 import traceback
@@ -269,7 +270,7 @@ def gather(store: SweepStore | str | Path, grid: Grid | None = None) -> xr.Datas
     for m in metrics:
         vals = np.array([np.nan if not r or r.get("status") != "done" or r["summary"].get(m) is None
                          else r["summary"][m] for r in recs], dtype=float).reshape(shape)
-        ds[m] = (dims, vals, {"units": _units_of(m)})
+        ds[re.sub(r"[^\w.+-]", "_", m)] = (dims, vals, {"units": _units_of(m)})  # a NetCDF-safe name
     status = np.array([(r or {}).get("status", "missing") for r in recs], dtype=object).reshape(shape)
     ds["status"] = (dims, status.astype(str))
     errors = np.array([(r or {}).get("error", "") or "" for r in recs], dtype=object).reshape(shape)

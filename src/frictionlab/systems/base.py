@@ -3,10 +3,11 @@
 A system is a frozen, validated dataclass that knows
 
 * its own state names (prepended to the model's state),
-* a numba kernel ``rhs(y, u, sp, law_rates, law_friction, lp, dy) -> F`` that writes
-  ``dy/dt`` into ``dy`` and returns the friction force, where ``u = (velocity,
-  normal_force, force)`` are the protocol channels at this instant, ``sp`` the system
-  parameter vector and ``lp`` the law parameter vector,
+* a numba kernel ``rhs(ys, z, v, normal_force, force, sp, law_rates, law_friction, lp,
+  dys, dz) -> F`` (declared ``inline="always"``) that writes the rates of the system state
+  ``ys`` and of the law state ``z`` into ``dys`` and ``dz`` and returns the friction force,
+  where ``(v, normal_force, force)`` are the protocol channels at this instant, ``sp`` the
+  system parameter vector and ``lp`` the law parameter vector,
 * how to turn the solution into the standard result variables (:meth:`outputs`).
 
 Integrators advance ``y`` without knowing which system they drive.

@@ -28,22 +28,19 @@ from .base import AbstractSystem, register_system
 __all__ = ["MassSystem", "spring_slider", "incline", "spring_mass", "force_ramp_mass"]
 
 
-@njit(cache=False)  # jitted-kernel arguments: never a cache hit, and the index grows until it breaks
-def _rhs(y, u, sp, law_rates, law_friction, lp, dy):
-    # y = [x_d, x, xdot, z...]; sp = [M, K, C, sin_th, cos_th, g, gravity_normal]
+@njit(inline="always")
+def _rhs(ys, z, vd, fn, fext, sp, law_rates, law_friction, lp, dys, dz):
+    # ys = [x_d, x, xdot]; sp = [M, K, C, sin_th, cos_th, g, gravity_normal]
     m = sp[0]
-    vd = u[0]
-    fn = u[1]
     if sp[6] > 0.5:
         fn = m * sp[5] * sp[4]
-    xdot = y[2]
-    z = y[3:]
+    xdot = ys[2]
     f = law_friction(z, xdot, fn, lp)
-    dy[0] = vd
-    dy[1] = xdot
-    dy[2] = (sp[1] * (y[0] - y[1]) + sp[2] * (vd - xdot) + u[2] + m * sp[5] * sp[3] - f) / m
+    dys[0] = vd
+    dys[1] = xdot
+    dys[2] = (sp[1] * (ys[0] - ys[1]) + sp[2] * (vd - xdot) + fext + m * sp[5] * sp[3] - f) / m
     if z.size:
-        law_rates(z, xdot, fn, lp, dy[3:])
+        law_rates(z, xdot, fn, lp, dz)
     return f
 
 

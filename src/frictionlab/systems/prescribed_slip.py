@@ -14,14 +14,11 @@ from .base import AbstractSystem, register_system
 __all__ = ["PrescribedSlip"]
 
 
-@njit(cache=False)  # jitted-kernel arguments: never a cache hit, and the index grows until it breaks
-def _rhs(y, u, sp, law_rates, law_friction, lp, dy):
-    v = u[0]
-    fn = u[1]
-    dy[0] = v
-    z = y[1:]
+@njit(inline="always")
+def _rhs(ys, z, v, fn, fext, sp, law_rates, law_friction, lp, dys, dz):
+    dys[0] = v
     if z.size:
-        law_rates(z, v, fn, lp, dy[1:])
+        law_rates(z, v, fn, lp, dz)
     return law_friction(z, v, fn, lp)
 
 

@@ -468,6 +468,7 @@ def integrate_junction(
     out_pl: list[NDArray] = []
     buf = np.empty(2)
     n_steps = n_rhs = n_events = 0
+    event_log: list[tuple[float, str]] = []
     plastic = mode == "hybrid" and area0 >= _area_jg(delta0, b) * (1 - 1e-12)
 
     def mode_code(pl: bool) -> int:
@@ -506,8 +507,10 @@ def integrate_junction(
         t0, t1 = float(edges[k]), float(edges[k + 1])
         seg_max = min(max_step, float(history.max_step[k]))
         t = t0
+        seg_start = True
         while t < t1 - 1e-14 * max(abs(t1), 1.0):
-            if mode == "hybrid":  # decide the branch at a segment start / event restart
+            if mode == "hybrid" and seg_start:  # decide the branch where the load rate may jump
+                seg_start = False
                 r0 = make_fun(_MODE_PLASTIC if plastic else _MODE_ELASTIC, k)(t, y)[0]
                 if plastic and r0 < 0:
                     plastic = False
@@ -564,7 +567,9 @@ def integrate_junction(
                 n_events += 1
                 if n_events > max_events:
                     raise IntegrationError(f"microjunction: more than {max_events} branch events by t = {t_stop:.6g} s "
-                                           "(chattering); loosen rtol or use mode='simple'", time=t_stop, step=n_steps)
+                                           f"(chattering; last: {event_log[-4:]}); loosen rtol or use mode='simple'",
+                                           time=t_stop, step=n_steps)
+                event_log.append((t_stop, "kink" if events[i_ev] is ev_kink else ("exit" if plastic else "enter")))
                 if events[i_ev] is ev_kink:  # step off the kink so the event does not fire again
                     sgn = 1.0 if fun(t_stop, y_stop)[0] >= 0 else -1.0
                     y_stop[0] = DELTA_KINK * (1.0 + sgn * 1e-12)

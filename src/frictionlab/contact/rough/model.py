@@ -34,7 +34,7 @@ of asperity-scale properties and long-range elastic interactions" (2015).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -187,13 +187,6 @@ def force_pdf(p: np.ndarray, bins: np.ndarray) -> np.ndarray:
     pc = p[p > 0]
     counts, _ = np.histogram(pc, bins=bins)
     return counts / (p.size * np.diff(bins))
-
-
-@dataclass
-class StepRecord:
-    """Scalars recorded after one step."""
-
-    values: dict[str, float] = field(default_factory=dict)
 
 
 class RoughContactSim:
@@ -399,6 +392,18 @@ class RoughContactSim:
             "min_free_gap": float(res.gap_min_free if res else 0.0),
             "max_plastic_shortening": float(-self.be.to_numpy(self.u_p).min()) if self.vp is not None else 0.0,
         }
+
+    def shear_force(self, v: float = 0.0) -> float:
+        r"""Macroscopic shear strength :math:`\bar F_S = (\bar\tau_S + \alpha\ln|\bar v|)\bar A` (eqs. 14-15;
+        :math:`\bar\tau_S\bar A` at ``v = 0``; natural log, spec R2-R3)."""
+        m = self.model
+        area = float(self.be.scalar(self.be.xp.sum(self.p > 0))) * m.dx**2
+        tau = m.tau_s if v == 0 else m.tau_s + m.alpha * math.log(abs(v))
+        return tau * area
+
+    def friction_coefficient(self, v: float = 0.0) -> float:
+        r""":math:`\mu = \bar F_S/W` (eq. 13 with spec R1)."""
+        return self.shear_force(v) / self.W
 
     def length_change(self) -> np.ndarray:
         r"""Element length changes :math:`u_i` [L*] (paper sign: compression negative)."""

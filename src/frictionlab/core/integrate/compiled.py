@@ -1,86 +1,130 @@
 """Fixed-step explicit integrators compiled with numba.
 
-The loops take the system's right-hand-side kernel and the law's kernels as first-class
-jitted functions, so one compiled loop serves every (system, law) pair. Protocol inputs
-arrive pre-sampled on the half-step grid: ``U[k] = (velocity, normal_force, force)`` at
-``t = k dt / 2`` (right limits; Euler reads the even rows only), and ``UL[i]`` holds the left
-limits at ``t = i dt`` so that a stage evaluated at the end of a step does not see a jump
-(a velocity step) that happens exactly at that instant.
+:func:`fixed_step_loops` builds, once per ``(system rhs, law rates, law friction)`` triple,
+an explicit-Euler and a classical RK4 loop in which the three kernels are compile-time
+constants: numba inlines the small kernels (declared ``inline="always"``) and the loop runs
+with no Python work, no allocation and no reference counting per step.
 
-Each loop returns ``-1`` on success, or the index of the first step whose state is not
-finite (the caller turns that into an :class:`~frictionlab.core.errors.IntegrationError`).
+State is kept as two arrays, the system's ``ys`` and the law's ``z``, and the system kernel
+is ``rhs(ys, z, v, normal_force, force, sp, law_rates, law_friction, lp, dys, dz) -> F``.
+Protocol inputs arrive pre-sampled on the half-step grid: ``U[k] = (velocity, normal_force,
+force)`` at ``t = k dt / 2`` (right limits; Euler reads the even rows only), and ``UL[i]``
+holds the left limits at ``t = i dt`` so that a stage at the end of a step does not see a
+jump (a velocity step) that happens exactly at that instant.
+
+Each loop saves every ``stride``-th step and the final step into ``Y`` (states, system
+first) and ``F`` (friction), and returns ``-1`` on success or the index of the first step
+whose state is not finite or beyond 1e150 (the caller raises
+:class:`~frictionlab.core.errors.IntegrationError`).
+
+Notes
+-----
+Compiled closures are cached per process (``functools.lru_cache``), not on disk: numba's
+disk cache cannot key functions that capture other jitted functions.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numba import njit
 
-__all__ = ["euler_loop", "rk4_loop"]
+__all__ = ["fixed_step_loops"]
 
 _BLOWUP = 1e150
 
 
-@njit(cache=True)
-def _bad(y):
-    for k in range(y.size):
-        if not np.isfinite(y[k]) or abs(y[k]) > _BLOWUP:
-            return True
-    return False
+@njit(inline="always")
+def _ok(x):
+    return np.isfinite(x) and abs(x) < _BLOWUP
 
 
-@njit(cache=False)  # jitted-kernel arguments: never a cache hit, and the index grows until it breaks
-def euler_loop(rhs, law_rates, law_friction, sp, lp, U, UL, y0, dt, n, stride, Y, F):
-    """Explicit (forward) Euler: ``y += dt f(t, y)``; saves every ``stride`` steps."""
-    y = y0.copy()
-    k1 = np.empty_like(y)
-    j = 0
-    for i in range(n):
-        f = rhs(y, U[2 * i], sp, law_rates, law_friction, lp, k1)
-        if i % stride == 0:
-            Y[j, :] = y
-            F[j] = f
-            j += 1
-        for m in range(y.size):
-            y[m] += dt * k1[m]
-        if _bad(y):
-            return i + 1
-    F[j] = rhs(y, U[2 * n], sp, law_rates, law_friction, lp, k1)  # the final state is always saved
-    Y[j, :] = y
-    return -1
+@lru_cache(maxsize=None)
+def fixed_step_loops(rhs, law_rates, law_friction):
+    """Return ``(euler, rk4)`` loops specialised for one system and one law.
 
+    Both have the signature ``loop(sp, lp, U, UL, ys0, z0, dt, n, stride, Y, F) -> int``.
+    """
 
-@njit(cache=False)  # jitted-kernel arguments: never a cache hit, and the index grows until it breaks
-def rk4_loop(rhs, law_rates, law_friction, sp, lp, U, UL, y0, dt, n, stride, Y, F):
-    """Classical fourth-order Runge-Kutta; saves every ``stride`` steps."""
-    y = y0.copy()
-    ny = y.size
-    k1 = np.empty(ny)
-    k2 = np.empty(ny)
-    k3 = np.empty(ny)
-    k4 = np.empty(ny)
-    tmp = np.empty(ny)
-    j = 0
-    h2 = 0.5 * dt
-    for i in range(n):
-        f = rhs(y, U[2 * i], sp, law_rates, law_friction, lp, k1)
-        if i % stride == 0:
-            Y[j, :] = y
-            F[j] = f
-            j += 1
-        for m in range(ny):
-            tmp[m] = y[m] + h2 * k1[m]
-        rhs(tmp, U[2 * i + 1], sp, law_rates, law_friction, lp, k2)
-        for m in range(ny):
-            tmp[m] = y[m] + h2 * k2[m]
-        rhs(tmp, U[2 * i + 1], sp, law_rates, law_friction, lp, k3)
-        for m in range(ny):
-            tmp[m] = y[m] + dt * k3[m]
-        rhs(tmp, UL[i + 1], sp, law_rates, law_friction, lp, k4)
-        for m in range(ny):
-            y[m] += dt / 6.0 * (k1[m] + 2.0 * k2[m] + 2.0 * k3[m] + k4[m])
-        if _bad(y):
-            return i + 1
-    F[j] = rhs(y, U[2 * n], sp, law_rates, law_friction, lp, k1)  # the final state is always saved
-    Y[j, :] = y
-    return -1
+    @njit
+    def _save(Y, F, j, ys, z, f):
+        ns = ys.size
+        for m in range(ns):
+            Y[j, m] = ys[m]
+        for m in range(z.size):
+            Y[j, ns + m] = z[m]
+        F[j] = f
+
+    @njit
+    def euler(sp, lp, U, UL, ys0, z0, dt, n, stride, Y, F):
+        ys = ys0.copy()
+        z = z0.copy()
+        ns, nz = ys.size, z.size
+        ds = np.empty(ns)
+        dz = np.empty(nz)
+        j = 0
+        for i in range(n):
+            a = 2 * i
+            f = rhs(ys, z, U[a, 0], U[a, 1], U[a, 2], sp, law_rates, law_friction, lp, ds, dz)
+            if i % stride == 0:
+                _save(Y, F, j, ys, z, f)
+                j += 1
+            good = True
+            for m in range(ns):
+                ys[m] += dt * ds[m]
+                good &= _ok(ys[m])
+            for m in range(nz):
+                z[m] += dt * dz[m]
+                good &= _ok(z[m])
+            if not good:
+                return i + 1
+        f = rhs(ys, z, U[2 * n, 0], U[2 * n, 1], U[2 * n, 2], sp, law_rates, law_friction, lp, ds, dz)
+        _save(Y, F, j, ys, z, f)  # the final state is always saved
+        return -1
+
+    @njit
+    def rk4(sp, lp, U, UL, ys0, z0, dt, n, stride, Y, F):
+        ys = ys0.copy()
+        z = z0.copy()
+        ns, nz = ys.size, z.size
+        k1s, k2s, k3s, k4s, ts = np.empty(ns), np.empty(ns), np.empty(ns), np.empty(ns), np.empty(ns)
+        k1z, k2z, k3z, k4z, tz = np.empty(nz), np.empty(nz), np.empty(nz), np.empty(nz), np.empty(nz)
+        h2 = 0.5 * dt
+        h6 = dt / 6.0
+        j = 0
+        for i in range(n):
+            a = 2 * i
+            f = rhs(ys, z, U[a, 0], U[a, 1], U[a, 2], sp, law_rates, law_friction, lp, k1s, k1z)
+            if i % stride == 0:
+                _save(Y, F, j, ys, z, f)
+                j += 1
+            for m in range(ns):
+                ts[m] = ys[m] + h2 * k1s[m]
+            for m in range(nz):
+                tz[m] = z[m] + h2 * k1z[m]
+            rhs(ts, tz, U[a + 1, 0], U[a + 1, 1], U[a + 1, 2], sp, law_rates, law_friction, lp, k2s, k2z)
+            for m in range(ns):
+                ts[m] = ys[m] + h2 * k2s[m]
+            for m in range(nz):
+                tz[m] = z[m] + h2 * k2z[m]
+            rhs(ts, tz, U[a + 1, 0], U[a + 1, 1], U[a + 1, 2], sp, law_rates, law_friction, lp, k3s, k3z)
+            for m in range(ns):
+                ts[m] = ys[m] + dt * k3s[m]
+            for m in range(nz):
+                tz[m] = z[m] + dt * k3z[m]
+            rhs(ts, tz, UL[i + 1, 0], UL[i + 1, 1], UL[i + 1, 2], sp, law_rates, law_friction, lp, k4s, k4z)
+            good = True
+            for m in range(ns):
+                ys[m] += h6 * (k1s[m] + 2.0 * k2s[m] + 2.0 * k3s[m] + k4s[m])
+                good &= _ok(ys[m])
+            for m in range(nz):
+                z[m] += h6 * (k1z[m] + 2.0 * k2z[m] + 2.0 * k3z[m] + k4z[m])
+                good &= _ok(z[m])
+            if not good:
+                return i + 1
+        f = rhs(ys, z, U[2 * n, 0], U[2 * n, 1], U[2 * n, 2], sp, law_rates, law_friction, lp, k1s, k1z)
+        _save(Y, F, j, ys, z, f)  # the final state is always saved
+        return -1
+
+    return euler, rk4

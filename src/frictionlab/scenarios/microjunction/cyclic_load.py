@@ -53,10 +53,10 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     last = ds.sel(time=slice(ends[-2], ends[-1]))
     f, a = last.force_star.values, last.area_star.values
     dec = np.diff(f) < 0
-    a_drop = float(np.max(a) - np.min(a[np.argmax(a):])) if a.size else 0.0
+    a_drop = float(np.max(np.maximum.accumulate(a) - a)) if a.size else 0.0
     out.append(check("last cycle: the area decreases while the force decreases (elastic unloading)",
-                     "A* falls during the unloading half", f"ΔA* = -{a_drop:.3f}",
-                     bool(np.any(np.diff(a)[dec] < 0))))
+                     "A* falls during the unloading half (largest drop > 0)", f"ΔA* = -{a_drop:.3f}",
+                     bool(np.any(np.diff(a)[dec] < 0)) and a_drop > 0))
     loop = float(np.trapezoid(last.delta_star.values, last.force_star.values))
     out.append(check("last cycle: δ*-F* loop is open (hysteresis, creep ratchet)", "non-zero loop area",
                      f"∮δ* dF* = {loop:.4f}", abs(loop) > 0.0))

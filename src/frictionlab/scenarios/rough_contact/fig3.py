@@ -113,6 +113,12 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                              "< 1.5 %", f"{100 * es:.3f} %", es < 0.015))
     else:
         out.append(check("Hertz check needs a/dx >= 32", "some delta with a/dx >= 32", "none", False))
+    # convergence with resolution at the largest indentation (all dx)
+    errs = [abs(float(ds.force_boussinesq.sel(profile=prof, inv_dx=kk).values[-1]) / float(ds.force_hertz.values[-1]) - 1)
+            for kk in ds.inv_dx.values]
+    out.append(check("Boussinesq: force error at delta_max decreases as dx is refined",
+                     "monotone decrease over dx = " + ", ".join(f"1/{kk}" for kk in ds.inv_dx.values),
+                     ", ".join(f"{100 * e:.3f} %" for e in errs), bool(np.all(np.diff(errs) < 0))))
     # mean field: matches only at the fitted point, F ~ delta^2, a = sqrt(2 R delta)
     Fm = ds.force_meanfield.sel(profile=prof, inv_dx=k).values
     C0 = float(ds.C0_meanfield.sel(inv_dx=k))

@@ -1,0 +1,46 @@
+"""Microjunction model benchmarks: one junction creeping 1e6 s; a 1e4-junction GW ensemble.
+
+``frictionlab bench microjunction [--quick]``.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+
+def run(quick: bool) -> list[tuple[str, float, str, str]]:
+    from frictionlab.contact.microjunction import ForceHistory, Microjunction, integrate_junction
+    from frictionlab.contact.microjunction.ensemble import JunctionEnsemble, integrate_ensemble
+
+    out: list[tuple[str, float, str, str]] = []
+    m = Microjunction()  # demo steel, C1 = 2.84 sigma_Y / E
+    # warm-up (numba compilation)
+    integrate_junction(m, ForceHistory.piecewise_linear([0.0, 1e-3], [20.0, 20.0]), initial=m.on_curve_state(20.0))
+    t_end = 1e4 if quick else 1e6
+    h = ForceHistory.piecewise_linear([0.0, t_end], [20.0, 20.0])
+    t0 = time.perf_counter()
+    sol = integrate_junction(m, h, initial=m.on_curve_state(20.0), rtol=1e-8, atol=1e-10)
+    wall = time.perf_counter() - t0
+    out.append((f"one junction, F*=20, {t_end:.0e} s of creep (DOP853, rtol 1e-8): wall time", wall, "s",
+                "< 5 s"))
+    out.append(("  accepted steps", float(sol.n_steps), "1", "-"))
+    n = 1000 if quick else 10000
+    ens = JunctionEnsemble(n_junctions=n, sigma_z=20e-9)
+    slow = m.replace(c1=1.42e-6)
+    hh = ForceHistory.piecewise_linear([0.0, 1e4], [2.0 * n, 2.0 * n])
+    integrate_ensemble(slow, JunctionEnsemble(n_junctions=10), ForceHistory.piecewise_linear([0.0, 1.0], [20.0, 20.0]))
+    t0 = time.perf_counter()
+    es = integrate_ensemble(slow, ens, hh, t_eval=np.geomspace(1.0, 1e4, 9), rtol=1e-5)
+    wall = time.perf_counter() - t0
+    out.append((f"GW ensemble of {n} junctions, 1e4 s hold (C1 = 1.42e-6 1/s, RK45 rtol 1e-5): wall time", wall, "s",
+                "< 120 s"))
+    out.append(("  RHS evaluations", float(es.n_steps), "1", "-"))
+    out.append(("  time per RHS evaluation per junction", wall / es.n_steps / n * 1e9, "ns", "-"))
+    return out
+
+
+if __name__ == "__main__":
+    for row in run(quick=False):
+        print(row)

@@ -1,0 +1,68 @@
+"""``frictionlab compare``: one protocol through many models -> NetCDF, PNG and the RSF fit table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..core.errors import ConfigError
+
+__all__ = ["register", "build_protocol"]
+
+#: protocol used when none is given on the command line (the compare-velocity-step scenario)
+DEFAULT_PROTOCOLS = {
+    "velocity_steps": {"velocities": [1e-4, 1e-3], "durations": [1.0, 1.0]},
+    "slide_hold_slide": {"v": 1e-3, "slide_duration": 0.2, "holds": [0.1, 1.0, 10.0]},
+}
+
+
+def build_protocol(kind: str, settings: list[str] | None):
+    """Protocol of type ``kind`` from ``key=value`` settings (values parsed as in ``--set``)."""
+    from ..protocols import make_protocol
+    from ..scenarios.config import parse_set
+
+    cfg = {"type": kind, **DEFAULT_PROTOCOLS.get(kind, {})}
+    for k, v in parse_set(settings or []).items():
+        if "." in k:
+            raise ConfigError(f"protocol setting {k!r}: give plain field names (e.g. velocities=[1e-6,1e-5])")
+        cfg[k] = v
+    return make_protocol(cfg)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``compare`` command to the frictionlab CLI."""
+
+    @app.command()
+    def compare(
+        protocol: Annotated[str, typer.Argument(help="protocol type: velocity_steps, slide_hold_slide, constant_velocity, ...")] = "velocity_steps",
+        set_: Annotated[Optional[list[str]], typer.Option("--set", help="protocol field, e.g. velocities=[1e-6,1e-5]")] = None,
+        models: Annotated[Optional[str], typer.Option("--models", help="comma-separated adapter names (default: all)")] = None,
+        out: Annotated[Path, typer.Option("--out", help="output directory")] = Path("out"),
+        full: Annotated[bool, typer.Option("--full", help="finer integration (4e4 steps) and larger ensembles")] = False,
+        law: Annotated[str, typer.Option("--law", help="evolution law of the fitted RSF model: aging | slip")] = "aging",
+        noise: Annotated[float, typer.Option("--noise", help="std of seeded noise added before the RSF fit")] = 0.0,
+        seed: Annotated[int, typer.Option("--seed")] = 0,
+        no_fit: Annotated[bool, typer.Option("--no-fit", help="skip the rate-and-state fit")] = False,
+    ) -> None:
+        """Run PROTOCOL through every model -> OUT/compare_<protocol>.nc, .png, .json (RSF table)."""
+        from ..core.result import write_netcdf
+        from ..plot import save
+        from .compare import ADAPTERS, compare as run_compare, format_table, plot_compare, rsf_table
+
+        proto = build_protocol(protocol, set_)
+        names = [m.strip() for m in models.split(",") if m.strip()] if models else list(ADAPTERS)
+        ds = run_compare(proto, names, quick=not full, fit=not no_fit, law=law, fit_noise=noise, seed=seed)
+        out.mkdir(parents=True, exist_ok=True)
+        stem = out / f"compare_{protocol}"
+        write_netcdf(ds, stem.with_suffix(".nc"))
+        save(plot_compare(ds, title=f"{protocol}: {', '.join(f'{k}={v}' for k, v in proto.attrs().items())}"[:110]),
+             stem.with_suffix(".png"))
+        stem.with_suffix(".json").write_text(json.dumps(rsf_table(ds), indent=2, default=str))
+        for m, s, sec in zip(ds.model.values, ds.status.values, ds.run_seconds.values):
+            typer.echo(f"{m:<14} {'ok' if s == 'ok' else s}" + (f"  ({sec:.1f} s)" if s == "ok" else ""))
+        if not no_fit:
+            typer.echo(format_table(ds))
+        typer.echo(f"wrote {stem}.nc, {stem}.png, {stem}.json")
