@@ -9,7 +9,6 @@ from frictionlab.analysis.beam_patterns import steady_metrics
 from frictionlab.contact.beam_network.lbnm import _lbnm_kernel, run_lbnm
 from frictionlab.contact.beam_network.mlbnm import (_gp, _mlbnm_kernel, iub_arrays, iub_linear_eigenvalues,
                                                     run_mlbnm, run_mlbnm_batch)
-from frictionlab.contact.beam_network.params import BeamNetworkParams
 from frictionlab.core.errors import IntegrationError, ParameterError
 from frictionlab.core.registry import make_model
 

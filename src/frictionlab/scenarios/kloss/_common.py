@@ -29,3 +29,11 @@ def curve_dataset(coord: str, x: np.ndarray, units: dict[str, str], data: dict[s
 
 def rel(a: float, b: float) -> float:
     return abs(a - b) / abs(b) if b != 0 else abs(a - b)
+
+
+def law_of(cfg: dict[str, Any]):
+    """The law a scenario config describes (preset + overrides), for checks that follow ``--set``."""
+    from ...core.registry import make_model
+
+    m = dict(cfg["model"])
+    return make_model(m.pop("name"), m.pop("preset", None), **m)

@@ -22,7 +22,7 @@ from ...plot import plt
 from ...reference import kloss as ref
 from ..base import Scenario, check, register_scenario
 from ..config import run_config
-from ._common import REFS, rel
+from ._common import REFS, law_of, rel
 
 THETA = 0.0873
 CONFIG = {
@@ -43,8 +43,9 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
-    s, m = cfg["system"], {"f_max": 1.0, "v_max0": 0.01, "zeta": 0.5}
-    m.update({k: v for k, v in cfg["model"].items() if k in m})
+    s = cfg["system"]
+    law = law_of(cfg)
+    m = {"f_max": law.f_max, "v_max0": law.v_max0, "zeta": law.zeta}
     th = math.radians(s["angle_deg"])
     mg = s["mass"] * s["gravity"] * math.sin(th)
     v = ds.slip_velocity.values

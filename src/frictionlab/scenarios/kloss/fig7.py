@@ -19,7 +19,7 @@ from ...plot import plt
 from ...reference import kloss as ref
 from ..base import Scenario, check, register_scenario
 from ..config import run_config
-from ._common import REFS
+from ._common import REFS, law_of
 
 CONFIG = {
     "model": {"name": "kloss", "preset": "fig7"},
@@ -37,17 +37,18 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     fext = ds.applied_force.values
     f = ds.friction_force.values
     v = ds.slip_velocity.values
-    fc = ref.coulomb_level(1.0, 0.95)
-    low = (fext > 0.05) & (fext < 0.8)
+    law = law_of(cfg)
+    fc = ref.coulomb_level(law.f_max, law.zeta)
+    low = (fext > 0.05) & (fext < 0.8 * law_of(cfg).f_max)
     dev = float(np.max(np.abs(f[low] - fext[low]) / fext[low]))
     i5 = int(np.argmin(np.abs(fext - 0.5)))
-    v5 = float(ref.rising_branch_velocity(0.5, 1.0, 0.01, 0.95))
+    v5 = float(ref.rising_branch_velocity(0.5, law.f_max, law.v_max0, law.zeta))
     return [
         check("static region: friction follows the applied force below F_max (quasi-static, spec K9)",
-              "max rel. deviation < 2 % for 0.05 < F_ext < 0.8 N", dev, dev < 0.02),
+              "max rel. deviation < 2 % for 0.05 N < F_ext < 0.8 F_max", dev, dev < 0.02),
         check("creep speed at F_ext = 0.5 N on the rising branch (spec K5)", f"{v5:.5g} m/s (rel 2 %)", v[i5],
               abs(v[i5] - v5) < 0.02 * v5),
-        check("friction never exceeds F_max", "<= 1 N", float(f.max()), f.max() <= 1.0 + 1e-12),
+        check("friction never exceeds F_max", f"<= {law.f_max:g} N", float(f.max()), f.max() <= law.f_max * (1 + 1e-12)),
         check("kinetic region: friction falls toward F_C = zeta F_max/(1 + zeta^2/4)", f"{fc:.4f} N (abs 0.005)",
               float(f[-1]), abs(f[-1] - fc) < 0.005),
     ]
