@@ -214,3 +214,19 @@ def test_quick_profile_checks_pass(name):
     assert len(checks) >= 10
     failed = [(c.claim, c.expected, c.measured) for c in checks if not c.passed]
     assert not failed, failed
+
+
+def test_spring_slider_system_runs_force_laws_and_reports_the_others():
+    from frictionlab.systems.mass import spring_slider
+
+    p = VelocitySteps(velocities=(1e-4, 1e-3), durations=(0.1, 0.1))
+    ds = C.compare(p, ["coulomb", "rate_state", "subloading", "microjunction"], n_grid=201,
+                   system=spring_slider(mass=1e-3, stiffness=1e4, damping=2.0))
+    st = {m: str(s) for m, s in zip(ds.model.values, ds.status.values)}
+    assert st["coulomb"] == "ok" and st["rate_state"] == "ok"
+    assert "stress-based" in st["subloading"] and "prescribed slip" in st["microjunction"]
+    assert ds.attrs["system"] == "mass"
+    assert str(ds.rsf_fit_status.sel(model="rate_state").item()).startswith("skipped")
+    # the load point moves at the protocol velocity; the slider follows it on average
+    slip = float(ds.slip.sel(model="rate_state").isel(time=-1))
+    assert slip == pytest.approx(1e-4 * 0.1 + 1e-3 * 0.1, rel=0.05)

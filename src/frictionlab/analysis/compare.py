@@ -64,7 +64,7 @@ import dataclasses
 import math
 import time as _time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -75,7 +75,9 @@ from ..core.errors import ConfigError, FrictionLabError, ParameterError, suggest
 from ..protocols.base import AbstractProtocol
 
 __all__ = ["ModelAdapter", "ADAPTERS", "register_adapter", "adapter_names", "run_model", "compare",
-           "fit_rsf", "PrescribedSlipRSF", "rsf_prescribed_mu", "rsf_table", "plot_compare", "DEFAULT_MODELS"]
+           "fit_rsf", "PrescribedSlipRSF", "rsf_prescribed_mu", "rsf_table", "format_table", "plot_compare",
+           "DEFAULT_MODELS", "model_coverage_check", "rsf_recovery_checks", "steady_checks", "direct_effect_checks",
+           "healing_checks"]
 
 #: variables every adapter returns (over ``time``)
 STANDARD = ("slip", "slip_velocity", "friction_force", "normal_force", "friction_coefficient")
@@ -105,6 +107,9 @@ class ModelAdapter:
     heals : bool, optional
         True when friction grows during a hold at zero slip rate (time-dependent healing),
         False when the state cannot evolve at zero slip rate, None when not asserted.
+    run_system : callable, optional
+        ``run_system(protocol, system, quick) -> xarray.Dataset``: the model hosted in a
+        :mod:`frictionlab.systems` system (e.g. a spring-slider); None when unsupported.
     """
 
     name: str
@@ -114,6 +119,7 @@ class ModelAdapter:
     direct_effect: Callable[[xr.Dataset, AbstractProtocol, int, int], float] | None = None
     rate_strengthening: bool | None = None
     heals: bool | None = None
+    run_system: Callable[[AbstractProtocol, Any, bool], xr.Dataset] | None = None
 
 
 ADAPTERS: dict[str, ModelAdapter] = {}
@@ -162,13 +168,19 @@ def _law_adapter(name: str, make: Callable[[AbstractProtocol], Any], description
     """Adapter of a registered law or stepped model run by :func:`simulate` under prescribed slip."""
 
     def run(protocol: AbstractProtocol, quick: bool) -> xr.Dataset:
+        return run_system(protocol, None, quick)
+
+    def run_system(protocol: AbstractProtocol, system: Any, quick: bool) -> xr.Dataset:
         from ..core.simulate import simulate
 
         model = make(protocol)
+        if stress and system is not None:
+            raise ConfigError(f"{name} is stress-based (Pa); it does not run in the force-based system "
+                              f"{system.type_name!r} (use its own oscillator driver)")
         proto = _with_normal(protocol, model.fn_init) if stress else protocol
         dt = _dt(protocol, quick)
         n = int(round(float(protocol.duration) / dt))
-        ds = simulate(model, proto, integrator="rk4", dt=dt, max_points=n + 2)
+        ds = simulate(model, proto, system=system, integrator="rk4", dt=dt, max_points=n + 2)
         ds.attrs["compare_model_repr"] = repr(model)
         return ds
 
@@ -206,7 +218,7 @@ def _law_adapter(name: str, make: Callable[[AbstractProtocol], Any], description
         def direct_fn(ds, protocol, i0, i1):  # element forces continuous, only sigma2 v jumps
             m = make(protocol)
             return m.sigma2 * (float(ds.slip_velocity[i1]) - float(ds.slip_velocity[i0]))
-    return ModelAdapter(name, run, description, steady_fn, direct_fn, rate_strengthening, heals)
+    return ModelAdapter(name, run, description, steady_fn, direct_fn, rate_strengthening, heals, run_system)
 
 
 def _make(name: str, preset: str | None = None, **kw: Any) -> Callable[[AbstractProtocol], Any]:
@@ -311,11 +323,17 @@ register_adapter(ModelAdapter("rough_contact", _run_rough, "rough-contact asperi
 DEFAULT_MODELS: tuple[str, ...] = tuple(ADAPTERS)
 
 
-def run_model(name: str, protocol: AbstractProtocol, quick: bool = True) -> xr.Dataset:
-    """Run one adapter and check that it returned the standard variables."""
+def run_model(name: str, protocol: AbstractProtocol, quick: bool = True, system: Any = None) -> xr.Dataset:
+    """Run one adapter (in ``system`` when given) and check that it returned the standard variables."""
     if name not in ADAPTERS:
         raise ConfigError(f"unknown model {name!r} for compare{suggest(name, ADAPTERS)}; known: {', '.join(ADAPTERS)}")
-    ds = ADAPTERS[name].run(protocol, quick)
+    ad = ADAPTERS[name]
+    if system is None:
+        ds = ad.run(protocol, quick)
+    elif ad.run_system is None:
+        raise ConfigError(f"{name}: this adapter runs only under prescribed slip, not in system {system.type_name!r}")
+    else:
+        ds = ad.run_system(protocol, system, quick)
     if "friction_coefficient" not in ds and "friction_force" in ds and "normal_force" in ds:
         ds["friction_coefficient"] = ds.friction_force / ds.normal_force
     missing = [v for v in ("friction_coefficient", "slip", "slip_velocity") if v not in ds]
@@ -540,7 +558,7 @@ def _grid(protocol: AbstractProtocol, n: int) -> NDArray[np.float64]:
 
 def compare(protocol: AbstractProtocol, models: Sequence[str] | None = None, quick: bool = True, *,
             fit: bool = True, law: str = "aging", n_grid: int | None = None, fit_noise: float = 0.0,
-            seed: int = 0) -> xr.Dataset:
+            seed: int = 0, system: Any = None) -> xr.Dataset:
     """Run ``protocol`` through each model of ``models`` (default all of :data:`ADAPTERS`).
 
     Parameters
@@ -553,6 +571,10 @@ def compare(protocol: AbstractProtocol, models: Sequence[str] | None = None, qui
     n_grid : points of the common time grid (default 2001 quick, 8001 full)
     fit_noise, seed : standard deviation [1] of seeded Gaussian noise added to each record
         before the RSF fit (0: fit the noise-free output), and its seed
+    system : host the models in this system (e.g. ``frictionlab.systems.spring_slider(...)``)
+        instead of prescribed slip; the protocol velocity then drives the load point. Only
+        force-based rate laws run there; the RSF fit and the step diagnostics (which assume
+        prescribed slip) are skipped.
 
     Returns
     -------
@@ -591,7 +613,7 @@ def compare(protocol: AbstractProtocol, models: Sequence[str] | None = None, qui
         descr.append(ADAPTERS[name].description)
         t0 = _time.perf_counter()
         try:
-            ds = run_model(name, protocol, quick)
+            ds = run_model(name, protocol, quick, system)
         except Exception as exc:  # noqa: BLE001 - reported per model, never dropped
             status.append(f"failed: {type(exc).__name__}: {exc}")
             fit_status.append("not run")
@@ -604,13 +626,15 @@ def compare(protocol: AbstractProtocol, models: Sequence[str] | None = None, qui
             if v in ds:
                 arrays[v][i] = _interp_segments(grid, t, ds[v].values, seg_edges)
         force_units.append(str(ds.friction_force.attrs.get("units", "N")) if "friction_force" in ds else "")
-        d = _diagnostics(name, ds, protocol)
+        d = _diagnostics(name, ds, protocol) if system is None else {}
         for k in diag_keys:
             if k in d:
                 diags[k][i] = d[k]
         if "hold_peaks" in d:
             hold_peaks[i, :len(d["hold_peaks"])] = d["hold_peaks"]
-        if fit:
+        if fit and system is not None:
+            fit_status.append("skipped: the RSF closed form assumes prescribed slip")
+        elif fit:
             try:
                 f = fit_rsf(ds, protocol, law=law, noise=fit_noise, seed=seed)
                 for k in fit_keys:
@@ -644,7 +668,8 @@ def compare(protocol: AbstractProtocol, models: Sequence[str] | None = None, qui
     out["rsf_fit_status"] = ("model", fit_status)
     ch = _first_change(protocol)
     out.attrs.update({
-        "protocol": protocol.type_name, "quick": int(bool(quick)), "rsf_law": law, "rsf_fit_noise": fit_noise,
+        "protocol": protocol.type_name, "system": "prescribed_slip" if system is None else system.type_name,
+        "quick": int(bool(quick)), "rsf_law": law, "rsf_fit_noise": fit_noise,
         "rsf_fit_seed": seed,
         "failed": ", ".join(n for n, s in zip(names, status) if s != "ok"),
         **{f"protocol.{k}": v for k, v in _flat_attrs(protocol).items()},

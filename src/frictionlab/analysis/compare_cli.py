@@ -46,6 +46,9 @@ def register(app: typer.Typer) -> None:
         noise: Annotated[float, typer.Option("--noise", help="std of seeded noise added before the RSF fit")] = 0.0,
         seed: Annotated[int, typer.Option("--seed")] = 0,
         no_fit: Annotated[bool, typer.Option("--no-fit", help="skip the rate-and-state fit")] = False,
+        stiffness: Annotated[Optional[float], typer.Option("--stiffness", help="run in a spring-slider of this stiffness [N/m] (the protocol drives the load point)")] = None,
+        mass: Annotated[float, typer.Option("--mass", help="spring-slider mass [kg]")] = 1.0,
+        damping: Annotated[float, typer.Option("--damping", help="spring-slider damping [N s/m]")] = 0.0,
     ) -> None:
         """Run PROTOCOL through every model -> OUT/compare_<protocol>.nc, .png, .json (RSF table)."""
         from ..core.result import write_netcdf
@@ -54,7 +57,13 @@ def register(app: typer.Typer) -> None:
 
         proto = build_protocol(protocol, set_)
         names = [m.strip() for m in models.split(",") if m.strip()] if models else list(ADAPTERS)
-        ds = run_compare(proto, names, quick=not full, fit=not no_fit, law=law, fit_noise=noise, seed=seed)
+        system = None
+        if stiffness is not None:
+            from ..systems.mass import spring_slider
+
+            system = spring_slider(mass=mass, stiffness=stiffness, damping=damping)
+        ds = run_compare(proto, names, quick=not full, fit=not no_fit, law=law, fit_noise=noise, seed=seed,
+                         system=system)
         out.mkdir(parents=True, exist_ok=True)
         stem = out / f"compare_{protocol}"
         write_netcdf(ds, stem.with_suffix(".nc"))
@@ -63,6 +72,6 @@ def register(app: typer.Typer) -> None:
         stem.with_suffix(".json").write_text(json.dumps(rsf_table(ds), indent=2, default=str))
         for m, s, sec in zip(ds.model.values, ds.status.values, ds.run_seconds.values):
             typer.echo(f"{m:<14} {'ok' if s == 'ok' else s}" + (f"  ({sec:.1f} s)" if s == "ok" else ""))
-        if not no_fit:
+        if not no_fit and system is None:
             typer.echo(format_table(ds))
         typer.echo(f"wrote {stem}.nc, {stem}.png, {stem}.json")

@@ -220,7 +220,7 @@ def initial_guess(step: VelocityStep) -> dict[str, float]:
         slope = np.polyfit(t[early], mu[early], 1)[0]
     else:
         slope = (mu_peak - mu_ref) / max(t[post][np.argmax(mu[post])] - step.t_step, 1e-9)
-    k = min(max(abs(slope) / (step.v2 - step.v1), 20.0), 5e5)
+    k = min(max(abs(slope) / (step.v2 - step.v1), 50.0), 1e5)
     i_peak = int(np.argmax(mu[post]))
     t_peak = t[post][i_peak]
     dc = min(max(step.v2 * max(t[-1] - t_peak, 1e-9) / 5.0, 2e-7), 5e-4)
@@ -241,7 +241,7 @@ def fit_velocity_step(step: VelocityStep, *, law: str = "aging", fit_k: bool = T
     fm = RSFSpringSliderModel(
         "rsf-spring-slider", ("mu_ref", "a", "b", "dc", "k"), g,
         {"mu_ref": (mu_ref - 0.02, mu_ref + 0.02), "a": (1e-4, 0.05), "b": (0.0, 0.05), "dc": (1e-7, 1e-3),
-         "k": (10.0, 1e6)},
+         "k": (30.0, 2e5)},
         ("a", "dc", "k"), "RSF + quasi-static spring-slider", "time [s]", "friction [1]",
         law=law, v_ref=step.v1)
     fixed = {} if fit_k and k is None else {"k": g["k"]}

@@ -58,7 +58,7 @@ def plot(ds: xr.Dataset):
     fig, ax = plt.subplots(figsize=(6, 4))
     ax.plot(ds.applied_force, np.abs(ds.friction_force), "r-", label="|friction|")
     ax.plot(ds.applied_force, ds.applied_force, "k:", lw=0.8, label="applied force")
-    ax.axhline(ref.coulomb_level(1.0, 0.95), color="g", ls="--", lw=0.8, label="Coulomb level")
+    ax.axhline(ref.coulomb_level(float(ds.attrs.get("f_max", 1.0)), float(ds.attrs.get("zeta", 0.95))), color="g", ls="--", lw=0.8, label="Coulomb level")
     ax.set_ylim(0, 1.1)
     ax.set_xlabel("applied force [N]")
     ax.set_ylabel("friction [N]")
