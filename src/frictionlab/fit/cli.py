@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -75,7 +74,7 @@ def register(app: typer.Typer) -> None:
         save(f.plot(), stem.with_suffix(".png"))
         res = f.to_dict()
         for k in f.free_:
-            typer.echo(f"{k:>12s} = {res['params'][k]:.6g} ± {res['stderr'][k]:.3g}")
+            err = res["stderr"][k]
+            typer.echo(f"{k:>12s} = {res['params'][k]:.6g} ± " + (f"{err:.3g}" if err is not None else "n/a (at a bound)"))
         typer.echo(f"FIT = {res['fit_percent']:.3f} %  (R^2 x 100, {res['n_points']} points, {res['seconds']:.2f} s)")
         typer.echo(f"wrote {stem}.json, {stem}.png")
-        _ = json

@@ -7,7 +7,7 @@ that are not monotone).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -286,8 +286,6 @@ class RecordedInput(AbstractProtocol):
             return np.zeros_like(np.asarray(t, dtype=float))
         return np.interp(np.asarray(t, dtype=float) + self.times[0], self.times, self.forces)
 
-
-_ = Sequence
 
 
 def find_data_file(name: str, directory: str | None = None) -> Path:

@@ -16,7 +16,8 @@ Method
 * Covariance from the Jacobian at the optimum, :math:`C_u = s^2 (J^TJ)^{+}` with
   :math:`s^2 = \mathrm{SSE}/(n - p)`, mapped to the physical parameters by the chain rule
   (:math:`\partial p/\partial u = p` for log parameters); ``stderr_`` is the square root of
-  its diagonal (a local, linearised estimate).
+  its diagonal (a local, linearised estimate). A parameter that ends on a bound gets
+  ``nan`` (listed in ``at_bound_``): the linearisation does not hold there.
 * Goodness of fit: ``fit_percent_`` :math:`= 100\,R^2 = 100\,(1 - \mathrm{SSE}/\mathrm{SST})`
   (the "FIT" of Martinez Molina 2025, spec A10).
 """
@@ -224,7 +225,11 @@ class Fitter:
         self.model_ = fm
         self.free_ = tuple(free)
         self.params_ = p_best
-        self.stderr_ = {kk: float(math.sqrt(max(cov[i, i], 0.0))) for i, kk in enumerate(free)}
+        # a parameter stopped at a bound has no meaningful linearised error: NaN, and listed
+        active = np.asarray(getattr(best, "active_mask", np.zeros(len(free))))
+        self.at_bound_ = tuple(kk for i, kk in enumerate(free) if active[i] != 0)
+        self.stderr_ = {kk: (float("nan") if active[i] != 0 else float(math.sqrt(max(cov[i, i], 0.0))))
+                        for i, kk in enumerate(free)}
         self.covariance_ = cov
         self.y_pred_ = y_pred
         self.residuals_ = y_pred - y
@@ -252,7 +257,8 @@ class Fitter:
         return {
             "model": self.model_.name,
             "params": {k: float(v) for k, v in self.params_.items()},
-            "stderr": dict(self.stderr_),
+            "stderr": {k: (None if math.isnan(v) else v) for k, v in self.stderr_.items()},
+            "at_bound": list(self.at_bound_),
             "free": list(self.free_),
             "fit_percent": self.fit_percent_,
             "rmse": self.rmse_,

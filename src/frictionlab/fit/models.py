@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..core.errors import ConfigError, DataError, FrictionLabError, IntegrationError, suggest
+from ..core.errors import ConfigError, DataError, suggest
 from .data import RecordedInput, TimeSeries, XYData
 
 __all__ = ["FitModel", "CurveModel", "LawStaticModel", "LawDynamicModel", "CURVES", "register_curve", "resolve_model"]
@@ -259,6 +259,3 @@ def resolve_model(model: str | FitModel, *, kind: str = "auto", base: Mapping[st
                                "time", "output", law_name=model, base=base, **kw)
     return LawStaticModel(model, pn, defaults, bounds, logs, f"{model} steady friction curve", "slip velocity",
                           "friction", law_name=model, base=base, **kw)
-
-
-_ = (FrictionLabError, IntegrationError)

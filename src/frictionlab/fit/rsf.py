@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -246,6 +246,3 @@ def fit_velocity_step(step: VelocityStep, *, law: str = "aging", fit_k: bool = T
         law=law, v_ref=step.v1)
     fixed = {} if fit_k and k is None else {"k": g["k"]}
     return Fitter(fm, fixed=fixed, n_starts=n_starts, seed=seed, max_nfev=max_nfev).fit(step.series)
-
-
-_ = field

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ...fit import Fitter, load_xy, read_table
+from ...fit import Fitter, load_xy
 from ...fit.data import find_data_file
 from ...plot import plt
 from ..base import Scenario, check, register_scenario
@@ -107,4 +107,3 @@ register_scenario(Scenario(
                  "Ladson Re 6e6) from 0 deg to stall; FIT % = 100 R^2 (Fig. 13 claim: > 99 %)."),
     config=CONFIG, run=run, checks=checks, plot=plot, quick={"fit.n_starts": 12}, references=REFS,
 ))
-_ = read_table

@@ -113,4 +113,3 @@ register_scenario(Scenario(
                  "55 MeV Bragg curve vs the table's CSDA curve (shape, FIT %)."),
     config=CONFIG, run=run, checks=checks, plot=plot, quick={"fit.n_starts": 4, "bragg.n": 1500}, references=REFS,
 ))
-_ = load_xy

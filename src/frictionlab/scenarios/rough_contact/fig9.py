@@ -88,6 +88,6 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 9: force, length change and gap of single elements while sliding at v = 5, "
                  "Boussinesq, viscoelastic lambda = 1, A = 0.2, 100 MPa, 512^2 on 1024 x 512."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={**QUICK_BASE, "surface.mx": 96, "protocol.slip": 40.0, "protocol.n_probes": 200},
+    quick={**QUICK_BASE, "surface.mx": 128, "protocol.slip": 40.0, "protocol.n_probes": 200},
     references=REFS, slow=True,
 ))

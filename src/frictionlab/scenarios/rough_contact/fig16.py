@@ -1,0 +1,90 @@
+"""``rough-contact/fig16``: permanent deformation of viscoplastic asperities by sliding.
+
+Table 1 viscoplastic material with A_cr = 1e-3 (spec R15: chosen so the effect is visible),
+Boussinesq, 100 MPa, slide v = 10 for ``slip`` (paper 200) (spec S16). Outputs the surface
+u_p + h(x0 + xbar, y0) at the start and the end, a line profile at y = ny/2 and the map of u_p.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import xarray as xr
+
+from ..base import Scenario, check, register_scenario
+from ._sliding import MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, rigid, slide
+
+CONFIG = {
+    "model": {**MODEL, "preset": "fig7", "A_cr": 1e-3},
+    "surface": dict(SURFACE),
+    "sliding": dict(SLIDING),
+    "protocol": {"v": 10.0, "slip": 200.0},
+}
+
+
+def run(cfg: dict, quick: bool) -> xr.Dataset:
+    pr = cfg["protocol"]
+    h = rigid(cfg)
+    v, L = float(pr["v"]), float(pr["slip"])
+    ds = slide(cfg, build_model(cfg, interaction="boussinesq"), [v], [L], h=h, snapshot_times=(0.0, L / v))
+    n = int(cfg["surface"]["n"])
+    # highest rigid height each element passed over (integer rows of its path)
+    k = int(np.ceil(L))
+    hmax = np.stack([h[i: i + k + 1, :n].max(axis=0) for i in range(n)])
+    ds["path_max_height"] = (("x", "y"), hmax, {"units": "um"})
+    ds["undeformed_surface_end"] = (("x", "y"), ds.deformed_surface.values[-1] - ds.plastic_shortening_map.values[-1],
+                                    {"units": "um"})
+    return ds
+
+
+def checks(ds: xr.Dataset, cfg: dict) -> list:
+    out = []
+    up = ds.plastic_shortening.values
+    out.append(check("u_p <= 0 everywhere (plastic flow only shortens)", "max u_p <= 0", f"{up.max():.3e}",
+                     bool(up.max() <= 0)))
+    hm = ds.path_max_height.values
+    deformed = up < -1e-3
+    c = float(np.corrcoef(-up.ravel(), hm.ravel())[0, 1])
+    m_def = float(hm[deformed].mean()) if deformed.any() else np.nan
+    m_rest = float(hm[~deformed].mean())
+    out.append(check("u_p is concentrated on elements that passed over high rigid peaks",
+                     "corr(-u_p, path max height) > 0 and deformed elements passed higher peaks",
+                     f"corr {c:.3f}; mean path max {m_def:.3f} (u_p < -1e-3, {int(deformed.sum())} el.) vs {m_rest:.3f}",
+                     c > 0 and m_def > m_rest))
+    srf = ds.deformed_surface.values[-1]
+    h0 = ds.undeformed_surface_end.values
+    q_def, q_h = float(np.quantile(srf, 0.999)), float(np.quantile(h0, 0.999))
+    out.append(check("High peaks are blunted: the top of the surface u_p + h is lower than h alone (end position)",
+                     "99.9 % height quantile lower", f"{q_def:.4f} vs {q_h:.4f} (max u_p {up.min():.4f})", q_def < q_h))
+    return out
+
+
+def plot(ds: xr.Dataset):
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(1, 4, figsize=(18, 4))
+    s0, s1 = ds.deformed_surface.values[0], ds.deformed_surface.values[-1]
+    vmin, vmax = float(min(s0.min(), s1.min())), float(max(s0.max(), s1.max()))
+    ax[0].imshow(s0.T, origin="lower", vmin=vmin, vmax=vmax)
+    ax[0].set_title("u_p + h, start")
+    ax[1].imshow(s1.T, origin="lower", vmin=vmin, vmax=vmax)
+    ax[1].set_title("u_p + h, end")
+    j = s1.shape[1] // 2
+    ax[2].plot(ds.undeformed_surface_end.values[:, j], label="h")
+    ax[2].plot(s1[:, j], label="u_p + h")
+    ax[2].legend()
+    ax[2].set_title(f"profile y = {j}")
+    im = ax[3].imshow(ds.plastic_shortening.values.T, origin="lower", cmap="magma")
+    fig.colorbar(im, ax=ax[3])
+    ax[3].set_title("u_p")
+    fig.tight_layout()
+    return fig
+
+
+register_scenario(Scenario(
+    name="rough-contact/fig16",
+    description=("Hulikal et al. Fig. 16: surface u_p + h before/after sliding 200 at v = 10 with viscoplastic "
+                 "asperities (A_cr = 1e-3), Boussinesq, 100 MPa, 512^2 on 1024 x 512; profile and u_p map."),
+    config=CONFIG, run=run, checks=checks, plot=plot,
+    quick={**QUICK_BASE, "surface.mx": 128, "protocol.slip": 50.0},
+    references=REFS, slow=True,
+))
