@@ -29,13 +29,15 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
     n = 1000 if quick else 10000
     ens = JunctionEnsemble(n_junctions=n, sigma_z=20e-9)
     slow = m.replace(c1=1.42e-6)
-    hh = ForceHistory.piecewise_linear([0.0, 1e4], [2.0 * n, 2.0 * n])
+    t_hold = 100.0
+    hh = ForceHistory.piecewise_linear([0.0, t_hold], [2.0 * n, 2.0 * n])
     integrate_ensemble(slow, JunctionEnsemble(n_junctions=10), ForceHistory.piecewise_linear([0.0, 1.0], [20.0, 20.0]))
     t0 = time.perf_counter()
-    es = integrate_ensemble(slow, ens, hh, t_eval=np.geomspace(1.0, 1e4, 9), rtol=1e-5)
+    es = integrate_ensemble(slow, ens, hh, t_eval=np.geomspace(1.0, t_hold, 5), rtol=1e-5)
     wall = time.perf_counter() - t0
-    out.append((f"GW ensemble of {n} junctions, 1e4 s hold (C1 = 1.42e-6 1/s, RK45 rtol 1e-5): wall time", wall, "s",
+    out.append((f"GW ensemble of {n} junctions, {t_hold:g} s hold (C1 = 1.42e-6 1/s, RK45 rtol 1e-5): wall time", wall, "s",
                 "< 120 s"))
+    out.append(("  junctions in contact at the end", float(es.n_contacts[-1]), "1", "-"))
     out.append(("  RHS evaluations", float(es.n_steps), "1", "-"))
     out.append(("  time per RHS evaluation per junction", wall / es.n_steps / n * 1e9, "ns", "-"))
     return out
@@ -43,4 +45,4 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
 
 if __name__ == "__main__":
     for row in run(quick=False):
-        print(row)
+        print(row, flush=True)

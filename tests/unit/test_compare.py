@@ -86,7 +86,8 @@ def test_compare_dataset_shape_and_status(small):
     st = dict(zip(ds.model.values, ds.status.values))
     assert st["coulomb"] == st["rate_state"] == "ok"
     assert "constant stage velocity" in st["beam_network"]
-    assert "not supported" in st["rough_contact"]
+    assert st["rough_contact"] == "ok"
+    assert float(ds.direct_effect.sel(model="rough_contact")) > 0  # alpha ln(V2/V1) A/W
     assert np.all(np.isnan(ds.friction_coefficient.sel(model="beam_network")))
     assert "beam_network" in ds.attrs["failed"]
     # the grid contains the step time; every model shares the prescribed slip

@@ -536,15 +536,15 @@ def _diagnostics(name: str, ds: xr.Dataset, protocol: AbstractProtocol) -> dict[
         t_next = float(edges[min(k + 1, edges.size - 1)])
         i1 = int(np.searchsorted(t, t_step - 1e-9 * max(1.0, t_step)))
         i0 = i1 - 1
-        if "compare_direct_effect" in ds.attrs:  # the driver's own record of the jump
-            out["direct_effect"] = float(ds.attrs["compare_direct_effect"])
-            out["direct_expected"] = float(ds.attrs.get("compare_direct_expected", math.nan))
-        elif 0 <= i0 and i1 < t.size:
+        if 0 <= i0 and i1 < t.size:
             out["direct_effect"] = float(mu[i1] - mu[i0])
             win = (t >= t[i1]) & (t <= t_step + 0.05 * (t_next - t_step))
             out["peak_after_step"] = float(np.max(mu[win]) - mu[i0])
             if ad.direct_effect is not None:
                 out["direct_expected"] = float(ad.direct_effect(ds, protocol, i0, i1))
+        if "compare_direct_effect" in ds.attrs:  # the driver's own record of the jump (same state, new v)
+            out["direct_effect"] = float(ds.attrs["compare_direct_effect"])
+            out["direct_expected"] = float(ds.attrs.get("compare_direct_expected", math.nan))
         i_end = int(np.searchsorted(t, t_next - 1e-9 * max(1.0, t_next))) - 1
         out["steady_after_step"] = float(mu[max(i_end, 0)])
         if ad.steady is not None:

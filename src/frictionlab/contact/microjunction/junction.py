@@ -540,8 +540,9 @@ def integrate_junction(
                     commit(tt, yy[0])
                     return 1.0
                 events.append(ev_commit)
-            sol = solve_ivp(fun, (t, t1), y, method=method, rtol=rtol, atol=atol, max_step=seg_max,
-                            events=events, dense_output=te is not None)
+            with np.errstate(invalid="ignore", over="ignore"):  # divergence is reported below
+                sol = solve_ivp(fun, (t, t1), y, method=method, rtol=rtol, atol=atol, max_step=seg_max,
+                                events=events, dense_output=te is not None)
             if sol.status == -1 or not np.all(np.isfinite(sol.y)):
                 raise IntegrationError(
                     f"microjunction: solver failed near t = {sol.t[-1]:.6g} s at step {n_steps + sol.t.size} "

@@ -383,7 +383,6 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
         sim.initial_load()
     elif (sim.nx, sim.ny) != (nx, ny):
         raise ParameterError(f"sim has patch {(sim.nx, sim.ny)} but the rigid surface sampler is for {(nx, ny)}")
-    sim.extrapolate = False  # previous forces are the better warm start while contacts move
     be = sim.be
     t0 = sim.t
     probes = tuple((int(i), int(j)) for i, j in probes)
@@ -466,6 +465,9 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
             rate = float(be.to_numpy(-sim.vp.rate(sim.p, Fy)).max())
             if rate * dt > vp_max_dup * sigma:
                 nsub = min(int(math.ceil(rate * dt / (vp_max_dup * sigma))), 200)
+        # warm start: previous forces while contacts move; the static model's linear
+        # extrapolation in time during holds (so that v = 0 reproduces the static model exactly)
+        sim.extrapolate = v == 0.0
         for _ in range(nsub):
             sim.xbar = sim.xbar + ds / nsub
             sim.step(dt / nsub, heights=surf(sim.xbar), W=float(plan.W[k]))

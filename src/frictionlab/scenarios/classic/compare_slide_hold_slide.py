@@ -19,6 +19,8 @@ Notes
   laboratory-like resolution), so that the Jacobian standard errors are statistical: on the
   noise-free record of the rate_state model they would reflect round-off only (the recovery is
   exact to the optimiser tolerance, ~1e-9 relative), and "within 3 SE" would be meaningless.
+* The microjunction ensemble (creep under the normal load only) and the rough-contact patch
+  (32^2 quick, roughness noise of several percent) are reported without a healing expectation.
 * With a single sliding velocity the direct-effect parameter ``a`` is not identifiable from the
   record; the fit holds it fixed and reports only b and D_c.
 """

@@ -16,8 +16,10 @@ Notes
   exact to the optimiser tolerance, ~1e-9 relative), and "within 3 SE" would be meaningless.
 * Steady-state and direct-effect expectations come from each model's own closed forms
   (``friction_curve``, ``steady_stress``, a ln(V2/V1), the LuGre jump sigma1 dz/dt + sigma2 dv,
-  the GMS viscous jump sigma2 dv); the beam network (constant velocity only) and the rough-contact
-  quick profile (static ageing only) report themselves unsupported.
+  the GMS viscous jump sigma2 dv, the rough-contact jump alpha ln(V2/V1) A/W of Hulikal et al.
+  2015 Sec. 5.5); the beam network driver takes one constant velocity and reports itself
+  unsupported. The rough-contact run is a small periodic patch (32^2 quick), so its friction
+  carries roughness noise and its fitted RSF parameters are rough estimates.
 """
 
 from __future__ import annotations
@@ -62,8 +64,9 @@ register_scenario(Scenario(
     name="classic/compare-velocity-step",
     description=("One protocol, many models: a velocity step 0.1 -> 1 mm/s (1 s each, prescribed slip) run "
                  "through Coulomb, Stribeck, Dahl, LuGre, GMS, rate-and-state, Kloss, subloading, the "
-                 "microjunction ensemble (and the beam network / rough contact, which report themselves "
-                 "unsupported), with rate-and-state a, b, D_c fitted to each response."),
+                 "microjunction ensemble and the rough-contact sliding model (the beam network, constant "
+                 "velocity only, reports itself unsupported), with rate-and-state a, b, D_c fitted to each "
+                 "response."),
     config=CONFIG, run=run, checks=checks, plot=plot, quick={"n_grid": 2001},
-    references=["Dieterich 1979", "Ruina 1983", "Marone 1998"],
+    references=["Dieterich 1979", "Ruina 1983", "Marone 1998", "Hulikal, Lapusta & Bhattacharya 2015"],
 ))

@@ -85,11 +85,9 @@ def plot(ds: xr.Dataset):
     fig, ax = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
     for mat in ds.material.values:
         s = ds.sel(material=mat)
-        sign = np.where(s.slip_velocity.values >= 0, 1, -1)
         path = np.concatenate([[0.0], np.cumsum(np.abs(np.diff(s.slip.values)))])
         ax[0].plot(path, s.dilatation, label=str(mat))
         ax[1].plot(path, s.friction_coefficient)
-        _ = sign
     ax[0].set_ylabel("dilatation [um]")
     ax[0].legend()
     ax[1].set(xlabel="slip distance travelled (forward, then reverse) [um]", ylabel="mu")

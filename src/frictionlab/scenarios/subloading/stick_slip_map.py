@@ -47,7 +47,7 @@ inertial factor :math:`M V^2/(\alpha L)` grows with V faster than the steady wea
 :math:`\beta` changes. The estimate needs :math:`L \gg \ell_R`; velocities with
 :math:`L < ` ``map.validity_ratio`` :math:`\ell_R` (V below about 3 um/s here) are drawn but
 not checked against it -- there the frozen-R assumption fails (at V = 1 um/s the observed
-boundary lies between 0.0031 and 0.0045, above the estimate 0.0022).
+boundary lies between 0.0031 and 0.004, above the estimate 0.0022).
 
 Notes
 -----
@@ -57,6 +57,15 @@ differs between points, so a lock-step vectorisation over points would gain noth
 core; :func:`~frictionlab.sweep.run_sweep` gives a resumable store (``map.store``) and
 parallel points (``map.scheduler = "local"``) for free. The per-point overhead (store
 write) is small against the 0.2-5 s a point takes.
+
+Observed (full profile, confirmed with 3x longer runs and dt halved): near the boundary the
+limit-cycle amplitude is *not* monotone in c on a fine grid -- at V = 0.01 mm/s it is 0.394 N
+at c = 0.004 but 0.447 N at c = 0.005 (Fig. 9's own c = 0, 0.0015, 0.005, 0.01 decrease
+monotonically); at V = 0.1 mm/s it stays at 2.5-2.7 N up to c = 0.0125 (0.95 c*) and steady
+sliding follows at 0.0135 (1.03 c*): stick-slip sets in at finite amplitude there (a steep or
+subcritical onset), which the linear estimate does not describe. The checks therefore claim
+the Fig. 9 trend on Fig. 9's c values and only an overall decrease elsewhere, and list the
+local increases.
 
 The mass is the "paper-like" M = 3 N s^2/mm = 3000 kg of ``subloading/fig9`` (spec A9); the
 c values are in MPa (s/mm)^d as in ``subloading/fig9`` (converted with
@@ -200,7 +209,7 @@ CONFIG = {
     "numerics": dict(_NUMERICS),
     "map": {"c_mm": [0.0, 0.001, 0.0015, 0.0025, 0.004, 0.005, 0.0065, 0.008, 0.01, 0.013, 0.016, 0.02, 0.025],
             "drive_velocities_mm_s": [0.001, 0.003, 0.01, 0.03, 0.1],
-            "fig9_velocity_mm_s": 0.01, "amplitude_threshold": 1e-3, "validity_ratio": 10.0, "margin": 0.2,
+            "fig9_velocity_mm_s": 0.01, "fig9_c_mm": [0.0, 0.0015, 0.005, 0.01], "amplitude_threshold": 1e-3, "validity_ratio": 10.0, "margin": 0.2,
             # "serial" runs in this process; "local" starts a dask LocalCluster of `workers`;
             # anything else is the address of a running dask scheduler
             "scheduler": "serial", "workers": 2, "store": ""},
@@ -241,6 +250,13 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     ds["critical_c"] = ("drive_velocity", np.array(cstar),
                         {"units": "MPa (s/mm)^d", "long_name": "linear-stability boundary c*(V), R frozen at 1"})
     ds["estimate_valid"] = ("drive_velocity", np.array(valid, dtype=bool))
+    vv = np.geomspace(float(ds.drive_velocity.min()), float(ds.drive_velocity.max()), 41)
+    ds.coords["v_curve"] = ("v_curve", vv, {"units": "mm/s"})
+    ds["critical_c_curve"] = ("v_curve", np.array([critical_c(m, float(v) * MM, area, mass, K) / conv for v in vv]),
+                              {"units": "MPa (s/mm)^d", "long_name": "c*(V) on a fine velocity grid"})
+    ds["estimate_valid_curve"] = ("v_curve", np.array(
+        [linear_coefficients(m, float(v) * MM, area)[2] >= float(mp["validity_ratio"]) * 2.0 / (math.pi * m.r)
+         for v in vv], dtype=bool))
     ds.attrs.update(area=area, mass=mass, stiffness=K, ell_R=2.0 / (math.pi * m.r))
     return ds
 
@@ -260,27 +276,37 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     n_fail = int(ds.attrs.get("n_failed", 0))
     out.append(check("every point of the map runs", "0 failed points", str(n_fail), n_fail == 0))
     cs = ds.c.values
-    # Fig. 9 trend at its drive velocity
+    # Fig. 9 trend at its drive velocity, over the paper's c values
     v9 = float(mp["fig9_velocity_mm_s"])
-    if np.any(np.isclose(ds.drive_velocity.values, v9)):
-        amp = ds.amplitude.sel(drive_velocity=v9, method="nearest").values
-        ss = ds.stick_slip.sel(drive_velocity=v9, method="nearest").values
+    c9 = [c for c in (float(x) for x in mp["fig9_c_mm"]) if np.any(np.isclose(cs, c))]
+    if np.any(np.isclose(ds.drive_velocity.values, v9)) and len(c9) >= 2:
+        row = ds.sel(drive_velocity=v9, method="nearest").sel(c=c9, method="nearest")
+        amp, ss = row.amplitude.values, row.stick_slip.values
         a_osc = amp[ss]
-        out.append(check(f"Fig. 9 (V = {v9:g} mm/s): stick-slip amplitude decreases with c",
-                         "monotone decrease over the c with stick-slip (>= 2 of them)",
+        out.append(check(f"Fig. 9 (V = {v9:g} mm/s, c = {', '.join(f'{c:g}' for c in c9)}): stick-slip amplitude "
+                         "decreases with c", "monotone decrease over the c with stick-slip (>= 2 of them)",
                          " > ".join(f"{a:.3g}" for a in a_osc) + " N",
                          a_osc.size >= 2 and bool(np.all(np.diff(a_osc) < 0))))
-        out.append(check(f"Fig. 9 (V = {v9:g} mm/s): stick-slip at c = 0, none for large c (velocity strengthening)",
-                         f"stick-slip at c = {cs[0]:g}; none at c = {cs[-1]:g}",
+        out.append(check(f"Fig. 9 (V = {v9:g} mm/s): stick-slip at c = 0, none at c = {c9[-1]:g} (velocity "
+                         "strengthening)", f"stick-slip at c = {c9[0]:g}; none at c = {c9[-1]:g}",
                          f"amplitude {amp[0]:.3g} N / {amp[-1]:.2e} N", bool(ss[0]) and not bool(ss[-1])))
-    # amplitude decreases with c at every V
-    bad = []
+    else:
+        out.append(check("Fig. 9 trend", f"V = {v9:g} mm/s and >= 2 of c = {mp['fig9_c_mm']} in the map",
+                         "not in the grid", False))
+    # overall decrease with c at every V; local increases on the fine grid are listed
+    bad, local = [], []
     for v in ds.drive_velocity.values:
         a = ds.amplitude.sel(drive_velocity=v).values[ds.stick_slip.sel(drive_velocity=v).values]
+        if a.size >= 2 and not a[-1] < a[0]:
+            bad.append(f"V={v:g}")
         if a.size >= 2 and not np.all(np.diff(a) < 0):
-            bad.append(f"V={v:g}: " + " ".join(f"{x:.3g}" for x in a))
-    out.append(check("at every V the stick-slip amplitude decreases with c (observed)", "monotone over each row",
-                     "; ".join(bad) or "all rows monotone", not bad))
+            local.append(f"V={v:g}: " + " ".join(f"{x:.3g}" for x in a))
+    out.append(check("at every V the stick-slip amplitude at the largest c with stick-slip is below that at c = 0 "
+                     "(observed)", "amplitude(c_max stick-slip) < amplitude(0) in every row",
+                     ("fails at " + ", ".join(bad) + "; " if bad else "every row; ")
+                     + ("not monotone on this grid: " + "; ".join(local) if local else "every row monotone"),
+                     not bad and ds.drive_velocity.size > 0,
+                     ambiguity="near the boundary the limit-cycle amplitude is not monotone in c (see Notes)"))
     # linear-stability estimate: classification away from the boundary, where valid
     margin = float(mp["margin"])
     wrong, n_cls = [], 0
@@ -342,7 +368,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 def plot(ds: xr.Dataset):
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.4, 4.6))
+    fig, ax = plt.subplots(figsize=(6.4, 5.0))
     amp = ds.amplitude.transpose("c", "drive_velocity").values
     cpos = np.where(ds.c.values > 0, ds.c.values, np.nan)
     cy = np.where(np.isnan(cpos), np.nanmin(cpos) / 2 if np.any(np.isfinite(cpos)) else 1e-4, cpos)
@@ -353,15 +379,16 @@ def plot(ds: xr.Dataset):
     ss = ds.stick_slip.transpose("c", "drive_velocity").values
     ax.plot(vg[ss], cg[ss], "^", color="white", mec="k", ms=6, label="stick-slip")
     ax.plot(vg[~ss], cg[~ss], "o", color="tab:blue", mec="k", ms=5, label="steady sliding")
-    valid = ds.estimate_valid.values
-    ax.plot(ds.drive_velocity.values, ds.critical_c.values, "k--", lw=1, label="c*(V), linear estimate")
-    ax.plot(ds.drive_velocity.values[valid], ds.critical_c.values[valid], "k-", lw=2)
+    valid = ds.estimate_valid_curve.values
+    cc = ds.critical_c_curve.values
+    ax.plot(ds.v_curve.values, cc, "k--", lw=1, label="c*(V), linear estimate (dashed: L < 10 l_R)")
+    ax.plot(ds.v_curve.values[valid], cc[valid], "k-", lw=2)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("drive velocity V [mm/s]")
     ax.set_ylabel("c [MPa (s/mm)^d] (c = 0 drawn at the bottom row)")
     ax.set_title("Subloading friction: stick-slip map (eq. 39, Fig. 9 set)")
-    ax.legend(loc="upper left", fontsize=8)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3, fontsize=7)
     fig.tight_layout()
     return fig
 
