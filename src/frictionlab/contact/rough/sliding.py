@@ -611,9 +611,9 @@ def fit_rate_state(ds: xr.Dataset, *, law: str = "aging", n_starts: int = 3, see
             amb = (m2 - m1) / math.log(vel[n2[0]] / vel[0])
             b0 = max(a0 - amb, 1e-5)
     x0 = {"mu0": float(mu[0]), "a": a0, "b": b0, "dc": 5e-6}
-    opts = {"output": "friction_coefficient", "substeps": 1,
-            "base": {"v0": v_ref, "v_init": v_ref, "law": law}}
-    f = Fitter("rate_state", kind="dynamic", free=["mu0", "a", "b", "dc"], x0=x0, n_starts=n_starts, seed=seed,
+    opts = {"output": "friction_coefficient", "substeps": 1, "base": {"law": law}}
+    f = Fitter("rate_state", kind="dynamic", free=["mu0", "a", "b", "dc"], fixed={"v0": v_ref, "v_init": v_ref},
+               x0=x0, n_starts=n_starts, seed=seed,
                bounds={"mu0": (0.0, 5.0), "a": (1e-6, 1.0), "b": (0.0, 5.0), "dc": (1e-8, 1e-3)},
                model_options=opts, max_nfev=max_nfev).fit(ts)
     p = f.params_

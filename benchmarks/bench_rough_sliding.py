@@ -1,0 +1,56 @@
+"""Rough-surface sliding benchmarks (issue 7): steps/s of the sliding loop and Fig. 14 wall time.
+
+* Sliding throughput at 128^2 and 256^2 (and 512^2 on 1024 x 512 in the full run): Table 1
+  viscoelastic material, Boussinesq, 100 MPa, v = 10, 0.25 um of slip per step (spec §3.8),
+  cubic-spline shifted heights, warm-started Polonsky-Keer solves; measured after a short
+  run-in (first solves are cold and compile the numba kernels). Reported per step: wall time,
+  mean PK iterations.
+* ``rough-contact/fig14`` quick profile wall time (64^2 patch, two viscoelastic sets, Boussinesq
+  and mean field, jump and reference runs, rate-and-state fits).
+
+All on the machine's cores (scipy.fft uses every core; the dev box has 2).
+"""
+
+from __future__ import annotations
+
+import time
+
+from frictionlab.contact.rough.model import RoughContact, load_from_pressure
+from frictionlab.contact.rough.sliding import run_sliding
+from frictionlab.contact.rough.surface import make_surface
+from frictionlab.protocols import ConstantVelocity
+
+
+def _throughput(n: int, n_steps: int) -> tuple[float, float]:
+    mx = 2 * n if n >= 512 else n + n_steps // 4 + 40
+    h = make_surface(mx, n, beta_x=10.0, seed=0)
+    W = load_from_pressure(100e6, n, n)
+    m = RoughContact()
+    # run-in: loading + a few steps (cold solve, compilation)
+    _, sim = run_sliding(m, h, ConstantVelocity(v=10e-6, duration_s=0.1), W=W, nx=n, ny=n, return_sim=True)
+    t = time.perf_counter()
+    ds = run_sliding(m, h, ConstantVelocity(v=10e-6, duration_s=n_steps * 0.025), W=W, nx=n, ny=n, sim=sim)
+    el = time.perf_counter() - t
+    return n_steps / el, float(ds.iterations.values[1:].mean())
+
+
+def run(quick: bool) -> list[tuple[str, float, str, str]]:
+    out = []
+    sizes = [(128, 40), (256, 20)] if quick else [(128, 80), (256, 40), (512, 12)]
+    for n, k in sizes:
+        sps, it = _throughput(n, k)
+        out.append((f"sliding steps/s at {n}^2 (VE, Boussinesq, v=10, 0.25 um/step)", sps, "steps/s",
+                    "512^2: <= 0.5 s/step on a multi-core CPU (spec §7)" if n == 512 else "informational"))
+        out.append((f"mean PK iterations per sliding step at {n}^2", it, "1", "~27 warm at 512^2 (spec §7)"))
+    from frictionlab.scenarios.base import get_scenario
+
+    sc = get_scenario("rough-contact/fig14")
+    t = time.perf_counter()
+    sc.execute(quick=True)
+    out.append(("rough-contact/fig14 quick profile wall time", time.perf_counter() - t, "s", "<= ~60 s"))
+    return out
+
+
+if __name__ == "__main__":
+    for row in run(quick=True):
+        print(row)
