@@ -307,9 +307,6 @@ def test_arbitrary_text_never_raises_anything_but_a_data_error(tmp_path, text, x
         pass
 
 
-@pytest.mark.xfail(strict=True, raises=UnicodeDecodeError,
-                   reason="bug in frictionlab.fit.data.read_table: a file that is not UTF-8 leaks UnicodeDecodeError "
-                          "instead of a DataError (remove this marker when read_table converts it)")
 @SETTINGS
 @given(blob=st.binary(min_size=1, max_size=300))
 def test_arbitrary_bytes_never_raise_anything_but_a_data_error(tmp_path, blob):

@@ -113,8 +113,11 @@ def read_table(path: str | Path) -> dict[str, NDArray[Any]]:
     path = Path(path)
     if not path.is_file():
         raise DataError(f"data file {str(path)!r} does not exist")
-    with path.open(newline="") as fh:
-        rows = [r for r in csv.reader(line for line in fh if line.strip() and not line.lstrip().startswith("#"))]
+    try:
+        with path.open(newline="", encoding="utf-8") as fh:
+            rows = [r for r in csv.reader(line for line in fh if line.strip() and not line.lstrip().startswith("#"))]
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not a UTF-8 text file (byte {exc.start}); is it a CSV?") from None
     if not rows:
         raise DataError(f"{path}: no header row (only comments or empty)")
     header = [h.strip() for h in rows[0]]

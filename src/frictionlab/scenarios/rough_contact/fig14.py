@@ -18,6 +18,21 @@ Notes
 -----
 Direct effect (paper §5.5, spec §6.6) is evaluated without a solve between the two sides of the
 jump, so it matches alpha ln(v_new/v_old) A(v_old)/W to round-off. The natural log is used (R2).
+
+The paper's blue set (1, 1) does **not** come out velocity strengthening here: with a single
+relaxation time 1/lambda = 1 s, contacts of a few um live ~ 0.3-1 s at v = 10 and several
+seconds at v = 1, so the steady area changes by ~30 % between v = 1 and 10 (also at beta = 10:
+128^2 Boussinesq gives mu_ss = 0.65 at v = 1, 0.47 at v = 10, 0.42 at v = 100), far more than
+the direct effect alpha ln 10 / tau_s ~ 4.6 % of mu. The paper places the area change of
+lambda = 1 between v = 10 and 100 (its Fig. 13a), i.e. an effective time scale ~10x longer than
+this implementation's; the reason is not identifiable from the text (its time stepping is only
+described as first-order Euler). The check stays honest and fails; red (1, 10) is weakening as
+stated, and the viscoplastic Fig. 15 ordering reproduces.
+
+The rate-and-state fit uses the same-path-denoised record; with the model's area responding
+within the first slip step after a jump (the step compliance c depends on dt = s/v), the fit
+tends to put a near its lower bound and D_c below one step; a - b has the sign of the model's
+steady velocity dependence.
 """
 
 from __future__ import annotations
