@@ -14,8 +14,12 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -e ".[test]"
 	touch $(STAMP)
 
+# reproduce exits 1 when a paper claim does not reproduce (the report says which and why) and 2 on an
+# error; the demo succeeds when the report was written, and fails only on an error.
 demo: $(STAMP)
-	$(BIN)/frictionlab reproduce --quick --out out/
+	@$(BIN)/frictionlab reproduce --quick --out out/; rc=$$?; \
+	if [ $$rc -eq 1 ]; then echo "demo: report written to out/report.html; some paper claims did not reproduce (listed there)"; \
+	elif [ $$rc -ne 0 ]; then exit $$rc; fi
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
