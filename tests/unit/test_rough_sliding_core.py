@@ -207,3 +207,29 @@ def test_bad_schedules_and_surfaces(rigid, W):
         RigidSurface(bad, 32, 32)
     with pytest.raises(ParameterError, match="RoughContact"):
         run_sliding(object(), rigid, ConstantVelocity(v=1e-6, duration_s=1.0), W=W)
+
+
+def test_time_scaling_invariance_in_sliding(rigid, W):
+    """Spec §6.4: (lambda, A, v) -> (lambda, A, v)/10 at the same slip per step gives the same
+    state at the same slip (the paper states it with lambda only; A and v must scale too, R18)."""
+    a = run_sliding(RoughContact(interaction="meanfield", lams=(1.0,), As=(1.0,)), rigid,
+                    ConstantVelocity(v=10 * UM, duration_s=2.0), W=W, s_max=0.5)
+    b = run_sliding(RoughContact(interaction="meanfield", lams=(0.1,), As=(0.1,)), rigid,
+                    ConstantVelocity(v=1 * UM, duration_s=20.0), W=W, s_max=0.5)
+    np.testing.assert_allclose(b.slip.values, a.slip.values, rtol=1e-12)
+    np.testing.assert_allclose(b.dilatation.values, a.dilatation.values, rtol=1e-10)
+    np.testing.assert_array_equal(b.contact_area.values, a.contact_area.values)
+    np.testing.assert_allclose(b.time.values, 10 * a.time.values, rtol=1e-12)
+
+
+def test_pooled_force_pdf_moments(rigid, W):
+    ds = run_sliding(RoughContact(interaction="meanfield"), rigid, ConstantVelocity(v=10 * UM, duration_s=2.0), W=W,
+                     s_max=0.5, pdf_after_slip=10.0)
+    w, c = ds.force_bin_width.values, ds.force_bin.values
+    pooled = ds.slip.values >= 10.0 - 1e-9
+    # zeroth moment = mean contact fraction of the pooled steps (every force falls in a bin)
+    assert float((ds.force_pdf.values * w).sum()) == pytest.approx(float(ds.area_fraction.values[pooled].mean()),
+                                                                   rel=1e-12)
+    m1 = float((ds.force_pdf.values * w * c).sum())
+    assert m1 == pytest.approx(W / 32**2, rel=0.05)  # binned first moment ~ W/N
+    assert ds.attrs["pdf_samples"] == int(pooled.sum())

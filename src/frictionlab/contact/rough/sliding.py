@@ -44,6 +44,13 @@ The spec makes the Fourier shift the default for the Gaussian ACF; the seed (pap
 heights between samples are interpolated "using a cubic spline", and the seed wins, so
 ``shift="cubic"`` (periodic cubic spline along ``x``) is the default here. Both agree with the
 stored samples exactly at integer slip.
+
+The spec (R11) lets long protocols wrap around the periodic rigid surface; the issue asks for an
+error before running when the surface is too short for the requested slip. Both are served:
+by default a run whose patch would reach rigid surface it has already covered raises a
+:class:`~frictionlab.core.errors.ParameterError` naming the length needed
+(``nx + slip range``); ``allow_wrap=True`` permits the seamless periodic wrap (used, e.g., to
+slide by whole periods of a periodic surface).
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 Table 1 viscoplastic material with A_cr = 1e-3 (spec R15: chosen so the effect is visible),
 Boussinesq, 100 MPa, slide v = 10 for ``slip`` (paper 200) (spec S16). Outputs the surface
-u_p + h(x0 + xbar, y0) at the start and the end, a line profile at y = ny/2 and the map of u_p.
+u_p + h(x0 + xbar, y0) at the start and the end, a line profile along x through the most
+deformed element and the map of u_p.
 """
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ def plot(ds: xr.Dataset):
     ax[0].set_title("u_p + h, start")
     ax[1].imshow(s1.T, origin="lower", vmin=vmin, vmax=vmax)
     ax[1].set_title("u_p + h, end")
-    j = s1.shape[1] // 2
+    up = ds.plastic_shortening.values
+    j = int(np.unravel_index(np.argmin(up), up.shape)[1]) if up.min() < 0 else s1.shape[1] // 2  # most deformed row
     ax[2].plot(ds.undeformed_surface_end.values[:, j], label="h")
     ax[2].plot(s1[:, j], label="u_p + h")
     ax[2].legend()
