@@ -174,3 +174,53 @@ def test_linear_stability_band(printed, calibrated):
     r = run_mlbnm_batch([calibrated, calibrated], [V, 3.5e-3], 8.0, single=True)
     ss = [steady_metrics(r["time"], F).stick_slip for F in r["friction_force"]]
     assert ss == [True, False]
+
+
+def test_iub_link_sum_equals_lbnm_column_forces(calibrated):
+    """iub_link="sum": each IUB link equals the x-force of the LBNM springs when columns move rigidly.
+
+    Displace column J by a small delta along x (all other beams at rest): the summed LBNM
+    network force on column J+1 is K_{J,J+1} delta to first order (Sec. 3.1 summation rule).
+    """
+    from frictionlab.contact.beam_network.lbnm import network_force
+
+    p = make_model("beam_network", "vf60-calibrated", iub_link="sum")
+    a = iub_arrays(p)
+    g = p.geometry()
+    assert np.allclose(a["kr"][:-1] / p.ke, [10, 14, 17, 17, 17, 17, 14, 10])
+    assert np.allclose(a["kl"][1:], a["kr"][:-1]) and a["kl"][0] == 0 and a["kr"][-1] == 0
+    delta = 1e-9
+    for J in range(g.n_columns - 1):
+        ux = np.where(g.column == J, delta, 0.0)
+        fx, _ = network_force(p, ux, np.zeros(g.n_beams))
+        on_next = fx[g.column == J + 1].sum() / delta
+        assert on_next == pytest.approx(a["kr"][J], rel=1e-5)
+    # the printed eq. (10) link N_I k_e is about half the summed stiffness for interior columns
+    n_i = iub_arrays(calibrated)
+    assert np.all(a["kr"][2:6] / n_i["kr"][2:6] == pytest.approx(17 / 9))
+
+
+def test_uniform_load_lbnm_equals_single_iub_period(calibrated):
+    """With every beam loaded F_z/N the LBNM stick-slip period equals the single IUB's.
+
+    This isolates the cause of the MLBNM-LBNM period gap on Fig. 8 (params Notes): it is the
+    unequal per-beam loads inside a column, not the inter-IUB spring.
+    """
+    d = calibrated.derived()
+    g = d.geometry
+    T, dt = 8.0, 2e-5
+    fz = np.full(g.n_beams, calibrated.normal_load / g.n_beams)
+    ex2 = ((g.x[g.pairs[:, 1]] - g.x[g.pairs[:, 0]]) / g.rest_length) ** 2
+    kdx = np.bincount(g.pairs.ravel(), weights=np.repeat(d.ke * ex2, 2), minlength=g.n_beams)
+    kdy = np.bincount(g.pairs.ravel(), weights=np.repeat(d.ke * (1 - ex2), 2), minlength=g.n_beams)
+    Fx, *_r, fail = _lbnm_kernel(g.x, g.y, g.pairs, g.rest_length, kdx, kdy, d.mass, d.kb, d.cb, d.ke, d.sigma0,
+                                 d.sigma1, d.sigma2, fz, _gp(calibrated), V, dt, int(round(T / dt)), 50, 5000, 1, 0,
+                                 calibrated.mu_c)
+    assert fail < 0
+    t = np.arange(Fx.size) * 50 * dt
+    ml = run_mlbnm(calibrated, V, T, dt=dt, single=True, n_picard=0)
+    m_l = steady_metrics(t, Fx)
+    m_s = steady_metrics(ml.time.values, ml.friction_force.values)
+    assert m_l.stick_slip and m_s.stick_slip
+    assert m_l.period == pytest.approx(m_s.period, rel=0.03)
+    assert m_l.amplitude == pytest.approx(m_s.amplitude, rel=0.03)

@@ -18,6 +18,26 @@ pre-step velocity :math:`v_{ref}` with friction :math:`\mu_{ref}`. Free paramete
 The load-point velocity is recovered from the recorded displacement (the data files'
 ``slip_um`` column is the load-point displacement) by a two-segment linear fit that also
 locates the step time.
+
+Optional extensions (both off by default; the single-state path is unchanged):
+
+* **Second state variable** (Ruina 1983; Dieterich 1981; two-state form as in Blanpied &
+  Tullis 1986 / Marone 1998), each state with the same evolution law:
+
+  .. math::
+      \mu = \mu_{ref} + a\ln\frac{v}{v_{ref}} + b_1\ln\frac{v_{ref}\theta_1}{D_{c1}}
+           + b_2\ln\frac{v_{ref}\theta_2}{D_{c2}}
+
+  ``b2`` may be negative when requested (``allow_negative_b2``): a strengthening evolution
+  effect, as reported for clay-bearing gouges. The evolution of each state calls the law's
+  own kernel (:class:`~frictionlab.laws.rate_state.RateState`) with that state's
+  :math:`D_c`, so :mod:`frictionlab.laws.rate_state` needs no change.
+* **Linear slip trend** (the ``lin_term`` of Leeman et al. 2016, Nat. Commun. 7:11104, the
+  Xlook/``rsfit`` workflow): the observed friction is
+  :math:`\mu_{obs} = \mu + \ell\,(x_{lp}(t) - x_{lp}(t_{step}))` after the step (0 before),
+  with :math:`x_{lp}` the load-point displacement and :math:`\ell` = ``lin`` [1/m]; it absorbs
+  slip hardening/weakening unrelated to the rate-and-state transient. (Leeman et al. quote it
+  in friction per micrometre: multiply ``lin`` by 1e-6.)
 """
 
 from __future__ import annotations
@@ -39,7 +59,7 @@ from .fitter import Fitter
 from .models import FitModel
 
 __all__ = ["VelocityStep", "detect_step", "load_velocity_step", "RSFSpringSliderModel", "simulate_qs_slider",
-           "fit_velocity_step", "initial_guess"]
+           "fit_velocity_step", "initial_guess", "compare_nested", "load_point_displacement"]
 
 
 @njit(cache=True)
@@ -95,8 +115,80 @@ def _qs_loop(t, vlp, mu_init, p, k, rates, out):
     return -1
 
 
+@njit(cache=True)
+def _vel2(mu, lnth1, lnth2, p, b2, dc2):
+    # two-state log form solved for v; p as in _vel, state 2 has (b2, dc2)
+    arg = (mu - p[0] - p[2] * (math.log(p[4] / p[3]) + lnth1) - b2 * (math.log(p[4] / dc2) + lnth2)) / p[1]
+    if arg > 700.0:
+        return math.inf
+    return p[4] * math.exp(arg)
+
+
+@njit(cache=False)  # takes a jitted kernel argument
+def _rhs2(mu, lnth1, lnth2, vl, k, p, p2, rates, st, ds):
+    lnth1 = min(max(lnth1, -700.0), 700.0)
+    lnth2 = min(max(lnth2, -700.0), 700.0)
+    v = _vel2(mu, lnth1, lnth2, p, p2[2], p2[3])
+    st[0] = math.exp(lnth1)
+    rates(st, v, 1.0, p, ds)
+    d1 = ds[0] / st[0]
+    st[0] = math.exp(lnth2)
+    rates(st, v, 1.0, p2, ds)  # the law's own kernel with D_c2 in the D_c slot
+    return k * (vl - v), d1, ds[0] / st[0], v
+
+
+@njit(cache=False)  # takes a jitted kernel argument
+def _qs_loop2(t, vlp, mu_init, p, p2, k, rates, out):
+    """Two-state version of :func:`_qs_loop`; returns -1 or the failing index."""
+    mu = mu_init
+    l1 = math.log(p[3] / p[4])
+    l2 = math.log(p2[3] / p[4])
+    st = np.empty(1)
+    ds = np.empty(1)
+    out[0] = mu
+    a = p[1]
+    dcmin = min(p[3], p2[3])
+    for i in range(t.size - 1):
+        vl = vlp[i]
+        rem = t[i + 1] - t[i]
+        guard = 0
+        while rem > 0.0:
+            k1m, k1a, k1b, v = _rhs2(mu, l1, l2, vl, k, p, p2, rates, st, ds)
+            if not math.isfinite(v):
+                return i
+            vs = max(v, abs(vl), 1e-300)
+            h = min(rem, 0.3 * a / (k * vs), 0.2 * dcmin / vs)
+            k2m, k2a, k2b, _ = _rhs2(mu + 0.5 * h * k1m, l1 + 0.5 * h * k1a, l2 + 0.5 * h * k1b, vl, k, p, p2, rates, st, ds)
+            k3m, k3a, k3b, _ = _rhs2(mu + 0.5 * h * k2m, l1 + 0.5 * h * k2a, l2 + 0.5 * h * k2b, vl, k, p, p2, rates, st, ds)
+            k4m, k4a, k4b, _ = _rhs2(mu + h * k3m, l1 + h * k3a, l2 + h * k3b, vl, k, p, p2, rates, st, ds)
+            mu += h / 6.0 * (k1m + 2 * k2m + 2 * k3m + k4m)
+            l1 += h / 6.0 * (k1a + 2 * k2a + 2 * k3a + k4a)
+            l2 += h / 6.0 * (k1b + 2 * k2b + 2 * k3b + k4b)
+            if not (math.isfinite(mu) and math.isfinite(l1) and math.isfinite(l2)):
+                return i
+            rem -= h
+            guard += 1
+            if guard > 2000000:
+                return i
+        out[i + 1] = mu
+    return -1
+
+
+def load_point_displacement(time: NDArray[np.float64], v_lp: NDArray[np.float64], t_step: float) -> NDArray[np.float64]:
+    """Load-point displacement since ``t_step`` at the sample times [m] (0 before the step),
+    integrating the piecewise-constant ``v_lp`` (value on each sample interval)."""
+    time = np.asarray(time, dtype=float)
+    v_lp = np.asarray(v_lp, dtype=float)
+    x = np.concatenate([[0.0], np.cumsum(v_lp[:-1] * np.diff(time))])
+    # displacement at t_step by linear interpolation inside its interval
+    xs = float(np.interp(t_step, time, x))
+    return np.maximum(x - xs, 0.0) * (time >= t_step)
+
+
 def simulate_qs_slider(time: NDArray[np.float64], v_lp: NDArray[np.float64], *, mu_ref: float, a: float, b: float,
-                       dc: float, k: float, v_ref: float, law: str = "aging") -> NDArray[np.float64]:
+                       dc: float, k: float, v_ref: float, law: str = "aging", b2: float = 0.0,
+                       dc2: float | None = None, lin: float = 0.0,
+                       t_step: float | None = None) -> NDArray[np.float64]:
     """Friction of a quasi-static RSF spring-slider at the sample times (see module docstring).
 
     Parameters
@@ -104,6 +196,10 @@ def simulate_qs_slider(time: NDArray[np.float64], v_lp: NDArray[np.float64], *, 
     time : sample times [s]; v_lp : load-point velocity on each interval [m/s];
     mu_ref : steady friction at ``v_ref`` [1]; a, b [1]; dc [m]; k : stiffness [1/m];
     v_ref : initial (steady) slip velocity [m/s]; law : ``"aging"`` or ``"slip"``.
+    b2 : second evolution parameter [1] (any sign; 0 = single state, the default);
+    dc2 : second critical slip distance [m] (required when ``b2 != 0``);
+    lin : linear slip trend [1/m] added after ``t_step`` (0 = none, the default);
+    t_step : step time [s] where the trend starts (default: the first change of ``v_lp``).
     """
     from ..core.errors import IntegrationError
 
@@ -113,8 +209,28 @@ def simulate_qs_slider(time: NDArray[np.float64], v_lp: NDArray[np.float64], *, 
 
         raise ParameterError(f"apparatus stiffness k = {k!r} 1/m must be > 0")
     out = np.empty(len(time))
-    status = _qs_loop(np.ascontiguousarray(time, dtype=float), np.ascontiguousarray(v_lp, dtype=float), float(mu_ref),
-                      law_.param_vector(), float(k), RateState._rates_kernel, out)
+    tt = np.ascontiguousarray(time, dtype=float)
+    vv = np.ascontiguousarray(v_lp, dtype=float)
+    if not math.isfinite(b2) or not math.isfinite(lin):
+        from ..core.errors import ParameterError
+
+        raise ParameterError(f"b2 = {b2!r} and lin = {lin!r} must be finite")
+    if b2 != 0.0:
+        if dc2 is None or not (dc2 > 0 and math.isfinite(dc2)):
+            from ..core.errors import ParameterError
+
+            raise ParameterError(f"dc2 = {dc2!r} m must be > 0 when b2 = {b2!r} != 0")
+        p = law_.param_vector()
+        p2 = p.copy()
+        p2[2], p2[3] = float(b2), float(dc2)
+        status = _qs_loop2(tt, vv, float(mu_ref), p, p2, float(k), RateState._rates_kernel, out)
+    else:  # the single-state path, unchanged
+        status = _qs_loop(tt, vv, float(mu_ref), law_.param_vector(), float(k), RateState._rates_kernel, out)
+    if status < 0 and lin != 0.0:
+        if t_step is None:
+            ch = np.nonzero(np.diff(vv) != 0.0)[0]
+            t_step = float(tt[ch[0] + 1]) if ch.size else float(tt[0])
+        out += float(lin) * load_point_displacement(tt, vv, float(t_step))
     if status >= 0:
         raise IntegrationError(f"quasi-static RSF slider diverged in sample interval {status} (t = {time[status]:.6g} s); "
                                "the parameters give unstable slip (k below k_c?)", time=float(time[status]), step=status)
@@ -193,13 +309,19 @@ class RSFSpringSliderModel(FitModel):
 
     law: str = "aging"
     v_ref: float = 1e-6
+    t_step: float | None = None  # start of the linear trend (``lin``), when fitted
 
     def predict(self, params: Mapping[str, float], data: Any) -> NDArray[np.float64]:
         return simulate_qs_slider(data.time, data.velocity, mu_ref=params["mu_ref"], a=params["a"], b=params["b"],
-                                  dc=params["dc"], k=params["k"], v_ref=self.v_ref, law=self.law)
+                                  dc=params["dc"], k=params["k"], v_ref=self.v_ref, law=self.law,
+                                  b2=params.get("b2", 0.0), dc2=params.get("dc2"), lin=params.get("lin", 0.0),
+                                  t_step=self.t_step)
 
     def validate(self, params: Mapping[str, float]) -> None:
         RateState(mu0=params["mu_ref"], a=params["a"], b=params["b"], dc=params["dc"], v0=self.v_ref, law=self.law)
+        if params.get("b2", 0.0) != 0.0:
+            RateState(mu0=params["mu_ref"], a=params["a"], b=abs(params["b2"]), dc=params["dc2"], v0=self.v_ref,
+                      law=self.law)
 
 
 def initial_guess(step: VelocityStep) -> dict[str, float]:
@@ -228,21 +350,82 @@ def initial_guess(step: VelocityStep) -> dict[str, float]:
 
 
 def fit_velocity_step(step: VelocityStep, *, law: str = "aging", fit_k: bool = True, k: float | None = None,
-                      n_starts: int = 6, seed: int = 0, max_nfev: int | None = 200) -> Fitter:
+                      n_starts: int = 6, seed: int = 0, max_nfev: int | None = 200, trend: bool = False,
+                      two_state: bool = False, allow_negative_b2: bool = False,
+                      x0: Mapping[str, float] | None = None) -> Fitter:
     """Invert ``mu_ref, a, b, dc`` (and ``k`` unless fixed) from one velocity step.
 
     Returns the fitted :class:`Fitter`; ``dc`` in metres, ``k`` in 1/m (friction per metre
     of load-point displacement).
+
+    Options (off by default, see the module docstring): ``trend`` adds the linear slip trend
+    ``lin`` [1/m]; ``two_state`` adds a second state variable ``b2`` [1], ``dc2`` [m]
+    (``b2`` in [0, 0.05], or in [-0.05, 0.05] with ``allow_negative_b2``). ``x0`` overrides
+    starting values (e.g. a previous fit's parameters); it is used as the first start and
+    the record-based guess as the second. When ``b`` (or a non-negative ``b2``) stops at
+    0 its ``dc`` (``dc2``) is not identifiable and its standard error is set to NaN.
     """
     g = initial_guess(step)
     if k is not None:
         g["k"] = float(k)
     mu_ref = g["mu_ref"]
+    names = ["mu_ref", "a", "b", "dc", "k"]
+    bounds = {"mu_ref": (mu_ref - 0.02, mu_ref + 0.02), "a": (1e-4, 0.05), "b": (0.0, 0.05), "dc": (1e-7, 1e-3),
+              "k": (30.0, 2e5)}
+    logs = ["a", "dc", "k"]
+    if two_state:
+        names += ["b2", "dc2"]
+        g["b2"] = -0.2 * g["b"] if allow_negative_b2 else 0.5 * g["b"]
+        g["dc2"] = min(max(10.0 * g["dc"], 1e-6), 5e-3)
+        bounds["b2"] = (-0.05, 0.05) if allow_negative_b2 else (0.0, 0.05)
+        bounds["dc2"] = (1e-7, 1e-2)
+        bounds["dc"] = (1e-7, 1e-2)  # two states: either may carry the long transient
+        logs.append("dc2")
+    if trend:
+        names.append("lin")
+        g["lin"] = 0.0
+        bounds["lin"] = (-1e3, 1e3)
     fm = RSFSpringSliderModel(
-        "rsf-spring-slider", ("mu_ref", "a", "b", "dc", "k"), g,
-        {"mu_ref": (mu_ref - 0.02, mu_ref + 0.02), "a": (1e-4, 0.05), "b": (0.0, 0.05), "dc": (1e-7, 1e-3),
-         "k": (30.0, 2e5)},
-        ("a", "dc", "k"), "RSF + quasi-static spring-slider", "time [s]", "friction [1]",
-        law=law, v_ref=step.v1)
+        "rsf-spring-slider", tuple(names), dict(g), bounds, tuple(logs), "RSF + quasi-static spring-slider",
+        "time [s]", "friction [1]", law=law, v_ref=step.v1, t_step=step.t_step if trend else None)
     fixed = {} if fit_k and k is None else {"k": g["k"]}
-    return Fitter(fm, fixed=fixed, n_starts=n_starts, seed=seed, max_nfev=max_nfev).fit(step.series)
+    if x0 is not None:
+        start = {**g, **{kk: float(v) for kk, v in x0.items() if kk in names}}
+        if k is not None:
+            start["k"] = float(k)
+        fm.defaults = start
+        fm.guess = lambda data: dict(g)  # type: ignore[method-assign]  # the record-based start as the second
+    f = Fitter(fm, fixed=fixed, n_starts=n_starts, seed=seed, max_nfev=max_nfev).fit(step.series)
+    # an evolution effect stopped at b = 0 leaves its D_c undetermined: its linearised error is meaningless
+    for bn, dn in (("b", "dc"), ("b2", "dc2")):
+        if bn in f.at_bound_ and bounds[bn][0] == 0.0 and abs(f.params_[bn]) < 1e-12 and dn in f.stderr_:
+            f.stderr_[dn] = float("nan")
+    return f
+
+
+def compare_nested(simple: Fitter, extended: Fitter) -> dict[str, float]:
+    r"""Model selection between a fit and an extension of it (same data).
+
+    Returns ``aic_simple``, ``aic_extended`` (Gaussian AIC, :math:`n\ln(\mathrm{SSE}/n) + 2p`),
+    ``delta_aic`` (extended - simple; negative favours the extension), the nested F statistic
+    :math:`F = \frac{(\mathrm{SSE}_s - \mathrm{SSE}_e)/(p_e - p_s)}{\mathrm{SSE}_e/(n - p_e)}`
+    and its p-value. Both assume independent Gaussian residuals: with autocorrelated
+    laboratory noise they overstate the evidence for the extension.
+    """
+    from scipy.stats import f as f_dist
+
+    n = simple.n_points_
+    if extended.n_points_ != n:
+        raise DataError("compare_nested: the two fits must use the same data")
+    ps, pe = len(simple.free_), len(extended.free_)
+    sse_s = float(np.sum(simple.residuals_ ** 2))
+    sse_e = float(np.sum(extended.residuals_ ** 2))
+    aic_s = n * math.log(sse_s / n) + 2 * ps
+    aic_e = n * math.log(sse_e / n) + 2 * pe
+    if pe > ps and sse_e > 0:
+        F = ((sse_s - sse_e) / (pe - ps)) / (sse_e / max(n - pe, 1))
+        pval = float(f_dist.sf(F, pe - ps, max(n - pe, 1))) if F > 0 else 1.0
+    else:
+        F, pval = float("nan"), float("nan")
+    return {"aic_simple": aic_s, "aic_extended": aic_e, "delta_aic": aic_e - aic_s, "F": float(F), "p_value": pval,
+            "n": n, "p_simple": ps, "p_extended": pe}

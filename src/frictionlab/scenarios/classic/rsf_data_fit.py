@@ -11,8 +11,23 @@ Checks: the fit is noise-limited (RMS residual close to the scatter of the pre-s
 record); the fitted a - b agrees with the model-free steady-state estimate
 Delta mu_ss / ln(v2/v1); for the velocity-weakening basalt the parameters are of the
 magnitude of the Leeman et al. (2016) fits of quartz gouge (p4309), the only published
-parameter table in the data set. The sepiolite record shows no evolution effect (monotonic
-strengthening), so its b and D_c are not identifiable; their standard errors say so.
+parameter table in the data set.
+
+Model extensions, chosen per record by a rule fixed before fitting: the single-state model
+(5 parameters) is fitted first; only when it is *not* noise-limited (RMS residual >=
+``fit.noise_factor`` x the pre-step scatter, the same criterion as the check) are the
+extensions fitted, warm-started from it: the linear slip trend ``lin`` of Leeman et al.
+(2016) (+1 parameter), a second state variable ``b2, dc2`` with either sign of ``b2``
+(+2), and both (+3). The candidate with the lowest AIC (Gaussian, n ln(SSE/n) + 2p) is
+selected and its nested F-test against the single-state fit is reported. With
+autocorrelated laboratory noise both AIC and F overstate the evidence for extra
+parameters; the noise-limited check is the real test. In the basalt records the single-
+state fit is already noise-limited and nothing changes. The sepiolite (clay) record, whose
+single-state fit drives b -> 0 (it has a slow rise over ~700 um after the step and a slow
+decay afterwards), gets the extended model. With a trend ``lin`` the model-free estimate
+Delta mu_ss / ln(v2/v1) contains the trend over the tail window, so the a - b check
+compares it with a - b - b2 + lin x_tail / ln(v2/v1) (x_tail: mean load-point displacement
+since the step over the tail window).
 """
 
 from __future__ import annotations
@@ -23,7 +38,7 @@ import numpy as np
 import xarray as xr
 
 from ...fit.data import find_data_file, read_table
-from ...fit.rsf import fit_velocity_step, load_velocity_step
+from ...fit.rsf import compare_nested, fit_velocity_step, load_point_displacement, load_velocity_step
 from ...plot import plt
 from ..base import Scenario, check, register_scenario
 
@@ -31,9 +46,12 @@ FILES = ["rsf_velstep_basalt_brava_b819_100to300ums.csv", "rsf_velstep_basalt_br
          "rsf_velstep_sepiolite_tr2_exp013_0p2to2ums.csv"]
 CONFIG = {
     "data": {"dir": "", "files": FILES, "decimate": 1, "leeman": "rsf_params_leeman2016_p4309_ruina_fits.csv"},
-    "fit": {"laws": ["aging", "slip"], "n_starts": 3, "seed": 0},
+    "fit": {"laws": ["aging", "slip"], "n_starts": 3, "seed": 0,
+            "extensions": ["trend", "two_state", "two_state+trend"], "ext_starts": 2, "noise_factor": 1.5},
 }
-PARAMS = ["mu_ref", "a", "b", "dc", "k"]
+PARAMS = ["mu_ref", "a", "b", "dc", "k", "b2", "dc2", "lin"]
+EXT_KW = {"trend": {"trend": True}, "two_state": {"two_state": True, "allow_negative_b2": True},
+          "two_state+trend": {"two_state": True, "allow_negative_b2": True, "trend": True}}
 
 
 def _noise(t: np.ndarray, y: np.ndarray, t_step: float) -> float:
@@ -45,6 +63,7 @@ def _noise(t: np.ndarray, y: np.ndarray, t_step: float) -> float:
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     D, F = cfg["data"], cfg["fit"]
     cases, P, E, fits, rms, noise, secs, steps, dss = [], [], [], [], [], [], [], [], []
+    models, sels = [], []
     series = []
     for name in D["files"]:
         path = find_data_file(name, D["dir"] or None)
@@ -53,26 +72,53 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
         post_tail = t > t[-1] - 0.3 * (t[-1] - st.t_step)
         pre_tail = (t < st.t_step) & (t > st.t_step - 0.3 * (st.t_step - t[0]))
         amb_direct = (np.mean(y[post_tail]) - np.mean(y[pre_tail])) / math.log(st.v2 / st.v1)
+        x_lp = load_point_displacement(t, st.series.velocity, st.t_step)
+        x_tail = float(np.mean(x_lp[post_tail]))
+        r = math.log(st.v2 / st.v1)
         for law in F["laws"]:
-            f = fit_velocity_step(st, law=law, n_starts=int(F["n_starts"]), seed=int(F["seed"]))
+            f1 = fit_velocity_step(st, law=law, n_starts=int(F["n_starts"]), seed=int(F["seed"]))
+            nz = _noise(t, y, st.t_step)
+            f, chosen, sel = f1, "single-state", {"rmse_single": f1.rmse_, "delta_aic": 0.0, "F": np.nan,
+                                                   "p_value": np.nan}
+            if not f1.rmse_ < float(F["noise_factor"]) * nz:  # a-priori rule: extend only if not noise-limited
+                for ext in F["extensions"]:
+                    if ext not in EXT_KW:
+                        from ...core.errors import ConfigError
+
+                        raise ConfigError(f"fit.extensions: unknown {ext!r}; choose from {sorted(EXT_KW)}")
+                    fe = fit_velocity_step(st, law=law, n_starts=int(F["ext_starts"]), seed=int(F["seed"]),
+                                           x0=f1.params_, **EXT_KW[ext])
+                    cmp = compare_nested(f1, fe)
+                    if cmp["delta_aic"] < sel["delta_aic"]:
+                        f, chosen = fe, ext
+                        sel.update(delta_aic=cmp["delta_aic"], F=cmp["F"], p_value=cmp["p_value"])
             cases.append(f"{name.replace('rsf_velstep_', '').replace('.csv', '')} [{law}]")
-            P.append([f.params_[k] for k in PARAMS])
+            models.append(chosen)
+            sels.append([sel["rmse_single"], sel["delta_aic"], sel["F"], sel["p_value"]])
+            P.append([f.params_.get(k, np.nan) for k in PARAMS])
             E.append([f.stderr_.get(k, np.nan) for k in PARAMS])
-            i_a, i_b = 1, 2
-            cov = f.covariance_
+            # fitted steady-state change per ln v over the tail window: a - b - b2 + lin x_tail / ln(v2/v1)
             fr = list(f.free_)
-            var_amb = cov[fr.index("a"), fr.index("a")] + cov[fr.index("b"), fr.index("b")] - 2 * cov[fr.index("a"), fr.index("b")]
+            grad = np.zeros(len(fr))
+            for kk, gk in (("a", 1.0), ("b", -1.0), ("b2", -1.0), ("lin", x_tail / r)):
+                if kk in fr:
+                    grad[fr.index(kk)] = gk
+            var_amb = float(grad @ f.covariance_ @ grad)
+            amb_fit = (f.params_["a"] - f.params_["b"] - f.params_.get("b2", 0.0)
+                       + f.params_.get("lin", 0.0) * x_tail / r)
             fits.append(f.fit_percent_)
             rms.append(f.rmse_)
-            noise.append(_noise(t, y, st.t_step))
-            secs.append(f.seconds_)
+            noise.append(nz)
+            secs.append(f.seconds_ + (f1.seconds_ if f is not f1 else 0.0))
             steps.append([st.v1, st.v2, st.t_step])
-            dss.append([amb_direct, math.sqrt(max(var_amb, 0.0)), P[-1][i_a] - P[-1][i_b]])
+            dss.append([amb_direct, math.sqrt(max(var_amb, 0.0)), amb_fit])
             series.append((t, y, f.y_pred_))
     n = max(len(s[0]) for s in series)
     pad = lambda a: np.concatenate([a, np.full(n - len(a), np.nan)])  # noqa: E731
     return xr.Dataset(
-        {"params": (("case", "param"), np.array(P), {"units": "1, 1, 1, m, 1/m"}),
+        {"params": (("case", "param"), np.array(P), {"units": "1, 1, 1, m, 1/m, 1, m, 1/m"}),
+         "model": ("case", np.array(models), {"units": "", "description": "selected model (a-priori rule + AIC)"}),
+         "selection": (("case", "sel_field"), np.array(sels), {"units": "1, 1, 1, 1"}),
          "stderr": (("case", "param"), np.array(E), {"units": "as params"}),
          "fit_percent": ("case", np.array(fits), {"units": "%"}),
          "rmse": ("case", np.array(rms), {"units": "1"}),
@@ -84,7 +130,8 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
          "friction_data": (("case", "sample"), np.array([pad(s[1]) for s in series]), {"units": "1"}),
          "friction_model": (("case", "sample"), np.array([pad(s[2]) for s in series]), {"units": "1"})},
         coords={"case": cases, "param": PARAMS, "step_field": ["v1", "v2", "t_step"],
-                "amb_field": ["direct", "stderr_fit", "fit"]})
+                "amb_field": ["direct", "stderr_fit", "fit"],
+                "sel_field": ["rmse_single_state", "delta_aic", "F", "p_value"]})
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
@@ -97,14 +144,29 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     for c in ds.case.values:
         p = dict(zip(PARAMS, ds.params.sel(case=c).values))
         e = dict(zip(PARAMS, ds.stderr.sel(case=c).values))
-        txt = (f"a = {p['a']:.5f} ± {e['a']:.1g}, b = {p['b']:.5f} ± {e['b']:.1g}, Dc = {p['dc'] * 1e6:.3g} ± "
-               f"{e['dc'] * 1e6:.1g} um, k = {p['k'] * 1e-6:.4g} ± {e['k'] * 1e-6:.1g} /um; FIT {float(ds.fit_percent.sel(case=c)):.2f} %")
+        model = str(ds.model.sel(case=c).values)
+        txt = (f"[{model}] a = {p['a']:.5f} ± {e['a']:.1g}, b = {p['b']:.5f} ± {e['b']:.1g}, Dc = {p['dc'] * 1e6:.3g} ± "
+               f"{e['dc'] * 1e6:.1g} um, k = {p['k'] * 1e-6:.4g} ± {e['k'] * 1e-6:.1g} /um")
+        if np.isfinite(p["b2"]):
+            txt += f", b2 = {p['b2']:.5f} ± {e['b2']:.1g}, Dc2 = {p['dc2'] * 1e6:.3g} ± {e['dc2'] * 1e6:.1g} um"
+        if np.isfinite(p["lin"]):
+            txt += f", lin = {p['lin'] * 1e-6:.3g} ± {e['lin'] * 1e-6:.1g} /um"
+        txt += f"; FIT {float(ds.fit_percent.sel(case=c)):.2f} %"
         rmse, noise = float(ds.rmse.sel(case=c)), float(ds.noise.sel(case=c))
-        out.append(check(f"{c}: RSF spring-slider fit is noise-limited (RMS residual vs pre-step scatter)",
-                         f"rmse < 1.5 x {noise:.2e}", rmse, rmse < 1.5 * noise, fmt=".2e", ambiguity=txt))
+        nf = float(cfg["fit"].get("noise_factor", 1.5))
+        rmse1, daic, Fst, pv = (float(v) for v in ds.selection.sel(case=c).values)
+        if model != "single-state":
+            txt += (f"; single-state rmse {rmse1:.2e} not noise-limited -> {model} selected by AIC "
+                    f"(dAIC = {daic:.0f}, F = {Fst:.3g}, p = {pv:.2g})")
+        out.append(check(f"{c}: RSF spring-slider fit ({model}) is noise-limited (RMS residual vs pre-step scatter)",
+                         f"rmse < {nf:g} x {noise:.2e}", rmse, rmse < nf * noise, fmt=".2e", ambiguity=txt))
+        if model != "single-state":
+            out.append(check(f"{c}: the {model} extension is significant against single state (nested F-test)",
+                             "p < 0.01 and dAIC < -10", f"p = {pv:.2g}, dAIC = {daic:.0f}", pv < 0.01 and daic < -10))
         direct, s_fit, fit = ds.a_minus_b.sel(case=c).values
         tol = 3 * s_fit + 2 * noise / math.log(float(ds.step.sel(case=c, step_field="v2") / ds.step.sel(case=c, step_field="v1")))
-        out.append(check(f"{c}: fitted a - b = steady-state estimate d(mu_ss)/d ln v", f"{direct:.5f} ± {tol:.1g}",
+        lab = "a - b" if model == "single-state" else "a - b - b2 + lin x_tail / ln(v2/v1)"
+        out.append(check(f"{c}: fitted {lab} = steady-state estimate d(mu_ss)/d ln v", f"{direct:.5f} ± {tol:.1g}",
                          fit, abs(fit - direct) <= tol, fmt=".5f"))
         if fit < 0:  # velocity weakening, like the quartz gouge of Leeman et al. (2016)
             ok = (a_rng[0] / 3 <= p["a"] <= a_rng[1] * 3 and b_rng[0] / 3 <= p["b"] <= b_rng[1] * 3
@@ -121,7 +183,8 @@ def plot(ds: xr.Dataset):
     for ax, c in zip(axes[:, 0], cases):
         s = ds.sel(case=c)
         ax.plot(s.time, s.friction_data, "k.", ms=1.5)
-        ax.plot(s.time, s.friction_model, "g-", lw=1.2, label=f"{c}: FIT {float(s.fit_percent):.1f} %")
+        ax.plot(s.time, s.friction_model, "g-", lw=1.2,
+                label=f"{c} ({s.model.values}): FIT {float(s.fit_percent):.1f} %")
         ax.set_ylabel("friction")
         ax.legend(fontsize=7, loc="lower right")
     axes[-1, 0].set_xlabel("time [s]")
@@ -133,7 +196,8 @@ def plot(ds: xr.Dataset):
 register_scenario(Scenario(
     name="classic/rsf-data-fit",
     description=("Rate-and-state (aging, slip) + quasi-static spring-slider fitted to real laboratory velocity steps "
-                 "(basalt 100->300 and 3->10 um/s, sepiolite 0.2->2 um/s): a, b, Dc, k with standard errors."),
+                 "(basalt 100->300 and 3->10 um/s, sepiolite 0.2->2 um/s): a, b, Dc, k with standard errors; "
+                 "linear slip trend / second state variable only where the single-state fit is not noise-limited."),
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"data.files": FILES[:1], "data.decimate": 4, "fit.laws": ["aging"], "fit.n_starts": 1},
     references=["Dieterich 1979", "Ruina 1983", "Giacomel et al. 2024 (data)", "Leeman et al. 2016 (comparison)"],
