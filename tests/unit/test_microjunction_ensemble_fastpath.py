@@ -145,3 +145,15 @@ def test_coefficient_cache_reused_across_calls():
     ref = np.empty_like(y)
     _ens_rates_reference(y2, z, ftot, 0.0, p, ref, np.empty(z.size, dtype=np.int64))
     np.testing.assert_allclose(out3, ref, rtol=1e-13, atol=1e-300)
+
+
+def test_t_eval_inside_segments_gives_the_same_trajectory():
+    # output times that miss the segment ends: the end state comes from the same integration
+    ens = JunctionEnsemble(n_junctions=30, sigma_z=20e-9)
+    h = ForceHistory.piecewise_linear([0.0, 1.0, 3.0], [30.0, 300.0, 300.0])
+    a = integrate_ensemble(M, ens, h, t_eval=[0.5, 2.5], rtol=1e-6, atol=1e-9)
+    b = integrate_ensemble(M, ens, h, t_eval=[0.5, 1.0, 2.5, 3.0], rtol=1e-6, atol=1e-9)
+    np.testing.assert_array_equal(a.time, [0.5, 2.5])
+    np.testing.assert_allclose(a.total_area, b.total_area[[0, 2]], rtol=1e-12)
+    np.testing.assert_allclose(a.separation, b.separation[[0, 2]], rtol=1e-12)
+    assert a.n_steps == b.n_steps

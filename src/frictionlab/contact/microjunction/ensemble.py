@@ -534,44 +534,41 @@ def integrate_ensemble(
     out = np.empty_like(y)
     ts, ys = [], []
     n_steps = 0
-    for k in range(edges.size - 1):
-        t0, t1 = float(edges[k]), float(edges[k + 1])
+    with _one_blas_thread():
+        for k in range(edges.size - 1):
+            t0, t1 = float(edges[k]), float(edges[k + 1])
 
-        def fun(t, yy, k=k):
-            # non-finite trial stages (sinh overflow) make the solver reject and shrink the step
-            ft = history.force(t)
-            if not ft >= 0.0:
-                raise ParameterError(f"force history gives F* = {ft!r} < 0 at t = {t:g} s (loads must be >= 0)")
-            dft = history.rate(t, k) if ft > model.f0 else 0.0
-            if reference:
-                _ens_rates_reference(yy, z, max(ft, model.f0), dft, p, out, branch)
-            else:
-                _ens_rates(yy, z, max(ft, model.f0), dft, p, out, *work)
-            return out.copy()
+            def fun(t, yy, k=k):
+                # non-finite trial stages (sinh overflow) make the solver reject and shrink the step
+                ft = history.force(t)
+                if not ft >= 0.0:
+                    raise ParameterError(f"force history gives F* = {ft!r} < 0 at t = {t:g} s (loads must be >= 0)")
+                dft = history.rate(t, k) if ft > model.f0 else 0.0
+                if reference:
+                    _ens_rates_reference(yy, z, max(ft, model.f0), dft, p, out, branch)
+                else:
+                    _ens_rates(yy, z, max(ft, model.f0), dft, p, out, *work)
+                return out.copy()
 
-        sel = None if te is None else te[(te >= t0) & (te <= t1)] if k == 0 else te[(te > t0) & (te <= t1)]
-        with np.errstate(invalid="ignore", over="ignore"), _one_blas_thread():
-            sol = solve_ivp(fun, (t0, t1), y, method=method, rtol=rtol, atol=atol,
-                            max_step=float(history.max_step[k]),
-                            t_eval=sel if sel is not None and sel.size else (None if te is None else []))
-        if sol.status != 0 or not np.all(np.isfinite(sol.y)):
-            raise IntegrationError(f"microjunction ensemble: solver failed near t = {sol.t[-1]:.6g} s "
-                                   f"({sol.message}); tighten rtol or lower the load", time=float(sol.t[-1]))
-        n_steps += int(sol.nfev)
-        if te is None:
-            ts.append(sol.t if k == 0 else sol.t[1:])
-            ys.append(sol.y if k == 0 else sol.y[:, 1:])
-        elif sol.t.size:
-            ts.append(sol.t)
-            ys.append(sol.y)
-        # end state of the segment
-        if sol.t.size and abs(sol.t[-1] - t1) <= 1e-12 * max(1.0, abs(t1)):
-            y = sol.y[:, -1].copy()
-        else:
-            with np.errstate(invalid="ignore", over="ignore"), _one_blas_thread():
-                sol2 = solve_ivp(fun, (t0, t1), y, method=method, rtol=rtol, atol=atol,
-                                 max_step=float(history.max_step[k]))
-            y = sol2.y[:, -1].copy()
+            sel = None if te is None else te[(te >= t0) & (te <= t1)] if k == 0 else te[(te > t0) & (te <= t1)]
+            # the segment's end state is always evaluated (appended to t_eval and dropped below)
+            # rather than obtained by integrating the segment a second time
+            extra = sel is not None and not (sel.size and sel[-1] == t1)
+            with np.errstate(invalid="ignore", over="ignore"):
+                sol = solve_ivp(fun, (t0, t1), y, method=method, rtol=rtol, atol=atol,
+                                max_step=float(history.max_step[k]),
+                                t_eval=None if sel is None else np.append(sel, t1) if extra else sel)
+            if sol.status != 0 or not np.all(np.isfinite(sol.y)):
+                raise IntegrationError(f"microjunction ensemble: solver failed near t = {sol.t[-1]:.6g} s "
+                                       f"({sol.message}); tighten rtol or lower the load", time=float(sol.t[-1]))
+            n_steps += int(sol.nfev)
+            y = sol.y[:, -1].copy()  # end state of the segment
+            if te is None:
+                ts.append(sol.t if k == 0 else sol.t[1:])
+                ys.append(sol.y if k == 0 else sol.y[:, 1:])
+            elif sol.t.size > int(extra):
+                ts.append(sol.t[:sol.t.size - int(extra)])
+                ys.append(sol.y[:, :sol.t.size - int(extra)])
     time = np.concatenate(ts)
     yy = np.concatenate(ys, axis=1)
     d = yy[0]
