@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..core.citations import citations
 from ..core.errors import FrictionLabError
-from ..core.result import write_csv, write_netcdf
+from ..core.result import write_netcdf
 from ..plot import save
 from ..scenarios.base import Check, Scenario
 

@@ -151,7 +151,6 @@ class BoussinesqFFT:
         self.periodic = bool(periodic)
         self.be = get_backend(backend, workers)
         self.dtype = dtype
-        xp = self.be.xp
         if self.periodic:
             qx = 2 * np.pi * np.fft.fftfreq(self.nx, d=self.dx)
             qy = 2 * np.pi * np.fft.rfftfreq(self.ny, d=self.dx)

@@ -45,7 +45,6 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     model = model_of(cfg)
     c = model.constants
     out = []
-    ramp = float(cfg["loading"]["ramp"])
     for f in ds.load_star.values:
         sub = ds.sel(load_star=f)
         d, a, p = sub.delta_star.values, sub.area_star.values, sub.pressure_star.values

@@ -36,7 +36,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     ref_vels = [float(v) for v in cfg["numerics"]["reference_velocities_mm_s"]]
     Lr = cfg["numerics"]["reference_slide_mm"] * MM
     rgrid = np.linspace(0.0, Lr, 1001)
-    ft, R, Sr, stats, ref_dev, ref_dev_at = [], [], [], [], [], []
+    ft, R, Sr, stats, ref_dev = [], [], [], [], []
     for v in vels:
         pr = ConstantVelocity(v=v * MM, duration_s=L / (v * MM), normal_force_value=fn)
         d = prescribed(m, pr, du)
