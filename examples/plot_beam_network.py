@@ -17,7 +17,6 @@ Coulomb level and not loading) over the last two seconds of the stick-slip run.
 """
 
 import matplotlib.pyplot as plt
-import numpy as np
 
 from frictionlab.analysis.beam_patterns import steady_metrics
 from frictionlab.contact.beam_network import run_mlbnm

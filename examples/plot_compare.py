@@ -9,23 +9,32 @@ goes through a few cheap models: Coulomb, the static Stribeck curve and LuGre (C
 et al. 1995), the Dieterich-Ruina rate-and-state law (aging law; Dieterich 1979, Ruina 1983),
 the Kloss law (Martinez Molina 2025) and subloading friction (Ozaki, Matsuura & Maegawa 2020).
 
-The static laws jump onto their curve at once; LuGre relaxes through its bristle state;
-rate-and-state shows the direct effect :math:`a\\ln(V_2/V_1)` followed by the evolution over
-:math:`D_c`; subloading strengthens with the rate. The rate-and-state law is then fitted to
-every model's response (closed form under prescribed slip, with seeded noise of 1e-4 in
-friction), which gives a common vocabulary :math:`(a, b, D_c)` for models that do not share
-one. The full version over every model is the ``classic/compare-velocity-step`` scenario;
-the same comparison from the command line::
+The static laws jump onto their curves at once -- Stribeck down (its weakening branch), Kloss
+up (its strengthening branch below :math:`v_{max0}` = 10 mm/s); LuGre relaxes through its bristle
+state onto the same Stribeck curve; rate-and-state shows the direct effect
+:math:`a\\ln(V_2/V_1)` followed by the evolution over :math:`D_c`; subloading friction rises
+slightly at the step (a positive direct effect), then relaxes towards its steady curve.
 
-    frictionlab compare velocity_steps --set velocities=[1e-4,1e-3] --set durations=[0.5,0.5] \\
+The rate-and-state law is then fitted to every model's response (closed form under prescribed
+slip, with seeded noise of 1e-4 in friction), which gives a common vocabulary
+:math:`(a, b, D_c)` for models that do not share one. The full version over every model is
+the ``classic/compare-velocity-step`` scenario; the same comparison from the command line::
+
+    frictionlab compare velocity_steps --set velocities=[1e-4,1e-3] --set durations=[1,1] \\
         --models coulomb,stribeck,lugre,rate_state,kloss,subloading --noise 1e-4 --out out/
 """
 
-from frictionlab.analysis.compare import (compare, direct_effect_checks, format_table, plot_compare,
-                                          rsf_recovery_checks, steady_checks)
+from frictionlab.analysis.compare import (
+    compare,
+    direct_effect_checks,
+    format_table,
+    plot_compare,
+    rsf_recovery_checks,
+    steady_checks,
+)
 from frictionlab.protocols import VelocitySteps
 
-protocol = VelocitySteps(velocities=(1e-4, 1e-3), durations=(0.5, 0.5), normal_force_value=1.0)
+protocol = VelocitySteps(velocities=(1e-4, 1e-3), durations=(1.0, 1.0), normal_force_value=1.0)
 models = ["coulomb", "stribeck", "lugre", "rate_state", "kloss", "subloading"]
 ds = compare(protocol, models, quick=True, n_grid=2001, fit_noise=1e-4, seed=0)
 

@@ -50,6 +50,7 @@ class AbstractModel(Parameters):
         return np.zeros(len(self.state_names))
 
     def cite(self) -> None:
+        """Record this model's citation for :func:`frictionlab.citations`."""
         if self.citation:
             _register_citation(self.citation, self.doi)
 

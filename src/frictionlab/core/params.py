@@ -124,10 +124,12 @@ class Parameters:
     # --- conversions -------------------------------------------------------------
     @classmethod
     def field_names(cls) -> tuple[str, ...]:
+        """Names of the parameter fields, in declaration order."""
         return tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
 
     @classmethod
     def units(cls) -> dict[str, str]:
+        """Units of every field (``""`` for options)."""
         return {f.name: f.metadata.get("units", "") for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
 
     @classmethod
@@ -147,6 +149,7 @@ class Parameters:
             raise ParameterError(f"{cls._label or cls.__name__}: {exc}") from None
 
     def to_dict(self) -> dict[str, Any]:
+        """Field values as a plain dict (tuples as lists); :meth:`from_dict` inverts it."""
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
             v = getattr(self, f.name)

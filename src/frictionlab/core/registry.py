@@ -55,6 +55,7 @@ def discover() -> None:
 
 
 def model_names() -> list[str]:
+    """Sorted names of every registered model (laws, stepped and contact models)."""
     discover()
     return sorted(_MODELS)
 

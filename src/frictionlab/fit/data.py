@@ -249,7 +249,19 @@ def load_coefficients(path: str | Path) -> dict[str, float]:
 @dataclass(frozen=True)
 class RecordedInput(AbstractProtocol):
     """A recorded input programme: velocity and normal load tabulated against time
-    (linear interpolation), so any model can be simulated under measured conditions."""
+    (linear interpolation), so any model can be simulated under measured conditions.
+
+    Parameters
+    ----------
+    times : tuple of float
+        Sample times [s], strictly increasing (at least 2).
+    velocities : tuple of float
+        Slip (or load-point) velocity at each sample [m/s].
+    normal_forces : tuple of float
+        Normal load at each sample [N].
+    forces : tuple of float
+        Optional external tangential force at each sample [N] (empty: zero).
+    """
 
     times: tuple[float, ...] = param((0.0, 1.0), units="s")
     velocities: tuple[float, ...] = param((0.0, 0.0), units="m/s")

@@ -113,6 +113,7 @@ class Fitter:
 
     # ------------------------------------------------------------------------------------
     def get_params(self) -> dict[str, Any]:
+        """The constructor arguments as a dict (scikit-learn style)."""
         keys = ("model", "free", "fixed", "bounds", "log_scale", "x0", "n_starts", "seed", "kind", "model_options",
                 "loss", "max_nfev")
         return {k: getattr(self, k) for k in keys}
@@ -271,6 +272,7 @@ class Fitter:
         }
 
     def write_json(self, path: str | Path) -> Path:
+        """Write :meth:`to_dict` as JSON to ``path`` (parent folders created); return the path."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(self.to_dict(), indent=2))

@@ -141,14 +141,17 @@ class GMS(AbstractLaw):
 
     @property
     def n_elements(self) -> int:
+        """Number of Maxwell-slip elements [1]."""
         return len(self.k)
 
     @property
     def state_names(self) -> tuple[str, ...]:  # type: ignore[override]
+        """One state per element: ``element_force_i``, the force of element i."""
         return tuple(f"element_force_{i}" for i in range(len(self.k)))
 
     @property
     def state_units(self) -> tuple[str, ...]:  # type: ignore[override]
+        """Units of the element forces [N]."""
         return ("N",) * len(self.k)
 
     def param_vector(self) -> FloatArray:

@@ -28,11 +28,13 @@ _PROTOCOLS: dict[str, type["AbstractProtocol"]] = {}
 
 
 def register_protocol(cls: type) -> type:
+    """Class decorator: register a protocol class under its ``type_name`` (for :func:`make_protocol`)."""
     _PROTOCOLS[cls.type_name] = cls
     return cls
 
 
 def protocol_names() -> list[str]:
+    """Sorted ``type_name`` of every registered protocol."""
     return sorted(_PROTOCOLS)
 
 
@@ -56,7 +58,11 @@ def piecewise(t: ArrayLike, edges: NDArray[np.float64], values: NDArray[np.float
 
 
 class AbstractProtocol(Parameters):
-    """Base of all protocols. Subclasses define ``duration`` and override channels."""
+    """Base of all protocols. Subclasses define ``duration`` and override channels.
+
+    Protocols with a constant normal load hold it in the field ``normal_force_value`` [N],
+    which the default :meth:`normal_force` channel returns.
+    """
 
     type_name: ClassVar[str] = ""
     #: True for protocols that switch on the model output (run only by stepping loops)
@@ -64,6 +70,7 @@ class AbstractProtocol(Parameters):
 
     @property
     def duration(self) -> float:  # pragma: no cover - abstract
+        """Total length of the programme [s]."""
         raise NotImplementedError
 
     @property
@@ -73,13 +80,16 @@ class AbstractProtocol(Parameters):
         return tuple(float(e) for e in edges[1:-1]) if edges is not None else ()
 
     def velocity(self, t: ArrayLike) -> NDArray[np.float64]:
+        """Prescribed slip (or load-point) velocity [m/s] at times ``t`` [s]; zero unless overridden."""
         return np.zeros_like(np.asarray(t, dtype=float))
 
     def normal_force(self, t: ArrayLike) -> NDArray[np.float64]:
+        """Normal force [N] at times ``t`` [s]: the constant ``normal_force_value`` (default 1 N) unless overridden."""
         fn = float(getattr(self, "normal_force_value", 1.0))
         return np.full_like(np.asarray(t, dtype=float), fn)
 
     def force(self, t: ArrayLike) -> NDArray[np.float64]:
+        """External tangential force [N] on the slider at times ``t`` [s]; zero unless overridden."""
         return np.zeros_like(np.asarray(t, dtype=float))
 
     def sample(self, times: ArrayLike) -> NDArray[np.float64]:
@@ -88,4 +98,5 @@ class AbstractProtocol(Parameters):
         return np.ascontiguousarray(np.vstack([self.velocity(t), self.normal_force(t), self.force(t)]))
 
     def to_config(self) -> dict[str, Any]:
+        """``{"type": type_name, **fields}``: the inverse of :func:`make_protocol`."""
         return {"type": self.type_name, **self.to_dict()}

@@ -21,6 +21,17 @@ class Sinusoidal(AbstractProtocol):
     """Sinusoidal slip displacement ``x(t) = amplitude * sin(2 pi f t)``.
 
     The velocity channel is its derivative, ``2 pi f amplitude cos(2 pi f t)``.
+
+    Parameters
+    ----------
+    amplitude : float
+        Displacement amplitude [m].
+    frequency : float
+        Frequency f [Hz].
+    cycles : float
+        Number of periods; the duration is ``cycles / frequency`` [1].
+    normal_force_value : float
+        Constant normal load [N].
     """
 
     amplitude: float = param(1e-5, units="m", lo=0.0, lo_open=True)
@@ -34,6 +45,7 @@ class Sinusoidal(AbstractProtocol):
         return self.cycles / self.frequency
 
     def displacement(self, t: ArrayLike) -> NDArray[np.float64]:
+        """Prescribed displacement :math:`A\\sin(2\\pi f t)` [m] at times ``t`` [s]."""
         return self.amplitude * np.sin(2 * math.pi * self.frequency * np.asarray(t, dtype=float))
 
     def velocity(self, t: ArrayLike) -> NDArray[np.float64]:
@@ -51,6 +63,19 @@ class PulsatingThreshold(AbstractProtocol):
     on the model output, this protocol is run by the stepping loop (``feedback = True``):
     :meth:`direction` gives the next drive direction from the current one and the output.
     ``velocity(t)`` returns the forward speed (the sign is set by the loop).
+
+    Parameters
+    ----------
+    v : float
+        Drive speed [m/s].
+    upper, lower : float
+        Friction output at which the drive reverses to backward / forward [N].
+    cycles : int
+        Number of forward-backward cycles [1].
+    max_duration : float
+        Upper bound of the run length [s] (the :attr:`duration` property).
+    normal_force_value : float
+        Constant normal load [N].
     """
 
     v: float = param(1e-4, units="m/s", lo=0.0, lo_open=True)

@@ -44,7 +44,19 @@ class NormalLoadProgramme(AbstractProtocol):
 @register_protocol
 @dataclass(frozen=True)
 class ForceRamp(AbstractProtocol):
-    """Applied tangential force ``f0 + rate * t`` (for free-mass systems), zero drive velocity."""
+    """Applied tangential force ``f0 + rate * t`` (for free-mass systems), zero drive velocity.
+
+    Parameters
+    ----------
+    rate : float
+        Force rate [N/s].
+    f0 : float
+        Force at t = 0 [N].
+    duration_s : float
+        Length of the programme [s] (the :attr:`duration` property).
+    normal_force_value : float
+        Constant normal load [N].
+    """
 
     rate: float = param(1.0, units="N/s")
     f0: float = param(0.0, units="N")

@@ -17,7 +17,17 @@ __all__ = ["ConstantVelocity", "VelocitySteps", "SlideHoldSlide"]
 @register_protocol
 @dataclass(frozen=True)
 class ConstantVelocity(AbstractProtocol):
-    """Slide at constant velocity ``v`` for ``duration`` under a constant normal load."""
+    """Slide at constant velocity ``v`` for ``duration`` under a constant normal load.
+
+    Parameters
+    ----------
+    v : float
+        Slip (or load-point) velocity [m/s].
+    duration_s : float
+        Length of the programme [s] (the :attr:`duration` property).
+    normal_force_value : float
+        Constant normal load [N].
+    """
 
     v: float = param(1e-6, units="m/s")
     duration_s: float = param(1.0, units="s", lo=0.0, lo_open=True)
@@ -64,12 +74,14 @@ class VelocitySteps(AbstractProtocol):
 
     @property
     def segment_durations(self) -> NDArray[np.float64]:
+        """Duration of each constant-velocity segment [s] (distance / |velocity| when given by distance)."""
         if self.durations:
             return np.asarray(self.durations, dtype=float)
         return np.asarray(self.distances, dtype=float) / np.abs(np.asarray(self.velocities, dtype=float))
 
     @property
     def edges(self) -> NDArray[np.float64]:
+        """Segment boundaries [s], from 0 to :attr:`duration` (one more entry than segments)."""
         return np.concatenate([[0.0], np.cumsum(self.segment_durations)])
 
     @property
@@ -102,6 +114,7 @@ class SlideHoldSlide(AbstractProtocol):
 
     @property
     def edges(self) -> NDArray[np.float64]:
+        """Segment boundaries [s]: slide, then (hold, slide) per hold, from 0 to :attr:`duration`."""
         seg = [self.slide_duration]
         for h in self.holds:
             seg += [h, self.slide_duration]

@@ -29,15 +29,18 @@ _SYSTEMS: dict[str, type["AbstractSystem"]] = {}
 
 
 def register_system(cls: type) -> type:
+    """Class decorator: register a system class under its ``type_name`` (for :func:`make_system`)."""
     _SYSTEMS[cls.type_name] = cls
     return cls
 
 
 def system_names() -> list[str]:
+    """Sorted ``type_name`` of every registered system."""
     return sorted(_SYSTEMS)
 
 
 def make_system(config: dict[str, Any] | None) -> "AbstractSystem":
+    """Build a system from ``{"type": name, **fields}``; ``None`` or ``{}`` gives :class:`PrescribedSlip`."""
     from .prescribed_slip import PrescribedSlip
 
     if not config:
@@ -50,6 +53,13 @@ def make_system(config: dict[str, Any] | None) -> "AbstractSystem":
 
 
 class AbstractSystem(Parameters):
+    """Base of the systems that host a friction model (validated frozen dataclass).
+
+    A system owns the slider states (``state_names``), a numba right-hand side
+    ``_rhs_kernel`` fed by :meth:`param_vector`, and maps its saved states to the standard
+    result variables in :meth:`outputs`.
+    """
+
     type_name: ClassVar[str] = ""
     state_names: ClassVar[tuple[str, ...]] = ()
     #: True when the system is second order in the slider position (Newmark applies)
@@ -57,9 +67,11 @@ class AbstractSystem(Parameters):
     _rhs_kernel: ClassVar[Any]
 
     def param_vector(self) -> FloatArray:
+        """Flat float64 parameter vector for the system's numba kernel."""
         raise NotImplementedError
 
     def initial_state(self) -> FloatArray:
+        """System states at t = 0 (zeros unless a system says otherwise)."""
         return np.zeros(len(self.state_names))
 
     def outputs(self, y: FloatArray, u: FloatArray, friction: FloatArray) -> dict[str, FloatArray]:
@@ -67,4 +79,5 @@ class AbstractSystem(Parameters):
         raise NotImplementedError
 
     def to_config(self) -> dict[str, Any]:
+        """``{"type": type_name, **fields}``: the inverse of :func:`make_system`."""
         return {"type": self.type_name, **self.to_dict()}

@@ -47,7 +47,27 @@ def _rhs(ys, z, vd, fn, fext, sp, law_rates, law_friction, lp, dys, dz):
 @register_system
 @dataclass(frozen=True)
 class MassSystem(AbstractSystem):
-    """Slider of mass ``mass`` on a spring ``stiffness`` to a driver (see module docstring)."""
+    """Slider of mass ``mass`` on a spring ``stiffness`` to a driver (see module docstring).
+
+    Parameters
+    ----------
+    mass : float
+        Slider mass M [kg].
+    stiffness : float
+        Spring stiffness K between driver and slider [N/m] (0: no spring).
+    damping : float
+        Dashpot C in parallel with the spring [N s/m].
+    angle_deg : float
+        Incline angle theta [deg] (gravity pulls along +x for positive angles).
+    gravity : float
+        Gravitational acceleration g [m/s^2].
+    normal_from_gravity : bool
+        Use ``M g cos(theta)`` as the normal load instead of the protocol's.
+    x0, v0 : float
+        Initial slider position [m] and velocity [m/s].
+    preload : float
+        Initial spring force [N]: the driver starts ``preload / K`` ahead of the slider.
+    """
 
     mass: float = param(1.0, units="kg", lo=0.0, lo_open=True)
     stiffness: float = param(0.0, units="N/m", lo=0.0)

@@ -37,7 +37,7 @@ from numba import njit
 
 from ...core.errors import ConfigError, IntegrationError
 from ...core.result import sanitize_attrs
-from .mlbnm import SCHEMES, _check_run, _gp, _stable_check, stribeck_g
+from .mlbnm import SCHEMES, _check_run, _gp, _stable_check, _stribeck_fast, _stribeck_near, stribeck_g
 from .params import BeamNetworkParams
 
 __all__ = ["run_lbnm", "network_force"]
@@ -71,7 +71,7 @@ def network_force(p: BeamNetworkParams, ux: np.ndarray, uy: np.ndarray) -> tuple
     return fx, fy
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath={"contract"})
 def _lbnm_kernel(X, Y, pairs, rest, kdx, kdy, m, kb, cb, ke, s0, s1, s2, fz, gp, vd, dt, n_steps, save_every,
                  beam_every, scheme, n_picard, mu_c):
     N = X.size
@@ -99,6 +99,23 @@ def _lbnm_kernel(X, Y, pairs, rest, kdx, kdy, m, kb, cb, ke, s0, s1, s2, fz, gp,
     fey = np.zeros(N)
     rate_x = np.ones(N)  # d|f_fx|/dt of the last step (Remark 1)
     fail = -1
+    # invariants hoisted out of the time loop
+    inv_vs = 1.0 / gp[5]
+    alpha = gp[6]
+    alpha2 = alpha == 2.0
+    mdt = m / dt
+    cbvd = cb * vd
+    dts0 = dt * s0
+    c0 = m / dt + kb * dt + cb + s1 + s2
+    c_Cx = np.empty(N)
+    c_Cy = np.empty(N)
+    c_fzc = np.empty(N)
+    c_fzd = np.empty(N)
+    for i in range(N):
+        c_Cx[i] = c0 + kdx[i] * dt
+        c_Cy[i] = c0 + kdy[i] * dt
+        c_fzc[i] = fz[i] * gp[3]
+        c_fzd[i] = fz[i] * (gp[4] - gp[3])
     for step in range(n_steps + 1):
         if step % save_every == 0:
             k = step // save_every
@@ -154,32 +171,60 @@ def _lbnm_kernel(X, Y, pairs, rest, kdx, kdy, m, kb, cb, ke, s0, s1, s2, fz, gp,
                 zy[i] += dt * zdy
         else:
             for i in range(N):
-                vr0 = math.sqrt(vx[i] * vx[i] + vy[i] * vy[i])
+                vxi = vx[i]
+                vyi = vy[i]
+                zxi = zx[i]
+                zyi = zy[i]
+                vr0 = math.sqrt(vxi * vxi + vyi * vyi)
                 vr = vr0
-                nvx = vx[i]
-                nvy = vy[i]
-                lam = 0.0
-                A = 1.0
-                for _ in range(n_picard + 1):
-                    g = stribeck_g(vr, fz[i], gp)
+                g, e, E = _stribeck_fast(vr, c_fzc[i], c_fzd[i], inv_vs, alpha, alpha2)
+                if g > 0.0:
+                    # single-division form of the linearly implicit step (see mlbnm._semi_velocity)
+                    Rx = mdt * vxi + kb * (s_new - ux[i]) + cbvd + fex[i]
+                    Ry = mdt * vyi - kb * uy[i] + fey[i]
+                    D = g + dts0 * vr
+                    h = s0 * (g - s1 * vr)
+                    nvx = (Rx * D - h * zxi) / (c_Cx[i] * D + dt * h)
+                    nvy = (Ry * D - h * zyi) / (c_Cy[i] * D + dt * h)
+                    for _ in range(n_picard):
+                        vr_new = 0.5 * (math.sqrt(nvx * nvx + nvy * nvy) + vr0)
+                        if vr_new == vr:  # the refinement would repeat the same pass exactly
+                            break
+                        vr = vr_new
+                        g, e, E = _stribeck_near(vr, e, E, c_fzc[i], c_fzd[i], inv_vs, alpha, alpha2)
+                        D = g + dts0 * vr
+                        h = s0 * (g - s1 * vr)
+                        nvx = (Rx * D - h * zxi) / (c_Cx[i] * D + dt * h)
+                        nvy = (Ry * D - h * zyi) / (c_Cy[i] * D + dt * h)
+                    A = g / D
                     lam = s0 * vr / g
-                    A = 1.0 / (1.0 + dt * lam)
-                    Bc = dt * A
-                    base = m / dt + kb * dt + cb + (s0 - s1 * lam) * Bc + s1 + s2
-                    nvx = (m * vx[i] / dt + kb * (s_new - ux[i]) + cb * vd + fex[i]
-                           - (s0 - s1 * lam) * A * zx[i]) / (base + kdx[i] * dt)
-                    nvy = (m * vy[i] / dt - kb * uy[i] + fey[i] - (s0 - s1 * lam) * A * zy[i]) / (base + kdy[i] * dt)
-                    if n_picard > 0:
-                        vr = 0.5 * (math.sqrt(nvx * nvx + nvy * nvy) + vr0)
-                zx[i] = A * zx[i] + dt * A * nvx
-                zy[i] = A * zy[i] + dt * A * nvy
+                else:  # zero normal load: reference form (lambda -> 1e12)
+                    nvx = vxi
+                    nvy = vyi
+                    lam = 0.0
+                    A = 1.0
+                    for _ in range(n_picard + 1):
+                        g = stribeck_g(vr, fz[i], gp)
+                        lam = s0 * vr / g if g > 0.0 else 1e12
+                        A = 1.0 / (1.0 + dt * lam)
+                        Bc = dt * A
+                        base = m / dt + kb * dt + cb + (s0 - s1 * lam) * Bc + s1 + s2
+                        nvx = (m * vxi / dt + kb * (s_new - ux[i]) + cb * vd + fex[i]
+                               - (s0 - s1 * lam) * A * zxi) / (base + kdx[i] * dt)
+                        nvy = (m * vyi / dt - kb * uy[i] + fey[i] - (s0 - s1 * lam) * A * zyi) / (base + kdy[i] * dt)
+                        if n_picard > 0:
+                            vr = 0.5 * (math.sqrt(nvx * nvx + nvy * nvy) + vr0)
+                zxn = A * zxi + dt * A * nvx
+                zyn = A * zyi + dt * A * nvy
+                zx[i] = zxn
+                zy[i] = zyn
                 ux[i] += dt * nvx
                 uy[i] += dt * nvy
                 vx[i] = nvx
                 vy[i] = nvy
                 old = abs(ffx[i])
-                ffx[i] = s0 * zx[i] + s1 * (nvx - lam * zx[i]) + s2 * nvx
-                ffy[i] = s0 * zy[i] + s1 * (nvy - lam * zy[i]) + s2 * nvy
+                ffx[i] = s0 * zxn + s1 * (nvx - lam * zxn) + s2 * nvx
+                ffy[i] = s0 * zyn + s1 * (nvy - lam * zyn) + s2 * nvy
                 rate_x[i] = abs(ffx[i]) - old
     return Fx, Fy, bfx, bfy, blx, bly, bvx, bslip, fail
 

@@ -73,8 +73,61 @@ def stribeck_g(v, fn, p):
 
 
 @njit(cache=True, inline="always")
+def _stribeck_fast(lv, fzc, fzd, inv_vs, alpha, alpha2):
+    """(f_z g(v), e, E) for |v| = ``lv`` >= 0 with hoisted constants.
+
+    ``f_z g = fzc + fzd E``, ``E = exp(-e)``, ``e = (lv/v_s)^alpha``; the loops pass
+    ``fzc = f_z mu_C``, ``fzd = f_z (mu_S - mu_C)`` and ``inv_vs = 1/v_s``; ``alpha2`` selects
+    the x*x path. Equal to :func:`stribeck_g` up to rounding (a few ulp).
+    """
+    x = lv * inv_vs
+    e = x * x if alpha2 else x ** alpha
+    E = math.exp(-e)
+    return fzc + fzd * E, e, E
+
+
+@njit(cache=True, inline="always")
+def _stribeck_near(lv, e0, E0, fzc, fzd, inv_vs, alpha, alpha2):
+    """As :func:`_stribeck_fast`, reusing ``E0 = exp(-e0)`` of a nearby velocity (the refinement pass).
+
+    For alpha = 2 and :math:`|e - e_0| \\le 10^{-2}`, :math:`E = E_0\\exp(-(e-e_0))` with the
+    exponential of the small difference from its degree-7 Taylor polynomial (truncation
+    :math:`< 10^{-16}/4\\cdot10^{4}`, far below one ulp): the result differs from ``exp(-e)``
+    by rounding only (about 2 ulp). Otherwise the exponential is evaluated.
+    """
+    x = lv * inv_vs
+    if alpha2:
+        e = x * x
+        d = e0 - e
+        if abs(d) <= 1e-2:
+            p = 1.0 + d * (1.0 + d * (0.5 + d * (1.0 / 6.0 + d * (1.0 / 24.0 + d * (1.0 / 120.0 + d * (
+                1.0 / 720.0 + d * (1.0 / 5040.0)))))))
+            E = E0 * p
+            return fzc + fzd * E, e, E
+    else:
+        e = x ** alpha
+    E = math.exp(-e)
+    return fzc + fzd * E, e, E
+
+
+@njit(cache=True, inline="always")
+def _semi_velocity(R0, z, C0, dtk, s0, s1, dts0, g, lv):
+    r"""New tip velocity of the linearly implicit step, with a single division.
+
+    With :math:`\lambda = \sigma_0 l_v/G`, :math:`A = 1/(1+\Delta t\lambda)`, the step solves
+    :math:`(C_0 + (\sigma_0-\sigma_1\lambda)\Delta t A)\,v' = R_0 - (\sigma_0-\sigma_1\lambda) A z`.
+    Multiplying by :math:`D = G + \Delta t\sigma_0 l_v` (so that :math:`A = G/D` and
+    :math:`(\sigma_0-\sigma_1\lambda)A = h/D`, :math:`h = \sigma_0(G-\sigma_1 l_v)`) gives
+    :math:`v' = (R_0 D - h z)/(C_0 D + \Delta t h)`; returns (v', D). Valid for G > 0.
+    """
+    D = g + dts0 * lv
+    h = s0 * (g - s1 * lv)
+    return (R0 * D - h * z) / (C0 * D + dtk * h), D
+
+
+@njit(cache=True, inline="always")
 def _step_column_semi(v, u, z, s_new, vd, m, kb, cb, s0, s1, s2, fz, fe, kd, gp, dt, n_picard):
-    """One linearly implicit step of one IUB; returns (v', u', z', ff')."""
+    """One linearly implicit step of one IUB; returns (v', u', z', ff') (reference form, unhoisted)."""
     lam_v = abs(v)
     v_new = v
     for _ in range(n_picard + 1):
@@ -92,7 +145,7 @@ def _step_column_semi(v, u, z, s_new, vd, m, kb, cb, s0, s1, s2, fz, fe, kd, gp,
     return v_new, u + dt * v_new, z_new, ff
 
 
-@njit(cache=True, parallel=True, fastmath=False)
+@njit(cache=True, parallel=True, fastmath={"contract"})
 def _mlbnm_kernel(m, kb, cb, s0, s1, s2, fz, kl, kr, gp, v_drive, dt, n_steps, save_every, scheme,
                   n_picard, save_cols):
     B, n = m.shape
@@ -104,59 +157,155 @@ def _mlbnm_kernel(m, kb, cb, s0, s1, s2, fz, kl, kr, gp, v_drive, dt, n_steps, s
     lag_out = np.zeros((B, ns, nc))
     vel_out = np.zeros((B, ns, nc))
     fail = -np.ones(B, dtype=np.int64)
+    inv_vs = 1.0 / gp[5]
+    alpha = gp[6]
+    alpha2 = alpha == 2.0
+    dmu = gp[4] - gp[3]
     for b in prange(B):
-        u = np.zeros(n)      # tip displacement from the rest position [m]
+        # state; u is padded with a zero ghost at each end (its link stiffness is zero there)
+        up = np.zeros(n + 2)  # tip displacement from the rest position [m], up[i + 1] = u_i
         v = np.zeros(n)
         z = np.zeros(n)
         ff = np.zeros(n)
-        lag = np.zeros(n)    # Algorithm 1's separately integrated bending lag s - u
-        fe = np.zeros(n)
+        lag = np.zeros(n)     # Algorithm 1's separately integrated bending lag s - u
+        # per-IUB constants hoisted out of the time loop
+        c_kl = np.zeros(n)
+        c_kr = np.zeros(n)
+        c_C0 = np.empty(n)
+        c_mdt = np.empty(n)
+        c_kb = np.empty(n)
+        c_cbvd = np.empty(n)
+        c_cb = np.empty(n)
+        c_im = np.empty(n)
+        c_s0 = np.empty(n)
+        c_s1 = np.empty(n)
+        c_s2 = np.empty(n)
+        c_dts0 = np.empty(n)
+        c_fz = np.empty(n)
+        c_fzc = np.empty(n)
+        c_fzd = np.empty(n)
+        # per-step scratch of the semi-implicit sweeps
+        w_R0 = np.zeros(n)
+        w_fe = np.zeros(n)
+        w_v = np.zeros(n)
+        w_D = np.zeros(n)
+        w_g = np.zeros(n)
+        w_e = np.zeros(n)
+        w_E = np.zeros(n)
         vd = v_drive[b]
+        for i in range(n):
+            if i > 0:
+                c_kl[i] = kl[b, i]
+            if i < n - 1:
+                c_kr[i] = kr[b, i]
+            kd = c_kl[i] + c_kr[i]
+            c_C0[i] = m[b, i] / dt + kb[b, i] * dt + cb[b, i] + kd * dt + s1[b, i] + s2[b, i]
+            c_mdt[i] = m[b, i] / dt
+            c_kb[i] = kb[b, i]
+            c_cb[i] = cb[b, i]
+            c_cbvd[i] = cb[b, i] * vd
+            c_im[i] = 1.0 / m[b, i]
+            c_s0[i] = s0[b, i]
+            c_s1[i] = s1[b, i]
+            c_s2[i] = s2[b, i]
+            c_dts0[i] = dt * s0[b, i]
+            c_fz[i] = fz[b, i]
+            c_fzc[i] = fz[b, i] * gp[3]
+            c_fzd[i] = fz[b, i] * dmu
+        k = 0
+        to_save = 0
         for step in range(n_steps + 1):
-            if step % save_every == 0:
-                k = step // save_every
+            if to_save == 0:
+                to_save = save_every
                 tot = 0.0
                 for i in range(n):
                     tot += ff[i]
                 F[b, k] = tot
                 if save_cols:
+                    s_now = vd * step * dt
                     for i in range(n):
                         ff_out[b, k, i] = ff[i]
-                        lag_out[b, k, i] = vd * step * dt - u[i]
+                        lag_out[b, k, i] = s_now - up[i + 1]
                         vel_out[b, k, i] = v[i]
+                k += 1
                 if not math.isfinite(tot) or abs(tot) > 1e12:
                     fail[b] = step
                     break
+            to_save -= 1
             if step == n_steps:
                 break
-            s_now = vd * step * dt
-            s_new = s_now + vd * dt
-            for i in range(n):
-                f = 0.0
-                if i > 0:
-                    f += kl[b, i] * (u[i - 1] - u[i])
-                if i < n - 1:
-                    f += kr[b, i] * (u[i + 1] - u[i])
-                fe[i] = f
+            s_new = vd * step * dt + vd * dt
+            u_left = 0.0  # u_{i-1} at the start of the step (the ghost for i = 0)
             if scheme == 0:
                 for i in range(n):
-                    lag_dot = vd - v[i]
-                    fb = kb[b, i] * lag[i] + cb[b, i] * lag_dot
+                    ui = up[i + 1]
+                    fe = c_kl[i] * (u_left - ui) + c_kr[i] * (up[i + 2] - ui)
+                    u_left = ui
+                    vi = v[i]
+                    lag_dot = vd - vi
+                    fb = c_kb[i] * lag[i] + c_cb[i] * lag_dot
                     lag[i] += dt * lag_dot
-                    acc = (fb + fe[i] - ff[i]) / m[b, i]
-                    v_new = v[i] + dt * acc
-                    u[i] += 0.5 * dt * (v_new + v[i])
+                    v_new = vi + dt * ((fb + fe - ff[i]) * c_im[i])
+                    up[i + 1] = ui + 0.5 * dt * (v_new + vi)
                     v[i] = v_new
-                    g = stribeck_g(abs(v_new), fz[b, i], gp)
-                    zdot = v_new - s0[b, i] * abs(v_new) * z[i] / g
-                    ff[i] = s0[b, i] * z[i] + s1[b, i] * zdot + s2[b, i] * v_new
-                    z[i] += dt * zdot
+                    av = abs(v_new)
+                    g, _e, _E = _stribeck_fast(av, c_fzc[i], c_fzd[i], inv_vs, alpha, alpha2)
+                    zi = z[i]
+                    zdot = v_new - c_s0[i] * av * zi / g
+                    ff[i] = c_s0[i] * zi + c_s1[i] * zdot + c_s2[i] * v_new
+                    z[i] = zi + dt * zdot
             else:
+                # sweep 1: network force at the old positions and the first pass, all IUBs
+                # (independent, so the CPU overlaps their dependency chains)
                 for i in range(n):
-                    kd = (kl[b, i] if i > 0 else 0.0) + (kr[b, i] if i < n - 1 else 0.0)
-                    v[i], u[i], z[i], ff[i] = _step_column_semi(
-                        v[i], u[i], z[i], s_new, vd, m[b, i], kb[b, i], cb[b, i], s0[b, i], s1[b, i],
-                        s2[b, i], fz[b, i], fe[i], kd, gp, dt, n_picard)
+                    ui = up[i + 1]
+                    fe = c_kl[i] * (up[i] - ui) + c_kr[i] * (up[i + 2] - ui)
+                    R0 = c_mdt[i] * v[i] + c_kb[i] * (s_new - ui) + c_cbvd[i] + fe
+                    lv = abs(v[i])
+                    g, e, E = _stribeck_fast(lv, c_fzc[i], c_fzd[i], inv_vs, alpha, alpha2)
+                    w_R0[i] = R0
+                    w_fe[i] = fe
+                    w_g[i] = g
+                    w_e[i] = e
+                    w_E[i] = E
+                    if g > 0.0:
+                        w_v[i], w_D[i] = _semi_velocity(R0, z[i], c_C0[i], dt, c_s0[i], c_s1[i], c_dts0[i], g, lv)
+                # sweep 2: refinement passes and the state update
+                for i in range(n):
+                    vi = v[i]
+                    zi = z[i]
+                    ui = up[i + 1]
+                    sz0 = c_s0[i]
+                    sz1 = c_s1[i]
+                    g = w_g[i]
+                    if g > 0.0:
+                        R0 = w_R0[i]
+                        v_new = w_v[i]
+                        D = w_D[i]
+                        e = w_e[i]
+                        E = w_E[i]
+                        lv0 = abs(vi)
+                        lv = lv0
+                        for _ in range(n_picard):
+                            lv_new = 0.5 * (abs(v_new) + lv0)
+                            if lv_new == lv:  # the refinement would repeat the same pass exactly
+                                break
+                            lv = lv_new
+                            g, e, E = _stribeck_near(lv, e, E, c_fzc[i], c_fzd[i], inv_vs, alpha, alpha2)
+                            v_new, D = _semi_velocity(R0, zi, c_C0[i], dt, sz0, sz1, c_dts0[i], g, lv)
+                        A = g / D
+                        lam = sz0 * lv / g
+                        z_new = A * zi + dt * A * v_new
+                        zdot = v_new - lam * z_new
+                        v[i] = v_new
+                        up[i + 1] = ui + dt * v_new
+                        z[i] = z_new
+                        ff[i] = sz0 * z_new + sz1 * zdot + c_s2[i] * v_new
+                    else:  # zero normal load: reference form (lambda -> 1e12)
+                        kd = c_kl[i] + c_kr[i]
+                        v[i], up[i + 1], z[i], ff[i] = _step_column_semi(
+                            vi, ui, zi, s_new, vd, m[b, i], c_kb[i], c_cb[i], sz0, sz1, c_s2[i], c_fz[i], w_fe[i],
+                            kd, gp, dt, n_picard)
     return F, ff_out, lag_out, vel_out, fail
 
 

@@ -29,6 +29,19 @@ this implementation's; the reason is not identifiable from the text (its time st
 described as first-order Euler). The check stays honest and fails; red (1, 10) is weakening as
 stated, and the viscoplastic Fig. 15 ordering reproduces.
 
+A follow-up investigation ruled out, against the seed: the meaning of lambda (both sets have
+lambda = 1), the velocity scale (the seed fixes v = slip per T* = 1 s in units of L* = 1 um),
+slip per step and time scheme (<= 2 % on the area), log base / reference velocity / prefactor of
+eqs. 14-15 (they move the strengthening threshold on A(1)/A(10) to 1.02-1.06, the measured ratio
+is 1.34-1.39), the correlation-length convention, patch size (256^2 mean field still weakens by
+~22 %) and interaction. An independent mean-field slider (per-element closed form + root search
+for the dilatation) agrees with this implementation to 4 digits. Decisive: under eqs. 5/8 and
+14-15 as written, steady mu(v) peaks near v ~ 0.3 for **both** A = 1 and A = 10, so the two sets
+change from strengthening to weakening in the same decade; no rescaling of v can give "blue
+strengthening, red weakening" for the same jump. What remains unstated in the paper (its time
+step, how Algorithm 1 handles contacts arriving one step late, how steady state was measured)
+would be needed to reproduce its Fig. 14a.
+
 The rate-and-state fit uses the same-path-denoised record; with the model's area responding
 within the first slip step after a jump (the step compliance c depends on dt = s/v), the fit
 tends to put a near its lower bound and D_c below one step; a - b has the sign of the model's

@@ -1,0 +1,149 @@
+"""Docstring meta-tests (in the spirit of python-control's ``docstrings_test``).
+
+* every public class and function re-exported by ``frictionlab``, ``frictionlab.laws``,
+  ``frictionlab.protocols`` and ``frictionlab.systems`` has a docstring of its own, and every
+  public method / property of those classes has one (inherited from a base class counts);
+* every parameter field of every registered model, protocol and system is declared with
+  :func:`frictionlab.core.params.param` (numeric, with non-empty ``units``) or
+  :func:`~frictionlab.core.params.option` (categorical), and is named in the docstring of
+  the class or of one of its bases (or carries ``doc=``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import re
+
+import pytest
+
+import frictionlab
+from frictionlab.core.registry import get_model_class, model_names
+from frictionlab.protocols.base import _PROTOCOLS, protocol_names
+from frictionlab.systems.base import _SYSTEMS, system_names
+
+MODULES = [frictionlab, frictionlab.laws, frictionlab.protocols, frictionlab.systems]
+#: a units string: SI-like symbols, powers, products, quotients ("Pa (s/m)^d", "F*/um^2", "1")
+UNITS_RE = re.compile(r"^[A-Za-z0-9*/^().\s-]+$")
+
+
+def _public_objects():
+    out = []
+    for mod in MODULES:
+        for name in mod.__all__:
+            obj = getattr(mod, name)
+            if inspect.isclass(obj) or inspect.isfunction(obj) or inspect.isbuiltin(obj):
+                out.append(pytest.param(obj, id=f"{mod.__name__}.{name}"))
+    return out
+
+
+PUBLIC = _public_objects()
+
+
+def _own_doc(obj) -> str:
+    doc = obj.__dict__.get("__doc__") if inspect.isclass(obj) else obj.__doc__
+    doc = (doc or "").strip()
+    if inspect.isclass(obj) and dataclasses.is_dataclass(obj) and doc.startswith(obj.__name__ + "("):
+        return ""  # the signature dataclasses write when a class has no docstring
+    return doc
+
+
+def test_public_lists_are_not_empty():
+    assert len(PUBLIC) >= 30
+    for mod in MODULES:
+        for name in mod.__all__:
+            assert hasattr(mod, name), f"{mod.__name__}.__all__ lists {name!r}, which does not exist"
+
+
+@pytest.mark.parametrize("obj", PUBLIC)
+def test_public_object_has_docstring(obj):
+    assert _own_doc(obj), f"{obj.__module__}.{obj.__qualname__} has no docstring"
+
+
+def _member_doc(cls: type, name: str) -> str:
+    """Docstring of a public method or property, inherited along the MRO."""
+    for klass in cls.__mro__:
+        raw = klass.__dict__.get(name)
+        if raw is None:
+            continue
+        if isinstance(raw, (staticmethod, classmethod)):
+            raw = raw.__func__
+        doc = raw.__doc__ if isinstance(raw, property) or inspect.isfunction(raw) else None
+        if doc and doc.strip():
+            return doc
+    return ""
+
+
+def _public_members():
+    out, seen = [], set()
+    for p in PUBLIC:
+        cls = p.values[0]
+        if not inspect.isclass(cls):
+            continue
+        for name in dir(cls):
+            if name.startswith("_"):
+                continue
+            try:
+                raw = inspect.getattr_static(cls, name)
+            except AttributeError:
+                continue
+            if isinstance(raw, (staticmethod, classmethod)):
+                raw = raw.__func__
+            if not (inspect.isfunction(raw) or isinstance(raw, property)):
+                continue
+            owner = raw.fget if isinstance(raw, property) else raw
+            if not getattr(owner, "__module__", "").startswith("frictionlab"):
+                continue
+            key = (cls.__qualname__, name)
+            if key not in seen:
+                seen.add(key)
+                out.append((cls, name))
+    return out
+
+
+def test_public_methods_have_docstrings():
+    members = _public_members()
+    assert len(members) > 50
+    missing = [f"{cls.__module__}.{cls.__qualname__}.{name}" for cls, name in members if not _member_doc(cls, name)]
+    assert not missing, "public methods/properties without a docstring:\n  " + "\n  ".join(missing)
+
+
+def _parameter_classes():
+    out = [pytest.param(get_model_class(n), id=f"model:{n}") for n in model_names()]
+    out += [pytest.param(_PROTOCOLS[n], id=f"protocol:{n}") for n in protocol_names()]
+    out += [pytest.param(_SYSTEMS[n], id=f"system:{n}") for n in system_names()]
+    return out
+
+
+PARAM_CLASSES = _parameter_classes()
+
+
+def test_every_model_is_checked():
+    assert len(model_names()) >= 10
+    assert {"lugre", "rate_state", "subloading", "beam_network", "kloss", "rough_contact",
+            "microjunction"} <= set(model_names())
+
+
+@pytest.mark.parametrize("cls", PARAM_CLASSES)
+def test_parameter_fields_have_units(cls):
+    for f in dataclasses.fields(cls):
+        kind = f.metadata.get("kind")
+        where = f"{cls.__module__}.{cls.__name__}.{f.name}"
+        assert kind in ("number", "option"), f"{where} is not declared with param(..., units=...) or option(...)"
+        if kind == "number":
+            u = f.metadata.get("units", "")
+            assert isinstance(u, str) and u.strip(), f"{where} has no units"
+            assert UNITS_RE.match(u), f"{where} has units {u!r} that do not look like a units string"
+            assert cls.units()[f.name] == u
+        else:
+            assert len(f.metadata["choices"]) >= 1, f"{where}: an option needs its choices"
+    assert set(cls.units()) == set(cls.field_names())
+
+
+@pytest.mark.parametrize("cls", PARAM_CLASSES)
+def test_parameter_fields_are_documented(cls):
+    docs = " ".join((k.__dict__.get("__doc__") or "") for k in cls.__mro__
+                    if k.__module__.startswith("frictionlab"))
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", docs))
+    missing = [f.name for f in dataclasses.fields(cls) if f.name not in words and not f.metadata.get("doc")]
+    assert not missing, f"{cls.__module__}.{cls.__name__}: fields not named in its docstring: {missing}"
