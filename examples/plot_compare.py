@@ -36,7 +36,7 @@ from frictionlab.protocols import VelocitySteps
 
 protocol = VelocitySteps(velocities=(1e-4, 1e-3), durations=(1.0, 1.0), normal_force_value=1.0)
 models = ["coulomb", "stribeck", "lugre", "rate_state", "kloss", "subloading"]
-ds = compare(protocol, models, quick=True, n_grid=2001, fit_noise=1e-4, seed=0)
+ds = compare(protocol, models, quick=True, n_grid=1001, fit_noise=1e-4, seed=0)
 
 print(ds.status.to_series().to_string())
 print(format_table(ds))

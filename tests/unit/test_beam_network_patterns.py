@@ -80,3 +80,25 @@ def test_stribeck_matches_core_lugre_semantics():
     p = np.array([0.0, 0.0, 0.0, 0.57, 0.76, 0.018, 2.0, 1.0])
     assert stribeck_g(0.0, 1.0, p) == 0.76
     assert stribeck_g(10.0, 1.0, p) == pytest.approx(0.57)
+
+
+def test_hoisted_stribeck_forms_equal_eq8_to_rounding():
+    """The loops' hoisted Stribeck forms (fast exp reuse in the refinement pass) equal eq. (8) within 4 ulp."""
+    import math
+
+    import numpy as np
+
+    from frictionlab.contact.beam_network.mlbnm import _stribeck_fast, _stribeck_near, stribeck_g
+
+    fz, mu_c, mu_s = 3.0, 0.57, 0.76
+    rng = np.random.default_rng(3)
+    for alpha in (2.0, 1.5):
+        vs = 1.5e-3
+        p = np.array([0.0, 0.0, 0.0, mu_c, mu_s, vs, alpha, 1.0])
+        for v0 in rng.uniform(0.0, 8 * vs, 200):
+            g0, e0, E0 = _stribeck_fast(v0, fz * mu_c, fz * (mu_s - mu_c), 1.0 / vs, alpha, alpha == 2.0)
+            assert g0 == pytest.approx(stribeck_g(v0, fz, p), rel=4.5e-16)
+            for v in (v0, v0 * (1 + 1e-7), v0 + 1e-6 * vs, v0 + 1e-3 * vs, v0 + 0.1 * vs):
+                g, e, E = _stribeck_near(v, e0, E0, fz * mu_c, fz * (mu_s - mu_c), 1.0 / vs, alpha, alpha == 2.0)
+                assert E == pytest.approx(math.exp(-e), rel=9e-16, abs=0.0)   # <= 4 ulp of exp(-e)
+                assert g == pytest.approx(stribeck_g(v, fz, p), rel=9e-16)

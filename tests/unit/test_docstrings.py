@@ -147,3 +147,36 @@ def test_parameter_fields_are_documented(cls):
     words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", docs))
     missing = [f.name for f in dataclasses.fields(cls) if f.name not in words and not f.metadata.get("doc")]
     assert not missing, f"{cls.__module__}.{cls.__name__}: fields not named in its docstring: {missing}"
+
+
+def test_sources_have_no_invalid_escape_sequences():
+    """A ``\\s`` or ``\\l`` in a non-raw docstring is a SyntaxWarning (an error in future Pythons)."""
+    import warnings
+    from pathlib import Path
+
+    root = Path(frictionlab.__file__).resolve().parent
+    files = sorted(root.rglob("*.py"))
+    assert len(files) > 50
+    bad = []
+    for path in files:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            try:
+                compile(path.read_text(encoding="utf-8"), str(path), "exec")
+            except (SyntaxWarning, DeprecationWarning, SyntaxError) as exc:
+                bad.append(f"{path.relative_to(root)}: {exc}")
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("obj", PUBLIC)
+def test_public_docstring_parses_as_numpydoc(obj):
+    """numpydoc reads the docstring without warnings (no unknown or malformed sections)."""
+    import warnings
+
+    docscrape = pytest.importorskip("numpydoc.docscrape")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        if inspect.isclass(obj):
+            docscrape.ClassDoc(obj, config={"show_class_members": False})
+        else:
+            docscrape.FunctionDoc(obj)

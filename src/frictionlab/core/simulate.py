@@ -57,21 +57,32 @@ def simulate(
 ) -> xr.Dataset:
     """Run ``model`` under ``protocol`` (hosted in ``system``) and return a Dataset.
 
-    Main arguments
-    --------------
-    model : a law or stepped model (e.g. ``frictionlab.laws.LuGre(...)``)
-    protocol : input programme (e.g. ``VelocitySteps(...)``); its ``duration`` sets the end
-    system : defaults to :class:`PrescribedSlip` (model sees the protocol velocity)
-    integrator : a name from :data:`INTEGRATORS`
-    dt : fixed step [s] (default ``duration / 1e4``); initial step for adaptive methods
+    Parameters
+    ----------
+    model : AbstractModel
+        A law or stepped model (e.g. ``frictionlab.laws.LuGre(...)``).
+    protocol : AbstractProtocol
+        Input programme (e.g. ``VelocitySteps(...)``); its ``duration`` sets the end.
+    system : AbstractSystem, optional
+        Defaults to :class:`PrescribedSlip` (the model sees the protocol velocity).
+    integrator : str
+        A name from :data:`INTEGRATORS`.
+    dt : float, optional
+        Fixed step [s] (default ``duration / 1e4``); initial step for adaptive methods.
 
-    Other arguments
-    ---------------
-    t_end : stop earlier than ``protocol.duration``
-    save_dt : output interval [s] (rounded to a multiple of dt); default gives at most
-        ``max_points`` samples
-    rtol, atol : tolerances of the adaptive integrators
-    newmark_beta, newmark_gamma : Newmark coefficients (default average acceleration)
+    Other Parameters
+    ----------------
+    t_end : float, optional
+        Stop earlier than ``protocol.duration`` [s].
+    save_dt : float, optional
+        Output interval [s] (rounded to a multiple of dt); the default gives at most
+        ``max_points`` samples.
+    max_points : int
+        Largest number of saved samples when ``save_dt`` is not given.
+    rtol, atol : float
+        Tolerances of the adaptive integrators.
+    newmark_beta, newmark_gamma : float
+        Newmark coefficients (default: average acceleration).
 
     Returns
     -------

@@ -18,7 +18,7 @@ __all__ = ["LuGre", "stribeck_g"]
 
 @njit(cache=True, inline="always")
 def stribeck_g(v, fn, p):
-    """Stribeck curve g(v) = fc + (fs - fc) exp(-|v / vs|^delta), scaled by fn if p[7] > 0."""
+    """Stribeck curve ``g(v) = fc + (fs - fc) exp(-|v / vs|^delta)``, scaled by fn if p[7] > 0."""
     x = v / p[5]
     e = x * x if p[6] == 2.0 else abs(x) ** p[6]  # the common delta = 2 without pow()
     g = p[3] + (p[4] - p[3]) * math.exp(-e)

@@ -87,7 +87,7 @@ def _u_and_slope(R, r):
 
 @njit(cache=True)
 def shear_strength(v, p):
-    """Rate-dependent shear strength of the junctions, eq. (37): tau = tau0 + c |v|^d [Pa]."""
+    """Rate-dependent shear strength of the junctions, eq. (37): ``tau = tau0 + c |v|^d`` [Pa]."""
     av = abs(v)
     if p[_C] == 0.0 or av == 0.0:
         return p[_TAU0]
@@ -209,7 +209,7 @@ def return_map(ft, q, fn_old, du, dt, fn, tau, p):
 
 @njit(cache=True)
 def return_map_2d(fx, fy, q, fn_old, dux, duy, dt, fn, tau, p):
-    r"""Return mapping in the 2-D tangential plane (radial return, flow along f_t / |f_t|).
+    r"""Return mapping in the 2-D tangential plane (radial return, flow along ``f_t / |f_t|``).
 
     Backward Euler of :math:`\mathbf v^p = \Lambda\mathbf t` makes :math:`\mathbf f^{n+1}`
     collinear with the elastic trial :math:`\mathbf f^{tr} = \mathbf f^n + \alpha_t
@@ -374,7 +374,7 @@ class SubloadingParams:
         return 1.0 - np.exp(-self.b * np.asarray(fn, dtype=float))
 
     def tau(self, v: float | FloatArray) -> FloatArray:
-        """Shear strength tau(v) = tau0 + c |v|^d [Pa]."""
+        """Shear strength ``tau(v) = tau0 + c |v|^d`` [Pa]."""
         return self.tau0 + self.c * np.abs(np.asarray(v, dtype=float)) ** self.d
 
     def steady_area(self, v: float | FloatArray) -> FloatArray:

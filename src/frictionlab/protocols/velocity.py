@@ -74,7 +74,7 @@ class VelocitySteps(AbstractProtocol):
 
     @property
     def segment_durations(self) -> NDArray[np.float64]:
-        """Duration of each constant-velocity segment [s] (distance / |velocity| when given by distance)."""
+        """Duration of each constant-velocity segment [s] (distance / speed when given by distance)."""
         if self.durations:
             return np.asarray(self.durations, dtype=float)
         return np.asarray(self.distances, dtype=float) / np.abs(np.asarray(self.velocities, dtype=float))

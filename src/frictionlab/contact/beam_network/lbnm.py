@@ -37,7 +37,7 @@ from numba import njit
 
 from ...core.errors import ConfigError, IntegrationError
 from ...core.result import sanitize_attrs
-from .mlbnm import SCHEMES, _check_run, _gp, _stable_check, _stribeck_fast, _stribeck_near, stribeck_g
+from .mlbnm import MAX_EXP_CHAIN, SCHEMES, _check_run, _gp, _stable_check, _stribeck_chain, _stribeck_fast, stribeck_g
 from .params import BeamNetworkParams
 
 __all__ = ["run_lbnm", "network_force"]
@@ -111,6 +111,9 @@ def _lbnm_kernel(X, Y, pairs, rest, kdx, kdy, m, kb, cb, ke, s0, s1, s2, fz, gp,
     c_Cy = np.empty(N)
     c_fzc = np.empty(N)
     c_fzd = np.empty(N)
+    w_e = np.zeros(N)  # last Stribeck exponent of each beam and its exponential (reused when close)
+    w_E = np.zeros(N)
+    w_n = np.full(N, MAX_EXP_CHAIN, dtype=np.int64)
     for i in range(N):
         c_Cx[i] = c0 + kdx[i] * dt
         c_Cy[i] = c0 + kdy[i] * dt
@@ -177,7 +180,7 @@ def _lbnm_kernel(X, Y, pairs, rest, kdx, kdy, m, kb, cb, ke, s0, s1, s2, fz, gp,
                 zyi = zy[i]
                 vr0 = math.sqrt(vxi * vxi + vyi * vyi)
                 vr = vr0
-                g, e, E = _stribeck_fast(vr, c_fzc[i], c_fzd[i], inv_vs, alpha, alpha2)
+                g, e, E, nch = _stribeck_chain(vr, w_e[i], w_E[i], w_n[i], c_fzc[i], c_fzd[i], inv_vs, alpha, alpha2)
                 if g > 0.0:
                     # single-division form of the linearly implicit step (see mlbnm._semi_velocity)
                     Rx = mdt * vxi + kb * (s_new - ux[i]) + cbvd + fex[i]
@@ -191,13 +194,22 @@ def _lbnm_kernel(X, Y, pairs, rest, kdx, kdy, m, kb, cb, ke, s0, s1, s2, fz, gp,
                         if vr_new == vr:  # the refinement would repeat the same pass exactly
                             break
                         vr = vr_new
-                        g, e, E = _stribeck_near(vr, e, E, c_fzc[i], c_fzd[i], inv_vs, alpha, alpha2)
+                        g, e, E, nch = _stribeck_chain(vr, e, E, nch, c_fzc[i], c_fzd[i], inv_vs, alpha, alpha2)
                         D = g + dts0 * vr
                         h = s0 * (g - s1 * vr)
                         nvx = (Rx * D - h * zxi) / (c_Cx[i] * D + dt * h)
                         nvy = (Ry * D - h * zyi) / (c_Cy[i] * D + dt * h)
-                    A = g / D
-                    lam = s0 * vr / g
+                    w_e[i] = e  # anchor of the next step's first pass
+                    w_E[i] = E
+                    w_n[i] = nch
+                    # z' = A (z + dt v') with A = G/D, and lambda z' = sigma_0 |v| (z + dt v')/D
+                    rD = 1.0 / D
+                    wx = zxi + dt * nvx
+                    wy = zyi + dt * nvy
+                    zxn = g * wx * rD
+                    zyn = g * wy * rD
+                    lzx = s0 * vr * wx * rD
+                    lzy = s0 * vr * wy * rD
                 else:  # zero normal load: reference form (lambda -> 1e12)
                     nvx = vxi
                     nvy = vyi
@@ -214,8 +226,10 @@ def _lbnm_kernel(X, Y, pairs, rest, kdx, kdy, m, kb, cb, ke, s0, s1, s2, fz, gp,
                         nvy = (m * vyi / dt - kb * uy[i] + fey[i] - (s0 - s1 * lam) * A * zyi) / (base + kdy[i] * dt)
                         if n_picard > 0:
                             vr = 0.5 * (math.sqrt(nvx * nvx + nvy * nvy) + vr0)
-                zxn = A * zxi + dt * A * nvx
-                zyn = A * zyi + dt * A * nvy
+                    zxn = A * zxi + dt * A * nvx
+                    zyn = A * zyi + dt * A * nvy
+                    lzx = lam * zxn
+                    lzy = lam * zyn
                 zx[i] = zxn
                 zy[i] = zyn
                 ux[i] += dt * nvx
@@ -223,8 +237,8 @@ def _lbnm_kernel(X, Y, pairs, rest, kdx, kdy, m, kb, cb, ke, s0, s1, s2, fz, gp,
                 vx[i] = nvx
                 vy[i] = nvy
                 old = abs(ffx[i])
-                ffx[i] = s0 * zxn + s1 * (nvx - lam * zxn) + s2 * nvx
-                ffy[i] = s0 * zyn + s1 * (nvy - lam * zyn) + s2 * nvy
+                ffx[i] = s0 * zxn + s1 * (nvx - lzx) + s2 * nvx
+                ffy[i] = s0 * zyn + s1 * (nvy - lzy) + s2 * nvy
                 rate_x[i] = abs(ffx[i]) - old
     return Fx, Fy, bfx, bfy, blx, bly, bvx, bslip, fail
 

@@ -86,28 +86,43 @@ def _stribeck_fast(lv, fzc, fzd, inv_vs, alpha, alpha2):
     return fzc + fzd * E, e, E
 
 
-@njit(cache=True, inline="always")
-def _stribeck_near(lv, e0, E0, fzc, fzd, inv_vs, alpha, alpha2):
-    """As :func:`_stribeck_fast`, reusing ``E0 = exp(-e0)`` of a nearby velocity (the refinement pass).
+MAX_EXP_CHAIN = 8  # reuses of a previous exponential before a fresh exp() (bounds the rounding drift)
 
-    For alpha = 2 and :math:`|e - e_0| \\le 10^{-2}`, :math:`E = E_0\\exp(-(e-e_0))` with the
-    exponential of the small difference from its degree-7 Taylor polynomial (truncation
-    :math:`< 10^{-16}/4\\cdot10^{4}`, far below one ulp): the result differs from ``exp(-e)``
-    by rounding only (about 2 ulp). Otherwise the exponential is evaluated.
+
+@njit(cache=True, inline="always")
+def _stribeck_chain(lv, e0, E0, n0, fzc, fzd, inv_vs, alpha, alpha2):
+    r"""As :func:`_stribeck_fast`, reusing ``E0 = exp(-e0)`` of a nearby velocity; returns (G, e, E, n).
+
+    For alpha = 2, :math:`|e - e_0| \le 10^{-2}` and ``n0 < MAX_EXP_CHAIN``,
+    :math:`E = E_0\exp(e_0-e)` with the exponential of the small difference from its degree-7
+    Taylor polynomial (truncation :math:`< 10^{-2\cdot 8}/8! \approx 2\cdot10^{-21}`, far below
+    one ulp) and ``n = n0 + 1``: each reuse adds about 2 ulp of rounding, so ``E`` stays within
+    about ``2 (n + 1)`` ulp of ``exp(-e)``. Otherwise ``exp`` is evaluated and ``n = 0``.
+    In the loops, consecutive evaluations of one element (first pass from the previous step's
+    refinement, refinement from the first pass) differ by :math:`|e-e_0|\lesssim 10^{-4}`
+    on the Fig. 8 case, so most calls avoid ``exp``.
     """
     x = lv * inv_vs
     if alpha2:
         e = x * x
         d = e0 - e
-        if abs(d) <= 1e-2:
-            p = 1.0 + d * (1.0 + d * (0.5 + d * (1.0 / 6.0 + d * (1.0 / 24.0 + d * (1.0 / 120.0 + d * (
-                1.0 / 720.0 + d * (1.0 / 5040.0)))))))
+        if abs(d) <= 1e-2 and n0 < MAX_EXP_CHAIN:
+            d2 = d * d  # Estrin's scheme: short dependency chain
+            p = ((1.0 + d) + d2 * (0.5 + d * (1.0 / 6.0))) + (d2 * d2) * (
+                (1.0 / 24.0 + d * (1.0 / 120.0)) + d2 * (1.0 / 720.0 + d * (1.0 / 5040.0)))
             E = E0 * p
-            return fzc + fzd * E, e, E
+            return fzc + fzd * E, e, E, n0 + 1
     else:
         e = x ** alpha
     E = math.exp(-e)
-    return fzc + fzd * E, e, E
+    return fzc + fzd * E, e, E, 0
+
+
+@njit(cache=True, inline="always")
+def _stribeck_near(lv, e0, E0, fzc, fzd, inv_vs, alpha, alpha2):
+    """:func:`_stribeck_chain` for a fresh ``E0`` (one reuse, within about 2 ulp); returns (G, e, E)."""
+    g, e, E, _n = _stribeck_chain(lv, e0, E0, 0, fzc, fzd, inv_vs, alpha, alpha2)
+    return g, e, E
 
 
 @njit(cache=True, inline="always")
@@ -192,6 +207,7 @@ def _mlbnm_kernel(m, kb, cb, s0, s1, s2, fz, kl, kr, gp, v_drive, dt, n_steps, s
         w_g = np.zeros(n)
         w_e = np.zeros(n)
         w_E = np.zeros(n)
+        w_n = np.full(n, MAX_EXP_CHAIN, dtype=np.int64)  # forces a fresh exp() at the first step
         vd = v_drive[b]
         for i in range(n):
             if i > 0:
@@ -262,12 +278,14 @@ def _mlbnm_kernel(m, kb, cb, s0, s1, s2, fz, kl, kr, gp, v_drive, dt, n_steps, s
                     fe = c_kl[i] * (up[i] - ui) + c_kr[i] * (up[i + 2] - ui)
                     R0 = c_mdt[i] * v[i] + c_kb[i] * (s_new - ui) + c_cbvd[i] + fe
                     lv = abs(v[i])
-                    g, e, E = _stribeck_fast(lv, c_fzc[i], c_fzd[i], inv_vs, alpha, alpha2)
+                    g, e, E, nch = _stribeck_chain(lv, w_e[i], w_E[i], w_n[i], c_fzc[i], c_fzd[i], inv_vs, alpha,
+                                                   alpha2)
                     w_R0[i] = R0
                     w_fe[i] = fe
                     w_g[i] = g
                     w_e[i] = e
                     w_E[i] = E
+                    w_n[i] = nch
                     if g > 0.0:
                         w_v[i], w_D[i] = _semi_velocity(R0, z[i], c_C0[i], dt, c_s0[i], c_s1[i], c_dts0[i], g, lv)
                 # sweep 2: refinement passes and the state update
@@ -284,6 +302,7 @@ def _mlbnm_kernel(m, kb, cb, s0, s1, s2, fz, kl, kr, gp, v_drive, dt, n_steps, s
                         D = w_D[i]
                         e = w_e[i]
                         E = w_E[i]
+                        nch = w_n[i]
                         lv0 = abs(vi)
                         lv = lv0
                         for _ in range(n_picard):
@@ -291,12 +310,16 @@ def _mlbnm_kernel(m, kb, cb, s0, s1, s2, fz, kl, kr, gp, v_drive, dt, n_steps, s
                             if lv_new == lv:  # the refinement would repeat the same pass exactly
                                 break
                             lv = lv_new
-                            g, e, E = _stribeck_near(lv, e, E, c_fzc[i], c_fzd[i], inv_vs, alpha, alpha2)
+                            g, e, E, nch = _stribeck_chain(lv, e, E, nch, c_fzc[i], c_fzd[i], inv_vs, alpha, alpha2)
                             v_new, D = _semi_velocity(R0, zi, c_C0[i], dt, sz0, sz1, c_dts0[i], g, lv)
-                        A = g / D
-                        lam = sz0 * lv / g
-                        z_new = A * zi + dt * A * v_new
-                        zdot = v_new - lam * z_new
+                        w_e[i] = e  # anchor of the next step's first pass
+                        w_E[i] = E
+                        w_n[i] = nch
+                        # z' = A (z + dt v') with A = G/D, and lambda z' = sigma_0 l_v (z + dt v')/D
+                        rD = 1.0 / D
+                        w = zi + dt * v_new
+                        z_new = g * w * rD
+                        zdot = v_new - sz0 * lv * w * rD
                         v[i] = v_new
                         up[i + 1] = ui + dt * v_new
                         z[i] = z_new
@@ -465,7 +488,7 @@ def run_mlbnm_batch(params: Sequence[BeamNetworkParams], v_drive: Sequence[float
 def stick_slip_state(friction: np.ndarray, normal_force: np.ndarray, mu_c: float, time: np.ndarray) -> np.ndarray:
     """Remark 1 stick (0) / slip (1) flags from friction histories (time on axis 0).
 
-    Slip when |f| >= mu_C f_z and d|f|/dt <= 0; stick otherwise (force below the Coulomb
+    Slip when ``|f| >= mu_C f_z`` and ``d|f|/dt <= 0``; stick otherwise (force below the Coulomb
     level, or at/above it but still rising). The rate is a backward difference; the first
     sample counts as rising.
     """

@@ -181,8 +181,8 @@ class BeamNetworkParams(AbstractModel):
 
         Eigenvalues of one stuck beam, states (lag, tip velocity, bristle), with
         k = k_b^i + 8 k_e (all neighbours), c = c_b^i + sigma_1 + sigma_2 and the bristle
-        spring sigma_0 in series; forward Euler is stable when |1 + dt lambda| < 1 for all of
-        them, i.e. dt < -2 Re(lambda) / |lambda|^2. A 0.8 safety factor is applied.
+        spring sigma_0 in series; forward Euler is stable when ``|1 + dt lambda| < 1`` for all of
+        them, i.e. ``dt < -2 Re(lambda) / |lambda|^2``. A 0.8 safety factor is applied.
         """
         d = self.derived()
         k = d.kb + 8.0 * d.ke

@@ -45,7 +45,7 @@ the curve the kernel therefore uses the equivalent-control rate
 :math:`dH'_G/d\delta^*`), which is the limit of the chattering solution; outside the band, or
 when the branches do not both point at the curve, the printed branches apply unchanged.
 Without creep, the printed slope M14 (which neglects :math:`dH'_G/d\delta^*`) lets δ* lag the
-curve slightly (|F*/F*_JG - 1| = 5e-5 at F* = 20, 5e-4 at F* = 50: the spec's T9 bound of 1e-4
+curve slightly (``|F*/F*_JG - 1|`` = 5e-5 at F* = 20, 5e-4 at F* = 50: the spec's T9 bound of 1e-4
 holds only up to F* ≈ 25), and right after δ* = 1.9 F* is 0.47 % below the curve because of the
 documented jump of the JG force fit, closed by the elastic branch by δ* ≈ 2.002.
 Restarts after a δ* = 1.9 event are nudged by 1e-12 relative so the event does not refire.

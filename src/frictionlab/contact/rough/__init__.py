@@ -1,14 +1,14 @@
 """Rough-surface asperity-ensemble contact (Hulikal, Lapusta & Bhattacharya), part 1.
 
-Modules
--------
-surface       Gaussian rough surfaces (FFT filtering), statistics, measured height maps, x-shifts.
-elasticity    Boussinesq interaction as an exact zero-padded FFT convolution; mean field.
-constitutive  Multi-rate viscoelastic recursions; viscoplastic power-law creep.
-solver        Polonsky-Keer constrained CG (load / displacement control), exact mean-field solve,
-              the paper's Algorithm 1.
-model         ``RoughContact`` parameters, ``RoughContactSim`` stepping, ``run_static`` ageing driver.
-backend       numpy / CuPy / PyTorch array backends.
+Modules::
+
+    surface       Gaussian rough surfaces (FFT filtering), statistics, measured height maps, x-shifts.
+    elasticity    Boussinesq interaction as an exact zero-padded FFT convolution; mean field.
+    constitutive  Multi-rate viscoelastic recursions; viscoplastic power-law creep.
+    solver        Polonsky-Keer constrained CG (load / displacement control), exact mean-field solve,
+                  the paper's Algorithm 1.
+    model         ``RoughContact`` parameters, ``RoughContactSim`` stepping, ``run_static`` ageing driver.
+    backend       numpy / CuPy / PyTorch array backends.
 """
 
 from .constitutive import Viscoelastic, Viscoplastic
