@@ -102,3 +102,16 @@ def test_hoisted_stribeck_forms_equal_eq8_to_rounding():
                 g, e, E = _stribeck_near(v, e0, E0, fz * mu_c, fz * (mu_s - mu_c), 1.0 / vs, alpha, alpha == 2.0)
                 assert E == pytest.approx(math.exp(-e), rel=9e-16, abs=0.0)   # <= 4 ulp of exp(-e)
                 assert g == pytest.approx(stribeck_g(v, fz, p), rel=9e-16)
+    # a full chain of reuses (as in the loops between fresh exp() calls) stays within 2 (n + 1) ulp
+    from frictionlab.contact.beam_network.mlbnm import MAX_EXP_CHAIN, _stribeck_chain
+
+    worst = 0.0
+    for v0 in rng.uniform(0.1 * vs, 6 * vs, 200):
+        g, e, E, n = _stribeck_fast(v0, 1.0, 1.0, 1.0 / vs, 2.0, True) + (0,)  # fresh exp()
+        v = v0
+        for k in range(3 * MAX_EXP_CHAIN):
+            v *= 1.0 + rng.uniform(-1e-4, 1e-4)
+            g, e, E, n = _stribeck_chain(v, e, E, n, 1.0, 1.0, 1.0 / vs, 2.0, True)
+            assert n == (k + 1) % (MAX_EXP_CHAIN + 1)
+            worst = max(worst, abs(E / math.exp(-e) - 1.0))
+    assert worst <= 2 * (MAX_EXP_CHAIN + 1) * 2.3e-16
