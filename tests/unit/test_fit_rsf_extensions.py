@@ -126,3 +126,21 @@ def test_bad_inputs():
     f2 = fit_velocity_step(st2, n_starts=1, max_nfev=5)
     with pytest.raises(DataError, match="same data"):
         compare_nested(f1, f2)
+
+
+@pytest.mark.slow  # reason: a two-state + trend inversion of a real record takes ~25 s
+def test_cli_two_state_trend_fit_of_sepiolite(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    from frictionlab.fit.data import find_data_file
+
+    data = str(find_data_file("rsf_velstep_sepiolite_tr2_exp013_0p2to2ums.csv"))
+    r = subprocess.run([sys.executable, "-c", "from frictionlab.cli import main; main()", "fit", "rsf", data,
+                        "--x", "time_s", "--y", "friction", "--slip", "slip_um", "--two-state", "--negative-b2",
+                        "--trend", "--n-starts", "2", "--out", str(tmp_path)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    res = json.loads(next(tmp_path.glob("*.json")).read_text())
+    assert res["params"]["b2"] < 0  # strengthening second state, as selected by classic/rsf-data-fit
+    assert res["fit_percent"] > 99.0

@@ -45,6 +45,9 @@ def register(app: typer.Typer) -> None:
         velocity: Annotated[Optional[str], typer.Option("--velocity", help="velocity column: dynamic fit of a law")] = None,
         slip: Annotated[Optional[str], typer.Option("--slip", help="slip column [um] (rsf: load-point displacement)")] = None,
         law: Annotated[str, typer.Option("--law", help="rsf evolution law: aging | slip")] = "aging",
+        trend: Annotated[bool, typer.Option("--trend", help="rsf: add a linear slip trend (Leeman et al. 2016 lin_term)")] = False,
+        two_state: Annotated[bool, typer.Option("--two-state", help="rsf: add a second state variable (b2, dc2)")] = False,
+        negative_b2: Annotated[bool, typer.Option("--negative-b2", help="rsf: allow b2 < 0 (strengthening evolution)")] = False,
         n_starts: Annotated[int, typer.Option("--n-starts")] = 8,
         seed: Annotated[int, typer.Option("--seed")] = 0,
     ) -> None:
@@ -59,7 +62,8 @@ def register(app: typer.Typer) -> None:
             from .rsf import fit_velocity_step, load_velocity_step
 
             step = load_velocity_step(data, time=x, friction=y, slip=slip or "slip_um")
-            f = fit_velocity_step(step, law=law, k=fixed.get("k"), n_starts=n_starts, seed=seed)
+            f = fit_velocity_step(step, law=law, k=fixed.get("k"), n_starts=n_starts, seed=seed, trend=trend,
+                                  two_state=two_state, allow_negative_b2=negative_b2)
         elif velocity or slip:
             ts = load_timeseries(data, x, y, velocity=velocity, slip=slip, slip_scale=1e-6, y_scale=y_scale,
                                  tmin=xmin, tmax=xmax)
