@@ -330,9 +330,9 @@ register_adapter(_law_adapter("lugre", _make("lugre", "canudas1995", normal_scal
                               "LuGre, Canudas de Wit et al. 1995 values (normal-scaled)", direct="lugre",
                               rate_strengthening=False, heals=False))
 register_adapter(_law_adapter("gms", _make("gms", "four-element", normal_scaling=True),
-                              "generalised Maxwell-slip, four elements (normal-scaled); its rate form chatters "
-                              "at the stick/slip switch by about sum(k_i) V dt", direct="viscous",
-                              rate_strengthening=True, heals=None))
+                              "generalised Maxwell-slip, four elements (normal-scaled); element forces are "
+                              "frozen at zero slip rate", direct="viscous",
+                              rate_strengthening=True, heals=False))
 register_adapter(_law_adapter("rate_state", _make_rate_state,
                               "Dieterich-Ruina aging law, granite-typical (a 0.010, b 0.015, Dc 10 um), "
                               "arcsinh form, steady at the first velocity",

@@ -15,11 +15,11 @@ from ..core.registry import Preset, add_presets, register_model
 
 __all__ = ["GMS"]
 
-# p = [fc, fs, vs, delta, c, sigma2, normal_scaling, n, k_1..k_n, alpha_1..alpha_n]
+# p = [fc, fs, vs, delta, c, sigma2, normal_scaling, n, k_1..k_n, alpha_1..alpha_n, eps]
 _NHEAD = 8
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _s(v, fn, p):
     """Signed Stribeck curve s(v) = sgn(v) [fc + (fs - fc) exp(-|v/vs|^delta)] (+ for v = 0)."""
     g = p[0] + (p[1] - p[0]) * math.exp(-((abs(v) / p[2]) ** p[3]))
@@ -28,27 +28,38 @@ def _s(v, fn, p):
     return -g if v < 0.0 else g
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rates(state, v, fn, p, out):
     n = int(p[7])
+    if v == 0.0:  # no slip: every element keeps its force (presliding memory)
+        for i in range(n):
+            out[i] = 0.0
+        return
     s = _s(v, fn, p)
     c = p[4]
+    eps = p[_NHEAD + 2 * n]
+    sg = 1.0 if v > 0.0 else -1.0
     for i in range(n):
         k = p[_NHEAD + i]
-        lim = p[_NHEAD + n + i] * s  # signed element limit alpha_i s(v)
+        a = p[_NHEAD + n + i]
         fi = state[i]
-        if v == 0.0:
-            out[i] = 0.0
-        elif lim == 0.0:
-            out[i] = -fi * 1e12
-        elif (v > 0.0 and fi < lim) or (v < 0.0 and fi > lim):
-            out[i] = k * v  # stick: the element spring is loaded
+        if s == 0.0:  # zero limit (zero load with normal scaling, or fc = fs = 0): the element
+            # unloads linearly over the slip distance eps alpha_i max(fs, fc, 1) / k_i
+            out[i] = -k * abs(v) * fi / (eps * a * max(p[0], p[1], 1.0))
+            continue
+        z = fi / (a * s)  # element force over its signed limit alpha_i s(v): 1 at the limit
+        u = (z - 1.0) / eps + 1.0  # 0 at z = 1 - eps, 1 at z = 1
+        if u <= 0.0:
+            w = 0.0
+        elif u >= 1.0:
+            w = 1.0
         else:
-            sg = 1.0 if v > 0.0 else -1.0
-            out[i] = sg * c * (1.0 - fi / lim)  # slip: attracted to alpha_i s(v)
+            w = u * u * (3.0 - 2.0 * u)  # C1 smoothstep
+        # stick k_i v blended into the slip law sgn(v) C (alpha_i - F_i / s(v))
+        out[i] = (1.0 - w) * k * v + w * sg * c * (a - fi / s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _friction(state, v, fn, p):
     n = int(p[7])
     f = p[5] * v
@@ -66,12 +77,22 @@ class GMS(AbstractLaw):
     N massless elementary slip blocks in parallel, element *i* with stiffness
     :math:`k_i` and share :math:`\alpha_i` of the signed Stribeck curve
     :math:`s(v) = \operatorname{sgn}(v)[F_c + (F_s - F_c)e^{-|v/v_s|^\delta}]`. The state is
-    the vector of element forces :math:`F_i`:
+    the vector of element forces :math:`F_i`. Al-Bender et al. (2005, eqs. 4-5) give
 
     .. math::
         \text{stick: } \dot F_i = k_i v, \qquad
-        \text{slip: } \dot F_i = \operatorname{sgn}(v)\, C \Big(1 - \frac{F_i}{\alpha_i s(v)}\Big),
-        \qquad F = \sum_i F_i + \sigma_2 v .
+        \text{slip: } \dot F_i = \operatorname{sgn}(v)\, C \Big(\alpha_i - \frac{F_i}{s(v)}\Big),
+        \qquad F = \sum_i F_i + \sigma_2 v ,
+
+    an element going from stick to slip when :math:`F_i` reaches :math:`\alpha_i s(v)` and
+    back to stick when the motion reverses. Here the mode is not stored but blended from the
+    state: with :math:`z_i = F_i / (\alpha_i s(v))` (1 at the limit, negative after a
+    reversal) and the C1 ramp :math:`w(z) = u^2(3 - 2u)`, :math:`u = \operatorname{clip}((z - 1)
+    / \varepsilon + 1, 0, 1)`,
+
+    .. math::
+        \dot F_i = [1 - w(z_i)]\, k_i v + w(z_i)\, \operatorname{sgn}(v)\, C
+        \Big(\alpha_i - \frac{F_i}{s(v)}\Big) .
 
     Parameters
     ----------
@@ -86,30 +107,51 @@ class GMS(AbstractLaw):
     delta : float
         Stribeck exponent [1].
     c : float
-        Attraction rate C of slipping elements towards their limit [N/s].
+        Attraction parameter C of slipping elements towards :math:`\alpha_i s(v)` [N/s]; a
+        slipping element relaxes at the rate :math:`C/|s(v)|` [1/s].
     sigma2 : float
         Viscous coefficient [N s/m].
+    switch_width : float
+        Relative width :math:`\varepsilon` of the stick-to-slip ramp [1]: an element is purely
+        sticking for :math:`z_i \le 1 - \varepsilon` and purely slipping for :math:`z_i \ge 1`.
     normal_scaling : bool
         Multiply the Stribeck curve by the normal load.
 
     Notes
     -----
-    Al-Bender et al. switch an element from stick to slip when :math:`F_i` reaches
-    :math:`\alpha_i s(v)` and back to stick at a velocity reversal, which needs a discrete
-    mode flag. This rate-form implementation derives the mode from the state instead: an
-    element slips when its force has reached its limit in the direction of motion
-    (:math:`F_i \operatorname{sgn}(v) \ge \alpha_i |s(v)|`) and sticks otherwise. The two
-    agree except while :math:`|s(v)|` grows during deceleration, where a slipping element of
-    the paper is attracted to the limit at the rate C and here reloads at the rate
-    :math:`k_i v` until it reaches it (identical for :math:`C \approx k_i |v|`).
-    At v = 0 every element is at rest (the presliding memory is kept).
-    The law is odd: F(-v, -F_i) = -F(v, F_i).
+    * Slip law: the form with :math:`\alpha_i` inside the bracket,
+      :math:`\operatorname{sgn}(v) C(\alpha_i - F_i/s(v))`, is the one of Al-Bender, Lampaert &
+      Swevers (2005) and Lampaert, Al-Bender & Swevers (2003); an earlier version of this module
+      used :math:`\operatorname{sgn}(v) C(1 - F_i/(\alpha_i s(v)))`, i.e. C/alpha_i per element.
+      With the signed s(v) used here the fixed point :math:`F_i = \alpha_i s(v)` is attracting
+      for both directions of motion.
+    * Regularised switch (our choice, not in the papers): a sharp state-derived switch
+      (stick below the limit, slip above) has a discontinuous right-hand side at the limit
+      (:math:`k_i v` below, 0 at it), so an explicit integrator chatters around the limit by
+      about :math:`k_i |v| \Delta t` per element during steady sliding. The ramp makes the rate
+      continuous and, since :math:`w'(1) = 0`, leaves the Jacobian at the limit equal to the
+      slip value :math:`-C/|s(v)|`. It changes neither the steady-state curve
+      (:math:`w(1) = 1`, so :math:`F_i = \alpha_i s(v)` exactly) nor the presliding stiffness
+      :math:`\sum k_i` (all elements stick while :math:`z_i \le 1 - \varepsilon`). Explicit
+      stability in the ramp needs roughly
+      :math:`\Delta t \lesssim 2\varepsilon\alpha_i|s(v)|/(k_i|v|)`; a step beyond it only
+      crosses the ramp in one step and then relaxes on the (gentle) slip branch.
+    * Deviation from the papers: during deceleration :math:`|s(v)|` may grow past a slipping
+      element's force; the papers keep it slipping (attracted at the rate C) until a reversal,
+      here it reloads at :math:`k_i v` once :math:`z_i < 1 - \varepsilon`. The two agree when
+      :math:`C \approx k_i |v|`.
+    * At v = 0 every element is at rest (the presliding memory is kept). The law is odd:
+      F(-v, -F_i) = -F(v, F_i). With a zero limit (zero load under normal scaling) elements
+      unload linearly over the slip distance :math:`\varepsilon\alpha_i\max(F_s, F_c, 1)/k_i`.
 
     References
     ----------
     F. Al-Bender, V. Lampaert, J. Swevers, "The generalized Maxwell-slip model: a novel
     model for friction simulation and compensation", IEEE Trans. Autom. Control 50(11),
     1883-1887, 2005.
+    V. Lampaert, F. Al-Bender, J. Swevers, "A generalized Maxwell-slip friction model
+    appropriate for control purposes", Proc. IEEE Int. Conf. Physics and Control (PhysCon),
+    St. Petersburg, 1170-1177, 2003.
     """
 
     k: tuple[float, ...] = param((4e4, 3e4, 2e4, 1e4), units="N/m", lo=0.0, lo_open=True)
@@ -120,6 +162,7 @@ class GMS(AbstractLaw):
     delta: float = param(2.0, units="1", lo=0.0, lo_open=True)
     c: float = param(1e3, units="N/s", lo=0.0, lo_open=True)
     sigma2: float = param(0.4, units="N s/m", lo=0.0)
+    switch_width: float = param(0.05, units="1", lo=0.0, hi=0.5, lo_open=True)
     normal_scaling: bool = option(False, choices=(True, False))
 
     name: ClassVar[str] = "gms"
@@ -157,7 +200,7 @@ class GMS(AbstractLaw):
     def param_vector(self) -> FloatArray:
         head = [self.fc, self.fs, self.vs, self.delta, self.c, self.sigma2,
                 1.0 if self.normal_scaling else 0.0, float(len(self.k))]
-        return np.array(head + list(self.k) + list(self.alpha), dtype=np.float64)
+        return np.array(head + list(self.k) + list(self.alpha) + [self.switch_width], dtype=np.float64)
 
     def _steady_state(self, v: float, normal_force: float) -> FloatArray:
         s = _s(v, normal_force, self.param_vector()) if v != 0 else 0.0

@@ -3,9 +3,11 @@
 :func:`run_sweep` sends every point that the store does not hold yet to a
 :class:`distributed.LocalCluster` (worker processes on this machine, the default), to an
 existing cluster (``scheduler="tcp://host:8786"``) or runs them in this process
-(``scheduler="serial"``). Each point returns its result Dataset and summary metrics; the
-client writes it to the :class:`~frictionlab.sweep.store.SweepStore` the moment it arrives,
-so an interrupted sweep resumes (``resume=True``) without recomputing a stored point. A
+(``scheduler="serial"``). On a LocalCluster each worker writes its point's NetCDF file into
+the :class:`~frictionlab.sweep.store.SweepStore` itself and returns only the summary record,
+which the client journals the moment it arrives (with an external scheduler, or
+``worker_writes=False``, the result Dataset travels back and the client writes the file), so
+an interrupted sweep resumes (``resume=True``) without recomputing a stored point. A
 point that raises is recorded with its error and the others carry on. :func:`gather`
 assembles the store into one Dataset with the swept keys as dimensions.
 """
@@ -30,9 +32,9 @@ from ..core.errors import ConfigError
 from ..core.result import STANDARD_UNITS
 from ..scenarios.base import Scenario, get_scenario
 from .grid import Grid, parse_grid
-from .store import SweepStore, point_key
+from .store import SweepStore, make_record, point_key, write_point_file
 
-__all__ = ["run_sweep", "gather", "default_summary", "run_point", "SERIAL"]
+__all__ = ["run_sweep", "gather", "default_summary", "run_point", "run_and_store_point", "SERIAL"]
 
 #: ``scheduler`` values that run the points in this process, one after the other
 SERIAL = ("serial", "synchronous", "sync")
@@ -87,6 +89,30 @@ def run_point(scenario: Scenario, point: dict[str, Any], overrides: dict[str, An
         return None, {}, msg, time.perf_counter() - t0
 
 
+def run_and_store_point(scenario: Scenario, point: dict[str, Any], overrides: dict[str, Any], quick: bool,
+                        key: str, points_dir: str, scenario_name: str) -> tuple[None, dict[str, float], str, float,
+                                                                                dict[str, Any]]:
+    """Run one point and write its NetCDF file here (on a worker that sees the store's filesystem).
+
+    Only the small record travels back; the client then journals it, so a point counts as
+    stored only once its file exists (a crash in between is recovered from the file's
+    attributes when the store is reopened). A failed write is recorded as a failed point.
+
+    Returns
+    -------
+    (None, summary metrics, error text, wall seconds, index record)
+    """
+    ds, summary, error, seconds = run_point(scenario, point, overrides, quick)
+    rec = make_record(point, summary, error, seconds)
+    if ds is not None and not error:
+        try:
+            write_point_file(points_dir, key, ds, rec, scenario_name)
+        except Exception as exc:  # e.g. the store is not on this worker's filesystem
+            error = f"cannot write the point file in {points_dir} from the worker: {type(exc).__name__}: {exc}"
+            rec = make_record(point, {}, error, seconds)
+    return None, rec["summary"] if not error else {}, error, seconds, rec
+
+
 def _connect(scheduler: str | None, n_workers: int | None, n_todo: int, connect_timeout: float):
     """Return ``(client, cluster or None)``; ConfigError when a scheduler cannot be reached."""
     from distributed import Client, LocalCluster
@@ -121,6 +147,7 @@ def run_sweep(
     connect_timeout: float = 5.0,
     progress: bool | Any = False,
     on_point: Callable[[str, dict[str, Any], str], None] | None = None,
+    worker_writes: bool | None = None,
 ) -> xr.Dataset:
     """Run ``scenario`` at every point of ``grid`` and return the gathered Dataset.
 
@@ -140,6 +167,11 @@ def run_sweep(
     connect_timeout : seconds to wait for an external scheduler [s]
     progress : True for a rich progress bar on the terminal, or a ``rich.console.Console``
     on_point : called as ``on_point(key, point, error)`` after each point is stored
+    worker_writes : whether dask workers write their point files into the store themselves (only
+        the small record returns to the client, which journals it once the file exists). Needs
+        the store on a filesystem the workers see; None (default) is True for a LocalCluster
+        and False for an external ``scheduler``. When False every result Dataset travels back
+        and the client writes it, which serialises the sweep on the client for large results.
 
     Returns
     -------
@@ -185,8 +217,11 @@ def run_sweep(
 
     def finish(key: str, point: dict[str, Any], result: tuple) -> None:
         nonlocal n_failed
-        ds, summary, error, seconds = result
-        st.write_point(key, point, ds, summary, error, seconds)
+        ds, summary, error, seconds = result[:4]
+        if len(result) == 5:  # written by the worker: journal its record
+            st.append_record(key, result[4])
+        else:
+            st.write_point(key, point, ds, summary, error, seconds)
         n_failed += bool(error)
         if bar is not None:
             bar.update(task, advance=1, failed=n_failed)
@@ -198,7 +233,10 @@ def run_sweep(
             for key, point in todo:
                 finish(key, point, run_point(sc, point, overrides, quick))
         elif todo:
-            _run_distributed(sc, todo, overrides, quick, scheduler, n_workers, connect_timeout, finish)
+            if worker_writes is None:
+                worker_writes = scheduler is None
+            store_info = (str(st.points_dir.resolve()), st.scenario) if worker_writes else None
+            _run_distributed(sc, todo, overrides, quick, scheduler, n_workers, connect_timeout, finish, store_info)
     finally:
         if bar is not None:
             bar.stop()
@@ -206,7 +244,7 @@ def run_sweep(
     return gather(st, grid)
 
 
-def _run_distributed(sc, todo, overrides, quick, scheduler, n_workers, connect_timeout, finish) -> None:
+def _run_distributed(sc, todo, overrides, quick, scheduler, n_workers, connect_timeout, finish, store_info=None) -> None:
     from distributed import as_completed
 
     client, cluster = _connect(scheduler, n_workers, len(todo), connect_timeout)
@@ -215,10 +253,14 @@ def _run_distributed(sc, todo, overrides, quick, scheduler, n_workers, connect_t
         futures = {}
         run_id = uuid.uuid4().hex[:8]  # task keys unique to this run: a shared cluster never mixes sweeps
         for key, point in todo:
-            fut = client.submit(run_point, sc_future, point, overrides, quick, key=f"sweep-{key}-{run_id}")
+            if store_info is not None:
+                fut = client.submit(run_and_store_point, sc_future, point, overrides, quick, key, *store_info,
+                                    key=f"sweep-{key}-{run_id}")
+            else:
+                fut = client.submit(run_point, sc_future, point, overrides, quick, key=f"sweep-{key}-{run_id}")
             futures[fut] = (key, point)
         for fut in as_completed(futures):
-            key, point = futures[fut]
+            key, point = futures.pop(fut)  # drop the reference: the worker may free the result
             try:
                 result = fut.result()
             except Exception as exc:  # a killed worker, a lost task: record, go on

@@ -31,7 +31,7 @@ import xarray as xr
 from ..core.errors import ConfigError, DataError
 from ..core.result import read_netcdf, write_netcdf
 
-__all__ = ["SweepStore", "point_key"]
+__all__ = ["SweepStore", "point_key", "make_record", "write_point_file"]
 
 INDEX = "index.json"
 JOURNAL = "journal.jsonl"
@@ -58,6 +58,30 @@ def config_hash(config: dict[str, Any]) -> str:
     """Short hash of a configuration (JSON with sorted keys; non-JSON values by ``repr``)."""
     text = json.dumps(_jsonable(config), sort_keys=True, default=repr)
     return hashlib.sha1(text.encode()).hexdigest()[:12]
+
+
+def make_record(point: dict[str, Any], summary: dict[str, float], error: str = "",
+                seconds: float = 0.0) -> dict[str, Any]:
+    """The index record of one finished (or failed) point."""
+    return {"params": _jsonable(point), "status": "failed" if error else "done",
+            "summary": {k: (None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v))
+                        for k, v in summary.items()},
+            "error": error, "seconds": float(seconds), "finished": time.strftime("%Y-%m-%dT%H:%M:%S")}
+
+
+def write_point_file(points_dir: str | Path, key: str, ds: xr.Dataset, rec: dict[str, Any], scenario: str) -> None:
+    """Write ``points_dir/<key>.nc`` (with ``rec`` in its attributes) through a temporary name and a rename.
+
+    Safe to call from a worker process on the machine of the store: the journal line that
+    makes the point count as stored is written afterwards by the client only.
+    """
+    points_dir = Path(points_dir)
+    ds = ds.copy()
+    ds.attrs["sweep_record"] = json.dumps(rec)
+    ds.attrs["sweep_scenario"] = scenario
+    tmp = points_dir / f".{key}.{os.getpid()}.tmp.nc"
+    write_netcdf(ds, tmp)
+    os.replace(tmp, points_dir / f"{key}.nc")
 
 
 def _atomic_write_text(path: Path, text: str) -> None:
@@ -202,17 +226,13 @@ class SweepStore:
     def write_point(self, key: str, point: dict[str, Any], ds: xr.Dataset | None, summary: dict[str, float],
                     error: str = "", seconds: float = 0.0) -> None:
         """Store one finished (or failed: ``ds`` None, ``error`` set) point at once."""
-        rec = {"params": _jsonable(point), "status": "failed" if error else "done",
-               "summary": {k: (None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v))
-                           for k, v in summary.items()},
-               "error": error, "seconds": float(seconds), "finished": time.strftime("%Y-%m-%dT%H:%M:%S")}
+        rec = make_record(point, summary, error, seconds)
         if ds is not None and not error:
-            ds = ds.copy()
-            ds.attrs["sweep_record"] = json.dumps(rec)
-            ds.attrs["sweep_scenario"] = self.scenario
-            tmp = self.points_dir / f".{key}.{os.getpid()}.tmp.nc"
-            write_netcdf(ds, tmp)
-            os.replace(tmp, self.points_dir / f"{key}.nc")
+            write_point_file(self.points_dir, key, ds, rec, self.scenario)
+        self.append_record(key, rec)
+
+    def append_record(self, key: str, rec: dict[str, Any]) -> None:
+        """Journal a point whose file (if it succeeded) is already in place: one flushed line."""
         self.points[key] = rec
         with open(self.path / JOURNAL, "a") as fh:
             fh.write(json.dumps({"key": key, **rec}, allow_nan=True) + "\n")

@@ -12,9 +12,9 @@ Notes
   rate of laboratory tests (Marone 1998).
 * Memoryless or rate-only laws (Coulomb, Stribeck, Kloss, Dahl, LuGre) cannot heal: their state
   does not evolve at zero slip rate. The LuGre law is known to lack dwell-time-dependent
-  stiction without extensions (Olsson et al. 1998). GMS is reported without an expectation:
-  its rate form (frictionlab.laws.gms) chatters between the stick and slip branches at this
-  step (amplitude about sum(k_i) V dt ~ 0.01-0.04), which dominates its measured hold peaks.
+  stiction without extensions (Olsson et al. 1998). GMS element forces are frozen at zero slip
+  rate, so it does not heal under prescribed slip either (its stick/slip switch is regularised,
+  see frictionlab.laws.gms, so no chatter masks the hold peaks).
 * The RSF fit is made on each record plus seeded Gaussian noise of 1e-4 in friction (a
   laboratory-like resolution), so that the Jacobian standard errors are statistical: on the
   noise-free record of the rate_state model they would reflect round-off only (the recovery is
