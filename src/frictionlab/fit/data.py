@@ -305,7 +305,8 @@ class RecordedInput(AbstractProtocol):
 
 def find_data_file(name: str, directory: str | None = None) -> Path:
     """Locate a shared data file: ``directory`` if given, else ``$FRICTIONLAB_DATA``, else a
-    ``shared/data`` folder beside the checkout (``../shared/data`` from the repository)."""
+    ``shared/data`` folder beside the checkout (``../shared/data`` from the repository), else the
+    copies packaged in :mod:`frictionlab.datasets`."""
     import os
 
     cands: list[Path] = []
@@ -316,6 +317,9 @@ def find_data_file(name: str, directory: str | None = None) -> Path:
     here = Path(__file__).resolve()
     for base in [Path.cwd(), *Path.cwd().parents, *here.parents]:
         cands += [base / "shared" / "data", base / "data"]
+    from ..datasets import DATASET_DIR
+
+    cands.append(DATASET_DIR)  # packaged copies of the shared datasets (last resort)
     for d in cands:
         if (d / name).is_file():
             return d / name
