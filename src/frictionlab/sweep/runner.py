@@ -113,6 +113,13 @@ def run_and_store_point(scenario: Scenario, point: dict[str, Any], overrides: di
     return None, rec["summary"] if not error else {}, error, seconds, rec
 
 
+def run_and_store_points(scenario: Scenario, points: list[tuple[str, dict[str, Any]]], overrides: dict[str, Any],
+                         quick: bool, points_dir: str, scenario_name: str) -> list[tuple]:
+    """:func:`run_and_store_point` for a chunk of ``(key, point)`` pairs, one after the other (one task)."""
+    return [run_and_store_point(scenario, point, overrides, quick, key, points_dir, scenario_name)
+            for key, point in points]
+
+
 def _connect(scheduler: str | None, n_workers: int | None, n_todo: int, connect_timeout: float):
     """Return ``(client, cluster or None)``; ConfigError when a scheduler cannot be reached."""
     from distributed import Client, LocalCluster
@@ -148,6 +155,7 @@ def run_sweep(
     progress: bool | Any = False,
     on_point: Callable[[str, dict[str, Any], str], None] | None = None,
     worker_writes: bool | None = None,
+    chunk_size: int = 1,
 ) -> xr.Dataset:
     """Run ``scenario`` at every point of ``grid`` and return the gathered Dataset.
 
@@ -172,6 +180,10 @@ def run_sweep(
         the store on a filesystem the workers see; None (default) is True for a LocalCluster
         and False for an external ``scheduler``. When False every result Dataset travels back
         and the client writes it, which serialises the sweep on the client for large results.
+    chunk_size : points per dask task (with ``worker_writes``): > 1 saves the per-task round trip
+        (~10-20 ms) for points that cost about as much; their files are written one by one, their
+        records journalled when the chunk returns (a file written before a crash is recovered
+        from its attributes on ``resume``, so nothing is computed twice). Default 1.
 
     Returns
     -------
@@ -235,8 +247,11 @@ def run_sweep(
         elif todo:
             if worker_writes is None:
                 worker_writes = scheduler is None
+            if chunk_size < 1 or (chunk_size > 1 and not worker_writes):
+                raise ConfigError(f"chunk_size must be >= 1 (and 1 unless worker_writes), got {chunk_size}")
             store_info = (str(st.points_dir.resolve()), st.scenario) if worker_writes else None
-            _run_distributed(sc, todo, overrides, quick, scheduler, n_workers, connect_timeout, finish, store_info)
+            _run_distributed(sc, todo, overrides, quick, scheduler, n_workers, connect_timeout, finish, store_info,
+                             chunk_size)
     finally:
         if bar is not None:
             bar.stop()
@@ -244,7 +259,8 @@ def run_sweep(
     return gather(st, grid)
 
 
-def _run_distributed(sc, todo, overrides, quick, scheduler, n_workers, connect_timeout, finish, store_info=None) -> None:
+def _run_distributed(sc, todo, overrides, quick, scheduler, n_workers, connect_timeout, finish, store_info=None,
+                     chunk_size=1) -> None:
     from distributed import as_completed
 
     client, cluster = _connect(scheduler, n_workers, len(todo), connect_timeout)
@@ -252,20 +268,26 @@ def _run_distributed(sc, todo, overrides, quick, scheduler, n_workers, connect_t
         sc_future = client.scatter(sc, broadcast=True) if scheduler is None else sc
         futures = {}
         run_id = uuid.uuid4().hex[:8]  # task keys unique to this run: a shared cluster never mixes sweeps
-        for key, point in todo:
-            if store_info is not None:
+        for i in range(0, len(todo), chunk_size):
+            chunk = todo[i:i + chunk_size]
+            key, point = chunk[0]
+            if chunk_size > 1:
+                fut = client.submit(run_and_store_points, sc_future, chunk, overrides, quick, *store_info,
+                                    key=f"sweep-{key}-n{len(chunk)}-{run_id}")
+            elif store_info is not None:
                 fut = client.submit(run_and_store_point, sc_future, point, overrides, quick, key, *store_info,
                                     key=f"sweep-{key}-{run_id}")
             else:
                 fut = client.submit(run_point, sc_future, point, overrides, quick, key=f"sweep-{key}-{run_id}")
-            futures[fut] = (key, point)
+            futures[fut] = chunk
         for fut in as_completed(futures):
-            key, point = futures.pop(fut)  # drop the reference: the worker may free the result
+            chunk = futures.pop(fut)  # drop the reference: the worker may free the result
             try:
-                result = fut.result()
+                results = fut.result() if chunk_size > 1 else [fut.result()]
             except Exception as exc:  # a killed worker, a lost task: record, go on
-                result = (None, {}, f"{type(exc).__name__}: {exc}", float("nan"))
-            finish(key, point, result)
+                results = [(None, {}, f"{type(exc).__name__}: {exc}", float("nan"))] * len(chunk)
+            for (key, point), result in zip(chunk, results):
+                finish(key, point, result)
     finally:
         client.close()
         if cluster is not None:
