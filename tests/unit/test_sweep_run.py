@@ -193,3 +193,20 @@ def test_crash_between_file_and_journal_and_torn_journal_line(tmp_path, monkeypa
     assert _log_lines(log) == []  # nothing recomputed
     xr.testing.assert_identical(again, ref)
     assert not (store / "journal.jsonl").exists()  # folded into the index at the end
+
+
+def test_chunked_and_client_written_sweeps_equal_serial(tmp_path, monkeypatch):
+    """chunk_size > 1 (workers write the files) and worker_writes=False give the serial result; resume recomputes nothing."""
+    serial = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "a", scheduler="serial")
+    chunked = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "b", n_workers=2, chunk_size=5)
+    client = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "c", n_workers=1, worker_writes=False)
+    xr.testing.assert_identical(chunked, serial)
+    xr.testing.assert_identical(client, serial)
+    assert len(list((tmp_path / "b" / "points").glob("p*.nc"))) == 12
+    log = tmp_path / "log"
+    monkeypatch.setenv("TOY_LOG", str(log))
+    again = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "b", n_workers=1, chunk_size=5, resume=True)
+    assert _log_lines(log) == []
+    xr.testing.assert_identical(again, serial)
+    with pytest.raises(ConfigError, match="chunk_size"):
+        run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "d", n_workers=1, chunk_size=0)

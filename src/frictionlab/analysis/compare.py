@@ -937,3 +937,12 @@ def healing_checks(ds: xr.Dataset, protocol: AbstractProtocol, rtol: float = 0.0
             out.append(check(f"{name}: no healing (memoryless, or its state is frozen at zero slip rate)",
                              f"|peak| < {atol_none:g}", worst, worst < atol_none, fmt=".2g"))
     return out
+
+
+def run_from_config(cfg: dict, quick: bool):
+    """Run :func:`compare` from a scenario config (``protocol``, ``models``, ``law``, ``n_grid``,
+    ``fit_noise``, ``seed``); shared by the ``classic/compare-*`` scenarios."""
+    from ..protocols import make_protocol
+
+    return compare(make_protocol(cfg["protocol"]), cfg["models"], quick, law=cfg["law"], n_grid=int(cfg["n_grid"]),
+                   fit_noise=float(cfg["fit_noise"]), seed=int(cfg["seed"]))

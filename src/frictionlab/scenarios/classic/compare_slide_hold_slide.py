@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import xarray as xr
 
-from ...analysis.compare import (DEFAULT_MODELS, compare, healing_checks, model_coverage_check, plot_compare,
+from ...analysis.compare import (DEFAULT_MODELS, run_from_config, healing_checks, model_coverage_check, plot_compare,
                                  rsf_recovery_checks)
 from ...protocols import make_protocol
 from ..base import Scenario, register_scenario
@@ -43,11 +43,6 @@ CONFIG = {
     "seed": 0,
     "n_grid": 8001,
 }
-
-
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    return compare(make_protocol(cfg["protocol"]), cfg["models"], quick, law=cfg["law"], n_grid=int(cfg["n_grid"]),
-                   fit_noise=float(cfg["fit_noise"]), seed=int(cfg["seed"]))
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
@@ -67,6 +62,6 @@ register_scenario(Scenario(
     description=("One protocol, many models: slide-hold-slide at 1 mm/s with holds of 0.1, 1 and 10 s "
                  "(prescribed slip) through every model; healing on reslide compared with the aging-law closed "
                  "form, rate-and-state b and D_c fitted to each response."),
-    config=CONFIG, run=run, checks=checks, plot=plot, quick={"n_grid": 4001},
+    config=CONFIG, run=run_from_config, checks=checks, plot=plot, quick={"n_grid": 4001},
     references=["Dieterich 1979", "Marone 1998", "Olsson et al. 1998"],
 ))

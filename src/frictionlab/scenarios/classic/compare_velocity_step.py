@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import xarray as xr
 
-from ...analysis.compare import (DEFAULT_MODELS, compare, direct_effect_checks, model_coverage_check,
+from ...analysis.compare import (DEFAULT_MODELS, run_from_config, direct_effect_checks, model_coverage_check,
                                  plot_compare, rsf_recovery_checks, steady_checks)
 from ...protocols import make_protocol
 from ..base import Scenario, register_scenario
@@ -40,11 +40,6 @@ CONFIG = {
     "seed": 0,
     "n_grid": 4001,
 }
-
-
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    return compare(make_protocol(cfg["protocol"]), cfg["models"], quick, law=cfg["law"], n_grid=int(cfg["n_grid"]),
-                   fit_noise=float(cfg["fit_noise"]), seed=int(cfg["seed"]))
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
@@ -67,6 +62,6 @@ register_scenario(Scenario(
                  "microjunction ensemble and the rough-contact sliding model (the beam network, constant "
                  "velocity only, reports itself unsupported), with rate-and-state a, b, D_c fitted to each "
                  "response."),
-    config=CONFIG, run=run, checks=checks, plot=plot, quick={"n_grid": 2001},
+    config=CONFIG, run=run_from_config, checks=checks, plot=plot, quick={"n_grid": 2001},
     references=["Dieterich 1979", "Ruina 1983", "Marone 1998", "Hulikal, Lapusta & Bhattacharya 2015"],
 ))
