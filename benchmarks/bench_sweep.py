@@ -10,9 +10,10 @@ Three workloads:
   per point (output-bound: shows what writing the point files on the workers buys).
 
 Each is swept serially in this process and on a LocalCluster of 1 and 2 worker processes with
-the workers writing their point files (the default for a LocalCluster); 2 workers are also run
-with ``worker_writes=False`` (every result sent back and written by the client, the behaviour
-before). Clusters are started and every worker warmed up (imports, numba compilation: compiled
+:func:`run_sweep`'s defaults for a LocalCluster (1 worker: the client writes the point files,
+overlapping the worker's compute; 2 workers: each worker writes its own); 2 workers are also
+run with ``worker_writes=False`` (every result sent back and written by the client: the
+behaviour before, which made 2 workers no faster than 1) and, for ``noop``, 8 points per task. Clusters are started and every worker warmed up (imports, numba compilation: compiled
 loops are cached per process) beforehand; start-up and warm-up are reported on their own lines
 and are not in the point rates. Run with ``frictionlab bench sweep`` (``--quick`` for fewer points).
 """
@@ -48,9 +49,8 @@ RSF_FULL = {"protocol.distances": [2e-4, 2e-4, 2e-4]}
 
 
 def _warm_up() -> float:
-    from frictionlab.scenarios import get_scenario
-
     from frictionlab.core.result import write_netcdf
+    from frictionlab.scenarios import get_scenario
 
     t0 = time.perf_counter()
     ds, _ = get_scenario(RSF).execute({"protocol.distances": [2e-5, 2e-5, 2e-5]})
@@ -103,18 +103,24 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
             with Client(addr) as client:  # every worker once: imports and numba caches
                 t0 = time.perf_counter()
                 per_worker = client.run(_warm_up)
-                out.append((f"warm-up, {n_workers} worker(s) (wall; max per worker "
-                            f"{max(per_worker.values()):.2f} s)", time.perf_counter() - t0, "s", "excluded"))
+                label = f"warm-up, {n_workers} worker(s) (wall; max per worker {max(per_worker.values()):.2f} s)"
+                out.append((label, time.perf_counter() - t0, "s", "excluded"))
             for name in work:
-                measure(name, f"{n_workers}w", addr, worker_writes=True)
+                # the defaults of a LocalCluster: the client writes for 1 worker, the workers for 2
+                measure(name, f"{n_workers}w", addr, worker_writes=n_workers >= 2)
                 if n_workers == 2:
                     measure(name, "2w-client", addr, worker_writes=False)
+                    if name == "noop":
+                        measure(name, "2w-chunk8", addr, worker_writes=True, chunk_size=8)
         finally:
             cluster.close()
 
-    labels = {"serial": "serial", "1w": "1 worker", "2w": "2 workers", "2w-client": "2 workers, client writes"}
+    labels = {"serial": "serial", "1w": "1 worker", "2w": "2 workers", "2w-client": "2 workers, client writes",
+              "2w-chunk8": "2 workers, 8 points per task"}
     for name, (_, _, _, n) in work.items():
         for mode, label in labels.items():
+            if (name, mode) not in rate:
+                continue
             out.append((f"{name} ({n} points), {label}", rate[name, mode], "points/s",
                         f"compute {1e3 * point_s[name, mode]:.0f} ms/point"))
         out.append((f"{name}: speed-up 2 vs 1 worker", rate[name, "2w"] / rate[name, "1w"], "x",

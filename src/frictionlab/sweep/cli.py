@@ -27,6 +27,11 @@ def register(app: typer.Typer) -> None:
         workers: Annotated[Optional[int], typer.Option("--workers", help="local cluster worker processes (default 2)")] = None,
         quick: Annotated[bool, typer.Option("--quick", help="use the scenario's quick profile")] = False,
         timeout: Annotated[float, typer.Option("--timeout", help="seconds to wait for --scheduler to answer")] = 5.0,
+        chunk: Annotated[int, typer.Option("--chunk", help="points per dask task (> 1 for points cheaper than "
+                                                          "~50 ms; needs workers that write the store)")] = 1,
+        worker_writes: Annotated[Optional[bool], typer.Option(
+            "--worker-writes/--client-writes", help="who writes the point files (default: the workers of a local "
+                                                    "cluster of 2+, else the client)")] = None,
     ) -> None:
         """Run SCENARIO over a parameter grid (one dask task per point) -> STORE/sweep.nc."""
         from rich.console import Console
@@ -50,7 +55,8 @@ def register(app: typer.Typer) -> None:
                       f"-> {path}")
         try:
             ds = run_sweep(sc, g, store=path, overrides=overrides, quick=quick, scheduler=scheduler,
-                           n_workers=workers, resume=resume, connect_timeout=timeout, progress=console)
+                           n_workers=workers, resume=resume, connect_timeout=timeout, progress=console,
+                           worker_writes=worker_writes, chunk_size=chunk)
         except KeyboardInterrupt:
             console.print(f"interrupted; finished points are in {path}; continue with --resume")
             raise SystemExit(130) from None

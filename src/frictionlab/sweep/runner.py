@@ -3,7 +3,7 @@
 :func:`run_sweep` sends every point that the store does not hold yet to a
 :class:`distributed.LocalCluster` (worker processes on this machine, the default), to an
 existing cluster (``scheduler="tcp://host:8786"``) or runs them in this process
-(``scheduler="serial"``). On a LocalCluster each worker writes its point's NetCDF file into
+(``scheduler="serial"``). On a LocalCluster of 2+ workers each worker writes its point's NetCDF file into
 the :class:`~frictionlab.sweep.store.SweepStore` itself and returns only the summary record,
 which the client journals the moment it arrives (with an external scheduler, or
 ``worker_writes=False``, the result Dataset travels back and the client writes the file), so
@@ -110,7 +110,7 @@ def run_and_store_point(scenario: Scenario, point: dict[str, Any], overrides: di
         except Exception as exc:  # e.g. the store is not on this worker's filesystem
             error = f"cannot write the point file in {points_dir} from the worker: {type(exc).__name__}: {exc}"
             rec = make_record(point, {}, error, seconds)
-    return None, rec["summary"] if not error else {}, error, seconds, rec
+    return None, (rec["summary"] if not error else {}), error, seconds, rec
 
 
 def run_and_store_points(scenario: Scenario, points: list[tuple[str, dict[str, Any]]], overrides: dict[str, Any],
@@ -178,8 +178,10 @@ def run_sweep(
     worker_writes : whether dask workers write their point files into the store themselves (only
         the small record returns to the client, which journals it once the file exists). Needs
         the store on a filesystem the workers see; None (default) is True for a LocalCluster
-        and False for an external ``scheduler``. When False every result Dataset travels back
-        and the client writes it, which serialises the sweep on the client for large results.
+        of two or more workers, False for one worker (the client's writes then overlap the
+        worker's compute, unless ``chunk_size`` > 1) and for an external ``scheduler``. When False every result Dataset
+        travels back and the client writes it, which serialises the sweep on the client: with
+        2 workers and 1 MB results, 2 workers ran no faster than 1.
     chunk_size : points per dask task (with ``worker_writes``): > 1 saves the per-task round trip
         (~10-20 ms) for points that cost about as much; their files are written one by one, their
         records journalled when the chunk returns (a file written before a crash is recovered
@@ -245,8 +247,8 @@ def run_sweep(
             for key, point in todo:
                 finish(key, point, run_point(sc, point, overrides, quick))
         elif todo:
-            if worker_writes is None:
-                worker_writes = scheduler is None
+            if worker_writes is None:  # one local worker: the client's writes overlap its compute
+                worker_writes = scheduler is None and (chunk_size > 1 or (n_workers or min(2, len(todo))) >= 2)
             if chunk_size < 1 or (chunk_size > 1 and not worker_writes):
                 raise ConfigError(f"chunk_size must be >= 1 (and 1 unless worker_writes), got {chunk_size}")
             store_info = (str(st.points_dir.resolve()), st.scenario) if worker_writes else None
