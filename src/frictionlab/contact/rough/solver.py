@@ -99,6 +99,20 @@ def _residuals(op: Any, p: Any, g: Any, d: float, W: float | None) -> tuple[floa
     return gmax, gmin, lerr, gap
 
 
+def _pk_project(be: Any, p: Any, tau: float, t: Any, r: Any) -> tuple[Any, Any, int, float]:
+    """Polonsky-Keer projection: step ``p - tau t``, clip at zero, re-open elements with a
+    negative gap (overlap set O). Returns ``(p_new, p_trial, n_O, delta)`` where ``delta = 0``
+    restarts the conjugate directions when O is not empty."""
+    xp = be.xp
+    p_trial = p - tau * t
+    p_new = be.clip0(p_trial)
+    O = (p_new == 0) & (r < 0)
+    n_O = be.scalar(xp.sum(O))
+    if n_O > 0:
+        return xp.where(O, p_new - tau * r, p_new), p_trial, n_O, 0.0
+    return p_new, p_trial, n_O, 1.0
+
+
 def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, max_iter: int = 2000,
              step: int | None = None, time: float | None = None, raise_on_fail: bool = True,
              refresh: int = 50, use_numba: bool = True) -> SolveResult:
@@ -178,16 +192,8 @@ def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, m
             err = 0.0
             break
         tau = be.scalar(xp.sum(rS * t)) / denom
-        p_trial = p - tau * t
+        p_new, p_trial, n_O, delta = _pk_project(be, p, tau, t, r)
         clipped = p_trial < 0
-        p_new = be.clip0(p_trial)
-        O = (p_new == 0) & (r < 0)
-        n_O = be.scalar(xp.sum(O))
-        if n_O > 0:
-            p_new = xp.where(O, p_new - tau * r, p_new)
-            delta = 0.0
-        else:
-            delta = 1.0
         total = be.scalar(xp.sum(p_new))
         if not math.isfinite(total) or total <= 0:
             raise _fail(f"iterate became invalid (sum p = {total!r}) at iteration {it}; "
@@ -266,16 +272,8 @@ def pk_solve_disp(op: Any, g: Any, d: float, p0: Any = None, *, tol: float = 1e-
         products += 1
         tau = be.scalar(xp.sum(rS * t)) / be.scalar(xp.sum(xp.where(S, w * t, 0.0)))
         p_old = p
-        p_trial = p - tau * t
+        p, p_trial, n_O, delta = _pk_project(be, p, tau, t, r)
         clipped = bool(be.scalar(xp.any((p_trial < 0) & S)))
-        p = be.clip0(p_trial)
-        O = (p == 0) & (r < 0)
-        n_O = be.scalar(xp.sum(O))
-        if n_O > 0:
-            p = xp.where(O, p - tau * r, p)
-            delta = 0.0
-        else:
-            delta = 1.0
         total = be.scalar(xp.sum(p))
         err = be.scalar(xp.sum(xp.abs(p - p_old))) / total if total > 0 else 0.0
         if not math.isfinite(err):
