@@ -21,18 +21,54 @@ import xarray as xr
 
 from ..core.errors import ConfigError, suggest
 
-__all__ = ["Check", "Scenario", "register_scenario", "get_scenario", "scenario_names", "check"]
+__all__ = ["Check", "Scenario", "register_scenario", "get_scenario", "scenario_names", "check", "deviation", "VERDICTS"]
+
+
+#: the three verdicts a paper claim can get
+VERDICTS = ("pass", "fail", "deviation")
 
 
 @dataclass
 class Check:
-    """One claim compared with a measurement."""
+    """One claim compared with a measurement.
+
+    ``status`` is the verdict: ``"pass"``, ``"fail"`` or ``"deviation"``. A deviation means the
+    paper's own equations and parameters do not give the paper's claim; it is only granted with
+    ``evidence`` -- checks computed in the same run (a closed form, a stability growth rate, an
+    independent integration, a convergence study) that all pass -- and an ``explanation`` (one
+    sentence: what the paper claims, what its equations give). A deviation without evidence, or
+    with a failing evidence check, is demoted to ``"fail"``.
+    """
 
     claim: str
     expected: str
     measured: str
     passed: bool
     ambiguity: str = ""
+    status: str = ""
+    evidence: list["Check"] = field(default_factory=list)
+    explanation: str = ""
+
+    def __post_init__(self) -> None:
+        self.passed = bool(self.passed)
+        if not self.status:
+            self.status = "pass" if self.passed else "fail"
+        if self.status not in VERDICTS:
+            raise ValueError(f"check status {self.status!r} is not one of {VERDICTS}")
+        if self.status == "deviation":
+            if not self.evidence or not self.explanation or not all(e.status == "pass" for e in self.evidence):
+                why = ("no evidence check" if not self.evidence else "no explanation" if not self.explanation
+                       else "an evidence check did not pass")
+                self.status = "fail"
+                self.explanation = f"deviation refused ({why}); {self.explanation}".rstrip("; ")
+        if self.status == "pass" and not self.passed:
+            self.status = "fail"
+        self.passed = self.status == "pass"
+
+    @property
+    def ok(self) -> bool:
+        """True unless the verdict is ``fail`` (a proven deviation is not a failure)."""
+        return self.status != "fail"
 
 
 def check(claim: str, expected: str, measured_value: float | str, passed: bool, ambiguity: str = "",
@@ -40,6 +76,18 @@ def check(claim: str, expected: str, measured_value: float | str, passed: bool, 
     """Shorthand building a :class:`Check` with a formatted measurement."""
     measured = measured_value if isinstance(measured_value, str) else format(float(measured_value), fmt)
     return Check(claim, expected, measured, bool(passed), ambiguity)
+
+
+def deviation(claim: str, expected: str, measured_value: float | str, evidence: list[Check], explanation: str,
+              ambiguity: str = "", fmt: str = ".4g") -> Check:
+    """A claim the paper's own equations do not give, with the evidence computed in this run.
+
+    ``evidence`` are checks that must all pass (else the verdict is ``fail``); ``explanation`` says
+    in one sentence what the paper claims and what its equations give.
+    """
+    measured = measured_value if isinstance(measured_value, str) else format(float(measured_value), fmt)
+    return Check(claim, expected, measured, False, ambiguity, status="deviation", evidence=list(evidence),
+                 explanation=explanation)
 
 
 Runner = Callable[[dict[str, Any], bool], xr.Dataset]
