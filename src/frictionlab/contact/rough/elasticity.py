@@ -29,6 +29,7 @@ effect of asperity-scale properties and long-range elastic interactions", eqs. (
 from __future__ import annotations
 
 import math
+import os
 from typing import Any
 
 import numpy as np
@@ -109,6 +110,40 @@ def brute_force_apply(x: np.ndarray, dx: float = 1.0, self_coef: float | str = 3
     return (k @ x.ravel()).reshape(nx, ny)
 
 
+#: FFT precisions: (real, complex) dtypes of the transform buffers
+_FFT_PRECISIONS = {"double": (np.float64, np.complex128), "single": (np.float32, np.complex64)}
+
+#: transform-grid size (points) from which two FFT threads beat one on the 2-core dev machine
+#: (``frictionlab bench rough_contact``, section "FFT threads"); below it threads only add
+#: overhead, and runs in parallel over seeds/velocities want one thread per process anyway
+FFT_THREAD_CROSSOVER = 1 << 20
+
+
+def resolve_fft_workers(workers: int | str, n_points: int) -> int:
+    """FFT threads: ``"auto"`` = 1 below :data:`FFT_THREAD_CROSSOVER` transform points, 2 from
+    it (capped by the cores); ``-1`` = all cores; a positive integer is used as given."""
+    ncpu = os.cpu_count() or 1
+    if workers == "auto":
+        return 1 if n_points < FFT_THREAD_CROSSOVER else min(2, ncpu)
+    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)):
+        raise ParameterError(f"fft workers = {workers!r} must be 'auto', -1 or a positive integer")
+    if workers == -1:
+        return ncpu
+    if workers < 1:
+        raise ParameterError(f"fft workers = {workers!r} must be 'auto', -1 or a positive integer")
+    return int(workers)
+
+
+def _sparse_limit(n_transform: int, n_field: int) -> int:
+    """Break-even number of elements for :meth:`BoussinesqFFT.add_sparse` versus one FFT product.
+
+    One product costs about ``5 n_t log2(n_t)`` flops-equivalent for the four half-spectrum
+    transforms; one direct column costs ``n_field`` fused multiply-adds (~2x faster per element
+    than FFT flops). Half the break-even is taken so that a correction is never the slower path.
+    """
+    return max(4, int(0.5 * 5.0 * n_transform * math.log2(max(n_transform, 2)) / (2.0 * n_field)))
+
+
 class BoussinesqFFT:
     r"""Boussinesq interaction :math:`K` as an exact FFT convolution (spec §3.2).
 
@@ -141,7 +176,7 @@ class BoussinesqFFT:
 
     def __init__(self, nx: int, ny: int, dx: float = 1.0, self_coef: float | str = 3.8, *,
                  periodic: bool = False, backend: str | Backend | None = None, dtype: Any = np.float64,
-                 workers: int = -1, kernel: str = "point"):
+                 workers: int | str = "auto", kernel: str = "point", fft_precision: str = "double"):
         if int(nx) < 1 or int(ny) < 1:
             raise ParameterError(f"grid size ({nx}, {ny}) must be positive")
         if not (dx > 0 and math.isfinite(dx)):
@@ -149,7 +184,11 @@ class BoussinesqFFT:
         self.nx, self.ny, self.dx = int(nx), int(ny), float(dx)
         self.self_coef = _self_coef(self_coef)
         self.periodic = bool(periodic)
-        self.be = get_backend(backend, workers)
+        if fft_precision not in _FFT_PRECISIONS:
+            raise ParameterError(f"fft_precision = {fft_precision!r} is not one of {sorted(_FFT_PRECISIONS)}")
+        self.fft_precision = fft_precision
+        self.workers = resolve_fft_workers(workers, self.nx * self.ny * (1 if self.periodic else 4))
+        self.be = get_backend(backend, self.workers)
         self.dtype = dtype
         if self.periodic:
             qx = 2 * np.pi * np.fft.fftfreq(self.nx, d=self.dx)
@@ -170,6 +209,11 @@ class BoussinesqFFT:
             self._shape = (2 * self.nx, 2 * self.ny)
         self.khat = self.be.asarray(khat, dtype=dtype)
         self.n_products = 0
+        self._work: dict[str, np.ndarray] | None = None
+        self._kr: np.ndarray | None = None
+        #: largest number of isolated elements whose product is added by direct summation
+        #: (:meth:`add_sparse`) rather than by a full FFT product; cost model of the numpy path
+        self.sparse_limit = _sparse_limit(self._shape[0] * self._shape[1], self.nx * self.ny)
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -189,6 +233,71 @@ class BoussinesqFFT:
         return be.irfft(f, n=my, axis=1)[:, : self.ny]
 
     __call__ = apply
+
+    # --- allocation-free numpy path ---------------------------------------------------------
+    def _buffers(self) -> dict[str, np.ndarray]:
+        if self._work is None:
+            rdt, cdt = _FFT_PRECISIONS[self.fft_precision]
+            mx, my = self._shape
+            nq = my // 2 + 1
+            w = {"C": np.zeros((mx, nq), cdt), "D": np.empty((mx, nq), cdt),
+                 "khat": np.ascontiguousarray(self.be.to_numpy(self.khat), dtype=rdt)}
+            if self.periodic:
+                w["R"] = np.empty((mx, my), rdt)
+            else:
+                w["R"] = np.zeros((self.nx, my), rdt)   # right half stays zero (padding)
+                w["R2"] = np.empty((self.nx, my), rdt)
+            self._work = w
+        return self._work
+
+    def apply_into(self, x: np.ndarray, out: np.ndarray) -> np.ndarray:
+        r"""``out[...] = K @ x`` without allocating (numpy backend, one thread): the real FFT of
+        the rows into a preallocated half spectrum, a complex FFT of the columns, the product
+        with the (real, even) kernel spectrum and the inverses, all with ``out=`` buffers
+        (``numpy.fft``). With ``workers > 1`` or another backend, falls back to :meth:`apply`
+        (scipy.fft threads allocate their outputs)."""
+        if self.be.name != "numpy" or self.workers != 1:
+            out[...] = self.apply(x)
+            return out
+        self.n_products += 1
+        w = self._buffers()
+        C, D, R, kh = w["C"], w["D"], w["R"], w["khat"]
+        nx, ny = self.nx, self.ny
+        mx, my = self._shape
+        if self.periodic:
+            np.copyto(R, x, casting="unsafe")
+            np.fft.rfft(R, axis=1, out=C)
+        else:
+            np.copyto(R[:, :ny], x, casting="unsafe")
+            np.fft.rfft(R, axis=1, out=C[:nx])
+            C[nx:] = 0.0
+        np.fft.fft(C, axis=0, out=D)
+        np.multiply(D, kh, out=D)
+        if self.periodic:
+            np.fft.ifft(D, axis=0, out=C)
+            np.fft.irfft(C, n=my, axis=1, out=R)
+            np.copyto(out, R, casting="unsafe")
+        else:
+            np.fft.ifft(D, axis=0, out=C)
+            R2 = w["R2"]
+            np.fft.irfft(C[:nx], n=my, axis=1, out=R2)
+            np.copyto(out, R2[:, :ny], casting="unsafe")
+        return out
+
+    def kernel_real(self) -> np.ndarray:
+        """Real-space kernel on the transform grid (the column of ``K``): the zero-padded
+        wrap-around kernel (finite patch) or the periodic kernel ``irfft2(khat)``."""
+        if self._kr is None:
+            kh = self.be.to_numpy(self.khat).astype(np.float64)
+            self._kr = np.ascontiguousarray(np.fft.irfft2(kh, s=self._shape))
+        return self._kr
+
+    def add_sparse(self, out: np.ndarray, ii: np.ndarray, jj: np.ndarray, vals: np.ndarray, k: int,
+                   factor: float = 1.0) -> None:
+        r"""``out += factor * K v`` for a field ``v`` with ``k`` non-zero entries ``vals`` at
+        ``(ii, jj)``, by direct summation of kernel columns (cost ``k * nx * ny``; exact to
+        round-off, no FFT)."""
+        _nb_add_sparse(out, self.kernel_real(), ii, jj, vals, k, factor)
 
     def min_eig_estimate(self) -> float:
         """Lower bound of the spectrum used for step-size control (spec: 2.19/dx for 3.8)."""
@@ -216,6 +325,14 @@ class MeanField:
         return self.C0 * x
 
     __call__ = apply
+    sparse_limit = 1 << 62
+
+    def apply_into(self, x: np.ndarray, out: np.ndarray) -> np.ndarray:
+        return np.multiply(x, self.C0, out=out)
+
+    def add_sparse(self, out: np.ndarray, ii: np.ndarray, jj: np.ndarray, vals: np.ndarray, k: int,
+                   factor: float = 1.0) -> None:
+        _nb_add_diag(out, None, ii, jj, vals, k, factor * self.C0)
 
 
 class StepOperator:
@@ -246,3 +363,71 @@ class StepOperator:
         return y
 
     __call__ = apply
+
+    @property
+    def sparse_limit(self) -> int:
+        return int(getattr(self.base, "sparse_limit", 0))
+
+    def apply_into(self, x: np.ndarray, out: np.ndarray) -> np.ndarray:
+        """``out[...] = M @ x`` (numpy backend; no allocation on the one-thread FFT path)."""
+        self.base.apply_into(x, out)
+        _nb_scale_add_diag(out, self.c, self.extra if self.extra is not None else _NO_DIAG, x,
+                           self.extra is not None)
+        return out
+
+    def add_sparse(self, out: np.ndarray, ii: np.ndarray, jj: np.ndarray, vals: np.ndarray, k: int,
+                   factor: float = 1.0) -> None:
+        """``out += factor * M v`` for a ``k``-sparse ``v`` (see :meth:`BoussinesqFFT.add_sparse`)."""
+        self.base.add_sparse(out, ii, jj, vals, k, factor * self.c)
+        if self.extra is not None:
+            _nb_add_diag(out, np.ascontiguousarray(self.extra, dtype=np.float64), ii, jj, vals, k, factor)
+
+
+# --- compiled helpers (numpy backend) -------------------------------------------------------------
+from numba import njit  # noqa: E402
+
+_NO_DIAG = np.zeros((1, 1))
+
+
+@njit(cache=True, fastmath=True)
+def _nb_add_sparse(out, kr, ii, jj, vals, k, factor):  # pragma: no cover - compiled
+    nx, ny = out.shape
+    mx, my = kr.shape
+    for m in range(k):
+        i0 = ii[m]
+        j0 = jj[m]
+        v = vals[m] * factor
+        for i in range(nx):
+            a = i - i0
+            if a < 0:
+                a += mx
+            orow = out[i]
+            krow = kr[a]
+            # columns j < j0 wrap to the end of the kernel row; j >= j0 read it from the start
+            hi = krow[my - j0:]
+            for j in range(j0):
+                orow[j] += v * hi[j]
+            lo = krow[: ny - j0]
+            orow2 = orow[j0:]
+            for j in range(ny - j0):
+                orow2[j] += v * lo[j]
+
+
+@njit(cache=True)
+def _nb_add_diag(out, diag, ii, jj, vals, k, factor):  # pragma: no cover - compiled
+    for m in range(k):
+        d = factor if diag is None else factor * diag[ii[m], jj[m]]
+        out[ii[m], jj[m]] += d * vals[m]
+
+
+@njit(cache=True)
+def _nb_scale_add_diag(out, c, extra, x, has_extra):  # pragma: no cover - compiled
+    nx, ny = out.shape
+    if c == 1.0 and not has_extra:
+        return
+    for i in range(nx):
+        for j in range(ny):
+            v = c * out[i, j]
+            if has_extra:
+                v += extra[i, j] * x[i, j]
+            out[i, j] = v

@@ -153,13 +153,13 @@ def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, m
         raise ParameterError(f"total load W = {W!r} must be positive (compressive F_N = -W < 0)")
     be = op.be
     xp = be.xp
-    n_el = g.shape[0] * g.shape[1]
-    if p0 is None:
-        p = xp.zeros_like(g) + W / n_el
-    else:
+    p = None
+    if p0 is not None:
         p = be.clip0(be.asarray(p0, dtype=g.dtype))
         s0 = be.scalar(xp.sum(p))
-        p = p * (W / s0) if s0 > 0 else xp.zeros_like(g) + W / n_el
+        p = p * (W / s0) if s0 > 0 else None
+    if p is None:
+        p = _cold_start(op, g, W)
     if be.name == "numpy" and g.dtype == np.float64 and use_numba:
         p, it, products, err = _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh)
         return _finish_pk(op, g, W, p, it, products, err, tol, max_iter, raise_on_fail, step, time)
@@ -215,6 +215,27 @@ def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, m
         if err < tol:
             break
     return _finish_pk(op, g, W, p, it, products, err, tol, max_iter, raise_on_fail, step, time)
+
+
+#: compliance factor of the mean-field cold start (see :func:`_cold_start`)
+COLD_START_COMPLIANCE = 4.0
+
+
+def _cold_start(op: Any, g: Any, W: float) -> Any:
+    r"""Cold-start iterate: the exact mean-field solution (:func:`meanfield_solve`) for the
+    diagonal compliance ``COLD_START_COMPLIANCE * M_ii``.
+
+    The interacting contact set is larger than the mean-field one at the operator's own
+    diagonal (neighbours in contact add compliance); a factor 4 gives about the final number of
+    contacts at 1-10 % contact, so the first projections clip a few hundred elements instead of
+    half the grid (uniform start). Measured at 128^2-256^2 (30 MPa-1 GPa): 5-15 % fewer
+    iterations and 10-20 % fewer operator products than the uniform start ``W/N``."""
+    be = op.be
+    diag = op.diagonal() if hasattr(op, "diagonal") else getattr(op, "diag", None)
+    if diag is None:
+        return be.xp.zeros_like(g) + W / (g.shape[0] * g.shape[1])
+    d = be.to_numpy(diag) if not np.isscalar(diag) else float(diag)
+    return meanfield_solve(g, W, COLD_START_COMPLIANCE * np.asarray(d, dtype=float), backend=be).p.astype(g.dtype)
 
 
 def _finish_pk(op, g, W, p, it, products, err, tol, max_iter, raise_on_fail, step, time) -> SolveResult:
@@ -469,7 +490,14 @@ def _nb_direction(Mp, g, p, t, r, delta, G_old):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _nb_update(p, t, r, w, Mp, pnew, W, nS):  # pragma: no cover - compiled
+def _nb_update(p, t, r, w, Mp, pnew, W, nS, ci, cv, cap):  # pragma: no cover - compiled
+    """Step, projection, load rescaling and the carried product in one pass.
+
+    ``Mp`` becomes ``scale (Mp - tau w)``; the elements where the projection departed from the
+    plain step ``p - tau t`` (clipped at zero or re-activated) are listed in ``ci`` with the
+    departure ``cv`` (times ``scale``), so that ``Mp + M cv`` is the exact product of the new
+    iterate. Returns ``(tau, total, nO, n_changed, err)``; ``n_changed > cap`` means the list
+    overflowed (the caller then recomputes ``Mp`` by a full product)."""
     n = p.size
     sw = 0.0
     swt = 0.0
@@ -483,46 +511,79 @@ def _nb_update(p, t, r, w, Mp, pnew, W, nS):  # pragma: no cover - compiled
             srt += r[i] * t[i]
     denom = swt - (sw / nS) * st
     if denom == 0.0:
-        return 0.0, 0.0, 0, False, 0.0
+        return 0.0, 0.0, 0, 0, 0.0
     tau = srt / denom
     total = 0.0
     nO = 0
-    clipped = False
+    k = 0
     for i in range(n):
-        v = p[i] - tau * t[i]
+        trial = p[i] - tau * t[i]
+        v = trial
         if v < 0.0:
-            if p[i] > 0.0:
-                clipped = True
             v = 0.0
         if v == 0.0 and r[i] < 0.0:
             v = -tau * r[i]
             nO += 1
+        if v != trial:
+            if k < cap:
+                ci[k] = i
+                cv[k] = v - trial
+            k += 1
         pnew[i] = v
         total += v
     if not (total > 0.0):
-        return tau, total, nO, clipped, 0.0
+        return tau, total, nO, k, 0.0
     scale = W / total
     err = 0.0
-    exact = nO == 0 and not clipped
     for i in range(n):
         v = pnew[i] * scale
         err += abs(v - p[i])
         p[i] = v
-        if exact:
-            Mp[i] = scale * (Mp[i] - tau * w[i])
-    return tau, total, nO, clipped, err / W
+        Mp[i] = scale * (Mp[i] - tau * w[i])
+    for m in range(min(k, cap)):
+        cv[m] *= scale
+    return tau, total, nO, k, err / W
+
+
+class _IntoAdapter:
+    """``apply_into`` for an operator that only has ``apply``."""
+
+    def __init__(self, op: Any):
+        self.op = op
+
+    def apply_into(self, x: np.ndarray, out: np.ndarray) -> np.ndarray:
+        out[...] = self.op.apply(x)
+        return out
 
 
 def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh):
-    """PK iterations with fused compiled vector work (numpy backend)."""
+    """PK iterations with fused compiled vector work and preallocated work arrays (numpy backend).
+
+    One operator product per iteration (the search direction's, ``w = M t``): the product of
+    the new iterate is carried as ``scale (Mp - tau w)`` plus the exact product of the
+    projection's departure from the plain step, which touches few elements and is added by
+    direct summation of kernel columns (:meth:`BoussinesqFFT.add_sparse`) while that is cheaper
+    than a product; otherwise (early iterations of a cold start) ``Mp`` is recomputed. Every
+    ``refresh`` iterations ``Mp`` is recomputed from scratch against round-off drift.
+    """
     shape = g.shape
-    g1 = np.ascontiguousarray(g, dtype=np.float64).ravel()
-    p1 = np.ascontiguousarray(p, dtype=np.float64).ravel().copy()
-    Mp = np.ascontiguousarray(op.apply(p1.reshape(shape))).ravel().copy()
+    n = g.size
+    g1 = np.ascontiguousarray(g, dtype=np.float64).reshape(n)
+    p1 = np.array(p, dtype=np.float64, order="C").reshape(n)
+    Mp = np.empty(n)
+    t = np.zeros(n)
+    r = np.empty(n)
+    pnew = np.empty(n)
+    w = np.empty(n)
+    cap = min(int(op.sparse_limit), n) if hasattr(op, "add_sparse") else 0
+    ci = np.empty(max(cap, 1), dtype=np.int64)
+    cv = np.empty(max(cap, 1))
+    Mp2, t2, w2, p2 = Mp.reshape(shape), t.reshape(shape), w.reshape(shape), p1.reshape(shape)
+    if not hasattr(op, "apply_into"):  # a user operator with apply() only
+        op = _IntoAdapter(op)
+        cap = 0
+    op.apply_into(p2, Mp2)
     products = 1
-    t = np.zeros_like(p1)
-    r = np.empty_like(p1)
-    pnew = np.empty_like(p1)
     delta, G_old, err, it, since = 0.0, 1.0, math.inf, 0, 0
     for it in range(1, max_iter + 1):
         G, nS, _ = _nb_direction(Mp, g1, p1, t, r, delta, G_old)
@@ -532,23 +593,22 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh):
             err = 0.0
             break
         G_old = G
-        w = np.ascontiguousarray(op.apply(t.reshape(shape))).ravel()
+        op.apply_into(t2, w2)
         products += 1
-        tau, total, nO, clipped, err = _nb_update(p1, t, r, w, Mp, pnew, W, nS)
+        tau, total, nO, k, err = _nb_update(p1, t, r, w, Mp, pnew, W, nS, ci, cv, cap)
         if not (total > 0.0) or not math.isfinite(err):
             raise _fail(f"iterate became invalid (sum p = {total!r}) at iteration {it}; "
                         "the operator may not be positive definite", step, time)
-        delta = 0.0 if nO > 0 else 1.0
+        # re-activated elements break conjugacy (Polonsky & Keer 1999): restart the directions;
+        # tau <= 0 is a loss of conjugacy at round-off level, also a restart
+        delta = 0.0 if (nO > 0 or tau <= 0.0) else 1.0
         since += 1
-        if tau <= 0.0:
-            # loss of conjugacy at round-off level: restart from the steepest descent
-            delta = 0.0
-        # residual replacement: exact products near convergence and after projections, so that
-        # the carried Mp never drifts from the true one (plain recurrences diverge at round-off)
-        if nO > 0 or clipped or since >= refresh or err < min(1e3 * tol, 1e-8) or tau <= 0.0:
-            Mp = np.ascontiguousarray(op.apply(p1.reshape(shape))).ravel().copy()
+        if k > cap or since >= refresh or tau <= 0.0:
+            op.apply_into(p2, Mp2)
             products += 1
             since = 0
+        elif k > 0:
+            op.add_sparse(Mp2, ci // shape[1], ci % shape[1], cv, k)
         if err < tol:
             break
     return p1.reshape(shape), it, products, err
