@@ -233,3 +233,30 @@ def test_pooled_force_pdf_moments(rigid, W):
     m1 = float((ds.force_pdf.values * w * c).sum())
     assert m1 == pytest.approx(W / 32**2, rel=0.05)  # binned first moment ~ W/N
     assert ds.attrs["pdf_samples"] == int(pooled.sum())
+
+
+def test_warm_and_cold_sliding_agree_and_warm_steps_are_cheap():
+    # issue 17: warm starts (extrapolated in slip) change nothing beyond the solve tolerance
+    # and a steady sliding step needs a fraction of a cold solve's iterations
+    n = 32
+    h = make_surface(n + 40, n, beta_x=4.0, seed=5)
+    W = load_from_pressure(100e6, n, n)
+    m = RoughContact(tol_sliding=1e-6)
+    prot = ConstantVelocity(v=10 * UM, duration_s=80 * 0.025)
+    warm = run_sliding(m, h, prot, W=W, nx=n, ny=n)
+    cold = run_sliding(m, h, prot, W=W, nx=n, ny=n, warm_start=False)
+    np.testing.assert_array_equal(warm.contact_area.values, cold.contact_area.values)
+    np.testing.assert_allclose(warm.friction_coefficient.values, cold.friction_coefficient.values, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(warm.dilatation.values, cold.dilatation.values, rtol=0, atol=1e-5)
+    its_w = warm.solver_iterations.values[40:]
+    its_c = cold.solver_iterations.values[40:]
+    assert its_w.mean() <= 10.0, its_w.mean()
+    assert its_w.mean() < 0.7 * its_c.mean()
+    assert warm.solver_products.values[40:].mean() <= 1.1 * its_w.mean() + 3
+
+
+def test_sliding_uses_tol_sliding(rigid, W):
+    prot = ConstantVelocity(v=10 * UM, duration_s=20 * 0.025)
+    loose = run_sliding(RoughContact(tol_sliding=1e-3), rigid, prot, W=W, nx=32, ny=32)
+    tight = run_sliding(RoughContact(tol_sliding=1e-9), rigid, prot, W=W, nx=32, ny=32)
+    assert loose.solver_iterations.values[1:].sum() < 0.6 * tight.solver_iterations.values[1:].sum()

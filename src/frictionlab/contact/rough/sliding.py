@@ -302,7 +302,8 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
                 hold_dt: float = 0.25, shift: str = "cubic", allow_wrap: bool = False,
                 snapshot_times: tuple = (), probes: tuple = (), pdf_bins: np.ndarray | None = None,
                 pdf_after_slip: float | None = None, vp_max_dup: float = 0.02, sigma: float = 1.0,
-                sim: RoughContactSim | None = None, every: int = 1, return_sim: bool = False) -> Any:
+                sim: RoughContactSim | None = None, every: int = 1, return_sim: bool = False,
+                warm_start: bool = True, warm_extrapolate: bool = True) -> Any:
     r"""Slide the patch over the rigid surface under a velocity protocol.
 
     Parameters
@@ -342,6 +343,22 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
         Record every ``every``-th step (jumps and the last step are always recorded).
     return_sim : bool
         Also return the :class:`RoughContactSim` (final state; pass it back as ``sim`` to continue).
+    warm_start : bool
+        Start every solve from the previous solution (default). False: cold starts (a check;
+        same results to the solver tolerance, more iterations).
+    warm_extrapolate : bool
+        In steady sliding, start from the linear extrapolation in slip of the last two
+        solutions, :math:`p_n + (p_n - p_{n-1})\,\Delta s_{n+1}/\Delta s_n` (default), instead of
+        :math:`p_n`. Not across velocity jumps. Measured at 128^2 (v = 10, tol 1e-6): 16.8
+        instead of 18.0 iterations per step. A warm start shifted with the rigid surface
+        (interpolated by 0.25 element) was measured no better (17.7, linear) or worse (25.9,
+        cubic): contact spots are a few elements wide, so a quarter-element slip changes
+        ~10 % of the load distribution at their edges whatever the start.
+
+    The solver tolerance is ``model.tol_sliding`` on sliding steps and ``model.tol`` in holds;
+    the PK iterations and operator products of every recorded step are returned as
+    ``solver_iterations`` and ``solver_products`` (summed over the steps since the previous
+    record).
 
     Returns
     -------
@@ -405,7 +422,9 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
     snap: dict[str, list] = {"t": [], "slip": [], "p": [], "up": [], "surf": []}
 
     rec: dict[str, list] = {k: [] for k in ("time", "slip", "slip_velocity", "friction_coefficient", "shear_force",
-                                            "normal_force", "n_substeps")}
+                                            "normal_force", "n_substeps", "solver_iterations", "solver_products")}
+    its_acc = [0, 0]  # PK iterations and operator products since the last record
+    last_sub_ds = [0.0]  # slip of the last (sub)step, for the warm-start extrapolation
     obs_rec: list[dict[str, float]] = []
     pr_f: list[np.ndarray] = []
     pr_u: list[np.ndarray] = []
@@ -424,6 +443,9 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
         rec["shear_force"].append(mu * sim.W)
         rec["normal_force"].append(-sim.W)
         rec["n_substeps"].append(nsub)
+        rec["solver_iterations"].append(its_acc[0])
+        rec["solver_products"].append(its_acc[1])
+        its_acc[0] = its_acc[1] = 0
         obs_rec.append(o)
         if probes:
             pn = be.to_numpy(sim.p)
@@ -472,12 +494,20 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
             rate = float(be.to_numpy(-sim.vp.rate(sim.p, Fy)).max())
             if rate * dt > vp_max_dup * sigma:
                 nsub = min(int(math.ceil(rate * dt / (vp_max_dup * sigma))), 200)
-        # warm start: previous forces while contacts move; the static model's linear
-        # extrapolation in time during holds (so that v = 0 reproduces the static model exactly)
-        sim.extrapolate = v == 0.0
+        # warm start: linear extrapolation of the last two solutions -- in slip while sliding
+        # (steps of equal slip: 2 p_n - p_{n-1}), in time during holds (so that v = 0 reproduces
+        # the static model exactly); tolerance per use (RoughContact.tol_sliding / tol)
+        steady = v != 0.0 and k > 0 and k not in jump_set and last_sub_ds[0] * ds > 0
+        sim.extrapolate = v == 0.0 or (warm_extrapolate and steady)
+        sim.tol = model.tol if v == 0.0 else model.tol_sliding
+        sim.warm_start = warm_start
         for _ in range(nsub):
+            sim.warm_ratio = (ds / nsub) / last_sub_ds[0] if (v != 0.0 and steady) else None
+            last_sub_ds[0] = ds / nsub
             sim.xbar = sim.xbar + ds / nsub
-            sim.step(dt / nsub, heights=surf(sim.xbar), W=float(plan.W[k]))
+            res = sim.step(dt / nsub, heights=surf(sim.xbar), W=float(plan.W[k]))
+            its_acc[0] += res.iterations
+            its_acc[1] += res.products
         # remove accumulated round-off of t and slip at step boundaries
         sim.t = t0 + float(plan.t[k + 1])
         sim.xbar = x0 + float(slip_bounds[k + 1])
@@ -490,7 +520,7 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
 
     ds_out = xr.Dataset(coords={"time": ("time", np.asarray(rec["time"]), {"units": "s"})})
     units = {"slip": "um", "slip_velocity": "um/s", "friction_coefficient": "1", "shear_force": "F* (0.2513 N)",
-             "normal_force": "F* (0.2513 N)", "n_substeps": "1"}
+             "normal_force": "F* (0.2513 N)", "n_substeps": "1", "solver_iterations": "1", "solver_products": "1"}
     for key, u in units.items():
         ds_out[key] = ("time", np.asarray(rec[key], dtype=float), {"units": u})
     skip = {"friction_coefficient", "normal_force"}

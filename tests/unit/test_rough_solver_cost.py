@@ -1,0 +1,108 @@
+"""Cost of the Polonsky-Keer solver (issue 17): operator products per iteration, the
+allocation-free product, sparse projection corrections, single-precision FFTs, FFT threads."""
+
+import numpy as np
+import pytest
+
+from frictionlab.contact.rough.elasticity import (FFT_THREAD_CROSSOVER, BoussinesqFFT, MeanField, StepOperator,
+                                                  resolve_fft_workers)
+from frictionlab.contact.rough.model import RoughContact, load_from_pressure
+from frictionlab.contact.rough.solver import pk_solve
+from frictionlab.contact.rough.surface import make_surface
+from frictionlab.core.errors import ParameterError
+
+
+@pytest.fixture(scope="module")
+def problem():
+    h = make_surface(64, 64, seed=0)
+    return h, load_from_pressure(100e6, 64, 64)
+
+
+@pytest.mark.parametrize("periodic", [False, True])
+@pytest.mark.parametrize("tol", [1e-6, 1e-10])
+def test_one_operator_product_per_iteration(problem, periodic, tol):
+    # Polonsky & Keer (1999): the search direction's product is the only one an iteration
+    # needs; before issue 17 a cold 512^2 solve used 78 products for 43 iterations (1.8/it)
+    h, W = problem
+    op = StepOperator(BoussinesqFFT(64, 64, periodic=periodic))
+    r = pk_solve(op, h, W, tol=tol)
+    assert r.converged and r.iterations > 10
+    assert r.products <= 1.1 * r.iterations + 6, (r.products, r.iterations)
+    # the count is the operator's own count of products
+    assert op.base.n_products == r.products
+
+
+def test_warm_start_products(problem):
+    h, W = problem
+    op = StepOperator(BoussinesqFFT(64, 64), c=1.0)
+    r0 = pk_solve(op, h, W, tol=1e-10)
+    r1 = pk_solve(StepOperator(op.base, c=1.02), h, W, p0=r0.p, tol=1e-10)
+    assert r1.products <= 1.1 * r1.iterations + 4
+
+
+@pytest.mark.parametrize("periodic", [False, True])
+def test_apply_into_and_sparse_products_equal_the_fft_product(periodic):
+    rng = np.random.default_rng(1)
+    base = BoussinesqFFT(24, 20, periodic=periodic, workers=1)
+    op = StepOperator(base, c=1.3, diag=rng.uniform(0.1, 1.0, (24, 20)))
+    x = rng.standard_normal((24, 20))
+    out = np.empty_like(x)
+    op.apply_into(x, out)
+    np.testing.assert_allclose(out, op.apply(x), rtol=0, atol=1e-12 * np.abs(out).max())
+    ii = np.array([0, 5, 23, 11], dtype=np.int64)
+    jj = np.array([0, 19, 3, 10], dtype=np.int64)
+    vals = rng.standard_normal(4)
+    sparse = np.zeros_like(x)
+    sparse[ii, jj] = vals
+    acc = np.zeros_like(x)
+    op.add_sparse(acc, ii, jj, vals, 4, factor=0.5)
+    np.testing.assert_allclose(acc, 0.5 * op.apply(sparse), rtol=0, atol=1e-12 * np.abs(acc).max())
+
+
+def test_meanfield_sparse_and_apply_into():
+    op = StepOperator(MeanField(16.0, 8, 8), c=2.0)
+    x = np.arange(64.0).reshape(8, 8)
+    out = np.empty_like(x)
+    np.testing.assert_array_equal(op.apply_into(x, out), 32.0 * x)
+    acc = np.zeros_like(x)
+    op.add_sparse(acc, np.array([1]), np.array([2]), np.array([3.0]), 1)
+    assert acc[1, 2] == 96.0 and acc.sum() == 96.0
+
+
+def test_single_precision_fft_accuracy_and_solution(problem):
+    h, W = problem
+    x = np.random.default_rng(2).random((64, 64))
+    d = BoussinesqFFT(64, 64, workers=1)
+    s = BoussinesqFFT(64, 64, workers=1, fft_precision="single")
+    yd, ys = np.empty_like(x), np.empty_like(x)
+    d.apply_into(x, yd)
+    s.apply_into(x, ys)
+    rel = np.abs(ys - yd).max() / np.abs(yd).max()
+    assert 1e-9 < rel < 1e-6  # float32 round-off, not float64
+    rd = pk_solve(StepOperator(d), h, W, tol=1e-6)
+    rs = pk_solve(StepOperator(s), h, W, tol=1e-6)
+    assert np.array_equal(rd.p > 0, rs.p > 0)
+    assert abs(rs.d - rd.d) < 1e-5
+
+
+def test_single_precision_needs_a_loose_tolerance():
+    with pytest.raises(ParameterError, match="fft_precision"):
+        RoughContact(fft_precision="single", tol=1e-8)
+    m = RoughContact(fft_precision="single", tol=1e-6, tol_sliding=1e-5)
+    assert m.operator(16, 16).fft_precision == "single"
+    with pytest.raises(ParameterError, match="fft_precision"):
+        BoussinesqFFT(8, 8, fft_precision="half")
+
+
+def test_fft_workers_option():
+    assert resolve_fft_workers("auto", FFT_THREAD_CROSSOVER - 1) == 1
+    assert resolve_fft_workers(3, 10) == 3
+    assert resolve_fft_workers(-1, 10) >= 1
+    with pytest.raises(ParameterError):
+        resolve_fft_workers(0, 10)
+    assert RoughContact(fft_workers=2).operator(16, 16).workers == 2
+    assert RoughContact().operator(16, 16).workers == 1
+    # a threaded operator gives the same product
+    x = np.random.default_rng(3).random((16, 16))
+    np.testing.assert_allclose(BoussinesqFFT(16, 16, workers=2).apply(x), BoussinesqFFT(16, 16, workers=1).apply(x),
+                               rtol=1e-13)
