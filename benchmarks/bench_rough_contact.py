@@ -63,8 +63,135 @@ def _cm(h, W, periodic):
     return time.perf_counter() - t, float((np.asarray(r.jac) > 0).mean()), int(getattr(r, "nit", -1))
 
 
+def _mem_child(kind: str, n: int) -> None:
+    """Child process: RSS growth [MiB] of one 100 MPa periodic solve after set-up (printed)."""
+    import resource
+
+    def rss() -> float:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * resource.getpagesize() / 2**20
+
+    h = make_surface(n, n, seed=0)
+    W = load_from_pressure(100e6, n, n)
+    if kind == "ours":
+        op = StepOperator(BoussinesqFFT(n, n, periodic=True))
+        pk_solve(StepOperator(BoussinesqFFT(16, 16, periodic=True)), h[:16, :16], W / 1024, tol=1e-3)  # compile
+        before = rss()
+        pk_solve(op, h, W, tol=1e-6)
+    else:
+        import tamaas as tm
+
+        tm.set_log_level(tm.LogLevel.error)
+        model = tm.ModelFactory.createModel(tm.model_type.basic_2d, [float(n), float(n)], [n, n])
+        model.E, model.nu = 1 / np.pi, 0.0
+        before = rss()
+        tm.PolonskyKeerRey(model, h.copy(), 1e-6).solve(W / h.size)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{max(peak - before, 0.0):.1f} {peak:.1f}")
+
+
+def _memory(kind: str, n: int) -> tuple[float, float]:
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, __file__, "--mem", kind, str(n)], capture_output=True, text=True, timeout=600)
+    if r.returncode != 0:
+        raise ImportError(r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "child failed")
+    a, b = r.stdout.split()
+    return float(a), float(b)
+
+
+def sizes_section(sizes: tuple[int, ...]) -> list[tuple[str, float, str, str]]:
+    """Static elastic periodic solves (tol 1e-6, 100 MPa): time, iterations, products per
+    iteration, solve memory (RSS growth in a fresh process, and numpy peak by tracemalloc);
+    tamaas side by side when importable (same process for the times)."""
+    import tracemalloc
+
+    out = []
+    for n in sizes:
+        h = make_surface(n, n, seed=0)
+        W = load_from_pressure(100e6, n, n)
+        tracemalloc.start()
+        dt, r = _ours(h, W, True, 1e-6)
+        peak_tm = tracemalloc.get_traced_memory()[1] / 2**20
+        tracemalloc.stop()
+        out.append((f"{n}^2 periodic, tol 1e-6: time", dt, "s", f"{r.iterations} it, {r.products} products"))
+        out.append((f"{n}^2 periodic: products per iteration", r.products / r.iterations, "1", "<= 1.1 (issue 17)"))
+        out.append((f"{n}^2 periodic: numpy peak (tracemalloc)", peak_tm, "MiB", "-"))
+        try:
+            out.append((f"{n}^2 periodic: solve RSS growth (fresh process)", _memory("ours", n)[0], "MiB", "<= tamaas"))
+        except Exception as e:  # noqa: BLE001 - informational row
+            out.append((f"{n}^2 RSS growth", float("nan"), "-", str(e)[:60]))
+        try:
+            tt, at = _tamaas(h, W)
+            out.append((f"{n}^2 ours / tamaas time", dt / tt, "1", f"<= 0.5 (issue 17); tamaas {tt:.3g} s, "
+                        f"area rel. diff {abs(float((r.p > 0).mean()) / at - 1):.1e}"))
+            out.append((f"{n}^2 tamaas solve RSS growth (fresh process)", _memory("tamaas", n)[0], "MiB", "-"))
+        except ImportError:
+            out.append((f"{n}^2 tamaas", float("nan"), "-", "not installed"))
+    return out
+
+
+def threads_section(sizes: tuple[int, ...]) -> list[tuple[str, float, str, str]]:
+    """Time of one non-periodic (zero-padded) product with 1 and 2 FFT threads, by size."""
+    out = []
+    for n in sizes:
+        x = np.random.default_rng(0).random((n, n))
+        ts = []
+        for w in (1, 2):
+            op = BoussinesqFFT(n, n, workers=w)
+            y = np.empty_like(x)
+            op.apply_into(x, y)
+            reps = max(3, int(2e6 // (n * n)))
+            t = time.perf_counter()
+            for _ in range(reps):
+                op.apply_into(x, y)
+            ts.append((time.perf_counter() - t) / reps)
+        out.append((f"FFT threads, {n}^2 padded product: t(2)/t(1)", ts[1] / ts[0], "1",
+                    f"t(1) = {1e3 * ts[0]:.2f} ms; < 1 means 2 threads pay"))
+    return out
+
+
+def precision_section(n: int) -> list[tuple[str, float, str, str]]:
+    """Single (complex64) vs double FFT convolution: product error, solve time and results."""
+    h = make_surface(n, n, seed=0)
+    W = load_from_pressure(100e6, n, n)
+    out = []
+    res = {}
+    for prec in ("double", "single"):
+        op = StepOperator(BoussinesqFFT(n, n, workers=1, fft_precision=prec))
+        t = time.perf_counter()
+        r = pk_solve(op, h, W, tol=1e-6)
+        res[prec] = (time.perf_counter() - t, r)
+    (td, rd), (ts, rs) = res["double"], res["single"]
+    out.append((f"single-precision FFT {n}^2 solve: time single/double", ts / td, "1",
+                f"{rs.iterations} vs {rd.iterations} it"))
+    out.append((f"single-precision FFT {n}^2: contact elements differing", float(np.sum((rs.p > 0) != (rd.p > 0))), "1",
+                f"|d diff| {abs(rs.d - rd.d):.1e}, max|p diff|/max p {np.abs(rs.p - rd.p).max() / rd.p.max():.1e}"))
+    return out
+
+
+def tolerance_section(n: int) -> list[tuple[str, float, str, str]]:
+    """Convergence study of the static solve: contact area and dilatation vs tol (vs 1e-12)."""
+    h = make_surface(n, n, seed=0)
+    W = load_from_pressure(100e6, n, n)
+    op = StepOperator(BoussinesqFFT(n, n))
+    ref = pk_solve(op, h, W, tol=1e-12)
+    out = []
+    for tol in (1e-10, 1e-8, 1e-6, 1e-5, 1e-4):
+        r = pk_solve(op, h, W, tol=tol)
+        out.append((f"tolerance study {n}^2 static, tol {tol:g}: contact elements vs 1e-12",
+                    float(np.sum(r.p > 0) - np.sum(ref.p > 0)), "1",
+                    f"{r.iterations} it; |d diff| {abs(r.d - ref.d):.1e}"))
+    return out
+
+
 def run(quick: bool) -> list[tuple[str, float, str, str]]:
     out: list[tuple[str, float, str, str]] = []
+    out += sizes_section((256,) if quick else (256, 512, 1024, 2048))
+    out += threads_section((128, 256) if quick else (128, 256, 512, 1024))
+    out += precision_section(128 if quick else 512)
+    out += tolerance_section(128 if quick else 256)
     n = 256 if quick else 512
     h = make_surface(n, n, seed=0)
     W = load_from_pressure(100e6, n, n)
@@ -122,3 +249,10 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
         out.append((f"warm step {k}^2 (c: 1 -> 1.01)", time.perf_counter() - t, "s",
                     f"{r1.iterations} it, {r1.products} products; N log N scaling"))
     return out
+
+
+if __name__ == "__main__":
+    import sys
+
+    if len(sys.argv) == 4 and sys.argv[1] == "--mem":
+        _mem_child(sys.argv[2], int(sys.argv[3]))

@@ -19,16 +19,24 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
+from ._common import PARALLEL, run_parallel
 from ._sliding import MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, load, rigid, slide
 
 CONFIG = {
     "model": dict(MODEL),
     "surface": dict(SURFACE),
     "sliding": dict(SLIDING),
+    "parallel": dict(PARALLEL),
     "protocol": {"sets": [[1.0, 0.1], [1.0, 1.0], [1.0, 10.0], [0.1, 0.1], [0.1, 1.0]],
                  "velocities": [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0], "slip": 200.0,
                  "map_set": [0.1, 1.0], "map_velocities": [1.0, 100.0]},
 }
+
+
+def _one_run(cfg: dict, lam: float, A: float, v: float, L: float, h: np.ndarray) -> xr.Dataset:
+    """One constant-velocity run of one material set (independent of the others)."""
+    m = build_model(cfg, interaction="boussinesq", lams=(lam,), As=(A,))
+    return slide(cfg, m, [v], [L], h=h, snapshot_times=(L / v,))
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
@@ -42,10 +50,11 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     dil = np.zeros_like(area)
     series = {}
     maps = {}
+    tasks = [(cfg, lam, A, v, L, h) for lam, A in sets for v in vs]
+    results = iter(run_parallel(_one_run, tasks, cfg))
     for a, (lam, A) in enumerate(sets):
-        m = build_model(cfg, interaction="boussinesq", lams=(lam,), As=(A,))
         for b, v in enumerate(vs):
-            r = slide(cfg, m, [v], [L], h=h, snapshot_times=(L / v,))
+            r = next(results)
             sel = r.slip.values >= 0.5 * L - 1e-9
             area[a, b] = r.contact_area.values[sel].mean()
             radius[a, b] = r.mean_contact_radius.values[sel].mean()

@@ -57,12 +57,14 @@ import xarray as xr
 
 from ...contact.rough.sliding import fit_rate_state
 from ..base import Scenario, check, register_scenario
+from ._common import PARALLEL, run_parallel
 from ._sliding import MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, on_path, rigid, slide
 
 CONFIG = {
     "model": dict(MODEL),
     "surface": dict(SURFACE),
     "sliding": dict(SLIDING),
+    "parallel": dict(PARALLEL),
     "protocol": {"velocities": [10.0, 1.0, 10.0, 1.0], "seg": 100.0,
                  "sets": {"blue": [1.0, 1.0], "red": [1.0, 10.0]},
                  "interactions": ["boussinesq", "meanfield"], "fit_rsf": True},
@@ -85,18 +87,25 @@ def _analyse(jump: xr.Dataset, ref: xr.Dataset, vels: list[float], seg: float) -
     return res
 
 
+def _one_run(cfg: dict, inter: str, lam: float, A: float, vels: list, slips: list, h: np.ndarray) -> xr.Dataset:
+    """One sliding run (jump or same-path reference) of one set and interaction."""
+    return slide(cfg, build_model(cfg, interaction=inter, lams=(lam,), As=(A,)), vels, slips, h=h)
+
+
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     pr = cfg["protocol"]
     vels = [float(v) for v in pr["velocities"]]
     seg = float(pr["seg"])
     h = rigid(cfg)
     out = []
+    tasks = [(cfg, inter, float(lam), float(A), vs, ss, h) for inter in pr["interactions"]
+             for lam, A in pr["sets"].values() for vs, ss in ((vels, [seg] * len(vels)), ([vels[0]], [seg * len(vels)]))]
+    results = iter(run_parallel(_one_run, tasks, cfg))
     for inter in pr["interactions"]:
         per = []
         for name, (lam, A) in pr["sets"].items():
             m = build_model(cfg, interaction=inter, lams=(float(lam),), As=(float(A),))
-            jump = slide(cfg, m, vels, [seg] * len(vels), h=h)
-            ref = slide(cfg, m, [vels[0]], [seg * len(vels)], h=h)
+            jump, ref = next(results), next(results)
             an = _analyse(jump, ref, vels, seg)
             d = xr.Dataset({
                 "slip": ("step", jump.slip.values), "time": ("step", jump.time.values),
