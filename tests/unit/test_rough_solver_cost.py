@@ -106,3 +106,16 @@ def test_fft_workers_option():
     x = np.random.default_rng(3).random((16, 16))
     np.testing.assert_allclose(BoussinesqFFT(16, 16, workers=2).apply(x), BoussinesqFFT(16, 16, workers=1).apply(x),
                                rtol=1e-13)
+
+
+def test_scenario_runs_in_parallel_processes_give_serial_results():
+    import math
+
+    from frictionlab.core.errors import ConfigError
+    from frictionlab.scenarios.rough_contact._common import run_parallel
+
+    tasks = [(3.0, 4.0), (5.0, 12.0), (8.0, 15.0)]
+    assert run_parallel(math.hypot, tasks, {"parallel": {"workers": 2}}) == [5.0, 13.0, 17.0]
+    assert run_parallel(math.hypot, tasks, {}) == [5.0, 13.0, 17.0]
+    with pytest.raises(ConfigError, match="parallel.workers"):
+        run_parallel(math.hypot, tasks, {"parallel": {"workers": 0}})

@@ -19,14 +19,25 @@ import xarray as xr
 from ...contact.rough.model import STRESS_STAR, load_from_pressure, run_static
 from ...reference.boussinesq import meanfield_mu
 from ..base import Scenario, check, register_scenario
-from ._common import MODEL, SURFACE, build_model, surface, value_at
+from ._common import MODEL, PARALLEL, SURFACE, build_model, run_parallel, surface, value_at
 
 CONFIG = {
     "model": dict(MODEL),
     "surface": dict(SURFACE),
     "protocol": {"pressures_MPa": [25.0, 50.0, 100.0, 200.0, 400.0], "sizes": [128, 256, 512], "seeds": 15,
                  "t_eval": 100.0, "per_decade": 40},
+    "parallel": dict(PARALLEL),
 }
+
+
+def _one_run(cfg: dict, inter: str, n: int, seed: int, p: float) -> tuple[float, float]:
+    """mu_s at t = 0+ and at t_eval of one (interaction, size, seed, pressure) hold."""
+    pr = cfg["protocol"]
+    m = build_model(cfg, interaction=inter)
+    h = surface(cfg, seed=seed, n=n)
+    r = run_static(m, h, load_from_pressure(p * 1e6, n, n, m.dx), t_end=float(pr["t_eval"]),
+                   per_decade=int(pr["per_decade"]))
+    return float(r.friction_coefficient.values[0]), value_at(r, "friction_coefficient", float(pr["t_eval"]))
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
@@ -38,16 +49,12 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     mu0 = np.full((2, len(sizes), len(P), seeds), np.nan)
     mu1 = np.full_like(mu0, np.nan)
     base = int(cfg["surface"]["seed"])
-    for a, inter in enumerate(inters):
-        m = build_model(cfg, interaction=inter)
-        for b, n in enumerate(sizes):
-            for s in range(seeds):
-                h = surface(cfg, seed=base + s, n=n)
-                for c, p in enumerate(P):
-                    W = load_from_pressure(p * 1e6, n, n, m.dx)
-                    r = run_static(m, h, W, t_end=float(pr["t_eval"]), per_decade=int(pr["per_decade"]))
-                    mu0[a, b, c, s] = r.friction_coefficient.values[0]
-                    mu1[a, b, c, s] = value_at(r, "friction_coefficient", float(pr["t_eval"]))
+    idx = [(a, b, c, s) for a in range(len(inters)) for b in range(len(sizes)) for s in range(seeds)
+           for c in range(len(P))]
+    out = run_parallel(_one_run, [(cfg, inters[a], sizes[b], base + s, P[c]) for a, b, c, s in idx], cfg)
+    for (a, b, c, s), (v0, v1) in zip(idx, out):
+        mu0[a, b, c, s] = v0
+        mu1[a, b, c, s] = v1
     ds = xr.Dataset(coords={"interaction": inters, "size": sizes, "pressure": ("pressure", P, {"units": "MPa"}),
                             "seed": np.arange(seeds) + base})
     dims = ("interaction", "size", "pressure", "seed")
