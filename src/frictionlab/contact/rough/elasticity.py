@@ -113,9 +113,11 @@ def brute_force_apply(x: np.ndarray, dx: float = 1.0, self_coef: float | str = 3
 #: FFT precisions: (real, complex) dtypes of the transform buffers
 _FFT_PRECISIONS = {"double": (np.float64, np.complex128), "single": (np.float32, np.complex64)}
 
-#: transform-grid size (points) from which two FFT threads beat one on the 2-core dev machine
-#: (``frictionlab bench rough_contact``, section "FFT threads"); below it threads only add
-#: overhead, and runs in parallel over seeds/velocities want one thread per process anyway
+#: transform-grid size (points) from which "auto" uses two FFT threads: the zero-padded
+#: 512^2 product (1024 x 1024 transform grid). Measured (``frictionlab bench rough_contact``,
+#: "FFT threads" rows; shared 2-core machine under load, noisy): t(2 threads)/t(1) = 0.95,
+#: 0.89, 0.58, 0.88 for the padded 128^2, 256^2, 512^2, 1024^2 products -- below 512^2 the gain
+#: is within the noise, and runs in parallel over seeds/velocities want one thread per process
 FFT_THREAD_CROSSOVER = 1 << 20
 
 

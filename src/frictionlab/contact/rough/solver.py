@@ -29,8 +29,9 @@ Cost (issue 17)
 iterate is carried as :math:`s(Mp - \tau w) + M c`, where the projection's departure ``c``
 from the plain step (elements clipped at zero or re-activated) touches few elements and is
 added by direct summation of kernel columns; only when more elements change than a product
-costs (early iterations of a cold start) is :math:`Mp` recomputed. Plus one product to start,
-one to finish (exact gap and dilatation) and one every ``refresh`` iterations. The numpy path
+costs (early iterations of a cold start) is :math:`Mp` recomputed. Plus one product to start
+and one every ``refresh`` iterations; the carried product of the final iterate gives the gap
+and the dilatation. The numpy path
 allocates its vectors once per solve and its FFTs write into preallocated half-spectrum
 buffers (``numpy.fft`` with ``out=``; one thread). Cold starts begin from the exact mean-field
 solution with 4x the diagonal compliance. ``SolveResult.products`` counts the products;
@@ -186,8 +187,8 @@ def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, m
     if p is None:
         p = _cold_start(op, g, W)
     if be.name == "numpy" and g.dtype == np.float64 and use_numba:
-        p, it, products, err = _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh)
-        return _finish_pk(op, g, W, p, it, products, err, tol, max_iter, raise_on_fail, step, time)
+        p, it, products, err, Mp = _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh)
+        return _finish_pk(op, g, W, p, it, products, err, tol, max_iter, raise_on_fail, step, time, Mp)
     products = 0
     Mp = op.apply(p)
     products += 1
@@ -263,7 +264,11 @@ def _cold_start(op: Any, g: Any, W: float) -> Any:
     return meanfield_solve(g, W, COLD_START_COMPLIANCE * np.asarray(d, dtype=float), backend=be).p.astype(g.dtype)
 
 
-def _finish_pk(op, g, W, p, it, products, err, tol, max_iter, raise_on_fail, step, time) -> SolveResult:
+def _finish_pk(op, g, W, p, it, products, err, tol, max_iter, raise_on_fail, step, time, Mp=None) -> SolveResult:
+    """Dilatation, residuals and the result. ``Mp``: the product of the final iterate when the
+    iterations carried it exactly (numpy path: recurrences plus exact sparse corrections,
+    recomputed every ``refresh`` iterations, so it differs from a fresh product by round-off
+    only); otherwise it is computed here."""
     be = op.be
     xp = be.xp
     n_el = g.shape[0] * g.shape[1]
@@ -273,8 +278,9 @@ def _finish_pk(op, g, W, p, it, products, err, tol, max_iter, raise_on_fail, ste
                     "raise max_iter, loosen tol or take a smaller step", step, time)
     S = p > 0
     nS = be.scalar(xp.sum(S))
-    Mp = op.apply(p)
-    products += 1
+    if Mp is None:
+        Mp = op.apply(p)
+        products += 1
     d = be.scalar(xp.sum(xp.where(S, g - Mp, 0.0))) / nS
     gap = Mp - g + d
     gmax = be.scalar(xp.max(xp.abs(xp.where(S, gap, 0.0))))
@@ -584,8 +590,8 @@ class _IntoAdapter:
 def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh):
     """PK iterations with fused compiled vector work and preallocated work arrays (numpy backend).
 
-    One operator product per iteration (the search direction's, ``w = M t``): the product of
-    the new iterate is carried as ``scale (Mp - tau w)`` plus the exact product of the
+    One operator product per iteration (the search direction's, ``w = M t``), plus one to
+    start; the product of the new iterate is carried as ``scale (Mp - tau w)`` plus the exact product of the
     projection's departure from the plain step, which touches few elements and is added by
     direct summation of kernel columns (:meth:`BoussinesqFFT.add_sparse`) while that is cheaper
     than a product; otherwise (early iterations of a cold start) ``Mp`` is recomputed. Every
@@ -636,4 +642,4 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh):
             op.add_sparse(Mp2, ci // shape[1], ci % shape[1], cv, k)
         if err < tol:
             break
-    return p1.reshape(shape), it, products, err
+    return p1.reshape(shape), it, products, err, Mp2

@@ -72,11 +72,19 @@ def growth_fraction(t: np.ndarray, mu: np.ndarray, t_lo: float, t_hi: float) -> 
 PARALLEL = {"workers": 1}
 
 
+def _one_fft_thread() -> None:
+    """Worker initialiser: ``fft_workers = 0`` (auto) means one FFT thread in every process,
+    so that ``workers`` processes use ``workers`` cores."""
+    from ...contact.rough import elasticity
+
+    elasticity.FFT_THREAD_CROSSOVER = 1 << 62
+
+
 def run_parallel(fn: Any, tasks: list[tuple], cfg: dict[str, Any]) -> list[Any]:
     """``[fn(*t) for t in tasks]``, over ``cfg["parallel"]["workers"]`` forked processes when > 1.
 
     ``fn`` must be a module-level function (it is pickled by reference); results come back in
-    task order. Each run is independent and deterministic, so the results equal the serial ones.
+    task order. The processes use one FFT thread each (``fft_workers = 0``, auto). Each run is independent and deterministic, so the results equal the serial ones.
     """
     from ...core.errors import ConfigError
 
@@ -88,6 +96,7 @@ def run_parallel(fn: Any, tasks: list[tuple], cfg: dict[str, Any]) -> list[Any]:
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=min(w, len(tasks)), mp_context=mp.get_context("fork")) as ex:
+    with ProcessPoolExecutor(max_workers=min(w, len(tasks)), mp_context=mp.get_context("fork"),
+                             initializer=_one_fft_thread) as ex:
         futs = [ex.submit(fn, *t) for t in tasks]
         return [f.result() for f in futs]
