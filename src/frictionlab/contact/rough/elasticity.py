@@ -245,7 +245,8 @@ class BoussinesqFFT:
             w = {"C": np.zeros((mx, nq), cdt), "D": np.empty((mx, nq), cdt),
                  "khat": np.ascontiguousarray(self.be.to_numpy(self.khat), dtype=rdt)}
             if self.periodic:
-                w["R"] = np.empty((mx, my), rdt)
+                if rdt != np.float64:
+                    w["R"] = np.empty((mx, my), rdt)
             else:
                 w["R"] = np.zeros((self.nx, my), rdt)   # right half stays zero (padding)
                 w["R2"] = np.empty((self.nx, my), rdt)
@@ -263,12 +264,15 @@ class BoussinesqFFT:
             return out
         self.n_products += 1
         w = self._buffers()
-        C, D, R, kh = w["C"], w["D"], w["R"], w["khat"]
+        C, D, R, kh = w["C"], w["D"], w.get("R"), w["khat"]
         nx, ny = self.nx, self.ny
         mx, my = self._shape
         if self.periodic:
-            np.copyto(R, x, casting="unsafe")
-            np.fft.rfft(R, axis=1, out=C)
+            if R is None:  # double precision: transform x and write the result straight to out
+                np.fft.rfft(x, axis=1, out=C)
+            else:
+                np.copyto(R, x, casting="unsafe")
+                np.fft.rfft(R, axis=1, out=C)
         else:
             np.copyto(R[:, :ny], x, casting="unsafe")
             np.fft.rfft(R, axis=1, out=C[:nx])
@@ -277,8 +281,11 @@ class BoussinesqFFT:
         np.multiply(D, kh, out=D)
         if self.periodic:
             np.fft.ifft(D, axis=0, out=C)
-            np.fft.irfft(C, n=my, axis=1, out=R)
-            np.copyto(out, R, casting="unsafe")
+            if R is None:
+                np.fft.irfft(C, n=my, axis=1, out=out)
+            else:
+                np.fft.irfft(C, n=my, axis=1, out=R)
+                np.copyto(out, R, casting="unsafe")
         else:
             np.fft.ifft(D, axis=0, out=C)
             R2 = w["R2"]

@@ -260,6 +260,16 @@ def _cold_start(op: Any, g: Any, W: float) -> Any:
     diag = op.diagonal() if hasattr(op, "diagonal") else getattr(op, "diag", None)
     if diag is None:
         return be.xp.zeros_like(g) + W / (g.shape[0] * g.shape[1])
+    if np.isscalar(diag) and be.name == "numpy":
+        # uniform compliance: one sorted copy and the result, no other temporaries
+        m = COLD_START_COMPLIANCE * float(diag)
+        gs = np.sort(np.asarray(g, dtype=np.float64), axis=None)
+        d = _nb_meanfield_level(gs, W, m)
+        del gs
+        p = np.subtract(g, d, dtype=np.float64)
+        np.maximum(p, 0.0, out=p)
+        p *= W / p.sum()
+        return p
     d = be.to_numpy(diag) if not np.isscalar(diag) else float(diag)
     return meanfield_solve(g, W, COLD_START_COMPLIANCE * np.asarray(d, dtype=float), backend=be).p.astype(g.dtype)
 
@@ -276,6 +286,11 @@ def _finish_pk(op, g, W, p, it, products, err, tol, max_iter, raise_on_fail, ste
     if not converged and raise_on_fail:
         raise _fail(f"PK did not converge in {max_iter} iterations (error {err:.3g} > tol {tol:.3g}); "
                     "raise max_iter, loosen tol or take a smaller step", step, time)
+    if Mp is not None and be.name == "numpy":
+        d, gmax, gmin, total = _nb_finish(p.reshape(-1), np.ascontiguousarray(g, dtype=np.float64).reshape(-1),
+                                          Mp.reshape(-1))
+        return SolveResult(p=p, d=d, iterations=it, products=products, error=err, gap_max_contact=gmax,
+                           gap_min_free=gmin, load_error=abs(total - W) / W, converged=converged)
     S = p > 0
     nS = be.scalar(xp.sum(S))
     if Mp is None:
@@ -521,8 +536,19 @@ def _nb_direction(Mp, g, p, t, r, delta, G_old):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _nb_update(p, t, r, w, Mp, pnew, W, nS, ci, cv, cap):  # pragma: no cover - compiled
-    """Step, projection, load rescaling and the carried product in one pass.
+def _nb_project(pi, ti, ri, tau):  # pragma: no cover - compiled
+    """Projected value of one element and whether it was re-activated (overlap set O)."""
+    v = pi - tau * ti
+    if v < 0.0:
+        v = 0.0
+    if v == 0.0 and ri < 0.0:
+        return -tau * ri, True
+    return v, False
+
+
+@njit(cache=True)
+def _nb_update(p, t, r, w, Mp, W, nS, ci, cv, cap):  # pragma: no cover - compiled
+    """Step, projection, load rescaling and the carried product, in place (no work vector).
 
     ``Mp`` becomes ``scale (Mp - tau w)``; the elements where the projection departed from the
     plain step ``p - tau t`` (clipped at zero or re-activated) are listed in ``ci`` with the
@@ -544,36 +570,79 @@ def _nb_update(p, t, r, w, Mp, pnew, W, nS, ci, cv, cap):  # pragma: no cover - 
     if denom == 0.0:
         return 0.0, 0.0, 0, 0, 0.0
     tau = srt / denom
+    # pass 1: total of the projected iterate, overlap count and the departures
     total = 0.0
     nO = 0
     k = 0
     for i in range(n):
-        trial = p[i] - tau * t[i]
-        v = trial
-        if v < 0.0:
-            v = 0.0
-        if v == 0.0 and r[i] < 0.0:
-            v = -tau * r[i]
+        v, o = _nb_project(p[i], t[i], r[i], tau)
+        if o:
             nO += 1
+        trial = p[i] - tau * t[i]
         if v != trial:
             if k < cap:
                 ci[k] = i
                 cv[k] = v - trial
             k += 1
-        pnew[i] = v
         total += v
     if not (total > 0.0):
         return tau, total, nO, k, 0.0
+    # pass 2: the same projection, rescaled to the load, written in place
     scale = W / total
     err = 0.0
     for i in range(n):
-        v = pnew[i] * scale
+        v, o = _nb_project(p[i], t[i], r[i], tau)
+        v *= scale
         err += abs(v - p[i])
         p[i] = v
         Mp[i] = scale * (Mp[i] - tau * w[i])
     for m in range(min(k, cap)):
         cv[m] *= scale
     return tau, total, nO, k, err / W
+
+
+@njit(cache=True)
+def _nb_meanfield_level(gs, W, m):  # pragma: no cover - compiled
+    """Dilatation of the uniform-compliance mean-field solve from the heights sorted ascending:
+    the ``k`` largest heights in contact with :math:`d = (\sum_{j\le k} g_{(j)} - Wm)/k`."""
+    n = gs.size
+    s = 0.0
+    d = gs[n - 1]
+    for k in range(1, n + 1):
+        s += gs[n - k]
+        d = (s - W * m) / k
+        nxt = gs[n - k - 1] if k < n else -np.inf
+        if d < gs[n - k] and d >= nxt:
+            return d
+    return d
+
+
+@njit(cache=True)
+def _nb_finish(p, g, Mp):  # pragma: no cover - compiled
+    """Dilatation (mean of ``g - Mp`` on the contact set), complementarity residuals and the
+    total force, in two passes without temporaries."""
+    n = p.size
+    s = 0.0
+    nS = 0
+    total = 0.0
+    for i in range(n):
+        total += p[i]
+        if p[i] > 0.0:
+            s += g[i] - Mp[i]
+            nS += 1
+    d = s / nS
+    gmax = 0.0
+    gmin = np.inf
+    for i in range(n):
+        gap = Mp[i] - g[i] + d
+        if p[i] > 0.0:
+            if abs(gap) > gmax:
+                gmax = abs(gap)
+        elif gap < gmin:
+            gmin = gap
+    if nS == n:
+        gmin = 0.0
+    return d, gmax, gmin, total
 
 
 class _IntoAdapter:
@@ -600,11 +669,11 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh):
     shape = g.shape
     n = g.size
     g1 = np.ascontiguousarray(g, dtype=np.float64).reshape(n)
-    p1 = np.array(p, dtype=np.float64, order="C").reshape(n)
+    # pk_solve hands over a fresh iterate (rescaled or cold start): iterate on it in place
+    p1 = np.ascontiguousarray(p, dtype=np.float64).reshape(n)
     Mp = np.empty(n)
     t = np.zeros(n)
     r = np.empty(n)
-    pnew = np.empty(n)
     w = np.empty(n)
     cap = min(int(op.sparse_limit), n) if hasattr(op, "add_sparse") else 0
     ci = np.empty(max(cap, 1), dtype=np.int64)
@@ -626,7 +695,7 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh):
         G_old = G
         op.apply_into(t2, w2)
         products += 1
-        tau, total, nO, k, err = _nb_update(p1, t, r, w, Mp, pnew, W, nS, ci, cv, cap)
+        tau, total, nO, k, err = _nb_update(p1, t, r, w, Mp, W, nS, ci, cv, cap)
         if not (total > 0.0) or not math.isfinite(err):
             raise _fail(f"iterate became invalid (sum p = {total!r}) at iteration {it}; "
                         "the operator may not be positive definite", step, time)
