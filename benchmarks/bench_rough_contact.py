@@ -1,4 +1,11 @@
-"""Rough-surface contact benchmarks (issue 6): 512^2 elastic solves, static ageing, scaling.
+"""Rough-surface contact benchmarks (issues 6, 17): elastic solves by size, static ageing, scaling.
+
+Issue 17 sections (first rows): periodic static solves 256^2-2048^2 (quick: 256^2) at tol 1e-6 --
+time, iterations, operator products per iteration, solve memory (peak RSS growth in a fresh
+process with the high-water mark reset before the solve; numpy peak by tracemalloc) -- and
+tamaas side by side when importable (``/tmp/peers/bin/python`` with ``PYTHONPATH=src`` runs both
+in one process); FFT threads 1 vs 2 by size; single- vs double-precision FFT; and the static
+tolerance study (contact set and dilatation vs tol).
 
 * One elastic, force-controlled Polonsky-Keer solve of a 512^2 Gaussian surface (beta = 10,
   sigma = 1) at 100 MPa (~1.6 % contact), periodic (continuum spectral kernel) and non-periodic

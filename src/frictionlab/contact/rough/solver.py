@@ -603,7 +603,7 @@ def _nb_update(p, t, r, w, Mp, W, nS, ci, cv, cap):  # pragma: no cover - compil
 
 @njit(cache=True)
 def _nb_meanfield_level(gs, W, m):  # pragma: no cover - compiled
-    """Dilatation of the uniform-compliance mean-field solve from the heights sorted ascending:
+    r"""Dilatation of the uniform-compliance mean-field solve from the heights sorted ascending:
     the ``k`` largest heights in contact with :math:`d = (\sum_{j\le k} g_{(j)} - Wm)/k`."""
     n = gs.size
     s = 0.0
