@@ -82,6 +82,14 @@ class Backend:
             return a.detach().cpu().numpy()
         return np.asarray(a)
 
+    def cast_like(self, a: Any, like: Any) -> Any:
+        """``a`` with the dtype of ``like`` (torch tensors have no ``astype``)."""
+        if a.dtype == like.dtype:
+            return a
+        if self.name == "torch":
+            return a.to(dtype=like.dtype)
+        return a.astype(like.dtype)
+
     def scalar(self, a: Any) -> float:
         return float(a.item()) if hasattr(a, "item") else float(a)
 

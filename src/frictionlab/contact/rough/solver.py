@@ -271,7 +271,7 @@ def _cold_start(op: Any, g: Any, W: float) -> Any:
         p *= W / p.sum()
         return p
     d = be.to_numpy(diag) if not np.isscalar(diag) else float(diag)
-    return meanfield_solve(g, W, COLD_START_COMPLIANCE * np.asarray(d, dtype=float), backend=be).p.astype(g.dtype)
+    return be.cast_like(meanfield_solve(g, W, COLD_START_COMPLIANCE * np.asarray(d, dtype=float), backend=be).p, g)
 
 
 def _finish_pk(op, g, W, p, it, products, err, tol, max_iter, raise_on_fail, step, time, Mp=None) -> SolveResult:
