@@ -10,14 +10,17 @@ directory before any work starts, so a bad path fails in a second, not after the
 from __future__ import annotations
 
 import contextlib
+import json
+import math
 import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from .errors import ConfigError
 
-__all__ = ["writable_dir", "atomic_target", "write_text_atomic", "temp_name_of"]
+__all__ = ["writable_dir", "atomic_target", "write_text_atomic", "write_json_atomic", "json_safe", "temp_name_of"]
 
 
 def writable_dir(path: str | Path, option: str = "--out") -> Path:
@@ -78,3 +81,27 @@ def write_text_atomic(path: str | Path, text: str) -> Path:
     with atomic_target(path) as tmp:
         tmp.write_text(text, encoding="utf-8")
     return path
+
+
+def json_safe(obj: Any) -> Any:
+    """``obj`` with every non-finite float (NaN, +-inf) replaced by None, numpy scalars as Python numbers.
+
+    Standard JSON has no NaN or Infinity; a value that is not a number is written as ``null``.
+    """
+    if isinstance(obj, dict):
+        return {str(k): json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_safe(v) for v in obj]
+    if hasattr(obj, "item") and not isinstance(obj, (str, bytes)):
+        try:
+            obj = obj.item()
+        except (ValueError, TypeError):
+            return obj
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    return obj
+
+
+def write_json_atomic(path: str | Path, obj: Any, **kwargs: Any) -> Path:
+    """Write ``obj`` as standard JSON (non-finite numbers as ``null``) through a temporary name."""
+    return write_text_atomic(path, json.dumps(json_safe(obj), allow_nan=False, **kwargs))

@@ -257,7 +257,7 @@ def run_sweep(
     finally:
         if bar is not None:
             bar.stop()
-        st.compact()
+        st.close()  # fold the journal, release the store's lock
     return gather(st, grid)
 
 
