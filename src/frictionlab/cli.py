@@ -60,18 +60,18 @@ def list_cmd(what: Annotated[Optional[str], typer.Argument(help="models | protoc
         t.add_column("presets")
         t.add_column("reference")
         for n in model_names():
-            t.add_row(n, ", ".join(sorted(presets_of(n))), (get_model_class(n).citation or "")[:70])
+            t.add_row(escape(n), escape(", ".join(sorted(presets_of(n)))), escape((get_model_class(n).citation or "")[:70]))
         console.print(t)
     if what in (None, "protocols"):
-        console.print("[bold]protocols:[/bold] " + ", ".join(protocol_names()))
+        console.print("[bold]protocols:[/bold] " + escape(", ".join(protocol_names())))
     if what in (None, "systems"):
-        console.print("[bold]systems:[/bold] " + ", ".join(system_names()))
+        console.print("[bold]systems:[/bold] " + escape(", ".join(system_names())))
     if what in (None, "scenarios"):
         t = Table(title="scenarios")
         t.add_column("name")
         t.add_column("description")
         for n in scenario_names():
-            t.add_row(n, get_scenario(n).description.split(". ")[0][:90])
+            t.add_row(escape(n), escape(get_scenario(n).description.split(". ")[0][:90]))
         console.print(t)
 
 
@@ -231,9 +231,10 @@ def bench(
         mod = importlib.util.module_from_spec(spec)
         assert spec.loader is not None
         spec.loader.exec_module(mod)
-        console.print(f"running {f.stem} ...")
+        _say(f"running {f.stem} ...")
         for metric, value, unit, target in mod.run(quick=quick):
-            t.add_row(f.stem[6:], metric, f"{value:.4g}" if isinstance(value, (int, float)) else str(value), unit, target)
+            t.add_row(*map(escape, (f.stem[6:], str(metric), f"{value:.4g}" if isinstance(value, (int, float)) else str(value),
+                                    str(unit), str(target))))
     console.print(t)
 
 

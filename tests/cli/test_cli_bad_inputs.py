@@ -261,6 +261,13 @@ def test_brackets_in_messages_are_printed_not_parsed(capsys, tmp_path):
     assert_one_line_error(code, err, "[model]")
 
 
+def test_units_in_brackets_survive_in_listings(monkeypatch, capsys):
+    sc = Scenario("toy/units", "slip velocity [m/s] against [/x] time", {"toy": {}}, run=_toy_run)
+    monkeypatch.setitem(scenario_base._SCENARIOS, sc.name, sc)
+    code, out, _ = cli(["list", "scenarios"], capsys)
+    assert code == 0 and "[m/s] against [/x]" in out
+
+
 def test_data_path_with_markup_in_fit(capsys, tmp_path):
     d = tmp_path / "a[" / "x]b"  # the path holds '[/x]', a closing tag to rich
     d.mkdir(parents=True)

@@ -83,6 +83,8 @@ class Parameters:
             value = getattr(self, f.name)
             kind = m.get("kind")
             if kind == "number":
+                if isinstance(value, np.ndarray) and value.ndim == 0:
+                    value = value.item()
                 if isinstance(value, (tuple, list, np.ndarray)) and not _is_vector(f):
                     self._fail(f.name, f"must be a single number, got a {type(value).__name__} {value!r}"[:200])
                 value = self._coerce_number(f.name, value, m)

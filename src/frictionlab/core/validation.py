@@ -83,6 +83,8 @@ def check_run_settings(model: Any, protocol: Any, system: Any, integrator: str, 
     ParameterError
         A setting of the wrong type or out of range, or a run too large for the memory.
     """
+    if not isinstance(integrator, str):
+        raise ConfigError(f"integrator must be a name like 'rk4', got {type(integrator).__name__} {integrator!r}"[:200])
     t_end = _number("t_end", protocol.duration if t_end is None else t_end, positive=True, units="s")
     dt = t_end / 1e4 if dt is None else _number("dt", dt, positive=True, units="s")
     if save_dt is not None:

@@ -104,9 +104,10 @@ def _allowed_keys(section: str, table: dict[str, Any]) -> list[str] | None:
     """Keys a section accepts, or None when anything goes."""
     if section == "model" and "name" in table:
         return ["name", "preset", *get_model_class(table["name"]).field_names()]
-    if section == "protocol" and table.get("type") in _PROTOCOLS:
+    kind = table.get("type")
+    if section == "protocol" and isinstance(kind, str) and kind in _PROTOCOLS:
         return ["type", *_PROTOCOLS[table["type"]].field_names()]
-    if section == "system" and table.get("type") in _SYSTEMS:
+    if section == "system" and isinstance(kind, str) and kind in _SYSTEMS:
         return ["type", *_SYSTEMS[table["type"]].field_names()]
     if section == "integrator":
         return list(_INTEGRATOR_KEYS)
