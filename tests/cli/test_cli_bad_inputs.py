@@ -401,6 +401,7 @@ def test_check_run_settings_memory_estimate_and_tolerances():
     with pytest.raises(ParameterError, match=r"1e\+06 steps of dt = 1e-05 s .* more than the 10 MiB available"):
         check_run_settings(law, proto, sys_, "rk4", dt=1e-5, memory=10 * 2 ** 20)
     check_run_settings(law, proto, sys_, "radau", dt=1e-5, memory=10 * 2 ** 20)  # adaptive: saved samples only
+    check_run_settings(law, proto, sys_, "step", dt=1e-5, memory=10 * 2 ** 20)   # stepping loop: likewise
     for kw, needle in [({"rtol": -1e-6}, "rtol = -1e-06 must lie in"), ({"rtol": 1.0}, "rtol = 1 must lie in"),
                        ({"atol": -1.0}, "atol = -1 must be >= 0"), ({"save_dt": 0.0}, "save_dt = 0 s must be > 0"),
                        ({"max_points": 2.5}, "whole number"), ({"dt": "1 ms"}, "must be a number in s"),

@@ -75,7 +75,8 @@ def check_run_settings(model: Any, protocol: Any, system: Any, integrator: str, 
     Checks the types and ranges of ``dt``, ``t_end``, ``save_dt`` (finite, > 0),
     ``max_points`` (a whole number >= 2), ``rtol`` (0 < rtol < 1), ``atol`` (>= 0) and the
     Newmark coefficients, then estimates the memory the run needs (the compiled loops hold
-    the protocol sampled at every half step; every run holds the saved samples) and refuses
+    the protocol sampled at every half step; every run, stepped and adaptive ones included,
+    holds the saved samples) and refuses
     a run that needs more than is available now (``memory`` bytes when given).
 
     Raises
@@ -105,8 +106,11 @@ def check_run_settings(model: Any, protocol: Any, system: Any, integrator: str, 
     saved = min(steps + 1, (t_end / save_dt + 2) if save_dt is not None else float(max_points) + 1)
     n_vars = len(getattr(system, "state_names", ())) + len(getattr(model, "state_names", ())) + 8
     need = saved * n_vars * _BYTES_PER_SAVED_VALUE
-    if integrator not in ("radau", "bdf", "lsoda", "rk45", "dop853"):
-        need += steps * _BYTES_PER_STEP
+    from .base import AbstractSteppedModel
+
+    stepped = integrator == "step" or isinstance(model, AbstractSteppedModel) or getattr(protocol, "feedback", False)
+    if integrator not in ("radau", "bdf", "lsoda", "rk45", "dop853") and not stepped:
+        need += steps * _BYTES_PER_STEP  # the compiled loops sample the protocol up front
     have = available_memory() if memory is None else memory
     if have is not None and need > have:
         raise ParameterError(
