@@ -450,6 +450,16 @@ def test_truncated_point_file_is_recomputed_on_resume(tmp_path):
     assert SweepStore(tmp_path / "s", "toy/cli").load_point(key).friction_force.size == 11
 
 
+def test_sweep_cli_says_which_point_files_it_repaired(toy, capsys, tmp_path):
+    args = ["sweep", "toy/cli", "--grid", "toy.x=1:3:3", "--store", tmp_path / "s", "--scheduler", "serial"]
+    assert cli(args, capsys)[0] == 0
+    f = sorted((tmp_path / "s" / "points").glob("p*.nc"))[0]
+    f.write_bytes(b"")
+    code, out, err = cli([*args, "--resume"], capsys)
+    assert code == 0 and f"1 stored point file(s) were broken and run again: {f.stem} (unreadable" in out + err
+    assert "3/3 points finished" in out and f.stat().st_size > 0
+
+
 def test_point_file_with_a_missing_variable_is_recomputed(tmp_path):
     from frictionlab.sweep import SweepStore
 
