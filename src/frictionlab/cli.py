@@ -33,6 +33,9 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, help="Friction mod
 console = Console()
 err_console = Console(stderr=True)
 
+#: set by :func:`main` when ``--debug`` is on the command line
+_DEBUG = False
+
 _PLUGINS = ("frictionlab.fit.cli", "frictionlab.sweep.cli", "frictionlab.analysis.compare_cli")
 
 
@@ -162,7 +165,7 @@ def reproduce(
     from .scenarios.base import select
 
     scenarios = select(list(targets or []))
-    debug = "--debug" in sys.argv
+    debug = _DEBUG or "--debug" in sys.argv
     outcomes = []
     writable_dir(out)
     pending = [sc.name for sc in scenarios]
@@ -292,8 +295,11 @@ def main(argv: list[str] | None = None) -> None:
     read or written) one line and exit 2, Ctrl-C exit 130, anything else (a bug) one line
     naming the exception and exit 1.
     """
+    global _DEBUG
     args = list(sys.argv[1:] if argv is None else argv)
-    debug = "--debug" in args
+    debug = _DEBUG = "--debug" in args
+    if debug:  # a root option, accepted anywhere on the line (`frictionlab run x --debug`)
+        args = ["--debug", *(a for a in args if a != "--debug")]
     usage_errors, exits, aborts = _click_classes()
     try:
         rv = app(args=args, prog_name="frictionlab", standalone_mode=False)

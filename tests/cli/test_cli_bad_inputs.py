@@ -97,6 +97,8 @@ def test_no_arguments_prints_help_not_a_traceback(capsys):
 def test_debug_shows_the_traceback(capsys):
     with pytest.raises(ConfigError):
         main(["--debug", "run", "classic/rsf-velocity-stp"])
+    with pytest.raises(ConfigError):  # --debug after the command works too
+        main(["run", "classic/rsf-velocity-stp", "--debug"])
 
 
 def test_internal_error_is_one_line_exit_1(toy, monkeypatch, capsys, tmp_path):
