@@ -3,6 +3,13 @@
 Commands: ``list``, ``run``, ``reproduce``, ``bench``; ``fit``, ``sweep`` and ``compare``
 are registered by their subpackages (``frictionlab.fit.cli`` etc.) when present, through a
 ``register(app)`` function, so new commands slot in without touching this file.
+
+Exit codes: 0 success; 1 a check failed (``run``, ``reproduce``), a sweep point failed, or
+an internal error; 2 a bad input (every :class:`FrictionLabError` and every usage error,
+printed as one plain line); 130 interrupted (Ctrl-C), with one line saying what was
+written where. Tracebacks are shown only with ``--debug``. Tested with typer 0.29 (which
+vendors its own click) and with older typer on the public ``click``: :func:`main` catches
+the exception classes of whichever click typer actually runs on.
 """
 
 from __future__ import annotations
@@ -13,17 +20,21 @@ import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
-import click
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from .core.errors import ConfigError, FrictionLabError
+from .core.files import writable_dir
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Friction models: simulate, reproduce, fit, compare.")
 console = Console()
 err_console = Console(stderr=True)
+
+#: set by :func:`main` when ``--debug`` is on the command line
+_DEBUG = False
 
 _PLUGINS = ("frictionlab.fit.cli", "frictionlab.sweep.cli", "frictionlab.analysis.compare_cli")
 
@@ -52,18 +63,18 @@ def list_cmd(what: Annotated[Optional[str], typer.Argument(help="models | protoc
         t.add_column("presets")
         t.add_column("reference")
         for n in model_names():
-            t.add_row(n, ", ".join(sorted(presets_of(n))), (get_model_class(n).citation or "")[:70])
+            t.add_row(escape(n), escape(", ".join(sorted(presets_of(n)))), escape((get_model_class(n).citation or "")[:70]))
         console.print(t)
     if what in (None, "protocols"):
-        console.print("[bold]protocols:[/bold] " + ", ".join(protocol_names()))
+        console.print("[bold]protocols:[/bold] " + escape(", ".join(protocol_names())))
     if what in (None, "systems"):
-        console.print("[bold]systems:[/bold] " + ", ".join(system_names()))
+        console.print("[bold]systems:[/bold] " + escape(", ".join(system_names())))
     if what in (None, "scenarios"):
         t = Table(title="scenarios")
         t.add_column("name")
         t.add_column("description")
         for n in scenario_names():
-            t.add_row(n, get_scenario(n).description.split(". ")[0][:90])
+            t.add_row(escape(n), escape(get_scenario(n).description.split(". ")[0][:90]))
         console.print(t)
 
 
@@ -76,6 +87,7 @@ def run(
     quick: Annotated[bool, typer.Option("--quick", help="use the scenario's quick profile")] = False,
 ) -> None:
     """Run one scenario (or TOML file) -> OUT/<name>.nc, .csv, .png."""
+    from .core.files import write_text_atomic
     from .core.result import write_csv, write_netcdf
     from .plot import save, time_series
     from .scenarios import Scenario, get_scenario
@@ -95,22 +107,40 @@ def run(
         sc = get_scenario(target)
     if dump:
         cfg = sc.resolved_config(overrides, quick)
-        out.mkdir(parents=True, exist_ok=True)
-        path = out / f"{sc.name.replace('/', '__')}.toml"
-        path.write_text(dump_toml(cfg, scenario=None if sc.name.startswith("file/") else sc.name))
-        console.print(f"wrote {path}")
+        path = writable_dir(out) / f"{sc.name.replace('/', '__')}.toml"
+        write_text_atomic(path, dump_toml(cfg, scenario=None if sc.name.startswith("file/") else sc.name))
+        _say(f"wrote {path}")
         return
-    with console.status(f"running {sc.name} ..."):
-        ds, cfg = sc.execute(overrides, quick=quick)
+    writable_dir(out)  # a bad --out fails now, not after the computation
     stem = out / sc.name.replace("/", "__")
-    write_netcdf(ds, stem.with_suffix(".nc"))
-    write_csv(ds, stem.with_suffix(".csv"))
-    fig = sc.plot(ds) if sc.plot else time_series(ds, [v for v in ("friction_force", "slip_velocity") if v in ds] or list(ds.data_vars)[:2])
-    save(fig, stem.with_suffix(".png"))
+    written: list[str] = []
+    try:
+        with console.status(f"running {escape(sc.name)} ..."):
+            ds, cfg = sc.execute(overrides, quick=quick)
+        written.append(str(write_netcdf(ds, stem.with_suffix(".nc"))))
+        written.append(str(write_csv(ds, stem.with_suffix(".csv"))))
+        fig = sc.plot(ds) if sc.plot else time_series(
+            ds, [v for v in ("friction_force", "slip_velocity") if v in ds] or list(ds.data_vars)[:2])
+        save(fig, stem.with_suffix(".png"))
+        written.append(str(stem.with_suffix(".png")))
+    except KeyboardInterrupt:
+        _say(f"interrupted: {'wrote ' + ', '.join(written) if written else 'no output written'} "
+             f"(no partial files under {out}); nothing else of {sc.name} was saved", err=True)
+        raise SystemExit(130) from None
     checks = sc.evaluate(ds, cfg)
     for c in checks:
-        console.print(f"{'[green]pass[/green]' if c.passed else '[red]FAIL[/red]'}  {c.claim}: expected {c.expected}, measured {c.measured}")
-    console.print(f"wrote {stem}.nc, .csv, .png")
+        console.print(f"{'[green]pass[/green]' if c.passed else '[red]FAIL[/red]'}  "
+                      + escape(f"{c.claim}: expected {c.expected}, measured {c.measured}"))
+    _say(f"wrote {stem}.nc, .csv, .png")
+    n_fail = sum(not c.passed for c in checks)
+    if n_fail:
+        _say(f"{n_fail}/{len(checks)} checks of {sc.name} failed", err=True)
+        raise SystemExit(1)
+
+
+def _say(text: str, err: bool = False) -> None:
+    """Print ``text`` as plain text (never parsed as rich markup: user paths may hold '[')."""
+    (err_console if err else console).print(text, markup=False, highlight=False, soft_wrap=True)
 
 
 def _flatten(cfg: dict, prefix: str = "") -> dict:
@@ -135,27 +165,37 @@ def reproduce(
     from .scenarios.base import select
 
     scenarios = select(list(targets or []))
-    debug = "--debug" in sys.argv
+    debug = _DEBUG or "--debug" in sys.argv
     outcomes = []
-    out.mkdir(parents=True, exist_ok=True)
-    with Progress(TextColumn("{task.description:<40}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                  TimeElapsedColumn(), console=console) as prog:
-        task = prog.add_task("reproduce", total=len(scenarios))
-        for sc in scenarios:
-            prog.update(task, description=sc.name)
-            o = run_one(sc, out, quick, debug=debug)
-            outcomes.append(o)
-            write_report(outcomes, out, quick=quick)  # current after every scenario
-            mark = "[green]ok[/green]" if o.passed else "[red]FAIL[/red]"
-            prog.console.print(f"{mark} {sc.name} ({o.seconds:.1f} s, {sum(c.passed for c in o.checks)}/{len(o.checks)} checks)"
-                               + (f" -- {o.error.splitlines()[0]}" if o.error else ""))
-            for c in o.checks:
-                if not c.passed:
-                    prog.console.print(f"     [red]FAIL[/red] {c.claim}: expected {c.expected}, measured {c.measured}")
-            prog.advance(task)
+    writable_dir(out)
+    pending = [sc.name for sc in scenarios]
+    try:
+        with Progress(TextColumn("{task.description:<40}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                      TimeElapsedColumn(), console=console) as prog:
+            task = prog.add_task("reproduce", total=len(scenarios))
+            for sc in scenarios:
+                prog.update(task, description=escape(sc.name))
+                o = run_one(sc, out, quick, debug=debug)
+                outcomes.append(o)
+                pending.pop(0)
+                write_report(outcomes, out, quick=quick, not_run=pending)  # current after every scenario
+                mark = "[green]ok[/green]" if o.passed else "[red]FAIL[/red]"
+                prog.console.print(f"{mark} " + escape(f"{sc.name} ({o.seconds:.1f} s, {sum(c.passed for c in o.checks)}/"
+                                                       f"{len(o.checks)} checks)"
+                                                       + (f" -- {o.error.splitlines()[0]}" if o.error else "")))
+                for c in o.checks:
+                    if not c.passed:
+                        prog.console.print("     [red]FAIL[/red] " + escape(f"{c.claim}: expected {c.expected}, "
+                                                                           f"measured {c.measured}"))
+                prog.advance(task)
+    except KeyboardInterrupt:
+        md, html_ = write_report(outcomes, out, quick=quick, not_run=pending, interrupted=True)
+        _say(f"interrupted during {pending[0] if pending else 'the report'}: {len(outcomes)} scenario(s) finished, "
+             f"{len(pending)} did not run; {md} and {html_} list them", err=True)
+        raise SystemExit(130) from None
     md, html_ = write_report(outcomes, out, quick=quick)
     n_fail = sum(not o.passed for o in outcomes)
-    console.print(f"wrote {html_} and {md}; {len(outcomes) - n_fail}/{len(outcomes)} scenarios passed")
+    _say(f"wrote {html_} and {md}; {len(outcomes) - n_fail}/{len(outcomes)} scenarios passed")
     if n_fail:
         raise SystemExit(1)
 
@@ -194,9 +234,10 @@ def bench(
         mod = importlib.util.module_from_spec(spec)
         assert spec.loader is not None
         spec.loader.exec_module(mod)
-        console.print(f"running {f.stem} ...")
+        _say(f"running {f.stem} ...")
         for metric, value, unit, target in mod.run(quick=quick):
-            t.add_row(f.stem[6:], metric, f"{value:.4g}" if isinstance(value, (int, float)) else str(value), unit, target)
+            t.add_row(*map(escape, (f.stem[6:], str(metric), f"{value:.4g}" if isinstance(value, (int, float)) else str(value),
+                                    str(unit), str(target))))
     console.print(t)
 
 
@@ -208,20 +249,96 @@ for _mod in _PLUGINS:
             pass
 
 
-def main() -> None:
-    debug = "--debug" in sys.argv
+def _click_classes() -> tuple[tuple[type, ...], tuple[type, ...], tuple[type, ...]]:
+    """(usage-error, exit, abort) exception classes of the click typer runs on.
+
+    typer >= 0.2x vendors click as ``typer._click`` (its exceptions are not the public
+    ``click``'s); older typer raises the public ``click`` exceptions. Both are caught.
+    """
+    usage: list[type] = []
+    exits: list[type] = [typer.Exit]
+    aborts: list[type] = [typer.Abort]
     try:
-        app(standalone_mode=False)
+        from typer._click.exceptions import ClickException as VendoredClickException
+
+        usage.append(VendoredClickException)
+    except ImportError:
+        pass
+    try:
+        import click
+
+        usage.append(click.ClickException)
+        exits.append(click.exceptions.Exit)
+        aborts.append(click.exceptions.Abort)
+    except ImportError:
+        pass
+    return tuple(usage), tuple(exits), tuple(aborts)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _usage_line(exc: BaseException) -> str:
+    ctx = getattr(exc, "ctx", None)
+    msg = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+    if ctx is not None and type(exc).__name__ != "NoArgsIsHelpError":
+        return f"{ctx.command_path}: {_one_line(msg)} (see '{ctx.command_path} --help')"
+    return _one_line(msg)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``frictionlab`` command (``argv`` defaults to ``sys.argv[1:]``).
+
+    Never lets a traceback reach the user without ``--debug``: a :class:`FrictionLabError`
+    or a usage error is one plain line and exit 2, an OS error (a file that cannot be
+    read or written) one line and exit 2, Ctrl-C exit 130, anything else (a bug) one line
+    naming the exception and exit 1.
+    """
+    global _DEBUG
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = _DEBUG = "--debug" in args
+    if debug:  # a root option, accepted anywhere on the line (`frictionlab run x --debug`)
+        args = ["--debug", *(a for a in args if a != "--debug")]
+    usage_errors, exits, aborts = _click_classes()
+    try:
+        rv = app(args=args, prog_name="frictionlab", standalone_mode=False)
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        _say("interrupted", err=True)
+        raise SystemExit(130) from None
     except FrictionLabError as exc:
         if debug:
             raise
-        err_console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
+        err_console.print("[red]error:[/red] " + escape(_one_line(exc)), highlight=False, soft_wrap=True)
         raise SystemExit(2) from None
-    except click.exceptions.Exit as exc:
-        raise SystemExit(exc.exit_code) from None
-    except click.exceptions.Abort:
-        err_console.print("aborted")
+    except exits as exc:
+        rv = exc.exit_code
+    except aborts:
+        _say("aborted", err=True)
         raise SystemExit(130) from None
-    except click.ClickException as exc:
-        exc.show()
+    except usage_errors as exc:
+        if debug:
+            raise
+        if type(exc).__name__ == "NoArgsIsHelpError":  # bare `frictionlab` or `frictionlab sweep`: the help
+            _say(exc.format_message(), err=True)
+        else:
+            err_console.print("[red]error:[/red] " + escape(_usage_line(exc)), highlight=False, soft_wrap=True)
+        raise SystemExit(getattr(exc, "exit_code", 2) or 2) from None
+    except OSError as exc:
+        if debug:
+            raise
+        err_console.print("[red]error:[/red] " + escape(_one_line(exc)), highlight=False, soft_wrap=True)
         raise SystemExit(2) from None
+    except Exception as exc:  # a bug: one line, the traceback with --debug
+        if debug:
+            raise
+        err_console.print("[red]internal error:[/red] " + escape(_one_line(f"{type(exc).__name__}: {exc}"))
+                          + " (a bug in frictionlab; rerun with --debug for the traceback)",
+                          highlight=False, soft_wrap=True)
+        raise SystemExit(1) from None
+    if isinstance(rv, int) and not isinstance(rv, bool) and rv != 0:
+        if rv == 130:  # typer turned a Ctrl-C into Exit(130)
+            _say("interrupted; no output of this command was left half-written", err=True)
+        raise SystemExit(rv)

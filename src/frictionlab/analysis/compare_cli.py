@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -51,11 +50,13 @@ def register(app: typer.Typer) -> None:
         damping: Annotated[float, typer.Option("--damping", help="spring-slider damping [N s/m]")] = 0.0,
     ) -> None:
         """Run PROTOCOL through every model -> OUT/compare_<protocol>.nc, .png, .json (RSF table)."""
+        from ..core.files import writable_dir, write_json_atomic
         from ..core.result import write_netcdf
         from ..plot import save
         from .compare import ADAPTERS, compare as run_compare, format_table, plot_compare, rsf_table
 
         proto = build_protocol(protocol, set_)
+        writable_dir(out)
         names = [m.strip() for m in models.split(",") if m.strip()] if models else list(ADAPTERS)
         system = None
         if stiffness is not None:
@@ -64,12 +65,11 @@ def register(app: typer.Typer) -> None:
             system = spring_slider(mass=mass, stiffness=stiffness, damping=damping)
         ds = run_compare(proto, names, quick=not full, fit=not no_fit, law=law, fit_noise=noise, seed=seed,
                          system=system)
-        out.mkdir(parents=True, exist_ok=True)
         stem = out / f"compare_{protocol}"
         write_netcdf(ds, stem.with_suffix(".nc"))
         save(plot_compare(ds, title=f"{protocol}: {', '.join(f'{k}={v}' for k, v in proto.attrs().items())}"[:110]),
              stem.with_suffix(".png"))
-        stem.with_suffix(".json").write_text(json.dumps(rsf_table(ds), indent=2, default=str))
+        write_json_atomic(stem.with_suffix(".json"), rsf_table(ds), indent=2, default=str)
         for m, s, sec in zip(ds.model.values, ds.status.values, ds.run_seconds.values):
             typer.echo(f"{m:<14} {'ok' if s == 'ok' else s}" + (f"  ({sec:.1f} s)" if s == "ok" else ""))
         if not no_fit and system is None:

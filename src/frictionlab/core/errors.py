@@ -47,7 +47,7 @@ class DataError(FrictionLabError, ValueError):
 
 def suggest(name: str, choices: Iterable[str]) -> str:
     """Return a ``" (did you mean 'x'?)"`` suffix for an unknown ``name``, or ``""``."""
-    close = difflib.get_close_matches(name, list(choices), n=3, cutoff=0.5)
+    close = difflib.get_close_matches(str(name), [str(c) for c in choices], n=3, cutoff=0.5)
     if not close:
         return ""
     return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"

@@ -63,6 +63,11 @@ def _range_text(m: Mapping[str, Any]) -> str:
     return f"{lo}{m['lo']:g}, {m['hi']:g}{hi}"
 
 
+def _is_vector(f: dataclasses.Field) -> bool:
+    """Whether a numeric field holds a tuple of numbers (declared ``tuple[...]`` or with a tuple default)."""
+    return isinstance(f.default, tuple) or "tuple" in str(f.type) or "list" in str(f.type)
+
+
 class Parameters:
     """Mixin for frozen parameter dataclasses: validation, dict round-trip, units.
 
@@ -78,6 +83,10 @@ class Parameters:
             value = getattr(self, f.name)
             kind = m.get("kind")
             if kind == "number":
+                if isinstance(value, np.ndarray) and value.ndim == 0:
+                    value = value.item()
+                if isinstance(value, (tuple, list, np.ndarray)) and not _is_vector(f):
+                    self._fail(f.name, f"must be a single number, got a {type(value).__name__} {value!r}"[:200])
                 value = self._coerce_number(f.name, value, m)
                 object.__setattr__(self, f.name, value)
             elif kind == "option":
@@ -91,7 +100,15 @@ class Parameters:
 
     def _coerce_number(self, name: str, value: Any, m: Mapping[str, Any]) -> Any:
         if isinstance(value, (tuple, list, np.ndarray)):
-            arr = np.asarray(value, dtype=float)
+            if any(isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating))
+                   for x in np.ravel(np.asarray(value, dtype=object))):
+                self._fail(name, f"must be a list of numbers, got {value!r}"[:200])
+            try:
+                arr = np.asarray(value, dtype=float)
+            except (ValueError, TypeError, OverflowError):
+                self._fail(name, f"must be a flat list of numbers, got {value!r}"[:200])
+            if arr.ndim > 1:
+                self._fail(name, f"must be a flat list of numbers, got a nested list {value!r}"[:200])
             if not np.all(np.isfinite(arr)):
                 self._fail(name, f"contains a non-finite value: {value!r}")
             lo_bad = (arr <= m["lo"]) if m["lo_open"] else (arr < m["lo"])
@@ -101,7 +118,10 @@ class Parameters:
             return tuple(float(x) for x in arr.ravel())
         if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
             self._fail(name, f"must be a number, got {type(value).__name__} {value!r}")
-        x = float(value)
+        try:
+            x = float(value)
+        except OverflowError:
+            self._fail(name, f"= {str(value)[:20]}... ({len(str(value))} digits) is too large for a number")
         if not math.isfinite(x):
             self._fail(name, f"must be finite, got {x!r}")
         lo_bad = x <= m["lo"] if m["lo_open"] else x < m["lo"]

@@ -62,6 +62,8 @@ def model_names() -> list[str]:
 
 def get_model_class(name: str) -> type:
     discover()
+    if not isinstance(name, str):
+        raise ConfigError(f"model name must be a string like 'lugre', got {type(name).__name__} {name!r}"[:200])
     if name not in _MODELS:
         raise ConfigError(f"unknown model {name!r}{suggest(name, _MODELS)}; known: {', '.join(sorted(_MODELS))}")
     return _MODELS[name]
@@ -77,6 +79,8 @@ def make_model(name: str, preset: str | None = None, **overrides: Any) -> Any:
     cls = get_model_class(name)
     values: dict[str, Any] = {}
     if preset is not None:
+        if not isinstance(preset, str):
+            raise ConfigError(f"model {name!r}: preset must be a string, got {type(preset).__name__} {preset!r}"[:200])
         ps = _PRESETS.get(name, {})
         if preset not in ps:
             raise ConfigError(

@@ -10,6 +10,7 @@ import numpy as np
 import xarray as xr
 
 from .errors import DataError
+from .files import atomic_target
 
 __all__ = ["STANDARD_UNITS", "make_dataset", "write_netcdf", "write_csv", "read_netcdf"]
 
@@ -72,14 +73,15 @@ def sanitize_attrs(attrs: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def write_netcdf(ds: xr.Dataset, path: str | Path) -> Path:
-    """Write ``ds`` to NetCDF-4 (h5netcdf engine)."""
+    """Write ``ds`` to NetCDF-4 (h5netcdf engine), through a temporary name and a rename."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     ds = ds.copy()
     ds.attrs = sanitize_attrs(ds.attrs)
     for v in ds.variables.values():
         v.attrs = sanitize_attrs(v.attrs)
-    ds.to_netcdf(path, engine="h5netcdf")
+    with atomic_target(path) as tmp:
+        ds.to_netcdf(tmp, engine="h5netcdf")
     return path
 
 
@@ -92,7 +94,10 @@ def read_netcdf(path: str | Path) -> xr.Dataset:
 
 
 def write_csv(ds: xr.Dataset, path: str | Path) -> Path:
-    """Write the data variables as CSV, one column per variable, units in the header."""
+    """Write the data variables as CSV, one column per variable, units in the header.
+
+    Written through a temporary name and a rename: an interrupted write leaves no CSV that
+    parses as complete."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     # time series only: variables whose dims lie within those of the time-dependent variables
@@ -105,5 +110,6 @@ def write_csv(ds: xr.Dataset, path: str | Path) -> Path:
     df = ds.to_dataframe()
     df.columns = [f"{c} [{ds[c].attrs.get('units', '')}]" for c in df.columns]
     df.index.names = [f"{n} [{ds[n].attrs.get('units', '')}]" if n in ds.coords else n for n in df.index.names]
-    df.to_csv(path)
+    with atomic_target(path) as tmp:
+        df.to_csv(tmp)
     return path

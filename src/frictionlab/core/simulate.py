@@ -30,6 +30,7 @@ from .errors import ConfigError, IntegrationError, ParameterError, suggest
 from .integrate.compiled import fixed_step_loops
 from .integrate.newmark import newmark_loop_for
 from .result import make_dataset
+from .validation import check_run_settings
 
 __all__ = ["simulate", "INTEGRATORS"]
 
@@ -91,6 +92,7 @@ def simulate(
     state variables, each with ``units``; parameters in ``attrs``.
     """
     system = system or PrescribedSlip()
+    check_run_settings(model, protocol, system, integrator, dt=dt, t_end=t_end, save_dt=save_dt, max_points=max_points, rtol=rtol, atol=atol, newmark_beta=newmark_beta, newmark_gamma=newmark_gamma)
     if integrator not in INTEGRATORS:
         raise ConfigError(f"unknown integrator {integrator!r}{suggest(integrator, INTEGRATORS)}; known: {', '.join(INTEGRATORS)}")
     t_end = float(protocol.duration if t_end is None else t_end)

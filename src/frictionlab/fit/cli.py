@@ -25,6 +25,15 @@ def _pairs(items: list[str] | None, what: str) -> dict[str, float | str]:
     return out
 
 
+def _numbers(items: list[str] | None, what: str) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for k, v in _pairs(items, what).items():
+        if isinstance(v, str):
+            raise ConfigError(f"{what} {k}={v}: the value must be a number")
+        out[k] = v
+    return out
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``fit`` command to the frictionlab CLI."""
 
@@ -56,8 +65,11 @@ def register(app: typer.Typer) -> None:
         from .data import load_timeseries, load_xy
         from .fitter import Fitter
 
-        fixed = {k: float(v) for k, v in _pairs(fix, "--fix").items()}
-        x0 = {k: float(v) for k, v in _pairs(start, "--start").items()}
+        from ..core.files import writable_dir
+
+        fixed = _numbers(fix, "--fix")
+        x0 = _numbers(start, "--start")
+        writable_dir(out)
         if model == "rsf":
             from .rsf import fit_velocity_step, load_velocity_step
 
@@ -72,7 +84,6 @@ def register(app: typer.Typer) -> None:
             d = load_xy(data, x, y, where=_pairs(where, "--where"), xmin=xmin, xmax=xmax, x_scale=x_scale,
                         y_scale=y_scale)
             f = Fitter(model, kind="static", fixed=fixed, x0=x0, n_starts=n_starts, seed=seed).fit(d)
-        out.mkdir(parents=True, exist_ok=True)
         stem = out / f"{data.stem}_{model}"
         f.write_json(stem.with_suffix(".json"))
         save(f.plot(), stem.with_suffix(".png"))

@@ -113,11 +113,15 @@ def read_table(path: str | Path) -> dict[str, NDArray[Any]]:
     path = Path(path)
     if not path.is_file():
         raise DataError(f"data file {str(path)!r} does not exist")
-    try:
-        with path.open(newline="", encoding="utf-8") as fh:
+    try:  # utf-8-sig: a byte-order mark (Excel) is not part of the first column's name
+        with path.open(newline="", encoding="utf-8-sig") as fh:
             rows = [r for r in csv.reader(line for line in fh if line.strip() and not line.lstrip().startswith("#"))]
     except UnicodeDecodeError as exc:
         raise DataError(f"{path}: not a UTF-8 text file (byte {exc.start}); is it a CSV?") from None
+    except csv.Error as exc:  # a NUL byte, a field over the csv module's size limit, ...
+        raise DataError(f"{path}: malformed CSV: {exc}") from None
+    except OSError as exc:
+        raise DataError(f"cannot read data file {str(path)!r}: {exc.strerror or exc}") from None
     if not rows:
         raise DataError(f"{path}: no header row (only comments or empty)")
     header = [h.strip() for h in rows[0]]
@@ -154,7 +158,12 @@ def _select(cols: Mapping[str, NDArray[Any]], where: Mapping[str, Any] | None, p
         if c.dtype == object:
             mask &= c == str(val)
         else:
-            mask &= np.isclose(c, float(val), rtol=1e-9, atol=0)
+            try:
+                x = float(val)
+            except (TypeError, ValueError):
+                raise DataError(f"{path}: --where {key}={val}: column {key!r} is numeric and {val!r} is not a "
+                                "number") from None
+            mask &= np.isclose(c, x, rtol=1e-9, atol=0)
     return mask
 
 

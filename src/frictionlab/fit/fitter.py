@@ -24,7 +24,6 @@ Method
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Mapping, Sequence
@@ -50,6 +49,27 @@ def fit_percent(y: NDArray[np.float64], y_hat: NDArray[np.float64]) -> float:
     if sst == 0:
         return 100.0 if sse == 0 else -math.inf
     return 100.0 * (1.0 - sse / sst)
+
+
+def _check_fittable(y: NDArray[np.float64], source: str, name: str) -> None:
+    """Refuse data no least-squares fit can use: non-finite, constant, or beyond double range."""
+    bad = ~np.isfinite(y)
+    if bad.any():
+        raise DataError(f"{source}: {name} has {int(bad.sum())} NaN/inf value(s); remove or filter them")
+    if y.size and np.all(y == y[0]):
+        raise DataError(f"{source}: {name} is constant ({y[0]:g} at every point): nothing to fit, and the "
+                        "goodness of fit (FIT %) is undefined")
+    with np.errstate(over="ignore", under="ignore"):
+        sst = float(np.sum((y - y.mean()) ** 2))
+    if not math.isfinite(sst) or sst == 0.0:
+        raise DataError(f"{source}: {name} spans {np.min(y):g} to {np.max(y):g}, outside what a least-squares fit "
+                        "can square in double precision; rescale it (e.g. --y-scale)")
+
+
+def _json_number(v: Any) -> float | None:
+    """A finite float, or None (JSON has no NaN/Infinity)."""
+    v = float(v)
+    return v if math.isfinite(v) else None
 
 
 class Fitter:
@@ -150,6 +170,7 @@ class Fitter:
         if int(self.n_starts) < 1:
             raise ConfigError(f"n_starts = {self.n_starts!r} must be >= 1")
         y = np.asarray(data.y, dtype=float)
+        _check_fittable(y, getattr(data, "source", "") or "data", getattr(data, "y_name", "y"))
         if y.size <= len(free):
             raise DataError(f"{getattr(data, 'source', '') or 'data'}: {y.size} point(s) cannot determine "
                             f"{len(free)} free parameter(s); need more than {len(free)}")
@@ -257,26 +278,27 @@ class Fitter:
         self._check_fitted()
         return {
             "model": self.model_.name,
-            "params": {k: float(v) for k, v in self.params_.items()},
-            "stderr": {k: (None if math.isnan(v) else v) for k, v in self.stderr_.items()},
+            "params": {k: _json_number(v) for k, v in self.params_.items()},
+            "stderr": {k: _json_number(v) for k, v in self.stderr_.items()},
             "at_bound": list(self.at_bound_),
             "free": list(self.free_),
-            "fit_percent": self.fit_percent_,
-            "rmse": self.rmse_,
+            "fit_percent": _json_number(self.fit_percent_),
+            "rmse": _json_number(self.rmse_),
             "n_points": self.n_points_,
             "n_starts": int(self.n_starts),
             "seed": int(self.seed),
-            "cost": float(self.result_.cost),
+            "cost": _json_number(self.result_.cost),
             "seconds": self.seconds_,
             "source": getattr(self.data_, "source", ""),
         }
 
     def write_json(self, path: str | Path) -> Path:
         """Write :meth:`to_dict` as JSON to ``path`` (parent folders created); return the path."""
+        from ..core.files import write_json_atomic
+
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(self.to_dict(), indent=2))
-        return path
+        return write_json_atomic(path, self.to_dict(), indent=2)
 
     def plot(self, title: str = ""):
         """Data vs model (and residuals); returns a matplotlib Figure."""

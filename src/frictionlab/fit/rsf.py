@@ -299,7 +299,9 @@ def load_velocity_step(path: str | Path, *, time: str = "time_s", friction: str 
 
         cols = read_table(path)
         if sigma in cols:
-            sn = float(np.nanmean(cols[sigma]))
+            if cols[sigma].dtype == object:
+                raise DataError(f"{path}: column {sigma!r} (normal stress) is not numeric")
+            sn = float(np.nanmean(cols[sigma])) if np.isfinite(cols[sigma]).any() else float("nan")
     return VelocityStep(ts, t_step, v1, v2, sn)
 
 

@@ -85,5 +85,11 @@ def _draw(ax, ds: xr.Dataset, x: str, y: str, hue: str | None) -> None:
 
 
 def save(fig: Figure, path) -> None:
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    """Write ``fig`` to ``path`` (format from the suffix) through a temporary name, then close it."""
+    from ..core.files import atomic_target
+
+    try:
+        with atomic_target(path) as tmp:
+            fig.savefig(tmp, dpi=110)
+    finally:
+        plt.close(fig)

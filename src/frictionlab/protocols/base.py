@@ -40,10 +40,14 @@ def protocol_names() -> list[str]:
 
 def make_protocol(config: dict[str, Any]) -> "AbstractProtocol":
     """Build a protocol from ``{"type": name, **fields}``."""
+    if not isinstance(config, dict):
+        raise ConfigError(f"protocol must be a table with a 'type', got {type(config).__name__} {config!r}"[:200])
     cfg = dict(config)
     name = cfg.pop("type", None)
     if name is None:
         raise ConfigError(f"protocol needs a 'type'; known: {', '.join(protocol_names())}")
+    if not isinstance(name, str):
+        raise ConfigError(f"protocol type must be a string, got {type(name).__name__} {name!r}"[:200])
     if name not in _PROTOCOLS:
         raise ConfigError(f"unknown protocol type {name!r}{suggest(name, _PROTOCOLS)}; known: {', '.join(protocol_names())}")
     return _PROTOCOLS[name].from_dict(cfg)

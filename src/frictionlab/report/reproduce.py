@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..core.citations import citations
 from ..core.errors import FrictionLabError
+from ..core.files import write_text_atomic
 from ..core.result import write_netcdf
 from ..plot import save
 from ..scenarios.base import Check, Scenario
@@ -67,12 +68,18 @@ def run_one(sc: Scenario, out: Path, quick: bool, overrides: dict | None = None,
 def reproduce(scenarios: list[Scenario], out: Path, *, quick: bool = False, progress=None,
               debug: bool = False) -> list[ScenarioOutcome]:
     out.mkdir(parents=True, exist_ok=True)
-    outcomes = []
-    for sc in scenarios:
-        if progress is not None:
-            progress(sc.name)
-        outcomes.append(run_one(sc, out, quick, debug=debug))
-        write_report(outcomes, out, quick=quick)  # keep the report current: nothing is lost
+    outcomes: list[ScenarioOutcome] = []
+    pending = [sc.name for sc in scenarios]
+    try:
+        for sc in scenarios:
+            if progress is not None:
+                progress(sc.name)
+            outcomes.append(run_one(sc, out, quick, debug=debug))
+            pending.pop(0)
+            write_report(outcomes, out, quick=quick, not_run=pending)  # current, and honest about what is left
+    except KeyboardInterrupt:
+        write_report(outcomes, out, quick=quick, not_run=pending, interrupted=True)
+        raise
     return outcomes
 
 
@@ -123,12 +130,22 @@ def _md_table(outcomes: list[ScenarioOutcome]) -> list[str]:
     return lines
 
 
-def _write_md(outcomes: list[ScenarioOutcome], out: Path, quick: bool, stamp: str) -> Path:
+def _not_run_text(not_run: list[str], interrupted: bool) -> str:
+    why = "the run was interrupted" if interrupted else "the run has not reached them (still running, or killed)"
+    return (f"INCOMPLETE: {len(not_run)} scenario(s) did not run ({why}): {', '.join(not_run)}. "
+            "Their claims are not checked; this report does not pass.")
+
+
+def _write_md(outcomes: list[ScenarioOutcome], out: Path, quick: bool, stamp: str, not_run: list[str],
+              interrupted: bool) -> Path:
     n_pass, n_checks, n_err, secs = _counts(outcomes)
     papers = _by_paper(outcomes)
-    md = ["# frictionlab reproduce report", "",
-          f"Profile: {'quick' if quick else 'full'}; generated {stamp}. Scenarios: {len(outcomes)}; "
-          f"checks passed: {n_pass}/{n_checks}; scenarios that failed to run: {n_err}; total run time {secs:.1f} s.", "",
+    md = ["# frictionlab reproduce report", ""]
+    if not_run:
+        md += [f"**{_not_run_text(not_run, interrupted)}**", ""]
+    md += [f"Profile: {'quick' if quick else 'full'}; generated {stamp}. Scenarios: {len(outcomes)}; "
+          f"checks passed: {n_pass}/{n_checks}; scenarios that failed to run: {n_err}; "
+          f"scenarios not run: {len(not_run)}; total run time {secs:.1f} s.", "",
           "## Summary per paper", "", "| paper | scenarios | checks passed | errors | time [s] | status |",
           "|---|---|---|---|---|---|"]
     for p, os_ in papers.items():
@@ -149,10 +166,10 @@ def _write_md(outcomes: list[ScenarioOutcome], out: Path, quick: bool, stamp: st
                 md += ["Error: `" + o.error.splitlines()[0] + "`", ""]
             if o.figure:
                 md += [f"![{o.name}](figures/{o.figure.name})", ""]
+    if not_run:
+        md += ["## Not run", ""] + [f"- {n}" for n in not_run] + [""]
     md += ["## References", ""] + [f"- {c}" for c in _references(outcomes)]
-    path = out / "report.md"
-    path.write_text("\n".join(md) + "\n")
-    return path
+    return write_text_atomic(out / "report.md", "\n".join(md) + "\n")
 
 
 _CSS = """
@@ -205,11 +222,12 @@ def _check_table(outcomes: list[ScenarioOutcome], table_id: str | None, with_sce
     return h
 
 
-def _write_html(outcomes: list[ScenarioOutcome], out: Path, quick: bool, stamp: str) -> Path:
+def _write_html(outcomes: list[ScenarioOutcome], out: Path, quick: bool, stamp: str, not_run: list[str],
+                interrupted: bool) -> Path:
     e = html.escape
     n_pass, n_checks, n_err, secs = _counts(outcomes)
     papers = _by_paper(outcomes)
-    all_ok = n_pass == n_checks and not n_err
+    all_ok = n_pass == n_checks and not n_err and not not_run
     h = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
          "<meta name='viewport' content='width=device-width, initial-scale=1'>",
          "<title>frictionlab reproduce report</title>", f"<style>{_CSS}</style></head><body>",
@@ -220,7 +238,10 @@ def _write_html(outcomes: list[ScenarioOutcome], out: Path, quick: bool, stamp: 
          f"<div class='card {'ok' if n_pass == n_checks else 'bad'}'><b>{n_pass}/{n_checks}</b><span>checks passed</span></div>",
          f"<div class='card'><b>{len(outcomes)}</b><span>scenarios in {len(papers)} paper(s)</span></div>",
          f"<div class='card {'ok' if not n_err else 'bad'}'><b>{n_err}</b><span>scenarios that failed to run</span></div>",
-         f"<div class='card'><b>{secs:.1f} s</b><span>total run time</span></div></div>",
+         f"<div class='card'><b>{secs:.1f} s</b><span>total run time</span></div>"
+         + (f"<div class='card bad'><b>{len(not_run)}</b><span>scenarios not run</span></div>" if not_run else "")
+         + "</div>",
+         *([f"<p class='err' id='not-run'>{e(_not_run_text(not_run, interrupted))}</p>"] if not_run else []),
          "<nav>" + "".join(f"<a href='#paper-{e(p)}'>{e(p)}</a>" for p in papers) + "<a href='#checks'>all checks</a>"
          "<a href='#references'>references</a></nav>",
          "<h2>Summary per paper</h2><table id='summary'><thead><tr><th>paper</th><th>scenarios</th><th>checks passed</th>"
@@ -259,9 +280,7 @@ def _write_html(outcomes: list[ScenarioOutcome], out: Path, quick: bool, stamp: 
     h += _check_table(outcomes, "checks", with_scenario=True)
     h.append("<h2 id='references'>References</h2><ol>" + "".join(f"<li>{e(c)}</li>" for c in _references(outcomes)) + "</ol>")
     h.append("</body></html>")
-    path = out / "report.html"
-    path.write_text("\n".join(h))
-    return path
+    return write_text_atomic(out / "report.html", "\n".join(h))
 
 
 def _version() -> str:
@@ -272,12 +291,15 @@ def _version() -> str:
     return __version__
 
 
-def write_report(outcomes: list[ScenarioOutcome], out: Path, *, quick: bool = False) -> tuple[Path, Path]:
+def write_report(outcomes: list[ScenarioOutcome], out: Path, *, quick: bool = False,
+                 not_run: list[str] | tuple[str, ...] = (), interrupted: bool = False) -> tuple[Path, Path]:
     """Write ``out/report.md`` and a self-contained ``out/report.html`` (figures embedded).
 
     Both hold an overall summary, a summary table per paper, every claim with its expected
     value, measurement, verdict and the spec ambiguity it depends on, the figures, and the
-    references (the scenarios' own and the citations the models registered).
+    references (the scenarios' own and the citations the models registered). Scenarios in
+    ``not_run`` (not reached yet, or cut off by an interrupt) are named at the top and the
+    report does not pass. Both files are written through a temporary name and a rename.
 
     Returns
     -------
@@ -286,4 +308,6 @@ def write_report(outcomes: list[ScenarioOutcome], out: Path, *, quick: bool = Fa
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    return _write_md(outcomes, out, quick, stamp), _write_html(outcomes, out, quick, stamp)
+    not_run = list(not_run)
+    return (_write_md(outcomes, out, quick, stamp, not_run, interrupted),
+            _write_html(outcomes, out, quick, stamp, not_run, interrupted))

@@ -32,21 +32,71 @@ __all__ = ["parse_set", "apply_overrides", "load_toml", "dump_toml", "build", "r
 _INTEGRATOR_KEYS = ("method", "dt", "t_end", "save_dt", "max_points", "rtol", "atol", "newmark_beta", "newmark_gamma")
 
 
+#: deepest nesting of lists/tables accepted in a value or a scenario file
+MAX_DEPTH = 32
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of lists/dicts in ``value`` (iterative: no recursion limit)."""
+    depth, level = 0, [value]
+    while level:
+        nxt = [v for x in level for v in (x.values() if isinstance(x, dict) else x if isinstance(x, list) else ())]
+        depth += 1
+        level = nxt
+    return depth - 1
+
+
 def parse_value(text: str) -> Any:
-    """Parse a ``--set`` value as a TOML value (number, bool, list, string), else a bare string."""
+    """Parse a ``--set`` value as a TOML value (number, bool, list, string), else a bare string.
+
+    Raises
+    ------
+    ConfigError
+        A value nested deeper than :data:`MAX_DEPTH` or an integer too large for a float.
+    """
+    if _raw_depth(text) > MAX_DEPTH:
+        raise ConfigError(f"value {text[:40]!r}... is nested deeper than {MAX_DEPTH} levels")
     try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
+        value = tomllib.loads(f"v = {text}")["v"]
+    except (tomllib.TOMLDecodeError, RecursionError):
         return text
+    if _depth(value) > MAX_DEPTH:
+        raise ConfigError(f"value {text[:40]!r}... is nested deeper than {MAX_DEPTH} levels")
+    _check_ints(value, "value")
+    return value
+
+
+def _check_ints(value: Any, where: str) -> None:
+    """Refuse integers no float can hold (e.g. 400 digits): they overflow in every model."""
+    stack = [value]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+        elif isinstance(x, int) and not isinstance(x, bool) and abs(x) > 2 ** 1023:
+            raise ConfigError(f"{where[:60]}: integer with {len(str(abs(x)))} digits is too large for a number "
+                              "(the largest is about 1.8e308)")
 
 
 def parse_set(items: list[str]) -> dict[str, Any]:
+    """Parse ``--set key=value`` items into ``{dotted key: value}``.
+
+    Raises
+    ------
+    ConfigError
+        An item without ``=``, with an empty key or an empty part in a dotted key.
+    """
     out: dict[str, Any] = {}
     for item in items:
         if "=" not in item:
             raise ConfigError(f"--set expects key=value, got {item!r}")
         key, value = item.split("=", 1)
-        out[key.strip()] = parse_value(value.strip())
+        key = key.strip()
+        if not key or any(not p.strip() for p in key.split(".")):
+            raise ConfigError(f"--set {item!r}: the key must be dotted names like model.a")
+        out[key] = parse_value(value.strip())
     return out
 
 
@@ -54,9 +104,10 @@ def _allowed_keys(section: str, table: dict[str, Any]) -> list[str] | None:
     """Keys a section accepts, or None when anything goes."""
     if section == "model" and "name" in table:
         return ["name", "preset", *get_model_class(table["name"]).field_names()]
-    if section == "protocol" and table.get("type") in _PROTOCOLS:
+    kind = table.get("type")
+    if section == "protocol" and isinstance(kind, str) and kind in _PROTOCOLS:
         return ["type", *_PROTOCOLS[table["type"]].field_names()]
-    if section == "system" and table.get("type") in _SYSTEMS:
+    if section == "system" and isinstance(kind, str) and kind in _SYSTEMS:
         return ["type", *_SYSTEMS[table["type"]].field_names()]
     if section == "integrator":
         return list(_INTEGRATOR_KEYS)
@@ -70,7 +121,10 @@ def apply_overrides(cfg: dict[str, Any], overrides: dict[str, Any], strict: bool
         parts = key.split(".")
         node = cfg
         for i, part in enumerate(parts[:-1]):
-            if part not in node or not isinstance(node[part], dict):
+            if part in node and not isinstance(node[part], dict):
+                raise ConfigError(f"cannot set {key!r}: {'.'.join(parts[:i + 1])} is a value "
+                                  f"({node[part]!r}), not a table")
+            if part not in node:
                 if strict and i == 0 and part not in ("model", "protocol", "system", "integrator"):
                     raise ConfigError(f"unknown config section {part!r} in {key!r}{suggest(part, list(node))}; sections: {', '.join(k for k, v in node.items() if isinstance(v, dict))}")
                 node = node.setdefault(part, {})
@@ -85,6 +139,9 @@ def apply_overrides(cfg: dict[str, Any], overrides: dict[str, Any], strict: bool
                 allowed = list(node)
             if leaf not in allowed:
                 raise ConfigError(f"unknown key {key!r}{suggest(leaf, allowed)}; known: {', '.join(allowed)}")
+        if isinstance(node.get(leaf), dict) and not isinstance(value, dict):
+            raise ConfigError(f"cannot set {key!r} to {value!r}: it is a table; set its keys instead "
+                              f"(e.g. {key}.{next(iter(node[leaf]), 'name')}=...)")
         if strict and leaf in node and node[leaf] is not None and value is not None:
             old = node[leaf]
             if isinstance(old, bool) != isinstance(value, bool) or (
@@ -96,13 +153,54 @@ def apply_overrides(cfg: dict[str, Any], overrides: dict[str, Any], strict: bool
 
 
 def load_toml(path: str | Path) -> dict[str, Any]:
+    """Read a scenario TOML file.
+
+    Raises
+    ------
+    ConfigError
+        The file is missing, a directory, unreadable, not UTF-8, not valid TOML, nested
+        deeper than :data:`MAX_DEPTH`, or holds an integer too large for a float.
+    """
     path = Path(path)
     if not path.exists():
         raise ConfigError(f"scenario file {str(path)!r} does not exist")
+    if path.is_dir():
+        raise ConfigError(f"scenario file {str(path)!r} is a directory, not a TOML file")
     try:
-        return tomllib.loads(path.read_text())
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start}); save the scenario file as UTF-8") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read scenario file {str(path)!r}: {exc.strerror or exc}") from None
+    if _raw_depth(text) > MAX_DEPTH:
+        raise ConfigError(f"{path}: values nested deeper than {MAX_DEPTH} levels")
+    try:
+        cfg = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: values nested deeper than {MAX_DEPTH} levels") from None
+    if _depth(cfg) > MAX_DEPTH + 1:
+        raise ConfigError(f"{path}: values nested deeper than {MAX_DEPTH} levels")
+    _check_ints(cfg, str(path))
+    if "scenario" in cfg and not isinstance(cfg["scenario"], str):
+        raise ConfigError(f"{path}: scenario = {cfg['scenario']!r} must be a scenario name (a string)"[:200])
+    for section in ("model", "protocol", "system", "integrator"):
+        if section in cfg and not isinstance(cfg[section], dict):
+            raise ConfigError(f"{path}: {section} = {cfg[section]!r} must be a table ([{section}])"[:200])
+    return cfg
+
+
+def _raw_depth(text: str) -> int:
+    """Deepest bracket nesting in ``text`` (a cheap bound before the parser recurses)."""
+    depth = best = 0
+    for ch in text:
+        if ch in "[{":
+            depth += 1
+            best = max(best, depth)
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+    return best
 
 
 def _clean(obj: Any) -> Any:

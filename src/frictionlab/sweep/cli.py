@@ -35,6 +35,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Run SCENARIO over a parameter grid (one dask task per point) -> STORE/sweep.nc."""
         from rich.console import Console
+        from rich.markup import escape
         from rich.table import Table
 
         from ..core.errors import ConfigError
@@ -52,13 +53,14 @@ def register(app: typer.Typer) -> None:
         g = parse_grid(grid or [], sc.resolved_config(overrides or None, quick))
         path = store or Path("out") / "sweeps" / sc.name.replace("/", "__")
         console.print(f"sweep {sc.name}: {' x '.join(f'{k} ({len(v)})' for k, v in g.axes.items())} = {g.size} points "
-                      f"-> {path}")
+                      f"-> {path}", markup=False)
         try:
             ds = run_sweep(sc, g, store=path, overrides=overrides, quick=quick, scheduler=scheduler,
                            n_workers=workers, resume=resume, connect_timeout=timeout, progress=console,
                            worker_writes=worker_writes, chunk_size=chunk)
         except KeyboardInterrupt:
-            console.print(f"interrupted; finished points are in {path}; continue with --resume")
+            Console(stderr=True).print(f"interrupted; finished points are in {path}; continue with --resume",
+                                       markup=False)
             raise SystemExit(130) from None
         out = write_netcdf(ds, path / "sweep.nc")
         metrics = [v for v in ds.data_vars if v not in ("status", "error", "point_key")]
@@ -72,13 +74,14 @@ def register(app: typer.Typer) -> None:
             {g.keys[0]: ("_p", ds[g.keys[0]].values)})
         for i in range(min(flat.sizes["_p"], 40)):
             row = flat.isel(_p=i)
-            t.add_row(*[f"{row[k].item():.4g}" if isinstance(row[k].item(), float) else str(row[k].item()) for k in g.keys],
+            t.add_row(*[f"{row[k].item():.4g}" if isinstance(row[k].item(), float) else escape(str(row[k].item()))
+                        for k in g.keys],
                       *[f"{float(row[m]):.5g}" for m in metrics[:4]], str(row["status"].item()))
         console.print(t)
         n_failed = int(ds.attrs["n_failed"])
         for key, err in zip(ds["point_key"].values.ravel(), ds["error"].values.ravel()):
             if err:
-                console.print(f"[red]failed[/red] {key}: {err.splitlines()[0]}")
-        console.print(f"wrote {out}; {g.size - n_failed}/{g.size} points finished")
+                console.print(f"[red]failed[/red] {key}: " + escape(err.splitlines()[0]))
+        console.print(f"wrote {out}; {g.size - n_failed}/{g.size} points finished", markup=False)
         if n_failed:
             raise SystemExit(1)

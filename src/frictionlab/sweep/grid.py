@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import ConfigError
+from ..core.validation import check_grid_size
 from ..scenarios.config import apply_overrides, parse_value
 
 __all__ = ["Grid", "parse_axis", "parse_grid"]
@@ -85,6 +86,7 @@ def parse_axis(item: str) -> tuple[str, list[Any]]:
             raise ConfigError(f"grid axis {key!r}: start and stop must be numbers and num an integer, got {text!r}") from None
         if num < 1:
             raise ConfigError(f"grid axis {key!r}: num = {num} gives an empty axis; it must be >= 1")
+        check_grid_size((num,))
         if not (math.isfinite(start) and math.isfinite(stop)):
             raise ConfigError(f"grid axis {key!r}: start and stop must be finite, got {text!r}")
         if log:
@@ -111,6 +113,7 @@ class Grid:
                 raise ConfigError(f"grid axis {k!r} has no values")
             if len(set(map(repr, vals))) != len(vals):
                 raise ConfigError(f"grid axis {k!r} repeats a value: {vals}")
+        check_grid_size(self.shape)
 
     @property
     def keys(self) -> list[str]:

@@ -209,6 +209,12 @@ def run_sweep(
         store = tempfile.mkdtemp(prefix="frictionlab-sweep-")
     st = SweepStore(store, sc.name, quick=quick, overrides=overrides, grid=grid.to_json(),
                     config=base_cfg).open(resume=resume)
+    if st.repaired and progress:  # broken point files found on resume: say so, they run again
+        from rich.console import Console
+
+        (progress if isinstance(progress, Console) else Console(stderr=True)).print(
+            f"{len(st.repaired)} stored point file(s) were broken and run again: "
+            + "; ".join(f"{k} ({why})" for k, why in st.repaired[:3]), markup=False)
     todo = [(point_key(p), p) for p in grid.points()]
     todo = [(k, p) for k, p in todo if not st.is_done(k)]
 
@@ -257,7 +263,7 @@ def run_sweep(
     finally:
         if bar is not None:
             bar.stop()
-        st.compact()
+        st.close()  # fold the journal, release the store's lock
     return gather(st, grid)
 
 

@@ -14,6 +14,13 @@ into ``index.json`` (atomic rename) when a store is opened and when a sweep ends
 summary in its attributes; opening a store re-adds any point file the index missed (a
 crash between the two writes). A store remembers the scenario, profile and fixed overrides
 it was made with and refuses to mix in points of another.
+
+One writer at a time: :meth:`SweepStore.open` takes ``STORE/sweep.lock`` (pid, host, start
+time, command) and a second sweep on the same store is refused with a one-line error naming
+the holder; a lock left by a process that no longer runs (on this host) is taken over.
+Resuming validates every finished point's file (readable, its own record, the variables it
+was written with) and runs a broken one again; temporary files left by killed processes
+are removed.
 """
 
 from __future__ import annotations
@@ -22,6 +29,9 @@ import hashlib
 import json
 import math
 import os
+import re
+import socket
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -35,6 +45,7 @@ __all__ = ["SweepStore", "point_key", "make_record", "write_point_file"]
 
 INDEX = "index.json"
 JOURNAL = "journal.jsonl"
+LOCK = "sweep.lock"
 FORMAT = "frictionlab-sweep-1"
 
 
@@ -79,9 +90,43 @@ def write_point_file(points_dir: str | Path, key: str, ds: xr.Dataset, rec: dict
     ds = ds.copy()
     ds.attrs["sweep_record"] = json.dumps(rec)
     ds.attrs["sweep_scenario"] = scenario
-    tmp = points_dir / f".{key}.{os.getpid()}.tmp.nc"
-    write_netcdf(ds, tmp)
-    os.replace(tmp, points_dir / f"{key}.nc")
+    ds.attrs["sweep_variables"] = ",".join(map(str, ds.data_vars))
+    write_netcdf(ds, points_dir / f"{key}.nc")  # through .<key>.<pid>.tmp.nc and a rename
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # exists, owned by someone else (or cannot tell: assume alive)
+    return True
+
+
+def check_point_file(path: Path, rec: dict[str, Any] | None = None) -> str:
+    """Why the point file ``path`` is not usable ("" when it is): unreadable, no record, or variables missing.
+
+    ``rec``, when given, is the index record the file must match (same parameters).
+    """
+    try:
+        ds = read_netcdf(path)
+    except DataError as exc:
+        return f"unreadable ({str(exc).splitlines()[0][:120]})"
+    raw = ds.attrs.get("sweep_record")
+    try:
+        own = json.loads(raw) if isinstance(raw, str) else None
+    except json.JSONDecodeError:
+        own = None
+    if not isinstance(own, dict):
+        return "no sweep record in its attributes"
+    if rec is not None and rec.get("params") is not None and own.get("params") != rec.get("params"):
+        return "its record is of another point"
+    expected = [v for v in str(ds.attrs.get("sweep_variables", "")).split(",") if v]
+    missing = [v for v in expected if v not in ds.data_vars]
+    if missing or not ds.data_vars:
+        return f"variables missing: {', '.join(missing) or 'all'}"
+    return ""
 
 
 def _atomic_write_text(path: Path, text: str) -> None:
@@ -114,6 +159,9 @@ class SweepStore:
         self.grid = _jsonable(dict(grid or {}))
         self.points: dict[str, dict[str, Any]] = {}
         self.config_hash = config_hash(config) if config is not None else ""
+        #: ``(key, reason)`` of finished points whose files were broken on opening (they run again)
+        self.repaired: list[tuple[str, str]] = []
+        self._locked = False
 
     # -- opening -----------------------------------------------------------------------
     @property
@@ -159,6 +207,18 @@ class SweepStore:
         """
         if self.path.exists() and not self.path.is_dir():
             raise ConfigError(f"--store {str(self.path)!r} is a file, not a directory")
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ConfigError(f"--store {str(self.path)!r} cannot be created ({exc.strerror or exc})") from None
+        self._lock()
+        try:
+            return self._open(resume)
+        except BaseException:
+            self.release()
+            raise
+
+    def _open(self, resume: bool) -> SweepStore:
         if self.exists():
             data = self.read_index(self.path)
             if data["scenario"] != self.scenario:
@@ -185,11 +245,98 @@ class SweepStore:
             if set(data.get("grid", {})) != set(self.grid):
                 raise ConfigError(f"store {str(self.path)!r} sweeps {list(data['grid'])}, this sweep "
                                   f"{list(self.grid)}; refusing to mix grids (choose another --store)")
-        self.path.mkdir(parents=True, exist_ok=True)
         self.points_dir.mkdir(exist_ok=True)
+        self._clean_temp_files()
+        self._validate_done()
         self._recover()
         self.compact()
         return self
+
+    # -- one writer ----------------------------------------------------------------------
+    @property
+    def lock_path(self) -> Path:
+        return self.path / LOCK
+
+    def _lock(self) -> None:
+        """Take ``sweep.lock``; ConfigError naming the holder when another live process has it."""
+        me = {"pid": os.getpid(), "host": socket.gethostname(), "started": time.strftime("%Y-%m-%dT%H:%M:%S"),
+              "command": " ".join(sys.argv)[:200]}
+        for _ in range(3):
+            try:
+                fd = os.open(self.lock_path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            except FileExistsError:
+                try:
+                    holder = json.loads(self.lock_path.read_text())
+                    pid, host = int(holder["pid"]), str(holder["host"])
+                except (OSError, ValueError, KeyError, TypeError):
+                    holder, pid, host = {}, -1, ""
+                if holder and (host != me["host"] or (pid != me["pid"] and _pid_alive(pid))):
+                    raise ConfigError(
+                        f"store {str(self.path)!r} is in use by another sweep (pid {pid} on {host}, since "
+                        f"{holder.get('started', '?')}: {holder.get('command', '?')}); wait for it, choose another "
+                        f"--store, or delete {self.lock_path} if that process is gone") from None
+                if not holder and time.time() - self._mtime(self.lock_path) < 5.0:
+                    time.sleep(0.2)  # another process is writing its lock right now
+                    continue
+                self.lock_path.unlink(missing_ok=True)  # stale: its process is gone (or it is ours)
+                continue
+            except OSError as exc:
+                raise ConfigError(f"cannot create the lock file {self.lock_path} ({exc.strerror or exc})") from None
+            with os.fdopen(fd, "w") as fh:
+                fh.write(json.dumps(me))
+            self._locked = True
+            return
+        raise ConfigError(f"cannot take the lock file {self.lock_path}; another sweep keeps replacing it")
+
+    @staticmethod
+    def _mtime(path: Path) -> float:
+        try:
+            return path.stat().st_mtime
+        except OSError:
+            return 0.0
+
+    def release(self) -> None:
+        """Give the lock back (only if this store object holds it)."""
+        if self._locked:
+            try:
+                holder = json.loads(self.lock_path.read_text())
+                if int(holder.get("pid", -1)) == os.getpid():
+                    self.lock_path.unlink(missing_ok=True)
+            except (OSError, ValueError):
+                pass
+            self._locked = False
+
+    def close(self) -> None:
+        """Fold the journal into the index and release the lock."""
+        try:
+            self.compact()
+        finally:
+            self.release()
+
+    # -- repairs on opening ----------------------------------------------------------------
+    def _clean_temp_files(self) -> None:
+        """Remove temporary files that killed processes left (those of live processes stay)."""
+        for d in (self.path, self.points_dir):
+            for f in d.glob(".*"):
+                if ".tmp" not in f.name and not f.name.startswith(".frictionlab-write-test-"):
+                    continue
+                pids = [int(p) for p in re.findall(r"\.(\d+)\.tmp", f.name)]
+                if pids and any(p != os.getpid() and _pid_alive(p) for p in pids):
+                    continue
+                f.unlink(missing_ok=True)
+
+    def _validate_done(self) -> None:
+        """Check every finished point's file; drop (and delete) broken ones, so they run again."""
+        for key, rec in list(self.points.items()):
+            if rec.get("status") != "done":
+                continue
+            f = self.points_dir / f"{key}.nc"
+            why = "file missing" if not f.exists() else check_point_file(f, rec)
+            if why:
+                self.repaired.append((key, why))
+                del self.points[key]
+                if f.exists():
+                    f.unlink(missing_ok=True)
 
     def _recover(self) -> None:
         """Re-add point files that the index missed (crash between the two writes)."""
@@ -197,13 +344,10 @@ class SweepStore:
             key = f.stem
             if self.points.get(key, {}).get("status") == "done":
                 continue
-            try:
-                ds = read_netcdf(f)
-                rec = json.loads(ds.attrs["sweep_record"])
-            except (DataError, KeyError, json.JSONDecodeError):
+            if check_point_file(f):
                 f.unlink(missing_ok=True)  # a half-written file: the point is simply run again
                 continue
-            self.points[key] = rec
+            self.points[key] = json.loads(read_netcdf(f).attrs["sweep_record"])
 
     def compact(self) -> None:
         """Fold the journal into ``index.json`` (atomically) and remove it."""

@@ -45,8 +45,12 @@ def make_system(config: dict[str, Any] | None) -> "AbstractSystem":
 
     if not config:
         return PrescribedSlip()
+    if not isinstance(config, dict):
+        raise ConfigError(f"system must be a table with a 'type', got {type(config).__name__} {config!r}"[:200])
     cfg = dict(config)
     name = cfg.pop("type", "prescribed_slip")
+    if not isinstance(name, str):
+        raise ConfigError(f"system type must be a string, got {type(name).__name__} {name!r}"[:200])
     if name not in _SYSTEMS:
         raise ConfigError(f"unknown system type {name!r}{suggest(name, _SYSTEMS)}; known: {', '.join(system_names())}")
     return _SYSTEMS[name].from_dict(cfg)
