@@ -4,22 +4,22 @@ import pytest
 
 from frictionlab.scenarios.base import get_scenario
 
-# Checks that do not reproduce at the quick (<= 128^2) sizes; explained in the scenario docstrings:
-# finite-size bias of the mean field at <= 128^2 (converges at 512^2), and the paper's Fig. 8 claim
-# of pressure independence, which the D17 closed form contradicts (spec R16).
-KNOWN_QUICK_FAILURES = {
-    "rough-contact/fig6": ("meanfield: log-linear: growth per decade",),
-    "rough-contact/fig8": ("Mean-field slope", "independent of pressure and size"),
+# Claims the paper's own equations do not give are "deviation" verdicts with passing evidence
+# (Fig. 8 mean field: closed form); no quick-profile check may "fail".
+EXPECTED_DEVIATIONS = {
+    "rough-contact/fig8": ("meanfield (t=0+): mu_s nearly independent", "meanfield (t=100): mu_s nearly independent"),
 }
 
 
 def _run(name):
     sc = get_scenario(name)
     ds, cfg = sc.execute(quick=True)
-    failed = [c for c in sc.evaluate(ds, cfg) if not c.passed]
-    allowed = KNOWN_QUICK_FAILURES.get(name, ())
-    unexpected = [c for c in failed if not any(a in c.claim for a in allowed)]
-    assert not unexpected, [(c.claim, c.expected, c.measured) for c in unexpected]
+    verdicts = sc.evaluate(ds, cfg)
+    failed = [c for c in verdicts if c.status == "fail"]
+    assert not failed, [(c.claim, c.expected, c.measured, c.explanation) for c in failed]
+    devs = [c.claim for c in verdicts if c.status == "deviation"]
+    for want in EXPECTED_DEVIATIONS.get(name, ()):
+        assert any(d.startswith(want) for d in devs), (want, devs)
 
 
 def test_fig3_quick():
