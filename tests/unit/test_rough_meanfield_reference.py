@@ -53,7 +53,7 @@ def test_steady_sliding_slow_limit_is_the_relaxed_static_state():
     # v -> 0: every contact relaxes, mu_ss -> (tau_s + alpha ln v) Phibar(eta_relaxed)/p
     v = 1e-3
     r = meanfield_steady_sliding(v, lams=(1.0,), As=(1.0,), pressure_bar=P100, tau_s=TAU_S_BAR, alpha=2e-4,
-                                 n_paths=512, window=400.0, slip_step=0.5, relax=3.0)
+                                 n_paths=1024, window=800.0, slip_step=0.5, relax=3.0)
     want = meanfield_mu_static(P100, TAU_S_BAR + 2e-4 * math.log(v), c=2.0)
     assert abs(r.friction_coefficient - want) <= 4 * r.friction_se
     assert r.friction_se < 0.03 * want

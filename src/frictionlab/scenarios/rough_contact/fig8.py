@@ -12,7 +12,8 @@ of the exponential step is q_k = (A_k/lambda_k) p, i.e. the contact problem with
 compliance c = 1 + sum A_k/lambda_k (1.2 for Table 1). Each (size, seed, pressure) is therefore two
 direct solves (Polonsky-Keer for Boussinesq, the exact sorted solve for the mean field), the
 second warm started from the first. The run checks this against a time-stepped hold (64^2).
-Seeds are independent and run in parallel (``protocol.workers`` processes; 0 = all cores).
+Seeds are independent and run in parallel (``protocol.workers`` processes; 0 = all cores, the
+default of the full profile; the quick profile runs serially).
 
 The mean field is also compared with its exact large-system closed form
 (:mod:`frictionlab.reference.meanfield_rough`: mu_s = tau_s Phibar(eta)/p, pressure elasticity
@@ -54,7 +55,7 @@ CONFIG = {
     "model": dict(MODEL),
     "surface": dict(SURFACE),
     "protocol": {"pressures_MPa": [25.0, 50.0, 100.0, 200.0, 400.0], "sizes": [128, 256, 512], "seeds": 15,
-                 "t_eval": 100.0, "meanfield_size": 512, "meanfield_seeds": 16, "iid_seeds": 12, "workers": 1,
+                 "t_eval": 100.0, "meanfield_size": 512, "meanfield_seeds": 16, "iid_seeds": 12, "workers": 0,
                  "max_rel_slope": 0.05},
 }
 INTERACTIONS = ("boussinesq", "meanfield")
@@ -289,6 +290,6 @@ register_scenario(Scenario(
                  "(16 seeds) and i.i.d. heights (12). Quick: Boussinesq and mean field on 256^2, 6 seeds, solver tol 1e-8 (same "
                  "contact counts as 1e-10 here)."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"protocol.sizes": [256], "protocol.seeds": 6, "model.tol": 1e-8},
+    quick={"protocol.sizes": [256], "protocol.seeds": 6, "model.tol": 1e-8, "protocol.workers": 1},
     references=["Hulikal, Lapusta & Bhattacharya (2015)", "Greenwood & Williamson (1966)"], slow=True,
 ))
