@@ -67,3 +67,27 @@ def test_steady_sliding_paired_difference_is_resolved_at_the_stated_velocities()
     assert d > 10 * se > 0  # blue set weakens strongly between v = 1 and 10
     with pytest.raises(ParameterError):
         paired_difference(a, meanfield_steady_sliding(10.0, **{**kw, "n_paths": 128}))
+
+
+def _fig14_reference_ds(d_stated, d_shifted, se):
+    import xarray as xr
+
+    vels = [1.0, 10.0, 100.0, 1000.0]
+    mu = np.array([[0.7, 0.7 - d_stated[k], 0.5, 0.5 - d_shifted[k]] for k in range(2)])
+    dse = np.full((2, 4, 4), se)
+    return xr.Dataset({"mu_ss_meanfield_large": (("set", "ref_velocity"), mu),
+                       "mu_ss_diff_se": (("set", "ref_velocity", "ref_velocity_b"), dse)},
+                      coords={"set": ["blue", "red"], "ref_velocity": vels})
+
+
+@pytest.mark.parametrize("d_shifted, se, ok", [((-0.013, 0.058), 0.002, (True, True)),
+                                               ((-0.013, 0.058), 0.01, (False, True)),   # blue not resolved
+                                               ((0.013, 0.058), 0.002, (False, True))])  # blue weakens
+def test_fig14_shifted_window_check_needs_a_resolved_sign(d_shifted, se, ok):
+    from frictionlab.scenarios.base import get_scenario
+    from frictionlab.scenarios.rough_contact.fig14 import _reference_checks
+
+    cfg = get_scenario("rough-contact/fig14").resolved_config()
+    evidence, shifted = _reference_checks(_fig14_reference_ds((0.17, 1.6), d_shifted, se), cfg)
+    assert all(e.status == "pass" for e in evidence.values())  # both weaken at v = 1..10
+    assert tuple(c.status == "pass" for c in shifted) == ok
