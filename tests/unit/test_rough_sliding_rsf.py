@@ -78,9 +78,10 @@ def test_model_jump_record_fits_with_weakening_sign():
     assert np.isfinite(f["dc_um"]) and f["dc_um"] > 0
 
 
-# the paper's blue set (lambda, A) = (1, 1) is velocity weakening between v = 1 and 10 in this
-# implementation (its transient exceeds the direct effect); these checks fail honestly
-KNOWN_FAILURES = {"rough-contact/fig14": ("blue: steady-state velocity dependence",)}
+# the paper's blue set (lambda, A) = (1, 1) is velocity weakening between v = 1 and 10 under the
+# paper's equations: a deviation, with the large-system mean-field steady state as evidence
+EXPECTED_DEVIATIONS = {"rough-contact/fig14": ("boussinesq, blue: steady-state velocity dependence",
+                                               "meanfield, blue: steady-state velocity dependence")}
 
 
 @pytest.mark.slow(reason="runs the nine sliding scenarios' quick profiles (~2 min)")
@@ -92,6 +93,7 @@ def test_sliding_scenarios_quick_checks(name):
     ds, cfg = sc.execute(quick=True)
     checks = sc.evaluate(ds, cfg)
     assert checks
-    known = KNOWN_FAILURES.get(name, ())
-    bad = [c for c in checks if not c.passed and not any(k in c.claim for k in known)]
-    assert not bad, [(c.claim, c.measured) for c in bad]
+    bad = [c for c in checks if c.status == "fail"]
+    assert not bad, [(c.claim, c.measured, c.explanation) for c in bad]
+    devs = [c.claim for c in checks if c.status == "deviation"]
+    assert all(any(d.startswith(w) for d in devs) for w in EXPECTED_DEVIATIONS.get(name, ())), devs

@@ -12,7 +12,9 @@ protocols (:class:`~frictionlab.protocols.VelocitySteps`, m/s and m) here.
 
 Quick profiles use a 64^2 patch, correlation length beta = 5 (instead of 10, so that the small
 patch still holds tens of asperities) and 0.5 um of slip per step; the paper sizes (512^2 on
-1024 x 512, beta = 10, 0.25 per step) are the default (full) profile.
+1024 x 512, beta = 10, 0.25 per step) are the default (full) profile. Velocity-dependent results
+shift with beta: a contact lives about beta/v, so at beta = 5 a velocity acts like twice that
+velocity on the paper's surface (``QUICK_VELOCITY_NOTE``, quoted by the affected scenarios).
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ SURFACE = {"n": 512, "mx": 1024, "sigma": 1.0, "beta": 10.0, "acf": "gaussian", 
 SLIDING = {"pressure_MPa": 100.0, "s_max": 0.25, "shift": "cubic"}
 MODEL = {"name": "rough_contact", "preset": "table1"}
 QUICK_BASE = {"surface.n": 64, "surface.beta": 5.0, "sliding.s_max": 0.5}
+QUICK_VELOCITY_NOTE = (" Quick: 64^2 with beta = 5; contacts live about beta/v, so a quick-profile velocity acts like "
+                       "2x that velocity on the paper's beta = 10 surface.")
 REFS = ["Hulikal, Lapusta & Bhattacharya (2015), JMPS 76, 44-63"]
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._sliding import MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, rigid, slide
+from ._sliding import MODEL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, SLIDING, SURFACE, build_model, rigid, slide
 
 CONFIG = {
     "model": dict(MODEL),
@@ -72,7 +72,7 @@ def plot(ds: xr.Dataset):
 register_scenario(Scenario(
     name="rough-contact/fig11",
     description=("Hulikal et al. Fig. 11: steady-state contact-force PDFs at v = 1, 10, 100, viscoelastic Table 1, "
-                 "100 MPa, Boussinesq and mean field, 512^2 on 1024 x 512."),
+                 "100 MPa, Boussinesq and mean field, 512^2 on 1024 x 512." + QUICK_VELOCITY_NOTE),
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={**QUICK_BASE, "surface.mx": 128, "protocol.slip": 40.0},
     references=REFS, slow=True,

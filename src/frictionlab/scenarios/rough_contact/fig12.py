@@ -12,7 +12,7 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._sliding import MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, rigid, slide, window_mean
+from ._sliding import MODEL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, SLIDING, SURFACE, build_model, rigid, slide, window_mean
 
 CONFIG = {
     "model": dict(MODEL),
@@ -71,7 +71,7 @@ def plot(ds: xr.Dataset):
 register_scenario(Scenario(
     name="rough-contact/fig12",
     description=("Hulikal et al. Fig. 12: dilatation and contact area vs slip and time from the same loaded state "
-                 "at v = 1, 5, 10, 100; Boussinesq, viscoelastic Table 1, 100 MPa, 512^2 on 1024 x 512."),
+                 "at v = 1, 5, 10, 100; Boussinesq, viscoelastic Table 1, 100 MPa, 512^2 on 1024 x 512." + QUICK_VELOCITY_NOTE),
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={**QUICK_BASE, "surface.mx": 128, "protocol.slip": 40.0},
     references=REFS, slow=True,

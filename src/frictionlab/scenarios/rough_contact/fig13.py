@@ -20,7 +20,7 @@ import xarray as xr
 
 from ..base import Scenario, check, register_scenario
 from ._common import PARALLEL, run_parallel
-from ._sliding import MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, load, rigid, slide
+from ._sliding import MODEL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, SLIDING, SURFACE, build_model, load, rigid, slide
 
 CONFIG = {
     "model": dict(MODEL),
@@ -135,7 +135,7 @@ def plot(ds: xr.Dataset):
 register_scenario(Scenario(
     name="rough-contact/fig13",
     description=("Hulikal et al. Fig. 13 (and 14d): steady contact area, mean contact radius and steady mu against v "
-                 "for (lambda, A) in {(1,0.1),(1,1),(1,10),(0.1,0.1),(0.1,1)}, Boussinesq, 100 MPa, 512^2."),
+                 "for (lambda, A) in {(1,0.1),(1,1),(1,10),(0.1,0.1),(0.1,1)}, Boussinesq, 100 MPa, 512^2." + QUICK_VELOCITY_NOTE),
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={**QUICK_BASE, "surface.mx": 128, "protocol.slip": 30.0, "protocol.sets": [[1.0, 0.1], [1.0, 1.0], [0.1, 0.1]],
            "protocol.velocities": [1.0, 10.0, 100.0], "protocol.map_set": [1.0, 1.0]},

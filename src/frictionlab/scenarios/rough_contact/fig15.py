@@ -13,7 +13,7 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._sliding import MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, on_path, rigid, slide
+from ._sliding import MODEL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, SLIDING, SURFACE, build_model, on_path, rigid, slide
 from .fig14 import _analyse
 
 CONFIG = {
@@ -91,7 +91,7 @@ def plot(ds: xr.Dataset):
 register_scenario(Scenario(
     name="rough-contact/fig15",
     description=("Hulikal et al. Fig. 15: velocity jumps 10 -> 1 -> 10 -> 1 with viscoplastic asperities, "
-                 "A_cr = 1e-5, 1e-4, 1e-3, Boussinesq, 100 MPa, 512^2 on 1024 x 512."),
+                 "A_cr = 1e-5, 1e-4, 1e-3, Boussinesq, 100 MPa, 512^2 on 1024 x 512." + QUICK_VELOCITY_NOTE),
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={**QUICK_BASE, "surface.mx": 168, "protocol.seg": 25.0},
     references=REFS, slow=True,

@@ -2,6 +2,15 @@
 
 (lambda_k) = (1, 0.1, 0.01, 0.001), (A_k) = (0.05, 0.005, 5e-4, 5e-5) so that sum A_k/lambda_k = 0.2
 as in Table 1; 100 MPa hold to t = 1e5, Boussinesq and mean field (spec S6).
+
+The "log-linear" check compares the growth of mu_s per decade; mu_s moves in steps of one
+element, tau_s Delta^2/W (0.0015 at 128^2, 9.5e-5 at 512^2, 100 MPa), while a decade adds about
+0.01-0.02: at 128^2 a decade is 7-15 elements and the ratio of two decades carries ~30-40 %
+counting noise. The mean field (cheap: one sort per step) therefore runs on
+``protocol.meanfield_n`` (512^2 by default, also in the quick profile: 100-250 elements per
+decade), and each check states its resolution. The final value is compared with the direct
+solve of the relaxed state (compliance 1 + sum A_k/lambda_k = 1.2, the same as the single-rate
+Table 1 material; exp(-lambda_min t_end) = e^-100).
 """
 
 from __future__ import annotations
@@ -9,35 +18,47 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from ...contact.rough.elasticity import StepOperator
+from ...contact.rough.model import load_from_pressure
+from ...contact.rough.solver import meanfield_solve, pk_solve
+from ...reference.meanfield_rough import relaxed_compliance
 from ..base import Scenario, check, register_scenario
-from ._common import MODEL, PARALLEL, SURFACE, build_model, growth_fraction, hold, monotone, run_parallel, surface
+from ._common import MODEL, SURFACE, build_model, growth_fraction, hold, monotone, surface
 
 CONFIG = {
     "model": {**MODEL, "preset": "fig6"},
     "surface": dict(SURFACE),
-    "protocol": {"pressure_MPa": 100.0, "t_end": 1e5, "per_decade": 40},
-    "parallel": dict(PARALLEL),
+    "protocol": {"pressure_MPa": 100.0, "t_end": 1e5, "per_decade": 40, "meanfield_n": 512},
 }
 
 
-def _one_hold(cfg: dict, inter: str, single_rate: bool, h: np.ndarray, t_end: float) -> xr.Dataset:
-    """One hold: the Fig. 6 material, or the single-rate Table 1 reference (same sum A/lambda)."""
-    over = {"lams": (1.0,), "As": (0.2,)} if single_rate else {}
-    return hold(cfg, build_model(cfg, interaction=inter, **over), h, t_end)
+def _relaxed_mu(m, h: np.ndarray, W: float, c: float) -> float:
+    """mu_s of the fully relaxed state: one solve with compliance ``c`` times the instantaneous one."""
+    op = StepOperator(m.operator(*h.shape), c=c)
+    if m.interaction == "meanfield":
+        r = meanfield_solve(h, W, op.diagonal(), backend=op.be)
+    else:
+        r = pk_solve(op, h, W, tol=m.tol, max_iter=m.max_iter)
+    return m.tau_s * float(np.count_nonzero(op.be.to_numpy(r.p) > 0)) * m.dx**2 / W
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
-    h = surface(cfg)
     pr = cfg["protocol"]
-    runs, finals = [], []
-    # single-rate Table 1 reference (same sum A/lambda): fully relaxed by t = 1e3
-    res = run_parallel(_one_hold, [(cfg, inter, single, h, 1e3 if single else pr["t_end"])
-                                   for inter in ("boussinesq", "meanfield") for single in (False, True)], cfg)
-    for r, ref in zip(res[0::2], res[1::2]):
+    runs, finals, loads = [], [], []
+    for inter in ("boussinesq", "meanfield"):
+        n = int(pr["meanfield_n"]) if inter == "meanfield" else int(cfg["surface"]["n"])
+        h = surface(cfg, n=n)
+        m = build_model(cfg, interaction=inter)
+        r = hold(cfg, m, h, pr["t_end"])
         runs.append(r[["dilatation", "area_fraction", "friction_coefficient", "mean_contact_radius", "iterations"]])
-        finals.append(float(ref.friction_coefficient.values[-1]))
+        # the relaxed state (sum A/lambda = 0.2 as the single-rate Table 1 material): one direct solve
+        W = load_from_pressure(float(pr["pressure_MPa"]) * 1e6, n, n, m.dx)
+        finals.append(_relaxed_mu(m, h, W, relaxed_compliance(m.lams, m.As, float(pr["t_end"]))))
+        loads.append((n, m.tau_s * m.dx**2 / W))
     ds = xr.concat(runs, dim="interaction").assign_coords(interaction=["boussinesq", "meanfield"])
     ds["mu_final_single_rate"] = ("interaction", np.array(finals), {"units": "1"})
+    ds["size"] = ("interaction", [x[0] for x in loads])
+    ds["mu_per_element"] = ("interaction", [x[1] for x in loads], {"units": "1", "description": "tau_s Delta^2 / W"})
     ds.attrs.update({k: v for k, v in r.attrs.items() if k in ("W", "nx", "ny", "units_note", "lams", "As")})
     return ds
 
@@ -55,8 +76,13 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                          f"{100 * frac:.1f} %", frac >= 0.8))
         inc = np.diff([np.interp(x, t, mu) for x in (0.1, 1, 10, 100, 1e3)])
         ratio = inc.max() / inc.min() if inc.min() > 0 else np.inf
-        out.append(check(f"{inter}: log-linear: growth per decade similar over 0.1..1e3",
-                         "max/min decade increment < 2", f"{ratio:.2f} (increments {', '.join(f'{x:.4f}' for x in inc)})",
+        one = float(s.mu_per_element)
+        n_min = inc.min() / one
+        noise = ratio * np.sqrt(1 / max(n_min, 1) + 1 / max(inc.max() / one, 1))
+        out.append(check(f"{inter}: log-linear: growth per decade similar over 0.1..1e3 ({int(s['size'])}^2)",
+                         "max/min decade increment < 2",
+                         f"{ratio:.2f} (increments {', '.join(f'{x:.4f}' for x in inc)}; resolution: one element = "
+                         f"{one:.2g}, smallest decade = {n_min:.0f} elements, counting noise on the ratio ~ {noise:.2f})",
                          ratio < 2))
         dd = s.dilatation.values
         dinc = -np.diff([np.interp(x, t, dd) for x in (0.1, 1, 10, 100, 1e3)])
@@ -68,7 +94,8 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
         out.append(check(f"{inter}: saturation near t = 5/lambda_min", ">= 95 % of growth done by 5e3",
                          f"{100 * sat:.2f} %", sat >= 0.95))
         ref = float(s.mu_final_single_rate)
-        out.append(check(f"{inter}: same final mu as the single-rate Table 1 material (sum A/lambda = 0.2)",
+        out.append(check(f"{inter}: same final mu as the single-rate Table 1 material (sum A/lambda = 0.2): "
+                         "the hold ends at the direct relaxed solve (compliance 1.2)",
                          "rel. diff < 1e-6", f"{mu[-1]:.6f} vs {ref:.6f}", abs(mu[-1] / ref - 1) < 1e-6))
     return out
 
@@ -88,7 +115,8 @@ def plot(ds: xr.Dataset):
 register_scenario(Scenario(
     name="rough-contact/fig6",
     description=("Hulikal et al. Fig. 6: static ageing with N_T=4 relaxation rates 1..1e-3 (sum A/lambda=0.2), "
-                 "100 MPa, 512^2, hold to 1e5, Boussinesq and mean field."),
+                 "100 MPa, 512^2, hold to 1e5, Boussinesq and mean field. Quick: Boussinesq on 128^2, mean field "
+                 "still on 512^2 (resolves the per-decade growth; one element = 0.0015 at 128^2)."),
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"surface.n": 128, "protocol.per_decade": 8},
     references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True,

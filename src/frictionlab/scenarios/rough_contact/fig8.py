@@ -1,43 +1,104 @@
 """``rough-contact/fig8``: friction coefficient against nominal pressure and system size.
 
 mu_s at t = 0+ and t = 100 (Table 1 viscoelastic material) for nominal pressures 25..400 MPa,
-sizes 128^2, 256^2, 512^2 and 15 surface realisations, Boussinesq and mean field (spec S8, R16).
+several sizes and surface realisations, Boussinesq and mean field (paper §4.3, Fig. 8; spec S8,
+R16: 128^2, 256^2, 512^2, 15 seeds).
+
+Method
+------
+No time stepping is needed. At t = 0+ the elements respond with the instantaneous compliance
+(c = 1); at t = 100 >> 1/lambda the hold has relaxed to round-off (exp(-100)), and the fixed point
+of the exponential step is q_k = (A_k/lambda_k) p, i.e. the contact problem with the aged
+compliance c = 1 + sum A_k/lambda_k (1.2 for Table 1). Each (size, seed, pressure) is therefore two
+direct solves (Polonsky-Keer for Boussinesq, the exact sorted solve for the mean field), the
+second warm started from the first. The run checks this against a time-stepped hold (64^2).
+Seeds are independent and run in parallel (``protocol.workers`` processes; 0 = all cores, the
+default of the full profile; the quick profile runs serially).
+
+The mean field is also compared with its exact large-system closed form
+(:mod:`frictionlab.reference.meanfield_rough`: mu_s = tau_s Phibar(eta)/p, pressure elasticity
+phi psi / Phibar^2 - 1), on ``protocol.meanfield_size`` with ``protocol.meanfield_seeds``
+realisations (cheap: one sort per solve), at a stated resolution.
 
 Notes
 -----
-The paper says mu_s is independent of pressure and size within one standard deviation. The
-mean-field closed form (spec D17) predicts a slow *decrease*, about -7 % per doubling of the
-pressure (0.50 -> 0.37 from 25 to 400 MPa). The checks report the fitted slopes of both models
-honestly and test the paper's claim as stated; they do not assert a constant.
+The paper (§4.3) says that "both with and without elastic interactions, the friction
+coefficient is nearly independent of the applied normal pressure". "Nearly independent" is
+read here as a relative slope of at most 5 % per doubling of the pressure (a quarter of the
+single-asperity Hertz law W^(-1/3), -21 % per doubling, against which the paper contrasts
+Amontons' law). With interaction (Boussinesq) the slope at 512^2 is about -3 % per doubling;
+without interaction the closed form gives -7.6 % per doubling at 100 MPa (relaxed), which no
+system size or seed count changes: for the mean field the claim is a deviation of the paper's own
+equations, with the closed form (checked against the computation in the same run) as evidence.
+The caption's stronger reading (every size and pressure within one standard deviation of the
+mean) is reported as its own check.
 """
 
 from __future__ import annotations
 
+import math
+import os
+
 import numpy as np
 import xarray as xr
 
+from ...contact.rough.elasticity import BoussinesqFFT, MeanField, StepOperator
 from ...contact.rough.model import STRESS_STAR, load_from_pressure, run_static
-from ...reference.boussinesq import meanfield_mu
-from ..base import Scenario, check, register_scenario
-from ._common import MODEL, PARALLEL, SURFACE, build_model, run_parallel, surface, value_at
+from ...contact.rough.solver import meanfield_solve, pk_solve
+from ...core.errors import ConfigError
+from ...reference.meanfield_rough import meanfield_mu_static, meanfield_pressure_elasticity, relaxed_compliance
+from ..base import Scenario, check, deviation, register_scenario
+from ._common import MODEL, SURFACE, build_model, run_parallel, surface, value_at
 
 CONFIG = {
     "model": dict(MODEL),
     "surface": dict(SURFACE),
     "protocol": {"pressures_MPa": [25.0, 50.0, 100.0, 200.0, 400.0], "sizes": [128, 256, 512], "seeds": 15,
-                 "t_eval": 100.0, "per_decade": 40},
-    "parallel": dict(PARALLEL),
+                 "t_eval": 100.0, "meanfield_size": 512, "meanfield_seeds": 16, "iid_seeds": 12, "workers": 0,
+                 "max_rel_slope": 0.05},
 }
+INTERACTIONS = ("boussinesq", "meanfield")
 
 
-def _one_run(cfg: dict, inter: str, n: int, seed: int, p: float) -> tuple[float, float]:
-    """mu_s at t = 0+ and at t_eval of one (interaction, size, seed, pressure) hold."""
-    pr = cfg["protocol"]
-    m = build_model(cfg, interaction=inter)
-    h = surface(cfg, seed=seed, n=n)
-    r = run_static(m, h, load_from_pressure(p * 1e6, n, n, m.dx), t_end=float(pr["t_eval"]),
-                   per_decade=int(pr["per_decade"]))
-    return float(r.friction_coefficient.values[0]), value_at(r, "friction_coefficient", float(pr["t_eval"]))
+def _solve_seed(args: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """mu_s at t = 0+ and relaxed, for every pressure, on one surface (one worker task)."""
+    cfg, inters, n, seed, pressures, c_aged, pooled = args
+    if seed < 0:  # i.i.d. N(0, sigma^2) heights, realisation -1 - seed (the closed form's own assumption)
+        h = float(cfg["surface"]["sigma"]) * np.random.default_rng(-1 - seed).standard_normal((n, n))
+    else:
+        h = surface(cfg, seed=seed, n=n)
+    mu0 = np.empty((len(inters), len(pressures)))
+    mu1 = np.empty_like(mu0)
+    for a, inter in enumerate(inters):
+        m = build_model(cfg, interaction=inter)
+        if inter == "meanfield":
+            base = MeanField(m.C0, n, n, backend=m.backend)
+        else:
+            base = BoussinesqFFT(n, n, m.dx, m.self_coef, periodic=m.periodic, backend=m.backend,
+                                 workers=1 if pooled else -1)
+        for c, p in enumerate(pressures):
+            W = load_from_pressure(p * 1e6, n, n, m.dx)
+            res = []
+            for k, cc in enumerate((1.0, c_aged)):
+                op = StepOperator(base, c=cc)
+                if inter == "meanfield":
+                    r = meanfield_solve(h, W, op.diagonal(), backend=base.be)
+                else:
+                    r = pk_solve(op, h, W, res[-1].p if res else None, tol=m.tol, max_iter=m.max_iter)
+                res.append(r)
+            area = [float(np.count_nonzero(base.be.to_numpy(r.p) > 0)) * m.dx**2 for r in res]
+            mu0[a, c], mu1[a, c] = (m.tau_s * x / W for x in area)
+    return mu0, mu1
+
+
+def _map(tasks: list, workers: int) -> list:
+    """Run the seed tasks over ``workers`` processes (0 = all cores) with the shared runner."""
+    if workers == 0:
+        workers = os.cpu_count() or 1
+    if workers < 0:
+        raise ConfigError(f"protocol.workers = {workers} must be >= 0 (0 = all cores, 1 = serial)")
+    pooled = workers > 1 and len(tasks) > 1
+    return run_parallel(_solve_seed, [(t[:-1] + (pooled,),) for t in tasks], {"parallel": {"workers": workers}})
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
@@ -45,63 +106,157 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     P = [float(x) for x in pr["pressures_MPa"]]
     sizes = [int(x) for x in pr["sizes"]]
     seeds = int(pr["seeds"])
-    inters = ["boussinesq", "meanfield"]
-    mu0 = np.full((2, len(sizes), len(P), seeds), np.nan)
-    mu1 = np.full_like(mu0, np.nan)
+    t_eval = float(pr["t_eval"])
+    m = build_model(cfg)
+    c_aged = relaxed_compliance(m.lams, m.As, t_eval) if m.material == "viscoelastic" else 1.0
+    if m.material == "viscoplastic":
+        raise ConfigError("rough-contact/fig8 solves the relaxed viscoelastic state directly; "
+                          "model.material = 'viscoplastic' has no relaxed state (use rough-contact/fig7)")
     base = int(cfg["surface"]["seed"])
-    idx = [(a, b, c, s) for a in range(len(inters)) for b in range(len(sizes)) for s in range(seeds)
-           for c in range(len(P))]
-    out = run_parallel(_one_run, [(cfg, inters[a], sizes[b], base + s, P[c]) for a, b, c, s in idx], cfg)
-    for (a, b, c, s), (v0, v1) in zip(idx, out):
-        mu0[a, b, c, s] = v0
-        mu1[a, b, c, s] = v1
-    ds = xr.Dataset(coords={"interaction": inters, "size": sizes, "pressure": ("pressure", P, {"units": "MPa"}),
-                            "seed": np.arange(seeds) + base})
+    workers = int(pr.get("workers", 1))
+    tasks = [(cfg, INTERACTIONS, n, base + s, P, c_aged, False) for n in sizes for s in range(seeds)]
+    nmf, smf = int(pr["meanfield_size"]), int(pr["meanfield_seeds"])
+    tasks += [(cfg, ("meanfield",), nmf, base + s, P, c_aged, False) for s in range(smf)]
+    niid = int(pr["iid_seeds"])
+    tasks += [(cfg, ("meanfield",), nmf, -1 - s, P, c_aged, False) for s in range(niid)]
+    out = _map(tasks, workers)
+    k0, k1 = len(sizes) * seeds, len(sizes) * seeds + smf
+    main, mf, iid = out[:k0], out[k0:k1], out[k1:]
+    shape = (len(sizes), seeds, len(INTERACTIONS), len(P))
+    mu0 = np.stack([o[0] for o in main]).reshape(shape).transpose(2, 0, 3, 1)
+    mu1 = np.stack([o[1] for o in main]).reshape(shape).transpose(2, 0, 3, 1)
+    ds = xr.Dataset(coords={"interaction": list(INTERACTIONS), "size": sizes,
+                            "pressure": ("pressure", P, {"units": "MPa"}), "seed": np.arange(seeds) + base,
+                            "mf_seed": np.arange(smf) + base, "age": ["t=0+", f"t={t_eval:g}"]})
     dims = ("interaction", "size", "pressure", "seed")
-    ds["mu_initial"] = (dims, mu0, {"units": "1", "description": "mu_s at t=0+"})
-    ds["mu_t_eval"] = (dims, mu1, {"units": "1", "description": f"mu_s at t={pr['t_eval']}"})
-    m = build_model(cfg, interaction="meanfield")
-    ds["mu_meanfield_closed_form"] = ("pressure", [meanfield_mu(p * 1e6 / STRESS_STAR, m.tau_s, dx=m.dx, C0=m.C0)
-                                                   for p in P], {"units": "1"})
+    ds["mu_initial"] = (dims, mu0, {"units": "1", "description": "mu_s at t=0+ (c = 1)"})
+    ds["mu_t_eval"] = (dims, mu1, {"units": "1", "description": f"mu_s at t={t_eval:g} (relaxed, c = {c_aged:g})"})
+    ds["mu_meanfield_large"] = (("age", "pressure", "mf_seed"),
+                                np.stack([np.stack([o[0][0] for o in mf], -1), np.stack([o[1][0] for o in mf], -1)]),
+                                {"units": "1", "description": f"mean field on {nmf}^2"})
+    ds = ds.assign_coords(iid_seed=np.arange(niid))
+    ds["mu_meanfield_iid"] = (("age", "pressure", "iid_seed"),
+                              np.stack([np.stack([o[0][0] for o in iid], -1), np.stack([o[1][0] for o in iid], -1)]),
+                              {"units": "1", "description": f"mean field, i.i.d. Gaussian heights on {nmf}^2"})
+    cs = (1.0, c_aged)
+    pb = [p * 1e6 / STRESS_STAR for p in P]
+    ds["mu_closed_form"] = (("age", "pressure"), [[meanfield_mu_static(x, m.tau_s, c=c, C0=m.C0, dx=m.dx,
+                                                                       sigma=float(cfg["surface"]["sigma"]))
+                                                   for x in pb] for c in cs], {"units": "1"})
+    ds["elasticity_closed_form"] = (("age", "pressure"), [[meanfield_pressure_elasticity(
+        x, c=c, C0=m.C0, dx=m.dx, sigma=float(cfg["surface"]["sigma"])) for x in pb] for c in cs], {"units": "1"})
+    # the direct relaxed solve against a time-stepped hold (64^2, Boussinesq, 100 MPa)
+    n = 64
+    h = surface(cfg, seed=base, n=n)
+    W = load_from_pressure(100e6, n, n, m.dx)
+    r = run_static(m, h, W, t_end=t_eval, per_decade=4)
+    ds["stepped_mu"] = ((), value_at(r, "friction_coefficient", t_eval))
+    ds["direct_mu"] = ((), float(_solve_seed((cfg, ("boussinesq",), n, base, [100.0], c_aged, False))[1][0, 0]))
+    ds.attrs.update({"c_aged": c_aged, "meanfield_size": nmf, "t_eval": t_eval})
     return ds
 
 
-def _slope(P: np.ndarray, mu: np.ndarray) -> float:
-    return float(np.polyfit(np.log2(P), mu, 1)[0])
+def _rel_slopes(P: np.ndarray, mu: np.ndarray) -> np.ndarray:
+    """Relative slope d ln mu / d log2 p, fitted per row of ``mu`` (..., pressure)."""
+    x = np.log2(P)
+    y = np.log(mu)
+    xc = x - x.mean()
+    return (y * xc).sum(-1) / (xc**2).sum()
+
+
+def _closed_form_checks(ds: xr.Dataset, lim: float) -> list:
+    """The mean-field computation against its exact closed form (large-system limit)."""
+    out = []
+    P = ds.pressure.values
+    nmf = int(ds.attrs["meanfield_size"])
+    for age in ds.age.values:
+        cf = ds.mu_closed_form.sel(age=age).values
+        # values: i.i.d. Gaussian heights, where the closed form is the exact N -> infinity limit
+        x = ds.mu_meanfield_iid.sel(age=age).values
+        ns = x.shape[-1]
+        mean, se = x.mean(-1), x.std(-1, ddof=1) / math.sqrt(ns)
+        res = float(np.max(3 * se / cf))
+        ok = bool(np.all(np.abs(mean - cf) <= 3 * se)) and res <= 0.03
+        out.append(check(f"mean field ({age}, i.i.d. Gaussian heights, {nmf}^2, {ns} realisations) = closed form "
+                         "mu_s = tau_s Phibar(eta)/p (N -> infinity limit of the model's eq. 5)",
+                         "|mean - closed form| <= 3 SE at every pressure, resolution 3 SE <= 3 % of mu_s",
+                         "; ".join(f"{p:g} MPa: {a:.4f} vs {c:.4f}" for p, a, c in zip(P, mean, cf))
+                         + f" (3 SE <= {100 * res:.2f} %)", ok))
+        # slope: the paper's correlated surfaces (only the marginal distribution enters)
+        x = ds.mu_meanfield_large.sel(age=age).values
+        ns = x.shape[-1]
+        sl = _rel_slopes(P, x.T)
+        el = ds.elasticity_closed_form.sel(age=age).values
+        s_cf = float(_rel_slopes(P, cf))
+        s_m, s_se = float(sl.mean()), float(sl.std(ddof=1) / math.sqrt(ns))
+        gap = abs(s_cf) - lim
+        out.append(check(f"mean field ({age}, paper's surfaces, {nmf}^2, {ns} seeds): pressure slope "
+                         "d ln mu / d log2 p = closed form",
+                         f"{100 * s_cf:+.2f} % per doubling (exact elasticity {el.min():+.3f}..{el.max():+.3f} per ln p) "
+                         f"within 3 SE; resolution 3 SE < {100 * gap:.1f} % (distance of the closed form from the "
+                         f"{100 * lim:g} % bound)",
+                         f"{100 * s_m:+.2f} +- {100 * s_se:.2f} % per doubling",
+                         abs(s_m - s_cf) <= 3 * s_se and 3 * s_se < gap))
+    return out
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
     out = []
     P = ds.pressure.values
     big = int(ds["size"].values.max())
-    cf = ds.mu_meanfield_closed_form.values
-    mf = ds.mu_initial.sel(interaction="meanfield", size=big)
-    mean, sd = mf.mean("seed").values, mf.std("seed", ddof=1).values if ds.sizes["seed"] > 1 else np.zeros(len(P))
-    se = sd / np.sqrt(ds.sizes["seed"])
-    tol = np.maximum(3 * se, 0.03 * cf)
-    ok = bool(np.all(np.abs(mean - cf) <= tol))
-    out.append(check(f"Mean field at t=0+ ({big}^2, {ds.sizes['seed']} seeds) matches the closed form D17",
-                     "|mean - D17| <= max(3 SE, 3 %) at every pressure",
-                     "; ".join(f"{p:g}: {m:.3f} vs {c:.3f}" for p, m, c in zip(P, mean, cf)), ok))
-    s_cf = _slope(P, cf)
-    s_mf = _slope(P, mean)
-    out.append(check("Mean-field slope d mu/d log2(p) at t=0+ agrees with D17 (a decrease)",
-                     f"{s_cf:.4f} +- 50 %", s_mf, s_mf < 0 and abs(s_mf - s_cf) <= 0.5 * abs(s_cf)))
+    t_eval = float(ds.attrs["t_eval"])
+    dm, st = float(ds.direct_mu), float(ds.stepped_mu)
+    out.append(check(f"direct relaxed solve (c = {ds.attrs['c_aged']:g}) = time-stepped hold at t = {t_eval:g} "
+                     "(64^2, Boussinesq, 100 MPa)", "rel. diff <= 1e-9", f"{dm:.6f} vs {st:.6f}",
+                     abs(dm / st - 1) <= 1e-9))
+    lim = float(cfg["protocol"].get("max_rel_slope", 0.05))
+    evidence = _closed_form_checks(ds, lim)
+    out += evidence
     for inter in ds.interaction.values:
-        for var, lab in (("mu_initial", "t=0+"), ("mu_t_eval", f"t={cfg['protocol']['t_eval']:g}")):
+        for var, lab in (("mu_initial", "t=0+"), ("mu_t_eval", f"t={t_eval:g}")):
             x = ds[var].sel(interaction=inter)
+            if inter == "meanfield":  # best-resolved mean-field data: the large patch
+                xs, where = ds.mu_meanfield_large.sel(age=lab).values.T, f"{ds.attrs['meanfield_size']}^2"
+            else:
+                xs, where = x.sel(size=big).values.T, f"{big}^2"
+            sl = _rel_slopes(P, xs)
+            s_m = float(sl.mean())
+            s_se = float(sl.std(ddof=1) / math.sqrt(sl.size)) if sl.size > 1 else math.inf
+            claim = (f"{inter} ({lab}): mu_s nearly independent of pressure (paper §4.3, 'both with and without "
+                     f"elastic interactions'), {where}")
+            exp = f"|d ln mu / d log2 p| + 2 SE <= {100 * lim:g} % per doubling"
+            meas = f"{100 * s_m:+.2f} +- {100 * s_se:.2f} % per doubling ({sl.size} seeds)"
+            amb = (f"'nearly independent' read as <= {100 * lim:g} % per doubling (Hertz single asperity: -21 %)"
+                   + (f"; quick profile: {big}^2, not the paper's 512^2 (the Boussinesq slope steepens on small "
+                      "patches: about -10 % per doubling at 128^2)" if inter == "boussinesq" and big < 512 else ""))
+            ok = abs(s_m) + 2 * s_se <= lim
+            if inter == "meanfield" and not ok:
+                cf = float(_rel_slopes(P, ds.mu_closed_form.sel(age=lab).values))
+                out.append(deviation(claim, exp, meas, evidence,
+                                     "the paper says mu_s is nearly independent of pressure also without interaction; "
+                                     "the mean-field equations give mu_s = tau_s Phibar(eta)/p exactly, "
+                                     f"{100 * cf:+.1f} % per doubling ({P[0]:g}..{P[-1]:g} MPa) at any size",
+                                     ambiguity=amb))
+            else:
+                out.append(check(claim, exp, meas, ok, ambiguity=amb))
             m_all = x.mean("seed")
-            sd_all = x.std("seed", ddof=1) if ds.sizes["seed"] > 1 else x.mean("seed") * 0
-            slopes = [_slope(P, m_all.sel(size=n).values) for n in ds["size"].values]
-            # paper's claim: within one standard deviation, independent of pressure and size
+            sd_all = x.std("seed", ddof=1)
             ref = float(m_all.sel(size=big).mean())
             within = bool(np.all(np.abs(m_all.values - ref) <= sd_all.values + 1e-12))
-            rel = [100 * s / float(m_all.sel(size=n).mean()) for s, n in zip(slopes, ds["size"].values)]
-            out.append(check(f"{inter} ({lab}): mu_s independent of pressure and size within one std (paper Fig. 8)",
-                             "every (size, pressure) mean within 1 std of the grand mean",
-                             "slopes per doubling: " + ", ".join(f"{n}^2 {s:+.4f} ({r:+.1f} %)"
-                                                                for n, s, r in zip(ds["size"].values, slopes, rel)),
-                             within, ambiguity="spec R16: mean field predicts about -7 % per doubling"))
+            worst = float(np.max(np.abs(m_all.values - ref) / np.maximum(sd_all.values, 1e-300)))
+            claim = (f"{inter} ({lab}): caption of Fig. 8 -- every (size, pressure) mean within one standard "
+                     "deviation of the grand mean")
+            meas = (f"{worst:.2f} (sizes {', '.join(str(int(n)) for n in ds['size'].values)}; "
+                    f"{ds.sizes['seed']} seeds)")
+            if inter == "meanfield" and not within:
+                cf = ds.mu_closed_form.sel(age=lab).values
+                spread = 100 * float(sd_all.sel(size=big).mean() / m_all.sel(size=big).mean())
+                out.append(deviation(claim, "max |mean - grand mean| / std <= 1", meas, evidence,
+                                     f"the caption says mu_s is independent of pressure within one standard deviation; "
+                                     f"the mean-field equations give a {100 * (cf[-1] / cf[0] - 1):+.0f} % change from "
+                                     f"{P[0]:g} to {P[-1]:g} MPa, against a seed scatter of {spread:.0f} % at {big}^2"))
+            else:
+                out.append(check(claim, "max |mean - grand mean| / std <= 1", meas, within))
     return out
 
 
@@ -111,10 +266,13 @@ def plot(ds: xr.Dataset):
     fig, ax = plt.subplots(1, 2, figsize=(11, 4))
     for k, inter in enumerate(ds.interaction.values):
         for n in ds["size"].values:
-            x = ds.mu_initial.sel(interaction=inter, size=n)
-            ax[k].errorbar(ds.pressure, x.mean("seed"), x.std("seed"), capsize=3, label=f"{n}^2, t=0+")
+            for var, ls in (("mu_initial", "-"), ("mu_t_eval", "--")):
+                x = ds[var].sel(interaction=inter, size=n)
+                ax[k].errorbar(ds.pressure, x.mean("seed"), x.std("seed"), capsize=3, ls=ls,
+                               label=f"{n}^2, {x.attrs['description'].split(' (')[0][5:]}")
         if inter == "meanfield":
-            ax[k].plot(ds.pressure, ds.mu_meanfield_closed_form, "k--", label="D17")
+            for age in ds.age.values:
+                ax[k].plot(ds.pressure, ds.mu_closed_form.sel(age=age), "k:", label=f"closed form {age}")
         ax[k].set(xscale="log", xlabel="nominal pressure [MPa]", ylabel="mu_s", title=str(inter))
         ax[k].legend(fontsize=7)
     fig.tight_layout()
@@ -124,8 +282,11 @@ def plot(ds: xr.Dataset):
 register_scenario(Scenario(
     name="rough-contact/fig8",
     description=("Hulikal et al. Fig. 8: mu_s vs nominal pressure 25..400 MPa for 128^2, 256^2, 512^2, 15 seeds, "
-                 "at t=0+ and t=100 (spec R16), Boussinesq and mean field; trend reported against D17."),
+                 "at t=0+ and t=100 (spec R16) by direct solves with the instantaneous and the relaxed "
+                 "compliance, Boussinesq and mean field; the mean field against its exact closed form on 512^2 "
+                 "(16 seeds) and i.i.d. heights (12). Quick: Boussinesq and mean field on 256^2, 6 seeds, solver tol 1e-8 (same "
+                 "contact counts as 1e-10 here)."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"protocol.sizes": [64, 128], "protocol.seeds": 3, "protocol.per_decade": 4},
+    quick={"protocol.sizes": [256], "protocol.seeds": 6, "model.tol": 1e-8, "protocol.workers": 1},
     references=["Hulikal, Lapusta & Bhattacharya (2015)", "Greenwood & Williamson (1966)"], slow=True,
 ))
