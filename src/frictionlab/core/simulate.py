@@ -91,6 +91,8 @@ def simulate(
     state variables, each with ``units``; parameters in ``attrs``.
     """
     system = system or PrescribedSlip()
+    if getattr(system, "closed_loop", False):  # a closed-loop servo runs its own compiled loop (frictionlab.control)
+        return system.run(model, protocol, integrator=integrator, dt=dt, t_end=t_end, save_dt=save_dt)
     if integrator not in INTEGRATORS:
         raise ConfigError(f"unknown integrator {integrator!r}{suggest(integrator, INTEGRATORS)}; known: {', '.join(INTEGRATORS)}")
     t_end = float(protocol.duration if t_end is None else t_end)
