@@ -47,7 +47,7 @@ def prepare(law: AbstractLaw, servo: ServoSystem, reference: AbstractProtocol, *
     xr_, vr, ar, fn = reference_signals(reference, times)
     model = servo.model if servo.model is not None else _dummy_model()
     fsp = servo.force_scale(law)
-    fsm = servo.force_scale(model) if servo.model is not None else 1.0
+    fsm = servo.force_scale(model, plant=False) if servo.model is not None else 1.0
     sp = servo.param_vector()
     sp[19], sp[20] = fsp, fsm
     lp = law.param_vector()

@@ -182,10 +182,13 @@ class ServoSystem(Parameters):
         """The mass the controller and estimators use [kg]."""
         return self.model_mass if self.model_mass > 0 else self.mass
 
-    def force_scale(self, law: AbstractLaw) -> float:
-        """Factor from the law's force units to newtons (the contact area for stress laws)."""
+    def force_scale(self, law: AbstractLaw, plant: bool = True) -> float:
+        """Factor from the law's force units to newtons (the contact area for stress laws).
+
+        A contact area given for a plant law in newtons is refused (it would be unused).
+        """
         if law.force_units == "N":
-            if self.contact_area > 0:
+            if self.contact_area > 0 and plant:
                 self._fail("contact_area", f"is only for stress-based laws; {law.name!r} already gives newtons")
             return 1.0
         if not self.contact_area > 0:
