@@ -70,7 +70,10 @@ def prepare(law: AbstractLaw, servo: ServoSystem, reference: AbstractProtocol, *
     out = np.empty((nk, 8))
     zp = np.empty((nk, z0.size))
     zm = np.empty((nk, nz_est))
-    loop = closed_loop(*law.kernels(), *model.kernels())
+    if servo.model is None:
+        loop = closed_loop(*law.kernels())
+    else:
+        loop = closed_loop(*law.kernels(), *model.kernels(), ekf=servo.compensation == "ekf")
     y0 = np.array([servo.x0, servo.v0], dtype=np.float64)
     args = (sp, lp, mp, np.ascontiguousarray(xr_), np.ascontiguousarray(vr), np.ascontiguousarray(ar),
             _law_fn(fn, law, fsp), _law_fn(fn, model, fsm), y0, z0, zm0, s0, P0, qdiag, idx, lo, dt, nsub,

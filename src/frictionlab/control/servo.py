@@ -211,7 +211,10 @@ class ServoSystem(Parameters):
             1.0, float(self.estimator_substeps)], dtype=np.float64)
 
     def attrs(self) -> dict[str, Any]:
-        out = {k: v for k, v in super().attrs().items() if k not in ("model", "ekf_params")}
+        out: dict[str, Any] = {}
+        for k, v in self.to_dict().items():
+            if k not in ("model", "ekf_params"):
+                out[k] = str(v) if isinstance(v, bool) else v
         out["model"] = self.model.name if self.model is not None else "None"
         if self.model is not None:
             for k, v in self.model.attrs().items():
