@@ -51,11 +51,11 @@ def _cstep_bench(cf):
     @njit
     def loop(z, p, w, f, n, v, fn, dt):
         acc = 0.0
-        zp = z.ctypes.data
+        nz, npar = np.int32(z.size), np.int32(p.size)
         for k in range(n):
-            cf(z.ctypes, z.size, v * math.cos(1e-3 * k), fn, dt, p.ctypes, p.size, w.ctypes, f.ctypes)
+            cf(z.ctypes, nz, v * math.cos(1e-3 * k), fn, dt, p.ctypes, npar, w.ctypes, f.ctypes)
             acc += f[0]
-        return acc + zp * 0.0
+        return acc
 
     return loop
 

@@ -129,3 +129,19 @@ def test_motion_dynamics_estimate_converges_to_friction():
     err = np.abs(ds.friction_estimate_error.values[late])
     assert err.max() < 1e-3  # N, against a friction of 1 N
     assert abs(ds.friction_force.values[-1] - 1.0) < 1e-3
+
+
+@pytest.mark.slow(reason="compiles the EKF loop for a LuGre plant and model (~20-60 s)")
+def test_ekf_estimates_lugre_state_and_coulomb_level():
+    """EKF on [x, v, z, fc] from a 40 % wrong Coulomb level: fc and the bristle state converge."""
+    guess = LUGRE.replace(fc=0.6)
+    servo = ServoSystem(kp=2e4, ki=2e5, kv=400.0, compensation="ekf", model=guess, ekf_params=("fc",),
+                        ekf_position_noise=1e-8, ekf_velocity_noise=1e-6, ekf_force_noise=0.01,
+                        ekf_param_drift=0.01, ekf_param_std=0.5, estimator_substeps=20)
+    ds = run_servo(LUGRE, servo, PositionSinusoid(amplitude=1e-3, frequency=1.0, duration_s=4.0), dt=1e-5)
+    late = ds.time.values > 2.0
+    fc = ds.estimated_fc.values[late]
+    assert np.max(np.abs(fc / LUGRE.fc - 1.0)) < 0.05
+    z_err = np.abs(ds.estimated_bristle_deflection.values[late] - ds.bristle_deflection.values[late])
+    assert np.max(z_err) < 0.05 * LUGRE.fs / LUGRE.sigma0
+    assert np.sqrt(np.mean(ds.friction_estimate_error.values[late] ** 2)) < 0.05

@@ -64,7 +64,9 @@ def simulate(
     protocol : AbstractProtocol
         Input programme (e.g. ``VelocitySteps(...)``); its ``duration`` sets the end.
     system : AbstractSystem, optional
-        Defaults to :class:`PrescribedSlip` (the model sees the protocol velocity).
+        Defaults to :class:`PrescribedSlip` (the model sees the protocol velocity). A
+        closed-loop :class:`frictionlab.control.ServoSystem` runs its own compiled loop
+        (:func:`frictionlab.control.run_servo`; ``integrator`` must be ``"rk4"``).
     integrator : str
         A name from :data:`INTEGRATORS`.
     dt : float, optional
