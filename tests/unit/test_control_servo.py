@@ -10,7 +10,7 @@ from frictionlab import simulate
 from frictionlab.control import ServoSystem, lugre_observer_condition, run_servo
 from frictionlab.control.passivity import re_g
 from frictionlab.core.errors import ConfigError, ParameterError
-from frictionlab.laws import Coulomb, LuGre, Stribeck
+from frictionlab.laws import Coulomb, LuGre
 from frictionlab.laws.kloss import Kloss
 from frictionlab.protocols import ConstantVelocity
 from frictionlab.protocols.reference import PositionRamp, PositionSinusoid, PositionSteps, reference_signals

@@ -9,10 +9,10 @@
 * :mod:`frictionlab.control.cstep` -- C-callable single-step functions of every law.
 """
 
-from .compensation import feedthrough, nominal_models
+from .compensation import feedthrough
 from .passivity import check_lugre_observer, lugre_observer_condition
 from .run import run_servo
 from .servo import COMPENSATIONS, ServoSystem
 
-__all__ = ["ServoSystem", "run_servo", "COMPENSATIONS", "feedthrough", "nominal_models", "check_lugre_observer",
+__all__ = ["ServoSystem", "run_servo", "COMPENSATIONS", "feedthrough", "check_lugre_observer",
            "lugre_observer_condition"]
