@@ -19,7 +19,7 @@ CASES = {
     "dahl": (lambda: make_model("dahl", sigma0=1e5, fc=1.0, alpha=1.5), 1e-3, 1.0, 1e-5, 400),
     "lugre": (lambda: make_model("lugre", "canudas1995"), 2e-3, 1.0, 1e-5, 400),
     "gms": (lambda: make_model("gms", "four-element"), 1e-3, 1.0, 1e-5, 400),
-    "rate_state": (lambda: make_model("rate_state", "granite-typical", v_init=1e-6), 1e-5, 5.0, 1e-3, 400),
+    "rate_state": (lambda: make_model("rate_state", "granite-typical", v_init=1e-6), 1e-4, 5.0, 1e-3, 400),
     "kloss": (lambda: Kloss(f_max=1.5, v_max0=1e-3, zeta=0.5, normal_scaling=True), 2e-3, 3.0, 1e-4, 20),
     "kloss_dynamic": (lambda: KlossDynamic(f_max=1.5, v_max0=1e-3, zeta=0.5, t_f=2e-3), 2e-3, 1.0, 1e-4, 300),
     "subloading_rate": (lambda: make_model("subloading_rate", "common"), 1e-4, 3e5, 1e-5, 400),
