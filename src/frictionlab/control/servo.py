@@ -136,7 +136,7 @@ class ServoSystem(Parameters):
     ekf_position_noise: float = param(1e-6, units="m", lo=0.0, lo_open=True)
     ekf_velocity_noise: float = param(1e-4, units="m/s", lo=0.0)
     ekf_force_noise: float = param(0.1, units="N s^0.5", lo=0.0)
-    ekf_state_noise: float = param(0.0, units="1", lo=0.0)
+    ekf_state_noise: float = param(0.0, units="state units/s^0.5", lo=0.0)
     ekf_param_drift: float = param(0.1, units="1/s^0.5", lo=0.0)
     ekf_param_std: float = param(0.3, units="1", lo=0.0)
     contact_area: float = param(0.0, units="m^2", lo=0.0)
