@@ -88,7 +88,9 @@ class ServoSystem(Parameters):
     apply_compensation : bool
         Feed the estimate back (False: estimate only, logged as ``friction_estimate``).
     observer_gain : float
-        k of the observer error injection [1/s] (``observer``).
+        k of the observer error injection ``-k e`` added to every state rate (``observer``)
+        [state units/(m s)]: 1/s for LuGre (bristle state in m), N/(m s) for force states
+        (Dahl, GMS, dynamic Kloss).
     check_passivity : bool
         Refuse LuGre observer gains outside the passivity condition (``observer``).
     estimator_bandwidth : float
@@ -128,7 +130,7 @@ class ServoSystem(Parameters):
     compensation: str = option("none", choices=tuple(COMPENSATIONS))
     model: Any = field(default=None)
     apply_compensation: bool = option(True, choices=(True, False))
-    observer_gain: float = param(1.0, units="1/s", lo=0.0)
+    observer_gain: float = param(1.0, units="state units/(m s)", lo=0.0)
     check_passivity: bool = option(True, choices=(True, False))
     estimator_bandwidth: float = param(200.0, units="1/s", lo=0.0, lo_open=True)
     estimator_substeps: int = param(1, units="1", lo=1, integer=True)
