@@ -67,6 +67,7 @@ _SECTIONS = [
     ("Contact models", "frictionlab.contact", True),
     ("Protocols", "frictionlab.protocols", True),
     ("Systems", "frictionlab.systems", True),
+    ("Closed-loop control", "frictionlab.control", True),
     ("Closed-form references", "frictionlab.reference", True),
     ("Analysis", "frictionlab.analysis", True),
     ("Fitting", "frictionlab.fit", True),

@@ -65,7 +65,9 @@ def simulate(
     protocol : AbstractProtocol
         Input programme (e.g. ``VelocitySteps(...)``); its ``duration`` sets the end.
     system : AbstractSystem, optional
-        Defaults to :class:`PrescribedSlip` (the model sees the protocol velocity).
+        Defaults to :class:`PrescribedSlip` (the model sees the protocol velocity). A
+        closed-loop :class:`frictionlab.control.ServoSystem` runs its own compiled loop
+        (:func:`frictionlab.control.run_servo`; ``integrator`` must be ``"rk4"``).
     integrator : str
         A name from :data:`INTEGRATORS`.
     dt : float, optional
@@ -92,6 +94,8 @@ def simulate(
     state variables, each with ``units``; parameters in ``attrs``.
     """
     system = system or PrescribedSlip()
+    if getattr(system, "closed_loop", False):  # a closed-loop servo runs its own compiled loop (frictionlab.control)
+        return system.run(model, protocol, integrator=integrator, dt=dt, t_end=t_end, save_dt=save_dt)
     check_run_settings(model, protocol, system, integrator, dt=dt, t_end=t_end, save_dt=save_dt, max_points=max_points, rtol=rtol, atol=atol, newmark_beta=newmark_beta, newmark_gamma=newmark_gamma)
     if integrator not in INTEGRATORS:
         raise ConfigError(f"unknown integrator {integrator!r}{suggest(integrator, INTEGRATORS)}; known: {', '.join(INTEGRATORS)}")

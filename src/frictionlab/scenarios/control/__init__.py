@@ -1,0 +1,1 @@
+"""Closed-loop scenarios: friction compensation, observers and online estimation (frictionlab.control)."""
