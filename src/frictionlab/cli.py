@@ -130,14 +130,20 @@ def reproduce(
     quick: Annotated[bool, typer.Option("--quick", help="quick profiles (CI / make demo)")] = False,
     out: Annotated[Path, typer.Option("--out", help="report directory")] = Path("out"),
 ) -> None:
-    """Run the papers' experiments, check every claim, write report.html and report.md."""
-    from .report.reproduce import run_one, write_report
+    """Run the papers' experiments, check every claim, write report.html, report.md and validation.md.
+
+    Exit status: 0 when no claim fails (proven deviations of the papers are not failures), 1 when
+    one does, 2 when a scenario could not run.
+    """
+    from .report.reproduce import counts, exit_code, run_one, write_report
     from .scenarios.base import select
 
     scenarios = select(list(targets or []))
     debug = "--debug" in sys.argv
+    command = "frictionlab reproduce" + "".join(f" {t}" for t in targets or []) + (" --quick" if quick else "")
     outcomes = []
     out.mkdir(parents=True, exist_ok=True)
+    label = {"pass": "[green]pass[/green]", "deviation": "[yellow]deviation[/yellow]", "fail": "[red]FAIL[/red]"}
     with Progress(TextColumn("{task.description:<40}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TimeElapsedColumn(), console=console) as prog:
         task = prog.add_task("reproduce", total=len(scenarios))
@@ -145,19 +151,20 @@ def reproduce(
             prog.update(task, description=sc.name)
             o = run_one(sc, out, quick, debug=debug)
             outcomes.append(o)
-            write_report(outcomes, out, quick=quick)  # current after every scenario
-            mark = "[green]ok[/green]" if o.passed else "[red]FAIL[/red]"
-            prog.console.print(f"{mark} {sc.name} ({o.seconds:.1f} s, {sum(c.passed for c in o.checks)}/{len(o.checks)} checks)"
+            write_report(outcomes, out, quick=quick, command=command)  # current after every scenario
+            prog.console.print(f"{label[o.status]} {sc.name} ({o.seconds:.1f} s, {counts([o]).line()})"
                                + (f" -- {o.error.splitlines()[0]}" if o.error else ""))
             for c in o.checks:
-                if not c.passed:
-                    prog.console.print(f"     [red]FAIL[/red] {c.claim}: expected {c.expected}, measured {c.measured}")
+                if c.status != "pass":
+                    prog.console.print(f"     {label[c.status]} {c.claim}: expected {c.expected}, measured {c.measured}")
             prog.advance(task)
-    md, html_ = write_report(outcomes, out, quick=quick)
-    n_fail = sum(not o.passed for o in outcomes)
-    console.print(f"wrote {html_} and {md}; {len(outcomes) - n_fail}/{len(outcomes)} scenarios passed")
-    if n_fail:
-        raise SystemExit(1)
+    md, html_ = write_report(outcomes, out, quick=quick, command=command)
+    n = counts(outcomes)
+    console.print(f"wrote {html_}, {md} and {out / 'validation.md'}")
+    console.print(f"checks: {n.line()}; scenarios that failed to run: {n.errors}")
+    code = exit_code(outcomes)
+    if code:
+        raise SystemExit(code)
 
 
 def _find_benchmarks() -> Path | None:
