@@ -45,7 +45,7 @@ class IUBStability:
 
     ``micro_damping``, ``stiffness``, ``coupled``: which stability condition fails;
     ``unstable``: any of them; ``growth_rate`` [1/s]: the largest real part of the roots of the
-    cubic (computed numerically, an independent check of the Hurwitz verdict);
+    cubic (computed numerically on access, an independent check of the Hurwitz verdict);
     ``stiffness_threshold``: :math:`k_b/\\sigma_0 + c V/(f_z g)` that :math:`\\beta` must exceed.
     """
 
@@ -56,7 +56,10 @@ class IUBStability:
     a1: np.ndarray
     a0: np.ndarray
     stiffness_threshold: np.ndarray
-    growth_rate: np.ndarray
+
+    @property
+    def growth_rate(self) -> np.ndarray:
+        return np.array([np.roots([self.m, b2, b1, b0]).real.max() for b2, b1, b0 in zip(self.a2, self.a1, self.a0)])
 
     @property
     def micro_damping(self) -> np.ndarray:
@@ -94,8 +97,7 @@ def iub_stability(p: BeamNetworkParams, velocity, single: bool = True, column: i
     a2 = c + m * lam0 - beta * s1
     a1 = kb + c * lam0 - beta * s0
     a0 = kb * lam0
-    growth = np.array([np.roots([m, b2, b1, b0]).real.max() for b2, b1, b0 in zip(a2, a1, a0)])
-    return IUBStability(v, beta, m, a2, a1, a0, kb / s0 + c * v / (fz * g), growth)
+    return IUBStability(v, beta, m, a2, a1, a0, kb / s0 + c * v / (fz * g))
 
 
 def band_edges(p: BeamNetworkParams, velocity) -> tuple[float, float]:

@@ -85,7 +85,7 @@ def linear_stability_evidence(params: list[BeamNetworkParams], velocities, what:
     """
     v = np.atleast_1d(np.asarray(velocities, float))
     sts = [iub_stability(p, v) for p in params]
-    growth = max(float(st.growth_rate.max()) for st in sts)
+    growth = max(float(st.growth_rate.max()) for st in sts)  # roots: independent of the Hurwitz verdict
     n_un = sum(int(st.unstable.sum()) for st in sts)
     n = len(sts) * v.size
     return check(f"unit beam linearly stable at {what} (Routh-Hurwitz branches and roots)",

@@ -113,8 +113,9 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
         out.append(deviation(claim, "some stick-slip at v <= 2e-4 m/s", meas, ev,
                              "Fig. 14 has stick-slip at the lowest velocities, but the Stribeck weakening index "
                              "beta = -v g'/g vanishes as v -> 0, so steady sliding of the paper's unit beam is "
-                             "linearly stable there for the printed Table 3 with any c_b and for the calibrated "
-                             "v_s; the runs from rest slide smoothly"))
+                             "linearly stable there for the printed Table 3 with any c_b, and for the calibrated "
+                             "v_s with c_b = 148 N s/m (only a near-zero c_b, through LuGre's micro-damping "
+                             "branch, would reach these velocities); the runs from rest slide smoothly"))
     lo, hi = ds.critical_velocity_low.values, ds.critical_velocity_high.values
     vlin = ds.critical_velocity_linear.values
     fin = np.isfinite(lo) & np.isfinite(hi)
