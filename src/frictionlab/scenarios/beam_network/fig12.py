@@ -40,9 +40,9 @@ CONFIG = {
 }
 
 _WHY40 = ("VF40's model parameters are not printed; with the only printed set (Table 3 with VF40's E and rho) the unit "
-          "beam is linearly stable at 1.25e-4 m/s for every load and c_b, and its instability band lies far above "
-          "7.5e-4 m/s, so Fig. 12e-h's VF40 stick-slip cannot come from it (our assumed preset vf40-calibrated, k_b "
-          "scaled by E40/E60, is stable there as well)")
+          "beam is linearly stable at 1.25e-4 m/s for every load and c_b, and its critical velocity (upper edge of the "
+          "instability band) is at several cm/s for every c_b, not near 7.5e-4 m/s, so Fig. 12e-h's VF40 stick-slip cannot come from it "
+          "(our assumed preset vf40-calibrated, k_b scaled by E40/E60, is stable at 1.25e-4 m/s as well)")
 
 
 # the VF40 claims the evidence speaks to: stick-slip at 1.25e-4 m/s (Fig. 12g/h) and v_c40
