@@ -160,15 +160,21 @@ def reproduce(
     quick: Annotated[bool, typer.Option("--quick", help="quick profiles (CI / make demo)")] = False,
     out: Annotated[Path, typer.Option("--out", help="report directory")] = Path("out"),
 ) -> None:
-    """Run the papers' experiments, check every claim, write report.html and report.md."""
-    from .report.reproduce import run_one, write_report
+    """Run the papers' experiments, check every claim, write report.html, report.md and validation.md.
+
+    Exit status: 0 when no claim fails (proven deviations of the papers are not failures), 1 when
+    one does, 2 when a scenario could not run.
+    """
+    from .report.reproduce import counts, exit_code, run_one, write_report
     from .scenarios.base import select
 
     scenarios = select(list(targets or []))
     debug = _DEBUG or "--debug" in sys.argv
+    command = "frictionlab reproduce" + "".join(f" {t}" for t in targets or []) + (" --quick" if quick else "")
     outcomes = []
     writable_dir(out)
     pending = [sc.name for sc in scenarios]
+    label = {"pass": "[green]pass[/green]", "deviation": "[yellow]deviation[/yellow]", "fail": "[red]FAIL[/red]"}
     try:
         with Progress(TextColumn("{task.description:<40}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                       TimeElapsedColumn(), console=console) as prog:
@@ -178,26 +184,26 @@ def reproduce(
                 o = run_one(sc, out, quick, debug=debug)
                 outcomes.append(o)
                 pending.pop(0)
-                write_report(outcomes, out, quick=quick, not_run=pending)  # current after every scenario
-                mark = "[green]ok[/green]" if o.passed else "[red]FAIL[/red]"
-                prog.console.print(f"{mark} " + escape(f"{sc.name} ({o.seconds:.1f} s, {sum(c.passed for c in o.checks)}/"
-                                                       f"{len(o.checks)} checks)"
-                                                       + (f" -- {o.error.splitlines()[0]}" if o.error else "")))
+                write_report(outcomes, out, quick=quick, command=command, not_run=pending)  # current after every scenario
+                prog.console.print(f"{label[o.status]} " + escape(f"{sc.name} ({o.seconds:.1f} s, {counts([o]).line()})"
+                                                                  + (f" -- {o.error.splitlines()[0]}" if o.error else "")))
                 for c in o.checks:
-                    if not c.passed:
-                        prog.console.print("     [red]FAIL[/red] " + escape(f"{c.claim}: expected {c.expected}, "
-                                                                           f"measured {c.measured}"))
+                    if c.status != "pass":
+                        prog.console.print(f"     {label[c.status]} " + escape(f"{c.claim}: expected {c.expected}, "
+                                                                             f"measured {c.measured}"))
                 prog.advance(task)
     except KeyboardInterrupt:
-        md, html_ = write_report(outcomes, out, quick=quick, not_run=pending, interrupted=True)
+        md, html_ = write_report(outcomes, out, quick=quick, command=command, not_run=pending, interrupted=True)
         _say(f"interrupted during {pending[0] if pending else 'the report'}: {len(outcomes)} scenario(s) finished, "
              f"{len(pending)} did not run; {md} and {html_} list them", err=True)
         raise SystemExit(130) from None
-    md, html_ = write_report(outcomes, out, quick=quick)
-    n_fail = sum(not o.passed for o in outcomes)
-    _say(f"wrote {html_} and {md}; {len(outcomes) - n_fail}/{len(outcomes)} scenarios passed")
-    if n_fail:
-        raise SystemExit(1)
+    md, html_ = write_report(outcomes, out, quick=quick, command=command)
+    n = counts(outcomes)
+    _say(f"wrote {html_}, {md} and {out / 'validation.md'}")
+    _say(f"checks: {n.line()}; scenarios that failed to run: {n.errors}")
+    code = exit_code(outcomes)
+    if code:
+        raise SystemExit(code)
 
 
 def _find_benchmarks() -> Path | None:

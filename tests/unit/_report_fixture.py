@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from frictionlab.report.reproduce import ScenarioOutcome, write_report
-from frictionlab.scenarios.base import Check
+from frictionlab.scenarios.base import Check, deviation
 
 
 def make_report(out: Path, quick: bool = True) -> tuple[Path, Path, list[ScenarioOutcome]]:
@@ -34,6 +34,13 @@ def make_report(out: Path, quick: bool = True) -> tuple[Path, Path, list[Scenari
         ScenarioOutcome("beta/map", "Beta paper, stick-slip map.", [], seconds=0.5,
                         error="IntegrationError: NaN at step 12 (t = 0.0012 s); use a smaller dt\ntraceback line",
                         references=["Beta & Gamma 2010"]),
+        ScenarioOutcome("gamma/onset", "Gamma paper, stick-slip onset.",
+                        [deviation("stick-slip at the printed parameters", "stick-slip", "steady sliding",
+                                   [Check("growth rate of the linearised system < 0", "< 0", "-3.2 1/s", True),
+                                    Check("run from rest settles on F_z g(V)", "rel 1e-3", "2e-5", True)],
+                                   "the paper claims stick-slip; its equations are linearly stable there"),
+                         Check("period grows with load", "increasing", "increasing", True)],
+                        seconds=0.75, references=["Gamma 2020, Table 3"]),
     ]
     md, html_ = write_report(outcomes, out, quick=quick)
     return md, html_, outcomes

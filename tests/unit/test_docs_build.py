@@ -21,6 +21,7 @@ def test_sphinx_site_builds(tmp_path):
     assert res.returncode == 0, res.stderr[-3000:]
     for page in ("index.html", "choosing_a_model.html", "sweeps.html", "generated/api.html",
                  "generated/naming.html", "generated/developing.html", "generated/scenarios.html",
+                 "generated/validation.html",
                  "auto_examples/index.html"):
         assert (out / page).exists(), page
     n_examples = len(list((ROOT / "examples").glob("plot_*.py")))
@@ -29,3 +30,6 @@ def test_sphinx_site_builds(tmp_path):
     for name in ("frictionlab.sweep.runner.run_sweep", "frictionlab.laws.rate_state.RateState"):
         assert name in api
     assert "argument order" in (out / "generated" / "naming.html").read_text().lower()
+    # the validation page (from docs/validation.md, written by `frictionlab reproduce`): its tables render
+    val = (out / "generated" / "validation.html").read_text()
+    assert "Validation against the papers" in val and val.count("<table") >= 2

@@ -45,5 +45,5 @@ def test_report_renders_in_chromium(tmp_path):
     dom = subprocess.run([exe, *FLAGS, "--dump-dom", url], capture_output=True, text=True, timeout=120).stdout
     assert 'id="checks"' in dom
     table = dom.split('id="checks"')[1].split("</table>")[0]
-    assert table.count("<tr") == 5  # header + 3 claims + 1 crash
+    assert table.count("<tr") == 9  # header + 5 claims + 1 crash + 2 evidence rows under the deviation
     assert "healing slope b ln 10 per decade" in table

@@ -39,7 +39,7 @@ import numpy as np
 import xarray as xr
 from numba import njit
 
-from ...core.errors import ConfigError, IntegrationError
+from ...core.errors import ConfigError, IntegrationError, ParameterError
 from ...core.result import sanitize_attrs
 from .mlbnm import (
     MAX_EXP_CHAIN,
@@ -257,7 +257,8 @@ def _lbnm_kernel(X, Y, pairs, rest, kdx, kdy, m, kb, cb, ke, s0, s1, s2, fz, gp,
 
 def run_lbnm(p: BeamNetworkParams, v_drive: float, duration: float, *, dt: float = 2e-5, save_dt: float = 1e-3,
              beam_save_dt: float = 1e-2, scheme: str = "semi-implicit", n_picard: int = 1,
-             allow_unstable: bool = False, no_network: bool = False) -> xr.Dataset:
+             allow_unstable: bool = False, no_network: bool = False,
+             normal_force: np.ndarray | None = None) -> xr.Dataset:
     """Simulate the LBNM from rest under a constant stage velocity along x.
 
     Parameters
@@ -283,6 +284,9 @@ def run_lbnm(p: BeamNetworkParams, v_drive: float, duration: float, *, dt: float
         Skip the explicit stability check.
     no_network : bool
         Drop the inter-beam springs (k_e = 0) -- the beams become independent.
+    normal_force : array (n_beams,), optional
+        Per-beam normal forces [N] replacing the Fig. 7 distribution (e.g. each column's mean, to
+        isolate what the MLBNM's column lumping discards); positive, any total.
 
     Returns
     -------
@@ -308,6 +312,12 @@ def run_lbnm(p: BeamNetworkParams, v_drive: float, duration: float, *, dt: float
     _stable_check([p], dt, scheme, allow_unstable)
     d = p.derived()
     g = d.geometry
+    fz = d.normal_force
+    if normal_force is not None:
+        fz = np.asarray(normal_force, dtype=float)
+        if fz.shape != (g.n_beams,) or not np.all(np.isfinite(fz) & (fz > 0)):
+            raise ParameterError(f"normal_force must hold {g.n_beams} positive finite values (one per beam), "
+                                 f"got shape {fz.shape}")
     ke = 0.0 if no_network else d.ke
     dx = g.x[g.pairs[:, 1]] - g.x[g.pairs[:, 0]]
     dy = g.y[g.pairs[:, 1]] - g.y[g.pairs[:, 0]]
@@ -316,7 +326,7 @@ def run_lbnm(p: BeamNetworkParams, v_drive: float, duration: float, *, dt: float
     kdy = np.bincount(g.pairs.ravel(), weights=np.repeat(ke * (1 - ex2), 2), minlength=g.n_beams)
     Fx, Fy, bfx, bfy, blx, bly, bvx, bslip, fail = _lbnm_kernel(
         g.x, g.y, g.pairs, g.rest_length, kdx, kdy, d.mass, d.kb, d.cb, ke, d.sigma0, d.sigma1, d.sigma2,
-        d.normal_force, _gp(p), float(v_drive), float(dt), n_steps, save_every, beam_every, SCHEMES[scheme],
+        fz, _gp(p), float(v_drive), float(dt), n_steps, save_every, beam_every, SCHEMES[scheme],
         int(n_picard), p.mu_c)
     if fail >= 0:
         raise IntegrationError(
@@ -336,7 +346,7 @@ def run_lbnm(p: BeamNetworkParams, v_drive: float, duration: float, *, dt: float
     ds["friction_force"] = ("time", Fx, {"units": "N"})
     ds["friction_force_y"] = ("time", Fy, {"units": "N"})
     ds["driver_position"] = ("time", v_drive * t, {"units": "m"})
-    ds["beam_normal_force"] = ("beam", d.normal_force, {"units": "N"})
+    ds["beam_normal_force"] = ("beam", fz, {"units": "N"})
     for name, arr, u in (("beam_friction_x", bfx, "N"), ("beam_friction_y", bfy, "N"), ("beam_lag_x", blx, "m"),
                          ("beam_lag_y", bly, "m"), ("beam_velocity_x", bvx, "m/s"), ("beam_slip", bslip, "1")):
         ds[name] = (("beam_time", "beam"), arr, {"units": u})

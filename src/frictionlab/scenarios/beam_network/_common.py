@@ -7,8 +7,11 @@ from typing import Any
 import numpy as np
 from scipy.stats import spearmanr
 
+from ...contact.beam_network.mlbnm import iub_arrays
 from ...contact.beam_network.params import CITATION, BeamNetworkParams
+from ...contact.beam_network.stability import iub_stability
 from ...core.registry import make_model
+from ..base import Check, check
 
 REFERENCES = [CITATION]
 
@@ -42,3 +45,49 @@ def rank_corr(x, y) -> float:
     if ok.sum() < 3:
         return float("nan")
     return float(spearmanr(x[ok], y[ok]).statistic)
+
+
+def steady_friction(p, v: float) -> float:
+    """Total friction of steady sliding: F_z g(V) + sigma_2 V summed over the beams (eq. 11 at rest state)."""
+    a = iub_arrays(p, single=True)
+    g = p.mu_c + (p.mu_s - p.mu_c) * np.exp(-((v / p.v_stribeck) ** p.alpha))
+    return float(p.normal_load * g + a["s2"][0] * v)
+
+
+def table3_evidence(growth: np.ndarray, unstable_at_v: np.ndarray, final: np.ndarray, target: np.ndarray,
+                    ripple: np.ndarray, what: str) -> list[Check]:
+    """Evidence that the printed Table 3 slides steadily: linear stability and runs from rest.
+
+    ``growth``: unit-beam growth rates [1/s] (roots of the cubic); ``unstable_at_v``: the
+    Routh-Hurwitz verdict (micro-damping or stiffness or coupled branch) at the same points;
+    ``final``/``target``: mean friction of the last 40 % of runs from rest and F_z g(V) + sigma_2 V;
+    ``ripple``: their peak-to-peak / mean.
+    """
+    err = np.abs(final / target - 1)
+    return [
+        check(f"unit beam linearised at the printed values ({what}): every growth rate < 0",
+              "max Re(s) < 0", f"max Re(s) = {np.max(growth):.4g} 1/s over {growth.size} cases", np.max(growth) < 0),
+        check("closed-form band (Routh-Hurwitz: micro-damping c + m lambda0 < beta sigma1, stiffness beta > k_b/sigma0 "
+              "+ c V/(F_z g), coupled) excludes these points", "no branch active",
+              f"{int(np.sum(unstable_at_v))}/{unstable_at_v.size} points unstable", not np.any(unstable_at_v)),
+        check("runs from rest rise smoothly to F_z g(V) + sigma_2 V (no stick-slip)",
+              "last 40 %: mean within 1 %, peak-to-peak < 1 % of the mean",
+              f"max error {np.max(err):.2%}, max ripple {np.max(ripple):.2%}", np.max(err) <= 0.01 and np.max(ripple) < 0.01),
+    ]
+
+
+
+def linear_stability_evidence(params: list[BeamNetworkParams], velocities, what: str) -> Check:
+    """Evidence check: the unit beam is linearly stable at every (params, velocity) point.
+
+    Both the Routh-Hurwitz branches (:mod:`frictionlab.contact.beam_network.stability`) and the
+    numerical roots of the cubic are evaluated; the check passes when both say stable everywhere.
+    """
+    v = np.atleast_1d(np.asarray(velocities, float))
+    sts = [iub_stability(p, v) for p in params]
+    growth = max(float(st.growth_rate.max()) for st in sts)  # roots: independent of the Hurwitz verdict
+    n_un = sum(int(st.unstable.sum()) for st in sts)
+    n = len(sts) * v.size
+    return check(f"unit beam linearly stable at {what} (Routh-Hurwitz branches and roots)",
+                 "no branch active, max Re(s) < 0", f"{n_un}/{n} points unstable, max Re(s) = {growth:.3g} 1/s",
+                 n_un == 0 and growth < 0)

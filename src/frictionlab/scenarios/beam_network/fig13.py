@@ -11,7 +11,8 @@ Notes
 The c_b values are the lumped IUB damping c_b^I (spec 5). Eq. (12) is checked in the time
 domain: the friction implied by the simulated tip velocity through
 f = k_b e + c_b (v_s - v_u) - m dv_u/dt must reproduce the simulated friction (the same
-ODE rearranged). Preset ``vf60-calibrated``.
+ODE rearranged). Preset ``vf60-calibrated``. The printed Table 3 (``printed.preset``) is run too at
+the paper's three c_b: it does not stick-slip, the evidence of the pattern deviations.
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ import xarray as xr
 from ...analysis.beam_patterns import (fit_tip_velocity, friction_from_tip_velocity, gaussian_tip_velocity,
                                        one_period, steady_metrics)
 from ...contact.beam_network.mlbnm import iub_arrays, run_mlbnm_batch
-from ..base import Scenario, check, register_scenario
-from ._common import CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, params_from, rank_corr
+from ...contact.beam_network.stability import iub_stability
+from ..base import Scenario, check, deviation, register_scenario
+from ._common import (CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, params_from, rank_corr, steady_friction,
+                      table3_evidence)
 
 CONFIG = {
     "model": dict(MODEL),
@@ -33,7 +36,13 @@ CONFIG = {
                 "paper_sigma": [204.0, 52.0, 2.6]},
     "drive": {"v": 7.5e-4, "duration": 16.0},
     "numerics": dict(NUMERICS, save_dt=1e-4),
+    "printed": {"preset": "vf60-table3"},
 }
+
+_WHY = ("Fig. 13 assigns patterns I, II, III and sigma = 204, 52, 2.6 to c_b = 590, 148, 7.4 N s/m, but with the printed "
+        "Table 3 (v_s = 0.018 m/s) the single IUB does not stick-slip at 7.5e-4 m/s for any of them (linearly stable, "
+        "it settles on F_z g(V)); the patterns need parameters the paper does not print, and with the v_s calibrated "
+        "for Fig. 8 (preset vf60-calibrated) the measured pattern is given")
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
@@ -81,6 +90,21 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     ds["tip_velocity_cycle"] = (("cb", "phase"), vu_cycle, {"units": "m/s"})
     ds["tip_velocity_fit"] = (("cb", "phase"), vfit_cycle, {"units": "m/s"})
     ds.attrs["v_drive"] = v
+    # printed Table 3 (v_s = 0.018 m/s) at the paper's three c_b: runs from rest and linear stability
+    cbp = np.asarray(cfg["damping"]["paper_cb"], float)
+    pt = params_from({"model": {"name": "beam_network", "preset": cfg["printed"]["preset"]}})
+    rp = run_mlbnm_batch([pt.replace(cb=float(c)) for c in cbp], [v] * cbp.size, float(cfg["drive"]["duration"]),
+                         dt=float(n["dt"]), save_dt=1e-3, scheme=n["scheme"], n_picard=int(n["n_picard"]), single=True)
+    last = rp["time"] >= 0.6 * rp["time"][-1]
+    Fl = rp["friction_force"][:, last]
+    ds = ds.assign_coords(paper_cb=("paper_cb", cbp, {"units": "N s/m"}))
+    ds["printed_final_friction"] = ("paper_cb", Fl.mean(axis=1), {"units": "N"})
+    ds["printed_ripple"] = ("paper_cb", np.ptp(Fl, axis=1) / Fl.mean(axis=1), {"units": "1"})
+    ds["printed_steady_friction"] = ("paper_cb", [steady_friction(pt.replace(cb=float(c)), v) for c in cbp],
+                                     {"units": "N"})
+    sts = [iub_stability(pt.replace(cb=float(c)), v) for c in cbp]
+    ds["printed_growth_rate"] = ("paper_cb", [st.growth_rate[0] for st in sts], {"units": "1/s"})
+    ds["printed_unstable"] = ("paper_cb", [float(st.unstable[0]) for st in sts], {"units": "1"})
     return ds
 
 
@@ -89,6 +113,9 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     kap = ds.kappa.values
     sig = ds.sigma.values
     out = []
+    ev = table3_evidence(ds.printed_growth_rate.values, ds.printed_unstable.values > 0.5,
+                         ds.printed_final_friction.values, ds.printed_steady_friction.values, ds.printed_ripple.values,
+                         "single IUB, 88 N, 7.5e-4 m/s, c_b = 590, 148, 7.4")
     rk = rank_corr(cb, kap)
     out.append(check("kappa = t_stick/t_ss falls as c_b grows (Fig. 4b)", "rank correlation < 0",
                      f"{rk:.3g}; kappa {np.nanmin(kap):.3f}..{np.nanmax(kap):.3f}", rk < 0, ambiguity=CALIBRATION_NOTE))
@@ -96,15 +123,19 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                                cfg["damping"]["paper_sigma"]):
         j = int(np.argmin(np.abs(cb - c)))
         got = str(ds.pattern.values[j])
-        out.append(check(f"c_b = {c:g} N s/m gives pattern {pat} (Fig. 13)", f"pattern {pat}",
-                         f"{got} (kappa {kap[j]:.3f})", got == pat))
+        claim, meas = f"c_b = {c:g} N s/m gives pattern {pat} (Fig. 13)", f"{got} (kappa {kap[j]:.3f})"
+        out.append(check(claim, f"pattern {pat}", meas, True) if got == pat
+                   else deviation(claim, f"pattern {pat}", meas, ev, _WHY, ambiguity=CALIBRATION_NOTE))
     rs = rank_corr(cb, sig)
     out.append(check("eq. (13) width sigma grows with c_b (Fig. 13d)", "rank correlation > 0", rs, rs > 0))
     j590, j7 = int(np.argmin(np.abs(cb - 590))), int(np.argmin(np.abs(cb - 7.4)))
     ratio = sig[j590] / sig[j7] if np.isfinite(sig[j7]) and sig[j7] > 0 else float("nan")
-    out.append(check("sigma(590)/sigma(7.4) as in the paper (204/2.6 = 78)", "within a factor 2 of 78",
-                     ratio, np.isfinite(ratio) and 39 <= ratio <= 156, ambiguity="spec A10: sigma units not printed; "
-                     "the ratio is unit-free"))
+    claim = "sigma(590)/sigma(7.4) as in the paper (204/2.6 = 78)"
+    amb = "spec A10: sigma units not printed; the ratio is unit-free"
+    if np.isfinite(ratio) and 39 <= ratio <= 156:
+        out.append(check(claim, "within a factor 2 of 78", ratio, True, ambiguity=amb))
+    else:
+        out.append(deviation(claim, "within a factor 2 of 78", ratio, ev, _WHY, ambiguity=amb))
     r2 = np.nanmin(ds.fit_r2.values)
     out.append(check("eq. (13) Gaussian fits the steady tip velocity (Fig. 13a-c)", "R^2 >= 0.9 for every c_b",
                      r2, r2 >= 0.9))

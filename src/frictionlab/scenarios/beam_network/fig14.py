@@ -15,8 +15,9 @@ import xarray as xr
 
 from ...analysis.beam_patterns import steady_metrics
 from ...contact.beam_network.mlbnm import run_mlbnm_batch
-from ..base import Scenario, check, register_scenario
-from ._common import CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, params_from
+from ...contact.beam_network.stability import band_edges
+from ..base import Scenario, check, deviation, register_scenario
+from ._common import CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, linear_stability_evidence, params_from, rank_corr
 
 CONFIG = {
     "model": dict(MODEL),
@@ -25,6 +26,10 @@ CONFIG = {
     "drive": {"duration": 14.0},
     "numerics": dict(NUMERICS, n_picard=0),
     "claims": {"vc_88": 3.5e-3},
+    # the critical line is refined per load by bisection in log(v) between the last stick-slip and the
+    # first smooth map velocity (the map's 34 % velocity steps are coarser than v_c's load dependence)
+    "refine": {"n_bisect": 5, "loads": []},  # loads to refine; empty: every map load
+    "printed": {"preset": "vf60-table3", "cb": [0.0, 7.4, 148.0, 590.0]},
 }
 
 
@@ -50,6 +55,32 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     vc = np.array([v[np.nonzero(ss[:, j] > 0.5)[0].max()] if (ss[:, j] > 0.5).any() else np.nan
                    for j in range(L.size)])
     ds["critical_velocity"] = ("normal_load", vc, {"units": "m/s"})
+    lo, hi = vc.copy(), np.full(L.size, np.nan)
+    for j in range(L.size):
+        above = v[v > vc[j]] if np.isfinite(vc[j]) else v[:0]
+        hi[j] = above[0] if above.size else np.nan
+    chosen = np.asarray(cfg["refine"].get("loads") or L, float)
+    ok = np.isfinite(lo) & np.isfinite(hi) & np.isin(L, chosen)
+    lo[~ok], hi[~ok] = np.nan, np.nan  # unrefined loads are left out of the critical line
+    kw = dict(dt=float(n["dt"]), save_dt=float(n["save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
+    for _ in range(int(cfg["refine"]["n_bisect"])):
+        if not ok.any():
+            break
+        mid = np.sqrt(lo * hi)
+        idx = np.nonzero(ok)[0]
+        rr = run_mlbnm_batch([p.replace(normal_load=float(L[j])) for j in idx], mid[idx],
+                             float(cfg["drive"]["duration"]), **kw)
+        for k, F in zip(idx, rr["friction_force"]):
+            if steady_metrics(rr["time"], F).stick_slip:
+                lo[k] = mid[k]
+            else:
+                hi[k] = mid[k]
+    ds["critical_velocity_low"] = ("normal_load", lo, {"units": "m/s", "long_name": "last stick-slip velocity"})
+    ds["critical_velocity_high"] = ("normal_load", hi, {"units": "m/s", "long_name": "first smooth velocity"})
+    # closed form (whole-patch unit beam): the upper band edge per load
+    vg = np.geomspace(1e-4, 1e-2, 2001)
+    ds["critical_velocity_linear"] = ("normal_load", [band_edges(p.replace(normal_load=float(x)), vg)[1] for x in L],
+                                      {"units": "m/s"})
     ds.attrs["n_points"] = int(V.size)
     return ds
 
@@ -67,14 +98,38 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                      "stick-slip fraction (v <= 1e-3, F_z >= 80) > fraction (v >= 3.5e-3, F_z <= 50)",
                      f"{f1:.2f} vs {f2:.2f}", f1 > f2, ambiguity=CALIBRATION_NOTE))
     low = ss[v <= 2e-4, :]
-    out.append(check("stick-slip persists at the lowest velocities for high loads (Fig. 14: region below the line)",
-                     "some stick-slip at v <= 2e-4 m/s", f"{int(low.sum())}/{low.size} points", bool(low.any())))
-    vc = ds.critical_velocity.values
-    fin = np.isfinite(vc)
-    rises = bool(fin.sum() >= 2 and np.all(np.diff(vc[fin]) >= 0) and vc[fin][-1] > vc[fin][0])
+    claim = "stick-slip persists at the lowest velocities for high loads (Fig. 14: region below the line)"
+    meas = f"{int(low.sum())}/{low.size} points"
+    if low.any():
+        out.append(check(claim, "some stick-slip at v <= 2e-4 m/s", meas, True))
+    else:
+        vl = v[v <= 2e-4]
+        hiL = L[L >= 80]
+        pp = params_from(cfg)
+        pt = params_from({"model": {"name": "beam_network", "preset": cfg["printed"]["preset"]}})
+        ev = [linear_stability_evidence([pt.replace(cb=float(c), normal_load=float(x)) for c in cfg["printed"]["cb"]
+                                         for x in hiL], vl, "the printed Table 3, v <= 2e-4 m/s, F_z >= 80 N, "
+                                         "c_b = " + ", ".join(f"{c:g}" for c in cfg["printed"]["cb"])),
+              linear_stability_evidence([pp.replace(normal_load=float(x)) for x in hiL], vl,
+                                        "the calibrated preset, v <= 2e-4 m/s, F_z >= 80 N")]
+        out.append(deviation(claim, "some stick-slip at v <= 2e-4 m/s", meas, ev,
+                             "Fig. 14 has stick-slip at the lowest velocities, but the Stribeck weakening index "
+                             "beta = -v g'/g vanishes as v -> 0, so steady sliding of the paper's unit beam is "
+                             "linearly stable there for the printed Table 3 with any c_b, and for the calibrated "
+                             "v_s with c_b = 148 N s/m (only a near-zero c_b, through LuGre's micro-damping "
+                             "branch, would reach these velocities); the runs from rest slide smoothly"))
+    lo, hi = ds.critical_velocity_low.values, ds.critical_velocity_high.values
+    vlin = ds.critical_velocity_linear.values
+    fin = np.isfinite(lo) & np.isfinite(hi)
+    # resolved rise: the bracket of the largest load lies entirely above the bracket of the smallest
+    rises = bool(fin.sum() >= 2 and lo[fin][-1] > hi[fin][0] and rank_corr(L[fin], lo[fin]) > 0)
     out.append(check("the critical velocity rises with the normal load (Fig. 14 critical line)",
-                     "v_c non-decreasing in F_z and higher at the largest load than at the smallest",
-                     "v_c = " + ", ".join(f"{x:.3g}" for x in vc) + " m/s", rises))
+                     "v_c bracket at the largest load above the one at the smallest, rank correlation > 0",
+                     "v_c in " + ", ".join(f"{x:g} N: [{a:.3g}, {b:.3g}]" for x, a, b in zip(L[fin], lo[fin], hi[fin]))
+                     + " m/s; rank corr "
+                     f"{rank_corr(L[fin], lo[fin]):.2f}; closed form (unit beam) {np.nanmin(vlin):.3g}..{np.nanmax(vlin):.3g}",
+                     rises))
+    vc = ds.critical_velocity.values
     j = int(np.argmin(np.abs(L - 88.0)))
     vc88 = vc[j]
     claim = float(cfg["claims"]["vc_88"])
@@ -106,6 +161,6 @@ register_scenario(Scenario(
     description=("Fig. 14: MLBNM stick-slip existence map, 15 velocities (1e-4 .. 6e-3 m/s) x 10 loads "
                  "(20 .. 145 N) = 150 points in one parallel compiled loop (preset vf60-calibrated)."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"drive.duration": 10.0},
+    quick={"drive.duration": 10.0, "refine.loads": [20.0, 65.0, 145.0]},
     references=REFERENCES,
 ))

@@ -8,7 +8,10 @@ Notes
 Runs the ``vf60-calibrated`` preset (spec A1 per-beam reading, c_b = 148 N s/m, m = rho a^2 h,
 v_s = 1.5e-3 m/s): with the printed v_s = 0.018 m/s neither model stick-slips at this
 velocity (see ``beam-network/calibration``). The MLBNM is also run with the paper's
-Algorithm 1 (forward Euler) to compare schemes.
+Algorithm 1 (forward Euler) to compare schemes, and the LBNM once more with every beam carrying
+its column's mean load (what the MLBNM's column lumping keeps): the evidence that the MLBNM/LBNM
+period gap comes from the load variation inside a column. Per-beam slip flags are stored every
+1 ms (a slip lasts 20-30 ms; at 10 ms the Fig. 10 fraction was undersampled, 87 %).
 """
 
 from __future__ import annotations
@@ -21,13 +24,14 @@ from ...analysis.stick_slip import stick_slip
 from ...contact.beam_network.lbnm import run_lbnm
 from ...contact.beam_network.mlbnm import run_mlbnm
 from ...plot import time_series
-from ..base import Scenario, check, register_scenario
+from ..base import Scenario, check, deviation, register_scenario
 from ._common import CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, params_from
 
 CONFIG = {
     "model": dict(MODEL),
     "drive": {"v": 7.5e-4, "duration": 27.0},
-    "numerics": dict(NUMERICS, euler_dt=2e-5, beam_save_dt=1e-2),
+    # per-beam fields every 1 ms: one slip lasts 20-30 ms, so Fig. 10's "whole patch at once" needs it
+    "numerics": dict(NUMERICS, euler_dt=2e-5, beam_save_dt=1e-3),
 }
 
 
@@ -39,10 +43,16 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     lb = run_lbnm(p, v, T, beam_save_dt=float(n["beam_save_dt"]), **kw)
     ml = run_mlbnm(p, v, T, **kw)
     mle = run_mlbnm(p, v, T, dt=float(n["euler_dt"]), save_dt=float(n["save_dt"]), scheme="euler")
+    # evidence for the period gap: the LBNM with every beam carrying its column's mean load
+    g = p.geometry()
+    fz = lb.beam_normal_force.values
+    col_mean = (np.bincount(g.column, weights=fz) / np.bincount(g.column))[g.column]
+    lbc = run_lbnm(p, v, T, beam_save_dt=1.0, normal_force=col_mean, **kw)
     t = lb.time.values
-    F = np.stack([lb.friction_force.values, ml.friction_force.values, mle.friction_force.values])
+    F = np.stack([lb.friction_force.values, ml.friction_force.values, mle.friction_force.values,
+                  lbc.friction_force.values])
     ds = xr.Dataset(coords={"time": ("time", t, {"units": "s"}),
-                            "model": ("model", ["LBNM", "MLBNM", "MLBNM-euler"])})
+                            "model": ("model", ["LBNM", "MLBNM", "MLBNM-euler", "LBNM-column-mean-load"])})
     ds["friction_force"] = (("model", "time"), F, {"units": "N"})
     ds["beam_slip"] = lb.beam_slip
     ds["beam_normal_force"] = lb.beam_normal_force
@@ -61,7 +71,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     t = ds.time.values
     out = []
     met = {}
-    for mname in ("LBNM", "MLBNM", "MLBNM-euler"):
+    for mname in ("LBNM", "MLBNM", "MLBNM-euler", "LBNM-column-mean-load"):
         F = ds.friction_force.sel(model=mname).values
         met[mname] = steady_metrics(t, F)
     for mname in ("LBNM", "MLBNM"):
@@ -94,7 +104,25 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     rel_a = abs(a_m - a_l) / a_l if np.isfinite(a_l) else float("nan")
     rel_T = abs(T_m - T_l) / T_l if np.isfinite(T_l) else float("nan")
     out.append(check("MLBNM ~ LBNM in steady amplitude (Fig. 8c)", "within 25 %", f"{rel_a:.1%}", rel_a <= 0.25))
-    out.append(check("MLBNM ~ LBNM in steady period t_ss (Fig. 8c)", "within 25 %", f"{rel_T:.1%}", rel_T <= 0.25))
+    claim_T = "MLBNM ~ LBNM in steady period t_ss (Fig. 8c)"
+    T_c = met["LBNM-column-mean-load"].period
+    rel_c = abs(T_c - T_m) / T_m if np.isfinite(T_m) else float("nan")
+    if rel_T <= 0.25:
+        out.append(check(claim_T, "within 25 %", f"{rel_T:.1%}", True))
+    else:
+        ev = [check("LBNM with each beam carrying its column's mean load (what the MLBNM lumps) has the MLBNM period",
+                    "within 10 %", f"{T_c:.3g} s vs MLBNM {T_m:.3g} s ({rel_c:.1%})", rel_c <= 0.10),
+              check("the same LBNM with the Fig. 7 load map keeps the gap (it is the load variation inside a column)",
+                    "LBNM period differs from the column-mean LBNM by > 25 %",
+                    f"{T_l:.3g} s vs {T_c:.3g} s ({abs(T_l - T_c) / T_c:.1%})", abs(T_l - T_c) / T_c > 0.25),
+              check("the MLBNM period is a property of its equations, not of the scheme (Algorithm 1 vs semi-implicit)",
+                    "within 5 %", f"{met['MLBNM-euler'].period:.3g} s vs {T_m:.3g} s",
+                    abs(met["MLBNM-euler"].period - T_m) / T_m <= 0.05)]
+        out.append(deviation(claim_T, "within 25 %", f"{rel_T:.1%} (LBNM {T_l:.3g} s, MLBNM {T_m:.3g} s)", ev,
+                             "the paper finds both periods close to the experiment, but its MLBNM (Sec. 3.1) lumps "
+                             "each column into one LuGre element with the summed load; the LBNM with column-mean "
+                             "loads has the MLBNM's period, so the gap is the light outer beams inside each column "
+                             "that the reduction discards (preset vf60-calibrated)", ambiguity=CALIBRATION_NOTE))
     a_e, T_e = met["MLBNM-euler"].amplitude, met["MLBNM-euler"].period
     rel = max(abs(a_e - a_m) / a_m, abs(T_e - T_m) / T_m) if np.isfinite(a_m) else float("nan")
     out.append(check("Algorithm 1 (forward Euler) and the semi-implicit scheme agree (MLBNM)",

@@ -14,7 +14,8 @@ profile runs 20 s to check the slow creep (spec K8).
 The creep position after the last velocity reversal is not converged at the paper's
 Euler 1 ms (dt c0/m = 0.67): RK4 (or Euler at dt <= 0.1 ms) leaves the slider ~43 mm from the
 wall at 2 s instead of the 2.0 mm of Euler 1 ms. The scenario reproduces the paper's
-integrator and reports the discrepancy as a failing convergence check.
+integrator and reports the figure's creep as a deviation of the paper, with a dt-halving study
+(RK4 at 0.2/0.1/0.05 ms, Euler from 1 ms down to 0.01 ms) computed in the run as evidence.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import xarray as xr
 
 from ...plot import plt
 from ...reference import kloss as ref
-from ..base import Scenario, check, register_scenario
+from ..base import Scenario, check, deviation, register_scenario
 from ..config import run_config
 from ._common import REFS, law_of
 
@@ -41,12 +42,22 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     return run_config(cfg)
 
 
+def _reversal_indices(v: np.ndarray) -> list[int]:
+    """Velocity reversals: strict sign changes after the start from rest."""
+    return [i for i in range(2, v.size) if v[i - 1] * v[i] < 0 or (v[i] == 0 and v[i - 1] != 0)]
+
+
+def _reversal_times(ds: xr.Dataset) -> list[float]:
+    t, v = ds.time.values, ds.slip_velocity.values
+    return [float(t[i - 1] + (t[i] - t[i - 1]) * v[i - 1] / (v[i - 1] - v[i])) for i in _reversal_indices(v)]
+
+
 def checks(ds: xr.Dataset, cfg: dict) -> list:
     s = cfg["system"]
     t, x, v = ds.time.values, ds.slip.values, ds.slip_velocity.values
     f, fs = ds.friction_force.values, ds.spring_force.values
-    # velocity reversals: strict sign changes after the start from rest, crossing time interpolated
-    idx = [i for i in range(2, v.size) if v[i - 1] * v[i] < 0 or (v[i] == 0 and v[i - 1] != 0)]
+    # velocity reversals, crossing time interpolated
+    idx = _reversal_indices(v)
     out = []
     for k, (tp, xp) in enumerate(PROTO_REVERSALS):
         if k < len(idx):
@@ -58,7 +69,8 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
         else:
             out.append(check(f"velocity reversal {k + 1}", f"t {tp} s", "none", False))
     i2 = int(np.argmin(np.abs(t - 2.0)))
-    out.append(check("slow creep afterwards: x(2 s) (prototype 2.00 mm)", "2.00 mm (abs 0.05)", abs(x[i2]) * 1e3,
+    out.append(check("the paper's integrator reproduced: slow creep afterwards, x(2 s) with Euler 1 ms (prototype 2.00 mm)",
+                     "2.00 mm (abs 0.05)", abs(x[i2]) * 1e3,
                      abs(abs(x[i2]) * 1e3 - 2.00) < 0.05))
     if t[-1] >= 20.0 - 1e-9:
         i20 = int(np.argmin(np.abs(t - 20.0)))
@@ -66,19 +78,43 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
         T = ref.spring_creep_time(law.f_max, law.v_max0, s["stiffness"])
         out.append(check("creep decays with T = c0/k_s = 10 s: x(20 s) (prototype 0.330 mm)", "0.330 mm (abs 0.01)",
                          abs(x[i20]) * 1e3, abs(abs(x[i20]) * 1e3 - 0.330) < 0.01, ambiguity=f"T = {T:g} s"))
-    # dt-convergence of the paper's Euler 1 ms: compare with RK4 at dt = 0.1 ms
+    # the paper's Euler 1 ms against the converged solution: a dt-halving study computed here
     from ...core.simulate import simulate
     from ..config import build
 
     model, proto, system, _ = build(cfg)
-    conv = simulate(model, proto, system=system, integrator="rk4", dt=1e-4, t_end=2.0, save_dt=1e-3)
-    xc = float(conv.slip.values[-1])
-    out.append(check("Euler 1 ms result is dt-converged: x(2 s) vs RK4 at dt = 0.1 ms (halving dt changes it < 1e-4)",
-                     f"{xc * 1e3:.2f} mm (rel 1 %)", abs(x[i2]) * 1e3, abs(abs(x[i2]) - abs(xc)) < 0.01 * abs(xc),
-                     ambiguity=("fails: after the last reversal the creep is stiff (dt c0/m = 0.67 at 1 ms); explicit "
-                                "Euler at the paper's 1 ms under-resolves it and the slider settles ~2 mm from the wall "
-                                "instead of ~43 mm; reversal times agree within 2 ms. The paper's figure (and the "
-                                "prototype values) inherit this step-size artefact.")))
+
+    def x2(method: str, dt: float) -> float:
+        r = simulate(model, proto, system=system, integrator=method, dt=dt, t_end=2.0, save_dt=1e-3)
+        return float(r.slip.values[-1])
+
+    rk = {dt: x2("rk4", dt) for dt in (2e-4, 1e-4, 5e-5)}
+    eu = {dt: x2("euler", dt) for dt in (1e-3, 5e-4, 2.5e-4, 1.25e-4, 1e-5)}
+    xc = rk[5e-5]
+    d_rk = abs(rk[1e-4] - rk[5e-5]) / abs(xc)
+    eu_err = [abs(eu[d] - xc) / abs(xc) for d in sorted(eu, reverse=True)]
+    tr_c = _reversal_times(simulate(model, proto, system=system, integrator="rk4", dt=5e-5, t_end=2.0, save_dt=1e-4))
+    tr_e = _reversal_times(ds.sel(time=slice(0, 2.0)))
+    n_tr = min(len(tr_c), len(tr_e), len(PROTO_REVERSALS))
+    d_tr = max((abs(a - b) for a, b in zip(tr_c[:n_tr], tr_e[:n_tr])), default=float("nan"))
+    ev = [check("RK4 dt-halving: x(2 s) at dt = 0.1 ms vs 0.05 ms", "relative change < 1e-4",
+                f"{rk[1e-4] * 1e3:.4f} vs {rk[5e-5] * 1e3:.4f} mm ({d_rk:.1e})", d_rk < 1e-4),
+          check("Euler converges to the same x(2 s) as dt falls (1, 0.5, 0.25, 0.125, 0.01 ms)",
+                "error decreasing, < 1 % at 0.01 ms", ", ".join(f"{e:.1%}" for e in eu_err),
+                bool(np.all(np.diff(eu_err) < 0)) and eu_err[-1] < 0.01),
+          check("the oscillation part agrees: first velocity reversals, Euler 1 ms vs converged",
+                f"{len(PROTO_REVERSALS)} reversals within 2 ms", f"{n_tr} reversals, max difference {d_tr * 1e3:.2f} ms",
+                n_tr == len(PROTO_REVERSALS) and d_tr <= 2e-3)]
+    claim = "Fig. 6 (Euler, 1 ms) shows the solution of eqs. (23)-(24): slow creep after the last reversal"
+    if abs(abs(x[i2]) - abs(xc)) < 0.01 * abs(xc):
+        out.append(check(claim, f"x(2 s) = converged {xc * 1e3:.2f} mm (rel 1 %)", abs(x[i2]) * 1e3, True))
+    else:
+        out.append(deviation(claim, f"x(2 s) = {abs(x[i2]) * 1e3:.2f} mm (the paper's Euler 1 ms)",
+                             f"converged x(2 s) = {abs(xc) * 1e3:.2f} mm", ev,
+                             "the paper integrates eqs. (23)-(24) with Euler at 1 ms, which under-resolves the stiff "
+                             "creep after the last reversal (dt c0/m = 0.67): the converged solution leaves the slider "
+                             f"{abs(xc) * 1e3:.1f} mm from the wall at 2 s instead of {abs(x[i2]) * 1e3:.1f} mm, while "
+                             "the oscillation (reversal times) agrees within 2 ms"))
     acc = np.gradient(v, t)
     bal = float(np.max(np.abs(f[-50:] - fs[-50:] + s["mass"] * acc[-50:])))
     out.append(check("at 'equilibrium' friction = spring force (to within m dv/dt) and |F| < F_max",

@@ -1,4 +1,15 @@
-"""``microjunction/hold-time-friction``: static friction vs hold time from creep-driven junction growth."""
+"""``microjunction/hold-time-friction``: static friction vs hold time from creep-driven junction growth.
+
+Notes
+-----
+The source (the microjunction creep model, its appendix pseudo-code) makes no claim about
+hold-time friction; this scenario compares its creep-driven junction growth with the
+log-linear ageing of rate-and-state friction (Dieterich 1972). While the holds are short
+against the creep time constant t_1 = E C_1 / H_G, the area grows about linearly in time, so
+the static-friction gain per decade of hold grows with t_h (apparent exponent about 1) and a
+log-linear fit has a poor R² (about 0.64 over 1-1000 s): the model ages faster than
+logarithmically. The check states that property; it is not a deviation of the source.
+"""
 
 from __future__ import annotations
 
@@ -60,9 +71,19 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
         beta, r2 = ds.attrs[f"log_slope_{name}"], ds.attrs[f"log_fit_r2_{name}"]
         out.append(check(f"{name}: log slope dμs/d ln(t_h) reported (positive)", "> 0",
                          f"{beta:.4g} (per decade {beta * np.log(10):.4g})", beta > 0))
-        out.append(check(f"{name}: ageing is log-linear in hold time like rate-and-state (Dieterich 1972) "
-                         "over the holds", "R² of μs = μ0 + β ln t_h >= 0.95", r2, r2 >= 0.95, fmt=".4f",
-                         ambiguity="not a claim of the source; comparison with RSF ageing (see Notes)"))
+        # comparison with rate-and-state ageing (not a claim of the source): RSF's Dieterich ageing is
+        # log-linear; creep-driven growth is linear in time while t_h is short against the creep time
+        # constant, so the per-decade gain must grow with t_h (faster than logarithmic)
+        h = ds.hold.values
+        per_dec = np.diff(mu) / np.diff(np.log10(h))
+        expo = np.diff(np.log10(per_dec)) / np.diff(np.log10(h))[1:]
+        out.append(check(f"{name}: ageing is faster than the log-linear ageing of rate-and-state (Dieterich 1972): "
+                         "the gain per decade of hold time grows with t_h",
+                         "per-decade gain strictly increasing (R² of μs = μ0 + β ln t_h reported)",
+                         f"per decade {per_dec[0]:.3g} -> {per_dec[-1]:.3g}; apparent exponent of the gain "
+                         f"{np.median(expo):.2f} (1 = linear in t_h); log-linear R² {r2:.4f}",
+                         bool(np.all(np.diff(per_dec) > 0)),
+                         ambiguity="not a claim of the source; a comparison with RSF ageing (see Notes)"))
     return out
 
 
