@@ -11,7 +11,7 @@ import time
 
 from frictionlab.laws.subloading import P_COMMON, Subloading, c_from_mm_mpa
 from frictionlab.protocols import ConstantVelocity
-from frictionlab.systems.subloading_oscillator import SubloadingOscillator, run_prescribed
+from frictionlab.laws.subloading_drivers import SubloadingOscillator, run_prescribed
 
 
 def run(quick: bool) -> list[tuple[str, float, str, str]]:

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from frictionlab.core.convergence import check_convergence, relative_change
+from frictionlab.solve.convergence import check_convergence, relative_change
 from frictionlab.core.registry import make_model
 from frictionlab.protocols import ConstantVelocity
 from frictionlab.scenarios import get_scenario

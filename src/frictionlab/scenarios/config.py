@@ -23,7 +23,7 @@ import xarray as xr
 
 from ..core.errors import ConfigError, suggest
 from ..core.registry import get_model_class, make_model
-from ..core.simulate import simulate
+from ..solve import simulate
 from ..protocols.base import _PROTOCOLS, make_protocol
 from ..systems.base import _SYSTEMS, make_system
 

@@ -7,7 +7,7 @@ import xarray as xr
 
 from ...analysis.steady_state import steady_state
 from ...core.registry import make_model
-from ...core.simulate import simulate
+from ...solve import simulate
 from ...plot import curves
 from ...protocols import ConstantVelocity
 from ...reference.lugre import steady_friction

@@ -17,7 +17,7 @@ import numpy as np
 import xarray as xr
 
 from ...core.registry import make_model
-from ...core.simulate import simulate
+from ...solve import simulate
 from ...plot import plt
 from ...protocols import ConstantVelocity
 from ...reference import kloss as ref

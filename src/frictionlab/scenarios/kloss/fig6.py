@@ -67,7 +67,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
         out.append(check("creep decays with T = c0/k_s = 10 s: x(20 s) (prototype 0.330 mm)", "0.330 mm (abs 0.01)",
                          abs(x[i20]) * 1e3, abs(abs(x[i20]) * 1e3 - 0.330) < 0.01, ambiguity=f"T = {T:g} s"))
     # dt-convergence of the paper's Euler 1 ms: compare with RK4 at dt = 0.1 ms
-    from ...core.simulate import simulate
+    from ...solve import simulate
     from ..config import build
 
     model, proto, system, _ = build(cfg)
