@@ -32,7 +32,7 @@ CONFIG = {
     "model": {"name": "kloss", "preset": "fig6"},
     "protocol": {"type": "constant_velocity", "v": 0.0, "duration_s": 20.0},
     "system": {"type": "mass", "mass": 0.3, "stiffness": 20.0, "x0": -0.2, "preload": 4.0},
-    "integrator": {"method": "euler", "dt": 1e-3, "save_dt": 1e-3},
+    "integrator": {"driver": "euler", "dt": 1e-3, "save_dt": 1e-3},
 }
 PROTO_REVERSALS = [(0.383, 0.153), (0.768, -0.106), (1.154, 0.056)]
 
