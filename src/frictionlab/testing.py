@@ -82,7 +82,7 @@ def _negated(protocol: AbstractProtocol) -> AbstractProtocol:
 
 
 def check_model(model: AbstractModel, *, protocol: AbstractProtocol | None = None, system: Any = None,
-                rtol: float = 2e-3, steps: int = 2000, odd_rtol: float = 1e-9) -> ModelCheck:
+                rtol: float = 2e-3, steps: int = 8000, odd_rtol: float = 1e-9) -> ModelCheck:
     """Run the model contract (see module docstring); raise ``AssertionError`` on a breach.
 
     Parameters

@@ -25,13 +25,17 @@ def _through_run_config(name: str) -> bool:
 
 
 NAMES = [n for n in scenario_names() if n.split("/")[0] in ("classic", "subloading", "kloss") and _through_run_config(n)]
+#: kept in the fast suite; the others run two quick scenario runs each (~10-30 s) and are marked slow
+FAST = ("classic/rsf-velocity-step", "kloss/fig5")
+CASES = [n if n in FAST else pytest.param(n, marks=pytest.mark.slow(reason="two quick scenario runs through the CLI"))
+         for n in NAMES]
 
 
 def test_the_selection_is_not_empty():
     assert {"classic/rsf-velocity-step", "classic/spring-slider-stick-slip"} <= set(NAMES)
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", CASES)
 def test_dumped_toml_reruns_to_the_same_result(name, tmp_path):
     runner = CliRunner()
     dumped = runner.invoke(app, ["run", name, "--quick", "--dump", "--out", str(tmp_path / "d")])
