@@ -84,9 +84,12 @@ def _allowed_keys(section: str, table: dict[str, Any], cfg: dict[str, Any]) -> l
     if section == "system" and table.get("type") in _SYSTEMS:
         return ["type", *_SYSTEMS[table["type"]].field_names()]
     if section == "integrator":
-        if "model" in cfg and "name" in cfg["model"]:
-            return [*INTEGRATOR_KEYS, *config_driver(cfg).options]
-        return list(INTEGRATOR_KEYS)
+        if "model" in cfg and "name" in cfg["model"] and "method" not in table:
+            try:
+                return [*INTEGRATOR_KEYS, *config_driver(cfg).options]
+            except ConfigError:  # a model without drivers (yet): only the keys the section has
+                return None
+        return None if "method" in table else list(INTEGRATOR_KEYS)
     return None
 
 
