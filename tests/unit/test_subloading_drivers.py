@@ -88,3 +88,15 @@ def test_rate_reference_driver_completes_the_standard_variables():
         fl.simulate(m, p, integrator="rate_reference", t_end=1.0)
     with pytest.raises(ConfigError, match="give dt or du, not both"):
         fl.simulate(m, p, integrator="rate_reference", du=1e-8, dt=1e-3)
+
+
+def test_family_drivers_are_found_without_importing_the_driver_module():
+    import subprocess
+    import sys
+
+    code = ("from frictionlab.laws.subloading import Subloading, P_COMMON\n"
+            "from frictionlab.solve import default_driver\n"
+            "print(default_driver(Subloading(**P_COMMON)).name)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "prescribed"

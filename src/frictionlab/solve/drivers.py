@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..core.errors import ConfigError, suggest
+from ..core.registry import discover
 from ..systems.base import AbstractSystem
 
 __all__ = ["Driver", "register_driver", "drivers_for", "default_driver", "driver_for", "check_options"]
@@ -158,7 +159,12 @@ def _mro(model: Any) -> tuple[type, ...]:
 
 
 def drivers_for(model: Any) -> dict[str, Driver]:
-    """Every driver that serves ``model`` (an instance or a class), nearest class first."""
+    """Every driver that serves ``model`` (an instance or a class), nearest class first.
+
+    The model packages are imported first (:func:`frictionlab.core.registry.discover`, once
+    per process), so a family's drivers are known however its model was imported.
+    """
+    discover()
     out: dict[str, Driver] = {}
     for cls in _mro(model):
         for name, drv in _DRIVERS.get(cls, {}).items():
