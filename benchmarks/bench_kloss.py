@@ -21,7 +21,7 @@ def _best(fn, repeat: int = 3) -> float:
 
 def run(quick: bool) -> list[tuple[str, float, str, str]]:
     from frictionlab.core.registry import make_model
-    from frictionlab.core.simulate import simulate
+    from frictionlab.solve import simulate
     from frictionlab.laws.kloss import kloss, kloss_2d
     from frictionlab.protocols import ConstantVelocity
     from frictionlab.scenarios import get_scenario

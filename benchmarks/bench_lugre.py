@@ -3,7 +3,7 @@
 Problem: LuGre (Canudas de Wit et al. 1995 parameters) on a spring-slider, M = 1 kg,
 K = 2 N/m, drive 0.1 m/s (stick-slip), dt = 1e-5 s, 10^6 steps (10 s).
 
-* compiled: the numba loops of :mod:`frictionlab.core.integrate.compiled` (``fixed_step_loops``:
+* compiled: the numba loops of :mod:`frictionlab.solve.integrate.compiled` (``fixed_step_loops``:
   Euler and RK4) called directly with pre-sampled inputs; warmed up first so that compile
   time is excluded. Rates are given per CPU second of this process (``time.process_time``)
   because the machine may be shared; wall-clock rates are printed too.
@@ -23,7 +23,7 @@ import time
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from frictionlab.core.integrate.compiled import fixed_step_loops
+from frictionlab.solve.integrate.compiled import fixed_step_loops
 from frictionlab.laws import LuGre
 from frictionlab.systems import spring_slider
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from frictionlab.core.base import AbstractLaw
 from frictionlab.core.registry import get_model_class, make_model, model_names, presets_of
-from frictionlab.core.simulate import simulate
+from frictionlab.solve import simulate
 from frictionlab.laws import Dahl, LuGre
 from frictionlab.protocols import Sinusoidal, VelocitySteps
 from frictionlab.scenarios import get_scenario, scenario_names

@@ -2,7 +2,8 @@
 
 from . import laws, protocols, systems
 from .core import (AbstractLaw, AbstractModel, AbstractSteppedModel, ConfigError, DataError, FrictionLabError,
-                   IntegrationError, ParameterError, make_model, model_names, simulate)
+                   IntegrationError, ParameterError, make_model, model_names)
+from .solve import simulate
 from .core.citations import citations
 from .fit import Fitter
 

@@ -413,7 +413,7 @@ def test_check_run_settings_memory_estimate_and_tolerances():
 
 
 def test_negative_rtol_refused_through_simulate():
-    from frictionlab.core.simulate import simulate
+    from frictionlab.solve import simulate
     from frictionlab.laws import LuGre
     from frictionlab.protocols import make_protocol
 

@@ -7,7 +7,7 @@ right-hand side is infinitely differentiable, so each method shows its nominal o
 
 import pytest
 
-from frictionlab.core.convergence import check_convergence
+from frictionlab.solve.convergence import check_convergence
 from frictionlab.laws import Stribeck
 from frictionlab.protocols import ConstantVelocity
 from frictionlab.systems import spring_slider

@@ -5,7 +5,7 @@ import pytest
 
 from frictionlab.core.errors import ParameterError
 from frictionlab.core.registry import make_model
-from frictionlab.core.simulate import simulate
+from frictionlab.solve import simulate
 from frictionlab.laws import GMS
 from frictionlab.protocols import Sinusoidal, make_protocol
 

@@ -7,7 +7,7 @@ import pytest
 
 from frictionlab.core.errors import ParameterError
 from frictionlab.core.registry import make_model, presets_of
-from frictionlab.core.simulate import simulate
+from frictionlab.solve import simulate
 from frictionlab.laws import GMS, Coulomb, Dahl, LuGre, RateState, Stribeck
 from frictionlab.protocols import ConstantVelocity, Sinusoidal, VelocitySteps
 from frictionlab.reference.lugre import steady_friction

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from frictionlab.core.convergence import check_convergence, relative_change
+from frictionlab.solve.convergence import check_convergence, relative_change
 from frictionlab.core.registry import make_model
 from frictionlab.protocols import ConstantVelocity
 from frictionlab.scenarios import get_scenario
@@ -49,7 +49,7 @@ def test_stribeck_curve_dt_halving():
                                             ("classic/dahl-hysteresis", "friction_force")])
 def test_prescribed_slip_scenarios_dt_halving(name, variable):
     cfg, model, protocol, system, integ = _fixed_step(name)
-    rep = check_convergence(model, protocol, system=system, integrator=integ["method"], dt=integ["dt"], levels=2,
+    rep = check_convergence(model, protocol, system=system, integrator=integ["driver"], dt=integ["dt"], levels=2,
                             variable=variable)
     assert rep.relative_changes[0] < 0.01, str(rep)
 

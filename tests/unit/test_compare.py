@@ -8,7 +8,7 @@ import pytest
 from frictionlab.analysis import compare as C
 from frictionlab.core.errors import ConfigError, ParameterError
 from frictionlab.core.registry import make_model
-from frictionlab.core.simulate import simulate
+from frictionlab.solve import simulate
 from frictionlab.protocols import ConstantVelocity, SlideHoldSlide, VelocitySteps
 
 VS = VelocitySteps(velocities=(1e-4, 1e-3), durations=(0.2, 0.2))

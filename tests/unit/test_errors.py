@@ -7,10 +7,10 @@ import sys
 import numpy as np
 import pytest
 
-from frictionlab.core.convergence import check_convergence
+from frictionlab.solve.convergence import check_convergence
 from frictionlab.core.errors import ConfigError, ParameterError
 from frictionlab.core.registry import make_model
-from frictionlab.core.simulate import simulate
+from frictionlab.solve import simulate
 from frictionlab.laws import GMS, Dahl, LuGre, RateState, Stribeck
 from frictionlab.protocols import ConstantVelocity
 from frictionlab.scenarios import get_scenario

@@ -85,7 +85,7 @@ def test_registered_law_static_fit():
 
 
 def test_dynamic_time_series_fit_recovers_lag():
-    from frictionlab.core.simulate import simulate
+    from frictionlab.solve import simulate
     from frictionlab.fit import RecordedInput
     from frictionlab.laws.kloss import KlossDynamic
 

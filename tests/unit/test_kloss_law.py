@@ -9,7 +9,7 @@ import pytest
 
 from frictionlab.core.errors import ParameterError
 from frictionlab.core.registry import make_model
-from frictionlab.core.simulate import simulate
+from frictionlab.solve import simulate
 from frictionlab.laws.kloss import (Kloss, KlossAnisotropic, KlossDynamic, alpha_from_time_constant, kloss, kloss_2d,
                                     kloss_alpha_filter, kloss_combined_slip, kloss_lift, kloss_slip, slip_ratios)
 from frictionlab.laws.magic_formula import magic_formula, mf52_fx0, mf52_fy0

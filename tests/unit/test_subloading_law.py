@@ -10,12 +10,12 @@ import pytest
 
 from frictionlab.core.errors import ParameterError
 from frictionlab.core.registry import make_model
-from frictionlab.core.simulate import simulate
+from frictionlab.solve import simulate
 from frictionlab.laws.subloading import (P_COMMON, Subloading, SubloadingRate, c_from_mm_mpa, evolution_u,
                                          rates_full, return_map, shear_strength)
 from frictionlab.protocols import ConstantVelocity, VelocitySteps
 from frictionlab.scenarios.subloading._path import path_protocol
-from frictionlab.systems.subloading_oscillator import run_prescribed, run_rate_reference
+from frictionlab.laws.subloading_drivers import run_prescribed, run_rate_reference
 
 FN = 3e5  # 0.3 MPa
 FIXED = {**P_COMMON, "c": 0.0, "kappa": 0.0, "xi": 0.0}  # fixed sliding surface (spec C3)

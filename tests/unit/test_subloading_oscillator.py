@@ -9,7 +9,7 @@ import pytest
 from frictionlab.core.errors import ParameterError
 from frictionlab.laws.subloading import P_COMMON, Subloading, c_from_mm_mpa
 from frictionlab.protocols import PulsatingThreshold
-from frictionlab.systems.subloading_oscillator import SubloadingOscillator, run_pulsating
+from frictionlab.laws.subloading_drivers import SubloadingOscillator, run_pulsating
 
 OSC = dict(stiffness=4e4, drive_velocity=1e-5, area=1e-4, normal_stress=3e5)
 

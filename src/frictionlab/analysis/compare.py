@@ -25,7 +25,7 @@ that no interpolated sample straddles a velocity jump; the grid contains the jum
 Adapters are callables ``adapter(protocol, quick) -> xarray.Dataset`` holding the standard
 variables; :data:`ADAPTERS` maps names to :class:`ModelAdapter` records (add one with
 :func:`register_adapter`). The rate laws and the subloading return-mapping model run through
-:func:`frictionlab.core.simulate.simulate` under prescribed slip; the microjunction
+:func:`frictionlab.solve.simulate` under prescribed slip; the microjunction
 ensemble runs its own driver (normal-load history only); the MLBNM beam network runs its own
 driver at one constant stage velocity (other protocols report themselves unsupported); the
 rough-contact model runs its sliding driver (:func:`frictionlab.contact.rough.sliding.run_sliding`)
@@ -172,7 +172,7 @@ def _law_adapter(name: str, make: Callable[[AbstractProtocol], Any], description
         return run_system(protocol, None, quick)
 
     def run_system(protocol: AbstractProtocol, system: Any, quick: bool) -> xr.Dataset:
-        from ..core.simulate import simulate
+        from ..solve import simulate
 
         model = make(protocol)
         if stress and system is not None:
@@ -181,7 +181,7 @@ def _law_adapter(name: str, make: Callable[[AbstractProtocol], Any], description
         proto = _with_normal(protocol, model.fn_init) if stress else protocol
         dt = _dt(protocol, quick)
         n = int(round(float(protocol.duration) / dt))
-        ds = simulate(model, proto, system=system, integrator="rk4", dt=dt, max_points=n + 2)
+        ds = simulate(model, proto, system=system, dt=dt, max_points=n + 2)  # the model's default driver
         ds.attrs["compare_model_repr"] = repr(model)
         return ds
 
@@ -377,18 +377,12 @@ def run_model(name: str, protocol: AbstractProtocol, quick: bool = True, system:
 # --------------------------------------------------------------------------- RSF closed form + fit
 def _segments(protocol: AbstractProtocol) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Edges [s] and the velocity on each segment of a piecewise-constant velocity protocol."""
-    edges = getattr(protocol, "edges", None)
-    if edges is None:
-        from ..protocols.velocity import ConstantVelocity
-
-        if isinstance(protocol, ConstantVelocity):
-            edges = np.array([0.0, protocol.duration])
-        else:
-            raise ConfigError(f"the rate-and-state fit needs a piecewise-constant velocity protocol "
-                              f"(velocity_steps, slide_hold_slide, constant_velocity); got {protocol.type_name!r}")
-    edges = np.asarray(edges, dtype=float)
-    mids = 0.5 * (edges[1:] + edges[:-1])
-    return edges, np.abs(protocol.velocity(mids))
+    segs = protocol.segments()
+    if any(s.velocity is None for s in segs):
+        raise ConfigError(f"the rate-and-state fit needs a piecewise-constant velocity protocol "
+                          f"(velocity_steps, slide_hold_slide, constant_velocity); got {protocol.type_name!r}")
+    edges = np.array([s.t_start for s in segs] + [segs[-1].t_end], dtype=float)
+    return edges, np.abs(np.array([s.velocity for s in segs], dtype=float))
 
 
 def rsf_prescribed_mu(t: NDArray[np.float64], edges: NDArray[np.float64], velocities: NDArray[np.float64],
@@ -549,7 +543,7 @@ def _diagnostics(name: str, ds: xr.Dataset, protocol: AbstractProtocol) -> dict[
         out["steady_after_step"] = float(mu[max(i_end, 0)])
         if ad.steady is not None:
             out["steady_expected"] = float(ad.steady(v1, protocol))
-    windows = getattr(protocol, "hold_windows", None)
+    windows = _hold_windows(protocol)
     t_ref = float(windows[0][0]) if windows else (ch[0] if ch is not None else None)
     if t_ref is not None:
         before = t < t_ref - 1e-9 * max(1.0, t_ref)
@@ -559,7 +553,7 @@ def _diagnostics(name: str, ds: xr.Dataset, protocol: AbstractProtocol) -> dict[
         peaks = []
         for (h0, h1) in windows:
             before = t < h0 - 1e-9 * max(1.0, h0)
-            slide = float(getattr(protocol, "slide_duration", h1 - h0))
+            slide = _after_hold(protocol, h1, h1 - h0)
             after = (t >= h1 - 1e-9 * max(1.0, h1)) & (t <= h1 + 0.5 * slide)
             if before.any() and after.any():
                 peaks.append(float(np.max(mu[after]) - mu[before][-1]))
@@ -636,7 +630,7 @@ def compare(protocol: AbstractProtocol, models: Sequence[str] | None = None, qui
     diag_keys = ("direct_effect", "direct_expected", "peak_after_step", "steady_after_step", "steady_expected",
                  "mu_reference")
     diags = {k: np.full(nm, np.nan) for k in diag_keys}
-    n_holds = len(getattr(protocol, "holds", ()) or ())
+    n_holds = len(_hold_windows(protocol))
     hold_peaks = np.full((nm, max(n_holds, 1)), np.nan)
     fit_keys = ("mu_ref", "a", "b", "dc")
     fits = {f"rsf_{k}": np.full(nm, np.nan) for k in fit_keys}
@@ -711,10 +705,23 @@ def compare(protocol: AbstractProtocol, models: Sequence[str] | None = None, qui
     })
     if ch is not None:
         out.attrs.update({"step_time": ch[0], "v_before": ch[1], "v_after": ch[2], "ref_time": ch[0]})
-    windows = getattr(protocol, "hold_windows", None)
+    windows = _hold_windows(protocol)
     if windows:
         out.attrs["ref_time"] = float(windows[0][0])
     return out
+
+
+def _hold_windows(protocol: AbstractProtocol) -> list[tuple[float, float]]:
+    """(start, end) [s] of every hold segment of ``protocol``."""
+    return [(s.t_start, s.t_end) for s in protocol.segments() if s.kind == "hold"]
+
+
+def _after_hold(protocol: AbstractProtocol, t_end_hold: float, fallback: float) -> float:
+    """Duration [s] of the segment that starts when a hold ends (``fallback`` at the end)."""
+    for s in protocol.segments():
+        if abs(s.t_start - t_end_hold) <= 1e-9 * max(1.0, t_end_hold):
+            return s.duration
+    return fallback
 
 
 def _flat_attrs(protocol: AbstractProtocol) -> dict[str, Any]:

@@ -44,6 +44,10 @@ class AbstractModel(Parameters):
     odd: ClassVar[bool] = True
     citation: ClassVar[str] = ""
     doi: ClassVar[str] = ""
+    #: a typical operating point: slip velocity ``v`` [m/s], ``normal_force`` [force_units] and a
+    #: ``duration`` [s] over which the state evolves; used by the model contract
+    #: (:func:`frictionlab.testing.check_model`) to build its standard protocol
+    typical_inputs: ClassVar[dict[str, float]] = {"v": 1e-3, "normal_force": 1.0, "duration": 1.0}
 
     def initial_state(self) -> FloatArray:
         """State at rest, before any slip (zeros unless a model says otherwise)."""

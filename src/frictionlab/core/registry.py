@@ -46,12 +46,20 @@ def add_presets(model_name: str, presets: dict[str, Preset]) -> None:
     _PRESETS.setdefault(model_name, {}).update(presets)
 
 
+_DISCOVERED = False
+
+
 def discover() -> None:
-    """Import every module of the model packages so that they register."""
+    """Import every module of the model packages so that they register (models, presets and
+    their drivers); done once per process."""
+    global _DISCOVERED
+    if _DISCOVERED:
+        return
     for pkg_name in ("frictionlab.laws", "frictionlab.contact"):
         pkg = importlib.import_module(pkg_name)
         for mod in pkgutil.walk_packages(pkg.__path__, pkg_name + "."):
             importlib.import_module(mod.name)
+    _DISCOVERED = True
 
 
 def model_names() -> list[str]:

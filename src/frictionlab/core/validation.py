@@ -70,7 +70,7 @@ def _number(name: str, value: Any, *, positive: bool = False, nonneg: bool = Fal
 def check_run_settings(model: Any, protocol: Any, system: Any, integrator: str, *, dt: Any = None, t_end: Any = None,
                        save_dt: Any = None, max_points: Any = 20000, rtol: Any = 1e-8, atol: Any = 1e-12,
                        newmark_beta: Any = 0.25, newmark_gamma: Any = 0.5, memory: int | None = None) -> None:
-    """Refuse integrator settings of :func:`~frictionlab.core.simulate.simulate` that cannot run.
+    """Refuse integrator settings of :func:`~frictionlab.solve.simulate.simulate` that cannot run.
 
     Checks the types and ranges of ``dt``, ``t_end``, ``save_dt`` (finite, > 0),
     ``max_points`` (a whole number >= 2), ``rtol`` (0 < rtol < 1), ``atol`` (>= 0) and the

@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..core.errors import DataError, suggest
 from ..core.params import param
-from ..protocols.base import AbstractProtocol, register_protocol
+from ..protocols.base import AbstractProtocol, Segment, register_protocol, segment_kind
 
 __all__ = ["XYData", "TimeSeries", "read_table", "load_xy", "load_timeseries", "load_coefficients",
            "RecordedInput", "check_monotone", "find_data_file"]
@@ -298,6 +298,23 @@ class RecordedInput(AbstractProtocol):
     @property
     def duration(self) -> float:
         return float(self.times[-1] - self.times[0])
+
+    def segments(self) -> tuple[Segment, ...]:
+        """One piece per sample interval (times from the first sample); a channel that changes
+        across the interval is ``None`` (linear interpolation)."""
+        t = np.asarray(self.times, dtype=float) - self.times[0]
+        v = np.asarray(self.velocities, dtype=float)
+        fn = np.asarray(self.normal_forces, dtype=float)
+        f = np.asarray(self.forces, dtype=float) if self.forces else np.zeros_like(t)
+        out = []
+        for k in range(t.size - 1):
+            vk = float(v[k]) if v[k] == v[k + 1] else None
+            fk = float(fn[k]) if fn[k] == fn[k + 1] else None
+            kind = segment_kind(vk, fk)
+            if kind in ("slide", "hold") and f[k] != f[k + 1]:
+                kind = "ramp"
+            out.append(Segment(float(t[k]), float(t[k + 1]), kind, vk, fk))
+        return tuple(out)
 
     def velocity(self, t: ArrayLike) -> NDArray[np.float64]:
         return np.interp(np.asarray(t, dtype=float) + self.times[0], self.times, self.velocities)

@@ -201,14 +201,15 @@ class LawDynamicModel(FitModel):
 
     ``output`` is the Dataset variable compared with the data (``friction_force`` or
     ``friction_coefficient``); ``system`` hosts the law (default prescribed slip);
-    ``substeps`` integration steps per data interval (``integrator`` fixed-step).
+    ``substeps`` integration steps per data interval (``integrator``: a fixed-step driver of
+    the law, default its default driver).
     """
 
     law_name: str = ""
     base: dict[str, Any] = field(default_factory=dict)
     output: str = "friction_force"
     system: Any = None
-    integrator: str = "rk4"
+    integrator: str | None = None
     substeps: int = 4
 
     def make(self, params: Mapping[str, float]):
@@ -220,7 +221,7 @@ class LawDynamicModel(FitModel):
         self.make(params)
 
     def predict(self, params: Mapping[str, float], data: Any) -> NDArray[np.float64]:
-        from ..core.simulate import simulate
+        from ..solve import simulate
 
         if not isinstance(data, TimeSeries):
             raise DataError(f"dynamic fit of {self.law_name!r} needs a TimeSeries (time, velocity, output)")

@@ -466,6 +466,8 @@ class Subloading(SubloadingParams, AbstractSteppedModel):
     """
 
     name: ClassVar[str] = "subloading"
+    #: Sec. 4 operating point: 10 um/s under f_n = 0.3 MPa (stresses in Pa)
+    typical_inputs: ClassVar[dict[str, float]] = {"v": 1e-5, "normal_force": 3e5, "duration": 10.0}
     state_names: ClassVar[tuple[str, ...]] = ("tangential_stress", "area_state", "plastic_slip", "normal_stress_prev")
     state_units: ClassVar[tuple[str, ...]] = ("Pa", "1", "m", "Pa")
     force_units: ClassVar[str] = "Pa"
@@ -548,12 +550,14 @@ class SubloadingRate(SubloadingParams, AbstractLaw):
     rate, so under the core integrators this form takes :math:`\dot f_n = 0` in
     :math:`\Lambda` (the area state is stored relative to :math:`P(f_n)` and follows the
     pressure exactly): it is exact for constant normal stress. Under a normal-stress
-    programme use :func:`frictionlab.systems.subloading_oscillator.run_rate_reference`, an
+    programme use :func:`frictionlab.laws.subloading_drivers.run_rate_reference`, an
     RK4 loop over the same kernel (:func:`rates_full`) that also passes :math:`\dot f_n`.
     Explicit schemes need slip increments :math:`|v|\Delta t \lesssim 0.1/r` (spec 5.1).
     """
 
     name: ClassVar[str] = "subloading_rate"
+    #: Sec. 4 operating point: 10 um/s under f_n = 0.3 MPa (stresses in Pa)
+    typical_inputs: ClassVar[dict[str, float]] = {"v": 1e-5, "normal_force": 3e5, "duration": 10.0}
     state_names: ClassVar[tuple[str, ...]] = ("tangential_stress", "area_state", "plastic_slip")
     state_units: ClassVar[tuple[str, ...]] = ("Pa", "1", "m")
     force_units: ClassVar[str] = "Pa"

@@ -10,10 +10,17 @@ consume any protocol:
 
 Compiled integrators sample the channels once on the step grid (:meth:`sample`); adaptive
 integrators call them pointwise.
+
+Drivers query a protocol's structure through :meth:`AbstractProtocol.segments` (never by
+inspecting its fields): the programme as consecutive :class:`Segment` pieces, each with a
+``kind`` from :data:`SEGMENT_KINDS` and the constant velocity / normal force on the piece
+(``None`` where the channel varies within it). :attr:`AbstractProtocol.breakpoints` (the
+times where a channel jumps) is derived from the segments.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -22,7 +29,61 @@ from numpy.typing import ArrayLike, NDArray
 from ..core.errors import ConfigError, suggest
 from ..core.params import Parameters
 
-__all__ = ["AbstractProtocol", "register_protocol", "make_protocol", "protocol_names", "piecewise"]
+__all__ = ["AbstractProtocol", "Segment", "SEGMENT_KINDS", "register_protocol", "make_protocol", "protocol_names",
+           "piecewise", "segment_kind"]
+
+#: the kinds of :class:`Segment`:
+#:
+#: * ``"slide"`` -- constant non-zero velocity, constant normal force;
+#: * ``"hold"``  -- zero velocity (or a programme's hold creep velocity), constant normal force;
+#: * ``"ramp"``  -- the velocity or the applied tangential force varies (linearly) within the
+#:   piece, constant normal force;
+#: * ``"load"``  -- the normal force varies within the piece;
+#: * ``"cyclic"`` -- periodic programme (sinusoid, threshold-switched pulsating loading).
+SEGMENT_KINDS: tuple[str, ...] = ("slide", "hold", "ramp", "load", "cyclic")
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One piece ``[t_start, t_end)`` [s] of a protocol (see :meth:`AbstractProtocol.segments`).
+
+    Attributes
+    ----------
+    t_start, t_end : float
+        Start and end of the piece [s].
+    kind : str
+        One of :data:`SEGMENT_KINDS`.
+    velocity : float or None
+        The constant slip (load-point) velocity on the piece [m/s]; ``None`` when it varies.
+    normal_force : float or None
+        The constant normal load on the piece [N]; ``None`` when it varies.
+    """
+
+    t_start: float
+    t_end: float
+    kind: str
+    velocity: float | None
+    normal_force: float | None
+
+    def __post_init__(self) -> None:
+        if self.kind not in SEGMENT_KINDS:
+            raise ValueError(f"segment kind {self.kind!r} is not one of {SEGMENT_KINDS}")
+        if not self.t_end > self.t_start:
+            raise ValueError(f"segment [{self.t_start!r}, {self.t_end!r}) must have t_end > t_start")
+
+    @property
+    def duration(self) -> float:
+        """Length of the piece [s]."""
+        return self.t_end - self.t_start
+
+
+def segment_kind(velocity: float | None, normal_force: float | None, *, hold: bool = False) -> str:
+    """Kind of a piece from its constant values (``None``: varies): load, ramp, hold or slide."""
+    if normal_force is None:
+        return "load"
+    if velocity is None:
+        return "ramp"
+    return "hold" if hold or velocity == 0.0 else "slide"
 
 _PROTOCOLS: dict[str, type["AbstractProtocol"]] = {}
 
@@ -77,11 +138,38 @@ class AbstractProtocol(Parameters):
         """Total length of the programme [s]."""
         raise NotImplementedError
 
+    def segments(self) -> tuple[Segment, ...]:
+        """The programme as consecutive pieces covering ``[0, duration]`` (see :class:`Segment`).
+
+        Every protocol implements this; drivers use it (and :attr:`breakpoints`) instead of
+        inspecting protocol fields.
+        """
+        raise NotImplementedError(f"protocol {type(self).__name__} does not implement segments()")
+
     @property
     def breakpoints(self) -> tuple[float, ...]:
-        """Times where a channel jumps (piecewise-constant programmes); empty when continuous."""
-        edges = getattr(self, "edges", None)
-        return tuple(float(e) for e in edges[1:-1]) if edges is not None else ()
+        """Times inside the run where a channel (velocity or normal force) jumps; empty when continuous.
+
+        Derived from :meth:`segments`: a boundary is a breakpoint when the constant values on its
+        two sides differ, or, where a side varies, when the channel's left limit differs from
+        its value there.
+        """
+        segs = self.segments()
+        out = []
+        for a, b in zip(segs[:-1], segs[1:]):
+            tb = b.t_start
+            for ca, cb, channel in ((a.velocity, b.velocity, self.velocity),
+                                    (a.normal_force, b.normal_force, self.normal_force)):
+                if ca is not None and cb is not None:
+                    jump = ca != cb
+                else:
+                    eps = 1e-9 * max(abs(tb), b.t_end - tb, a.t_end - a.t_start)
+                    left, right = channel(np.array([tb - eps, tb]))
+                    jump = abs(left - right) > 1e-6 * max(abs(left), abs(right), 1e-300)
+                if jump:
+                    out.append(float(tb))
+                    break
+        return tuple(out)
 
     def velocity(self, t: ArrayLike) -> NDArray[np.float64]:
         """Prescribed slip (or load-point) velocity [m/s] at times ``t`` [s]; zero unless overridden."""

@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..core.params import param
-from .base import AbstractProtocol, register_protocol
+from .base import AbstractProtocol, Segment, register_protocol
 
 __all__ = ["Sinusoidal", "PulsatingThreshold"]
 
@@ -43,6 +43,10 @@ class Sinusoidal(AbstractProtocol):
     @property
     def duration(self) -> float:
         return self.cycles / self.frequency
+
+    def segments(self) -> tuple[Segment, ...]:
+        """One ``cyclic`` piece (velocity varies, constant normal load)."""
+        return (Segment(0.0, self.duration, "cyclic", None, float(self.normal_force_value)),)
 
     def displacement(self, t: ArrayLike) -> NDArray[np.float64]:
         """Prescribed displacement :math:`A\\sin(2\\pi f t)` [m] at times ``t`` [s]."""
@@ -94,6 +98,10 @@ class PulsatingThreshold(AbstractProtocol):
     @property
     def duration(self) -> float:
         return self.max_duration
+
+    def segments(self) -> tuple[Segment, ...]:
+        """One ``cyclic`` piece up to ``max_duration`` (the direction is set on the output)."""
+        return (Segment(0.0, self.duration, "cyclic", None, float(self.normal_force_value)),)
 
     def velocity(self, t: ArrayLike) -> NDArray[np.float64]:
         return np.full_like(np.asarray(t, dtype=float), self.v)

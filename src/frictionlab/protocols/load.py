@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..core.params import param
-from .base import AbstractProtocol, register_protocol
+from .base import AbstractProtocol, Segment, register_protocol, segment_kind
 
 __all__ = ["NormalLoadProgramme", "ForceRamp"]
 
@@ -33,6 +33,19 @@ class NormalLoadProgramme(AbstractProtocol):
     @property
     def duration(self) -> float:
         return float(self.times[-1])
+
+    def segments(self) -> tuple[Segment, ...]:
+        """One piece per knot interval: ``load`` where the load changes, else ``slide``/``hold``."""
+        out = []
+        for k in range(len(self.times) - 1):
+            a, b = float(self.loads[k]), float(self.loads[k + 1])
+            fn = a if a == b else None
+            out.append(Segment(float(self.times[k]), float(self.times[k + 1]), segment_kind(float(self.v), fn),
+                               float(self.v), fn))
+        if out[0].t_start > 0.0:  # the load is held at loads[0] before the first knot
+            fn0 = float(self.loads[0])
+            out.insert(0, Segment(0.0, out[0].t_start, segment_kind(float(self.v), fn0), float(self.v), fn0))
+        return tuple(out)
 
     def velocity(self, t: ArrayLike) -> NDArray[np.float64]:
         return np.full_like(np.asarray(t, dtype=float), self.v)
@@ -67,6 +80,11 @@ class ForceRamp(AbstractProtocol):
     @property
     def duration(self) -> float:
         return self.duration_s
+
+    def segments(self) -> tuple[Segment, ...]:
+        """One piece at zero drive velocity: ``ramp`` (``hold`` when ``rate = 0``)."""
+        kind = "hold" if self.rate == 0.0 else "ramp"
+        return (Segment(0.0, self.duration, kind, 0.0, float(self.normal_force_value)),)
 
     def force(self, t: ArrayLike) -> NDArray[np.float64]:
         return self.f0 + self.rate * np.asarray(t, dtype=float)

@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..core.params import param
-from .base import AbstractProtocol, piecewise, register_protocol
+from .base import AbstractProtocol, Segment, piecewise, register_protocol, segment_kind
 
 __all__ = ["ConstantVelocity", "VelocitySteps", "SlideHoldSlide"]
 
@@ -37,6 +37,11 @@ class ConstantVelocity(AbstractProtocol):
     @property
     def duration(self) -> float:
         return self.duration_s
+
+    def segments(self) -> tuple[Segment, ...]:
+        """One piece: ``slide`` at ``v`` (``hold`` when ``v = 0``)."""
+        fn = float(self.normal_force_value)
+        return (Segment(0.0, self.duration, segment_kind(self.v, fn), float(self.v), fn),)
 
     def velocity(self, t: ArrayLike) -> NDArray[np.float64]:
         return np.full_like(np.asarray(t, dtype=float), self.v)
@@ -88,6 +93,13 @@ class VelocitySteps(AbstractProtocol):
     def duration(self) -> float:
         return float(self.edges[-1])
 
+    def segments(self) -> tuple[Segment, ...]:
+        """One piece per velocity: ``slide`` (``hold`` for a zero velocity)."""
+        e = self.edges
+        fn = float(self.normal_force_value)
+        return tuple(Segment(float(e[k]), float(e[k + 1]), segment_kind(float(v), fn), float(v), fn)
+                     for k, v in enumerate(self.velocities))
+
     def velocity(self, t: ArrayLike) -> NDArray[np.float64]:
         return piecewise(t, self.edges, np.asarray(self.velocities, dtype=float))
 
@@ -129,6 +141,17 @@ class SlideHoldSlide(AbstractProtocol):
     @property
     def duration(self) -> float:
         return float(self.edges[-1])
+
+    def segments(self) -> tuple[Segment, ...]:
+        """``slide`` at ``v``, then per hold a ``hold`` at ``hold_velocity`` and a ``slide``."""
+        e = self.edges
+        fn = float(self.normal_force_value)
+        out = []
+        for k in range(e.size - 1):
+            hold = k % 2 == 1
+            v = float(self.hold_velocity if hold else self.v)
+            out.append(Segment(float(e[k]), float(e[k + 1]), "hold" if hold else "slide", v, fn))
+        return tuple(out)
 
     def velocity(self, t: ArrayLike) -> NDArray[np.float64]:
         vals = [self.v]

@@ -142,7 +142,7 @@ class Scenario:
         from .config import run_config
 
         cfg = self.resolved_config(overrides, quick)
-        runner = self.run or (lambda c, q: run_config(c))
+        runner = self.run or (lambda c, q: run_config(c, strict=True))
         ds = runner(cfg, quick)
         ds.attrs["scenario"] = self.name
         return ds, cfg

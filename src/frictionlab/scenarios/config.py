@@ -1,14 +1,19 @@
 """Scenario configuration: TOML load/dump, ``--set`` overrides, build objects, run.
 
-A configuration is a nested dict::
+A configuration is a nested dict with four sections::
 
-    [model]       name = "lugre", preset = "canudas1995", sigma0 = 1e5, ...
-    [protocol]    type = "constant_velocity", v = 1e-3, duration_s = 10
-    [system]      type = "mass", mass = 1, stiffness = 2e3        (optional)
-    [integrator]  method = "rk4", dt = 1e-5, save_dt = 1e-3       (optional)
+    [model]       name = "lugre", preset = "canudas1995", sigma0 = 1e5, ...   (parameters)
+    [protocol]    type = "constant_velocity", v = 1e-3, duration_s = 10       (its fields)
+    [system]      type = "mass", mass = 1, stiffness = 2e3                   (optional)
+    [integrator]  driver = "rk4", dt = 1e-5, t_end = 5, save_dt = 1e-3, ...  (optional)
 
-Scenario-specific sections are allowed; overrides of keys that a section does not have are
-refused with a suggestion (model/protocol/system keys are checked against the class fields).
+``[integrator]`` names a driver of the model (:func:`frictionlab.solve.drivers_for`; default
+the model's default driver) and holds ``dt``, ``t_end``, ``save_dt`` [s] and that driver's
+options only (e.g. ``rtol`` for ``radau``). A scenario may add sections of its own for what
+is truly scenario-specific; a plain TOML file run by ``frictionlab run FILE.toml`` has the
+four sections only. Overrides are strict: an unknown section or key is a
+:class:`ConfigError` with a suggestion, never silently added (model/protocol/system keys
+are checked against the class fields, integrator keys against the driver's options).
 """
 
 from __future__ import annotations
@@ -23,13 +28,18 @@ import xarray as xr
 
 from ..core.errors import ConfigError, suggest
 from ..core.registry import get_model_class, make_model
-from ..core.simulate import simulate
 from ..protocols.base import _PROTOCOLS, make_protocol
+from ..solve import simulate
+from ..solve.drivers import Driver, check_options, default_driver, driver_for
 from ..systems.base import _SYSTEMS, make_system
 
-__all__ = ["parse_set", "apply_overrides", "load_toml", "dump_toml", "build", "run_config"]
+__all__ = ["SECTIONS", "INTEGRATOR_KEYS", "parse_set", "apply_overrides", "load_toml", "dump_toml", "build",
+           "run_config", "config_driver"]
 
-_INTEGRATOR_KEYS = ("method", "dt", "t_end", "save_dt", "max_points", "rtol", "atol", "newmark_beta", "newmark_gamma")
+#: the sections of a run configuration
+SECTIONS = ("model", "protocol", "system", "integrator")
+#: keys of ``[integrator]`` common to every driver (the driver's options come on top)
+INTEGRATOR_KEYS = ("driver", "dt", "t_end", "save_dt")
 
 
 #: deepest nesting of lists/tables accepted in a value or a scenario file
@@ -100,7 +110,22 @@ def parse_set(items: list[str]) -> dict[str, Any]:
     return out
 
 
-def _allowed_keys(section: str, table: dict[str, Any]) -> list[str] | None:
+def config_driver(cfg: dict[str, Any]) -> Driver:
+    """The driver a config runs: ``[integrator] driver``, else the model's default for its system."""
+    if "model" not in cfg or "name" not in cfg["model"]:
+        raise ConfigError("config needs a [model] table with a 'name'")
+    cls = get_model_class(cfg["model"]["name"])
+    integ = cfg.get("integrator") or {}
+    if "method" in integ:
+        raise ConfigError("[integrator] key 'method' is now 'driver' (e.g. driver = \"rk4\")")
+    if integ.get("driver"):
+        return driver_for(cls, str(integ["driver"]))
+    system = make_system(cfg.get("system"))
+    protocol = make_protocol(cfg["protocol"]) if "protocol" in cfg else None
+    return default_driver(cls, system, protocol)
+
+
+def _allowed_keys(section: str, table: dict[str, Any], cfg: dict[str, Any]) -> list[str] | None:
     """Keys a section accepts, or None when anything goes."""
     if section == "model" and "name" in table:
         return ["name", "preset", *get_model_class(table["name"]).field_names()]
@@ -110,7 +135,12 @@ def _allowed_keys(section: str, table: dict[str, Any]) -> list[str] | None:
     if section == "system" and isinstance(kind, str) and kind in _SYSTEMS:
         return ["type", *_SYSTEMS[table["type"]].field_names()]
     if section == "integrator":
-        return list(_INTEGRATOR_KEYS)
+        if "model" in cfg and "name" in cfg["model"] and "method" not in table:
+            try:
+                return [*INTEGRATOR_KEYS, *config_driver(cfg).options]
+            except ConfigError:  # a model without drivers (yet): only the keys the section has
+                return None
+        return None if "method" in table else list(INTEGRATOR_KEYS)
     return None
 
 
@@ -125,7 +155,7 @@ def apply_overrides(cfg: dict[str, Any], overrides: dict[str, Any], strict: bool
                 raise ConfigError(f"cannot set {key!r}: {'.'.join(parts[:i + 1])} is a value "
                                   f"({node[part]!r}), not a table")
             if part not in node:
-                if strict and i == 0 and part not in ("model", "protocol", "system", "integrator"):
+                if strict and i == 0 and part not in SECTIONS:
                     raise ConfigError(f"unknown config section {part!r} in {key!r}{suggest(part, list(node))}; sections: {', '.join(k for k, v in node.items() if isinstance(v, dict))}")
                 node = node.setdefault(part, {})
             else:
@@ -134,7 +164,7 @@ def apply_overrides(cfg: dict[str, Any], overrides: dict[str, Any], strict: bool
         if strict and len(parts) == 1 and leaf not in node:
             raise ConfigError(f"unknown config key {key!r}{suggest(leaf, list(node))}")
         if strict and len(parts) >= 2 and leaf not in node:
-            allowed = _allowed_keys(parts[0], node) if len(parts) == 2 else None
+            allowed = _allowed_keys(parts[0], node, cfg) if len(parts) == 2 else None
             if allowed is None:
                 allowed = list(node)
             if leaf not in allowed:
@@ -220,8 +250,19 @@ def dump_toml(cfg: dict[str, Any], scenario: str | None = None) -> str:
     return tomli_w.dumps(data)
 
 
+def check_sections(cfg: dict[str, Any]) -> None:
+    """Refuse top-level keys other than :data:`SECTIONS` (and ``scenario``), with a suggestion."""
+    for key in cfg:
+        if key not in (*SECTIONS, "scenario"):
+            raise ConfigError(f"unknown config section {key!r}{suggest(key, SECTIONS)}; sections: {', '.join(SECTIONS)}")
+
+
 def build(cfg: dict[str, Any]):
-    """Build ``(model, protocol, system, integrator options)`` from a config."""
+    """Build ``(model, protocol, system, integrator)`` from a config.
+
+    ``integrator`` is a dict ``{"driver": name, "dt", "t_end", "save_dt", **options}`` with
+    the driver resolved (:func:`config_driver`) and its keys checked against that driver.
+    """
     if "model" not in cfg or "name" not in cfg["model"]:
         raise ConfigError("config needs a [model] table with a 'name'")
     m = dict(cfg["model"])
@@ -230,16 +271,23 @@ def build(cfg: dict[str, Any]):
         raise ConfigError("config needs a [protocol] table with a 'type'")
     protocol = make_protocol(cfg["protocol"])
     system = make_system(cfg.get("system"))
-    integ = dict(cfg.get("integrator", {}))
-    for k in integ:
-        if k not in _INTEGRATOR_KEYS:
-            raise ConfigError(f"unknown integrator option {k!r}{suggest(k, _INTEGRATOR_KEYS)}")
-    integ.setdefault("method", "rk4")
-    return model, protocol, system, integ
+    drv = config_driver(cfg)
+    integ = dict(cfg.get("integrator") or {})
+    integ.pop("driver", None)
+    common = {k: integ.pop(k) for k in ("dt", "t_end", "save_dt") if k in integ}
+    options = check_options(drv, integ)
+    given = {k: v for k, v in options.items() if k in integ}
+    return model, protocol, system, {"driver": drv.name, **common, **given}
 
 
-def run_config(cfg: dict[str, Any]) -> xr.Dataset:
-    """Build and simulate a single model/protocol/system configuration."""
+def run_config(cfg: dict[str, Any], *, strict: bool = False) -> xr.Dataset:
+    """Build and simulate a single model/protocol/system configuration.
+
+    With ``strict``, sections other than the four of a run configuration are refused
+    (``frictionlab run FILE.toml``).
+    """
+    if strict:
+        check_sections(cfg)
     model, protocol, system, integ = build(cfg)
-    method = integ.pop("method")
-    return simulate(model, protocol, system=system, integrator=method, **integ)
+    driver = integ.pop("driver")
+    return simulate(model, protocol, system=system, integrator=driver, **integ)

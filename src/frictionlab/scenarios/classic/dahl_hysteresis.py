@@ -15,7 +15,7 @@ from ..config import apply_overrides, run_config
 CONFIG = {
     "model": {"name": "dahl", "preset": "unit"},
     "protocol": {"type": "sinusoidal", "amplitude": 2e-5, "frequency": 1.0, "cycles": 4.0, "normal_force_value": 1.0},
-    "integrator": {"method": "rk4", "dt": 1e-4, "save_dt": 1e-4},
+    "integrator": {"driver": "rk4", "dt": 1e-4, "save_dt": 1e-4},
     # rate independence: the loop is repeated at this multiple of the frequency (same steps per cycle)
     "frequency_factor": 10.0,
 }

@@ -38,7 +38,7 @@ CONFIG = {
     "protocol": {"type": "slide_hold_slide", "v": V, "slide_duration": 20.0, "holds": [1.0, 10.0, 100.0, 1000.0],
                  "normal_force_value": 1.0},
     # save_dt must put every hold end on the output grid (holds and slides are whole seconds)
-    "integrator": {"method": "rk4", "dt": 0.01, "save_dt": 0.1},
+    "integrator": {"driver": "rk4", "dt": 0.01, "save_dt": 0.1},
 }
 
 

@@ -22,7 +22,7 @@ CONFIG = {
     "protocol": {"type": "constant_velocity", "v": V, "duration_s": 2400.0, "normal_force_value": 1.0},
     "system": {"type": "mass", "mass": 1.0, "stiffness": 0.0, "v0": V},
     # stiff (the direct effect a N / v is a huge damping at small v): adaptive Radau
-    "integrator": {"method": "radau", "dt": 1e-3, "save_dt": 0.1, "rtol": 1e-8, "atol": 1e-14},
+    "integrator": {"driver": "radau", "dt": 1e-3, "save_dt": 0.1, "rtol": 1e-8, "atol": 1e-14},
     "stiffness_ratios": [0.6, 0.8, 1.2, 1.5],
 }
 

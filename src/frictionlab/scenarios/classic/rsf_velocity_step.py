@@ -15,7 +15,7 @@ CONFIG = {
     "model": {"name": "rate_state", "preset": "granite-typical", "v_init": V1, "law": "aging"},
     "protocol": {"type": "velocity_steps", "velocities": [V1, V2, V1], "distances": [2e-4, 2e-4, 2e-4],
                  "normal_force_value": 1.0},
-    "integrator": {"method": "rk4", "dt": 5e-3, "save_dt": 5e-3},
+    "integrator": {"driver": "rk4", "dt": 5e-3, "save_dt": 5e-3},
     "laws": ["aging", "slip"],
 }
 

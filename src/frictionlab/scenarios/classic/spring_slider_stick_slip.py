@@ -18,7 +18,7 @@ CONFIG = {
     "protocol": {"type": "constant_velocity", "v": 0.1, "duration_s": 60.0, "normal_force_value": 1.0},
     "system": {"type": "mass", "mass": 1.0, "stiffness": 2.0},
     # RK4 is stable for dt * sigma0 |v| / g < 2.8: dt = 1e-5 s covers the start-up overshoot to ~1.7 m/s at 1 m/s
-    "integrator": {"method": "rk4", "dt": 1e-5, "save_dt": 2e-3},
+    "integrator": {"driver": "rk4", "dt": 1e-5, "save_dt": 2e-3},
     # drive velocities: stick-slip expected at the first, steady sliding at the second
     "drive_velocities": [0.1, 1.0],
     "analysis": {"window": 0.6, "prominence": 0.02},

@@ -7,7 +7,7 @@ import xarray as xr
 
 from ...analysis.steady_state import steady_state
 from ...core.registry import make_model
-from ...core.simulate import simulate
+from ...solve import simulate
 from ...plot import curves
 from ...protocols import ConstantVelocity
 from ...reference.lugre import steady_friction
@@ -18,7 +18,7 @@ CONFIG = {
     "sweep": {"v_min": 1e-5, "v_max": 1e-1, "n": 25, "both_signs": True, "normal_force": 1.0,
               # each run lasts `relaxation_times` bristle relaxation times tau = g(v) / (sigma0 |v|)
               "relaxation_times": 40.0},
-    "integrator": {"method": "rk4", "steps_per_tau": 20.0},
+    "integrator": {"driver": "rk4", "steps_per_tau": 20.0},
 }
 
 
@@ -42,7 +42,7 @@ def steady_run(model, v: float, cfg: dict) -> tuple[float, float]:
     duration = float(s["relaxation_times"]) * tau
     dt = tau / float(cfg["integrator"]["steps_per_tau"])
     ds = simulate(model, ConstantVelocity(v=v, duration_s=duration, normal_force_value=fn),
-                  integrator=cfg["integrator"]["method"], dt=dt, max_points=400)
+                  integrator=cfg["integrator"]["driver"], dt=dt, max_points=400)
     ss = steady_state(ds.time.values, ds.friction_force.values, rtol=1e-6, tail=0.05)
     return ss.value, ss.time
 

@@ -17,7 +17,7 @@ import numpy as np
 import xarray as xr
 
 from ...core.registry import make_model
-from ...core.simulate import simulate
+from ...solve import simulate
 from ...plot import plt
 from ...protocols import ConstantVelocity
 from ...reference import kloss as ref
@@ -28,7 +28,7 @@ from ._common import REFS, rel
 CONFIG = {
     "model": {"name": "kloss", "preset": "fig14"},
     "launch": {"v0": [0.119, 0.120, 0.121], "mass": 1.0, "duration": 0.25, "v_stop": 1e-4},
-    "integrator": {"method": "euler", "dt": 1e-5},
+    "integrator": {"driver": "euler", "dt": 1e-5},
 }
 PROTOTYPE = {0.119: (1.0389, 4.643e-3, 4.659e-3), 0.120: (1.0306, 4.759e-3, 4.775e-3), 0.121: (1.0225, 4.876e-3, 4.892e-3)}
 
@@ -42,7 +42,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     for v0 in L["v0"]:
         sys_ = MassSystem(mass=L["mass"], v0=float(v0))
         ds = simulate(law, ConstantVelocity(v=0.0, duration_s=L["duration"]), system=sys_,
-                      integrator=cfg["integrator"]["method"], dt=dt, save_dt=dt, max_points=10 ** 8)
+                      integrator=cfg["integrator"]["driver"], dt=dt, save_dt=dt, max_points=10 ** 8)
         runs.append(ds[["slip", "slip_velocity", "friction_force"]])
     out = xr.concat(runs, dim="v0", combine_attrs="drop_conflicts").assign_coords(v0=("v0", list(L["v0"]), {"units": "m/s"}))
     out.attrs.update({k: getattr(law, k) for k in ("f_max", "v_max0", "zeta")})

@@ -30,7 +30,7 @@ CONFIG = {
     "protocol": {"type": "constant_velocity", "v": 0.0, "duration_s": 5.0},
     "system": {"type": "mass", "mass": 0.3, "angle_deg": math.degrees(THETA), "v0": 1.0, "normal_from_gravity": True,
                "gravity": 9.81},
-    "integrator": {"method": "euler", "dt": 1e-3, "save_dt": 1e-3},
+    "integrator": {"driver": "euler", "dt": 1e-3, "save_dt": 1e-3},
 }
 
 

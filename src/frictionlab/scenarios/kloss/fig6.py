@@ -33,7 +33,7 @@ CONFIG = {
     "model": {"name": "kloss", "preset": "fig6"},
     "protocol": {"type": "constant_velocity", "v": 0.0, "duration_s": 20.0},
     "system": {"type": "mass", "mass": 0.3, "stiffness": 20.0, "x0": -0.2, "preload": 4.0},
-    "integrator": {"method": "euler", "dt": 1e-3, "save_dt": 1e-3},
+    "integrator": {"driver": "euler", "dt": 1e-3, "save_dt": 1e-3},
 }
 PROTO_REVERSALS = [(0.383, 0.153), (0.768, -0.106), (1.154, 0.056)]
 
@@ -79,7 +79,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
         out.append(check("creep decays with T = c0/k_s = 10 s: x(20 s) (prototype 0.330 mm)", "0.330 mm (abs 0.01)",
                          abs(x[i20]) * 1e3, abs(abs(x[i20]) * 1e3 - 0.330) < 0.01, ambiguity=f"T = {T:g} s"))
     # the paper's Euler 1 ms against the converged solution: a dt-halving study computed here
-    from ...core.simulate import simulate
+    from ...solve import simulate
     from ..config import build
 
     model, proto, system, _ = build(cfg)

@@ -25,7 +25,7 @@ CONFIG = {
     "model": {"name": "kloss", "preset": "fig7"},
     "protocol": {"type": "force_ramp", "rate": 0.5, "f0": 0.0, "duration_s": 10.0},
     "system": {"type": "mass", "mass": 0.3},
-    "integrator": {"method": "euler", "dt": 1e-3, "save_dt": 1e-3},
+    "integrator": {"driver": "euler", "dt": 1e-3, "save_dt": 1e-3},
 }
 
 

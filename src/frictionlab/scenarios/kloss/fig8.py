@@ -22,7 +22,7 @@ import numpy as np
 import xarray as xr
 
 from ...core.registry import make_model
-from ...core.simulate import simulate
+from ...solve import simulate
 from ...laws.kloss import KlossDynamic, alpha_from_time_constant, kloss, kloss_alpha_filter
 from ...plot import plt
 from ...protocols import Sinusoidal

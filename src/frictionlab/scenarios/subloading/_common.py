@@ -8,9 +8,9 @@ import numpy as np
 import xarray as xr
 
 from ...core.registry import make_model
-from ...core.simulate import simulate
+from ...solve import simulate
 from ...laws.subloading import Subloading, SubloadingRate, c_from_mm_mpa
-from ...systems.subloading_oscillator import run_prescribed
+from ...laws.subloading_drivers import run_prescribed
 
 MM = 1e-3  # m per mm
 MPA = 1e6  # Pa per MPa

@@ -11,7 +11,7 @@ import numpy as np
 import xarray as xr
 
 from ...protocols import PulsatingThreshold, VelocitySteps
-from ...systems.subloading_oscillator import run_pulsating
+from ...laws.subloading_drivers import run_pulsating
 from ..base import Scenario, check, register_scenario
 from ._common import MM, MPA, REFERENCE, models, on_grid, prescribed, reference, rel
 

@@ -12,7 +12,7 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ...systems.subloading_oscillator import run_rate_reference
+from ...laws.subloading_drivers import run_rate_reference
 from ._common import MM, MPA, REFERENCE, models, on_grid, prescribed
 from ._path import path_protocol
 

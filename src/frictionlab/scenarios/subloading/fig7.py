@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ...systems.subloading_oscillator import run_rate_reference
+from ...laws.subloading_drivers import run_rate_reference
 from ..base import Scenario, check, register_scenario
 from ._common import MM, MPA, REFERENCE, models, on_grid, prescribed
 from ._path import path_protocol

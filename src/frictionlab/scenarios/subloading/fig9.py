@@ -17,10 +17,10 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ...core.simulate import simulate
+from ...solve import simulate
 from ...protocols import ConstantVelocity
 from ...systems import spring_slider
-from ...systems.subloading_oscillator import SubloadingOscillator
+from ...laws.subloading_drivers import SubloadingOscillator
 from ..base import Scenario, check, register_scenario
 from ._common import MM, MPA, REFERENCE, models, peaks, rel, with_c_mm
 

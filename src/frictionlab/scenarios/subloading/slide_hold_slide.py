@@ -14,7 +14,7 @@ import numpy as np
 import xarray as xr
 
 from ...protocols import SlideHoldSlide
-from ...systems.subloading_oscillator import run_rate_reference
+from ...laws.subloading_drivers import run_rate_reference
 from ..base import Scenario, check, register_scenario
 from ._common import MM, MPA, REFERENCE, models, prescribed, rel
 

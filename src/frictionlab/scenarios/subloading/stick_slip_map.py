@@ -4,7 +4,7 @@ A parameter sweep (:mod:`frictionlab.sweep`) of the 1-DOF spring-mass system of 
 (2020), eq. (39), :math:`M\ddot u = K(Vt - u) - A_a f_t`, with the Fig. 9 set (K = 40 N/mm,
 A_a = 100 mm^2, f_n = 0.3 MPa, M = 3000 kg, P-common with tau0 = 0.1 MPa) over the
 viscosity-like coefficient c of :math:`\tau = \tau_0 + c|v|^d` and the drive velocity V.
-Each point runs :class:`~frictionlab.systems.subloading_oscillator.SubloadingOscillator`
+Each point runs :class:`~frictionlab.laws.subloading_drivers.SubloadingOscillator`
 (Newmark-beta + return mapping, the engine of ``subloading/fig9``) for a fixed drive slip
 (``map.drive_slip_mm``, at least ``map.t_min`` seconds) and reports the late stick-slip
 amplitude: the peak-to-peak spring force over the last quarter of the run. Stick-slip is
@@ -83,7 +83,7 @@ from scipy.optimize import brentq
 
 from ...core.errors import ConfigError
 from ...laws.subloading import Subloading, c_from_mm_mpa
-from ...systems.subloading_oscillator import SubloadingOscillator
+from ...laws.subloading_drivers import SubloadingOscillator
 from ..base import Scenario, check, register_scenario
 from ._common import MM, MPA, REFERENCE, models
 

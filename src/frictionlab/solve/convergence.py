@@ -1,7 +1,7 @@
 """Generic convergence check: halve dt, report the error and the observed order.
 
 Works for every model / protocol / system / fixed-step integrator through
-:func:`~frictionlab.core.simulate.simulate`. All runs save on the grid of the coarsest step,
+:func:`~frictionlab.solve.simulate`. All runs save on the grid of the coarsest step,
 so the solutions are compared at identical times.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import ConfigError, ParameterError
+from ..core.errors import ConfigError, ParameterError
 
 __all__ = ["ConvergenceReport", "check_convergence", "relative_change"]
 
@@ -79,7 +79,7 @@ def check_convergence(
     protocol: Any,
     *,
     system: Any = None,
-    integrator: str = "rk4",
+    integrator: str | None = None,
     dt: float | None = None,
     levels: int = 4,
     variable: str = "friction_force",
@@ -96,9 +96,10 @@ def check_convergence(
 
     Parameters
     ----------
-    model, protocol, system : as for :func:`~frictionlab.core.simulate.simulate`
-    integrator : str
-        A fixed-step integrator (``"euler"``, ``"rk4"``, ``"newmark"``, ``"step"``).
+    model, protocol, system : as for :func:`~frictionlab.solve.simulate`
+    integrator : str, optional
+        A fixed-step driver of the model (e.g. ``"euler"``, ``"rk4"``, ``"newmark"``,
+        ``"step"``); default the model's default driver.
     dt : float
         Coarsest step [s] (default ``duration / 100``).
     levels : int
@@ -114,10 +115,13 @@ def check_convergence(
     -------
     ConvergenceReport
     """
-    from .simulate import INTEGRATORS, simulate
+    from .drivers import default_driver, driver_for
+    from .simulate import simulate
 
-    if INTEGRATORS.get(integrator) == "scipy":
-        raise ConfigError(f"check_convergence needs a fixed-step integrator, not the adaptive {integrator!r}")
+    drv = default_driver(model, system, protocol) if integrator is None else driver_for(model, integrator)
+    if drv.adaptive:
+        raise ConfigError(f"check_convergence needs a fixed-step integrator, not the adaptive {drv.name!r}")
+    integrator = drv.name
     if levels < 2:
         raise ParameterError(f"levels = {levels!r} must be >= 2")
     t_stop = float(protocol.duration if t_end is None else t_end)

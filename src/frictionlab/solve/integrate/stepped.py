@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from ...systems.prescribed_slip import PrescribedSlip
-from ..base import AbstractLaw, AbstractSteppedModel
-from ..errors import ConfigError, IntegrationError
-from ..result import make_dataset
+from ...core.base import AbstractLaw, AbstractSteppedModel
+from ...core.errors import ConfigError, IntegrationError
+from ...core.result import make_dataset
 
 __all__ = ["run_stepped"]
 

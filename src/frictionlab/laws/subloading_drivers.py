@@ -16,6 +16,12 @@ implementation of the law's implicit step:
   friction stress from the return mapping at the end of each step.
 
 Results are :class:`xarray.Dataset` objects with the standard variable names (SI units).
+
+They are the drivers of :func:`frictionlab.simulate` for the subloading models (registered at
+the end of this module): ``"prescribed"`` (default), ``"oscillator"`` (used when the system is a
+:class:`~frictionlab.systems.mass.MassSystem`), ``"pulsating"`` (feedback protocol) for
+:class:`Subloading`, and ``"rate_reference"`` for :class:`SubloadingRate` (besides the generic
+rate-law drivers).
 """
 
 from __future__ import annotations
@@ -28,10 +34,12 @@ import numpy as np
 import xarray as xr
 from numba import njit
 
-from ..core.errors import IntegrationError, ParameterError
+from ..core.errors import ConfigError, IntegrationError, ParameterError
 from ..core.params import Parameters, param
 from ..core.result import make_dataset
-from ..laws.subloading import Subloading, SubloadingRate, rates_full, return_map, shear_strength
+from ..solve.drivers import register_driver
+from ..systems.mass import MassSystem
+from .subloading import Subloading, SubloadingRate, rates_full, return_map, shear_strength
 
 __all__ = ["run_prescribed", "run_rate_reference", "run_pulsating", "SubloadingOscillator"]
 
@@ -92,7 +100,7 @@ def _units(model: Subloading) -> dict[str, str]:
 
 def run_prescribed(model: Subloading, protocol, *, dt: float | None = None, du_max: float | None = None,
                    dt_max: float | None = None, save_every: int | None = None,
-                   max_points: int = 20000) -> xr.Dataset:
+                   max_points: int = 20000, t_end: float | None = None) -> xr.Dataset:
     """Drive ``model`` kinematically by ``protocol`` (velocity and normal-stress channels).
 
     Parameters
@@ -100,10 +108,11 @@ def run_prescribed(model: Subloading, protocol, *, dt: float | None = None, du_m
     model : :class:`Subloading`
     protocol : any non-feedback protocol; ``normal_force`` is read as the normal stress [Pa]
     dt : time step [s]; and/or ``du_max`` [m], the largest slip increment per step: on
-        each constant-velocity segment of the protocol (its ``edges``, when it has them)
+        each segment of the protocol (:meth:`~frictionlab.protocols.base.AbstractProtocol.segments`)
         ``dt = min(du_max / max|v|, dt_max)``, so holds take few steps
     dt_max : largest step [s] (default ``dt`` or ``duration / 1e4``)
     save_every : save every this many steps (default: at most ``max_points`` rows)
+    t_end : stop at this time [s] (default the protocol duration)
 
     Returns
     -------
@@ -111,8 +120,10 @@ def run_prescribed(model: Subloading, protocol, *, dt: float | None = None, du_m
     ``normal_stress`` [Pa] (also as ``friction_force`` / ``normal_force``), ``plastic_slip``
     [m], ``contact_ratio``, ``shear_strength``, ``sliding_surface``, ``sliding_ratio``.
     """
-    T = float(protocol.duration)
-    edges = np.asarray(getattr(protocol, "edges", [0.0, T]), dtype=float)
+    T = float(protocol.duration if t_end is None else min(t_end, protocol.duration))
+    segs = protocol.segments()
+    edges = np.asarray([sg.t_start for sg in segs if sg.t_start < T] + [T if t_end is not None else segs[-1].t_end],
+                       dtype=float)
     if dt is None and du_max is None:
         raise ParameterError("run_prescribed needs dt [s] or du_max [m]")
     if dt is not None and not dt > 0:
@@ -475,3 +486,131 @@ class SubloadingOscillator(Parameters):
         attrs = {**model.attrs(), "model": model.name, "system": self.type_name, "integrator": "newmark_return_map",
                  "dt": dt, "return_map_calls_per_step": nit / max(n, 1), **{f"system.{k}": v for k, v in self.to_dict().items()}}
         return make_dataset(times, data, units={"plastic_slip": "m", "area_state": "1"}, attrs=attrs)
+
+
+# --------------------------------------------------------------------------- drivers of simulate()
+def _refuse_t_end(name: str, protocol, t_end: float | None) -> None:
+    if t_end is not None and abs(t_end - float(protocol.duration)) > 1e-12 * max(1.0, t_end):
+        raise ConfigError(f"driver {name!r} runs the whole protocol ({float(protocol.duration):g} s); "
+                          f"t_end = {t_end:g} s is not supported (shorten the protocol instead)")
+
+
+def _drive_prescribed(model: Subloading, protocol, system, *, dt, t_end, save_dt, du_max=None, dt_max=None,
+                      max_points=20000) -> xr.Dataset:
+    """Driver ``"prescribed"`` (default): :func:`run_prescribed`, the compiled return mapping.
+
+    ``dt`` [s] (default ``duration / 1e4`` when ``du_max`` is not given) and/or ``du_max`` [m]
+    set the step; ``save_dt`` [s] saves every ``round(save_dt / dt)`` steps.
+    """
+    if dt is None and du_max is None:
+        dt = float(t_end if t_end is not None else protocol.duration) / 1e4
+    save_every = None
+    if save_dt is not None:
+        h = dt if dt is not None else float(dt_max) if dt_max is not None else None
+        if h is None:
+            raise ConfigError("driver 'prescribed': save_dt needs dt or dt_max (with du_max alone the step varies)")
+        save_every = max(1, int(round(save_dt / h)))
+    return run_prescribed(model, protocol, dt=dt, du_max=du_max, dt_max=dt_max, save_every=save_every,
+                          max_points=max_points, t_end=t_end)
+
+
+def _drive_oscillator(model: Subloading, protocol, system: MassSystem, *, dt, t_end, save_dt, area=1e-4,
+                      newmark_beta=0.25, newmark_gamma=0.5) -> xr.Dataset:
+    """Driver ``"oscillator"``: the 1-DOF system of eq. (39) as a :class:`MassSystem`.
+
+    The mass and stiffness come from the system, the drive velocity V and the normal stress
+    f_n [Pa] from the protocol (one segment of constant velocity and normal stress), the
+    apparent area A_a [m^2] from the option ``area``; ``dt`` defaults to 1 ms.
+    """
+    segs = protocol.segments()
+    if len(segs) != 1 or segs[0].velocity is None or segs[0].normal_force is None:
+        raise ConfigError(f"driver 'oscillator' needs a constant drive velocity and normal stress (one segment); "
+                          f"protocol {protocol.type_name!r} has {len(segs)} segment(s) of kind "
+                          f"{', '.join(s.kind for s in segs)}")
+    unused = {k: getattr(system, k) for k in ("damping", "angle_deg", "x0", "v0", "preload") if getattr(system, k) != 0.0}
+    if system.normal_from_gravity:
+        unused["normal_from_gravity"] = True
+    if unused:
+        raise ConfigError(f"driver 'oscillator' (eq. 39: M u'' = K (V t - u) - A_a f_t, from rest) does not model "
+                          f"system {', '.join(f'{k} = {v!r}' for k, v in unused.items())}; set them to 0")
+    if system.stiffness <= 0.0:
+        raise ConfigError("driver 'oscillator' needs a spring: system.stiffness must be > 0 N/m")
+    if segs[0].velocity < 0.0 or segs[0].normal_force <= 0.0:
+        raise ConfigError(f"driver 'oscillator' needs a drive velocity >= 0 and a normal stress > 0 Pa; got "
+                          f"v = {segs[0].velocity:g} m/s, normal stress = {segs[0].normal_force:g} Pa")
+    osc = SubloadingOscillator(mass=system.mass, stiffness=system.stiffness, drive_velocity=segs[0].velocity,
+                               area=area, normal_stress=segs[0].normal_force, beta=newmark_beta, gamma=newmark_gamma)
+    t_stop = float(t_end if t_end is not None else protocol.duration)
+    ds = osc.simulate(model, t_stop, 1e-3 if dt is None else dt, save_dt=save_dt)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ds["friction_coefficient"] = ("time", ds.friction_force.values / ds.normal_force.values, {"units": "1"})
+    ds.attrs["protocol"] = protocol.type_name
+    return ds
+
+
+def _complete(ds: xr.Dataset, protocol) -> xr.Dataset:
+    """Add the standard input variables a loop does not save (velocity, normal stress, mu)."""
+    t = ds.time.values
+    if "slip_velocity" not in ds:
+        ds["slip_velocity"] = ("time", protocol.velocity(t), {"units": "m/s"})
+    if "normal_force" not in ds:
+        ds["normal_force"] = ("time", protocol.normal_force(t), {"units": "Pa"})
+    if "friction_coefficient" not in ds:
+        fn = ds.normal_force.values
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mu = np.where(fn > 0, ds.friction_force.values / np.where(fn > 0, fn, 1.0), np.nan)
+        ds["friction_coefficient"] = ("time", mu, {"units": "1"})
+    ds.attrs.setdefault("protocol", protocol.type_name)
+    return ds
+
+
+def _drive_pulsating(model: Subloading, protocol, system, *, dt, t_end, save_dt, du=None,
+                     max_rows=1_000_000) -> xr.Dataset:
+    """Driver ``"pulsating"``: :func:`run_pulsating` (Fig. 5); the cycle table joins the result.
+
+    The slip increment is ``du`` [m], or ``dt * v`` when ``dt`` is given (default 1 nm).
+    """
+    _refuse_t_end("pulsating", protocol, t_end)
+    if save_dt is not None:
+        raise ConfigError("driver 'pulsating' saves about 200 rows per cycle; save_dt is not supported")
+    if du is None:
+        du = 1e-9 if dt is None else dt * protocol.v
+    elif dt is not None:
+        raise ConfigError("driver 'pulsating': give dt or du, not both (du = dt * v)")
+    ds, cyc, gross = run_pulsating(model, protocol, du=du, max_rows=max_rows)
+    for k, (name, unit) in enumerate((("cycle_plastic_slip", "m"), ("cycle_slip", "m"), ("cycle_peak_stress", "Pa"),
+                                      ("cycle_reversal_time", "s"), ("cycle_end_time", "s"))):
+        ds[name] = ("cycle", cyc[:, k], {"units": unit})
+    ds.attrs["gross_sliding_cycle"] = gross
+    return _complete(ds, protocol)
+
+
+def _drive_rate_reference(model: SubloadingRate, protocol, system, *, dt, t_end, save_dt, du=None,
+                          max_points=20000) -> xr.Dataset:
+    """Driver ``"rate_reference"``: :func:`run_rate_reference`, RK4 with the normal-stress rate.
+
+    The slip increment per step is ``du`` [m], or ``dt * max|v|`` when ``dt`` is given
+    (default: ``duration / 1e4`` steps).
+    """
+    _refuse_t_end("rate_reference", protocol, t_end)
+    if save_dt is not None:
+        raise ConfigError("driver 'rate_reference' saves at most max_points rows; give max_points, not save_dt")
+    if du is not None and dt is not None:
+        raise ConfigError("driver 'rate_reference': give dt or du, not both (du = dt * max|v|)")
+    if du is None:
+        T = float(protocol.duration)
+        vmax = float(np.max(np.abs(protocol.velocity(np.linspace(0.0, T, 4001))))) or 1.0
+        du = vmax * (T / 1e4 if dt is None else dt)
+    return _complete(run_rate_reference(model, protocol, du=du, max_points=max_points), protocol)
+
+
+register_driver(Subloading, "prescribed", _drive_prescribed, default=True,
+                options={"du_max": None, "dt_max": None, "max_points": 20000},
+                description="compiled return mapping under prescribed slip (fast)")
+register_driver(Subloading, "oscillator", _drive_oscillator, systems=(MassSystem,),
+                options={"area": 1e-4, "newmark_beta": 0.25, "newmark_gamma": 0.5},
+                description="Newmark 1-DOF spring-mass system of eq. (39), drive velocity from the protocol")
+register_driver(Subloading, "pulsating", _drive_pulsating, feedback=True, options={"du": None, "max_rows": 1_000_000},
+                description="threshold-switched cyclic loading of Fig. 5 (PulsatingThreshold)")
+register_driver(SubloadingRate, "rate_reference", _drive_rate_reference, options={"du": None, "max_points": 20000},
+                description="RK4 on the rate form with the normal-stress rate as input (reference)")

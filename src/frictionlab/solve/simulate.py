@@ -1,6 +1,9 @@
 """One entry point: ``simulate(model, protocol, *, system=..., integrator=..., dt=...)``.
 
-Integrators are chosen by name from :data:`INTEGRATORS`:
+``simulate`` looks up the driver (:mod:`frictionlab.solve.drivers`) named by ``integrator``,
+or the model's default driver, checks the options against those the driver declares, and
+calls it. The generic drivers of the rate laws (:mod:`frictionlab.solve.law_drivers`) run
+:func:`run_law`:
 
 * ``"euler"``, ``"rk4"`` -- fixed-step explicit loops compiled with numba (fast; the
   papers' Euler for faithful reproduction);
@@ -22,17 +25,18 @@ import xarray as xr
 from numba import njit
 from scipy.integrate import solve_ivp
 
+from ..core.base import AbstractLaw, AbstractModel, AbstractSteppedModel
+from ..core.errors import ConfigError, IntegrationError, ParameterError, suggest
+from ..core.result import make_dataset
 from ..protocols.base import AbstractProtocol
 from ..systems.base import AbstractSystem
 from ..systems.prescribed_slip import PrescribedSlip
-from .base import AbstractLaw, AbstractModel, AbstractSteppedModel
-from .errors import ConfigError, IntegrationError, ParameterError, suggest
+from .drivers import check_options, default_driver, driver_for
 from .integrate.compiled import fixed_step_loops
 from .integrate.newmark import newmark_loop_for
-from .result import make_dataset
-from .validation import check_run_settings
+from ..core.validation import check_run_settings
 
-__all__ = ["simulate", "INTEGRATORS"]
+__all__ = ["simulate", "run_law", "INTEGRATORS"]
 
 _SCIPY = {"radau": "Radau", "bdf": "BDF", "lsoda": "LSODA", "rk45": "RK45", "dop853": "DOP853"}
 INTEGRATORS: dict[str, str] = {"euler": "compiled", "rk4": "compiled", "newmark": "compiled",
@@ -46,6 +50,73 @@ def simulate(
     protocol: AbstractProtocol,
     *,
     system: AbstractSystem | None = None,
+    integrator: str | None = None,
+    dt: float | None = None,
+    t_end: float | None = None,
+    save_dt: float | None = None,
+    **options: Any,
+) -> xr.Dataset:
+    """Run ``model`` under ``protocol`` (hosted in ``system``) and return a Dataset.
+
+    Parameters
+    ----------
+    model : AbstractModel
+        Any registered model (e.g. ``frictionlab.laws.LuGre(...)``).
+    protocol : AbstractProtocol
+        Input programme (e.g. ``VelocitySteps(...)``); its ``duration`` sets the end.
+    system : AbstractSystem, optional
+        Defaults to :class:`PrescribedSlip` (the model sees the protocol velocity).
+    integrator : str, optional
+        Name of a driver of ``model`` (:func:`~frictionlab.solve.drivers.drivers_for`);
+        default: the model's default driver (the first that can host ``system``).
+    dt : float, optional
+        Time step [s] (fixed step, or first step of adaptive drivers); driver default.
+    t_end : float, optional
+        Stop earlier than ``protocol.duration`` [s].
+    save_dt : float, optional
+        Output interval [s]; driver default.
+    **options
+        Options of the chosen driver (e.g. ``rtol`` for ``radau``, ``newmark_beta`` for
+        ``newmark``); an option the driver does not declare is a :class:`ConfigError`.
+
+    Returns
+    -------
+    xarray.Dataset with ``time`` and the standard variables (``slip``, ``slip_velocity``,
+    ``normal_force``, ``friction_force``, ``friction_coefficient``, ... ) plus the model
+    state variables, each with ``units``; parameters in ``attrs``.
+    """
+    if not isinstance(protocol, AbstractProtocol):
+        raise ConfigError(f"protocol must be an AbstractProtocol, got {type(protocol).__name__}")
+    system = system or PrescribedSlip()
+    if getattr(system, "closed_loop", False):  # frictionlab.control.ServoSystem: its own compiled closed loop
+        if options:
+            raise ConfigError(f"the closed-loop servo system takes no driver options; got {', '.join(options)}")
+        return system.run(model, protocol, integrator=integrator or "rk4", dt=dt, t_end=t_end, save_dt=save_dt)
+    if not isinstance(system, AbstractSystem):
+        raise ConfigError(f"system must be an AbstractSystem, got {type(system).__name__}")
+    if integrator is None:
+        drv = default_driver(model, system, protocol)
+    else:
+        drv = driver_for(model, integrator)
+        why = drv.refusal(protocol, system)
+        if why is not None:
+            raise ConfigError(why)
+    opts = check_options(drv, options)
+    for key, value in (("dt", dt), ("t_end", t_end), ("save_dt", save_dt)):
+        if value is not None and not (isinstance(value, (int, float, np.integer, np.floating))
+                                      and not isinstance(value, bool) and value > 0 and math.isfinite(value)):
+            raise ParameterError(f"integrator.{key} = {value!r} s must be a positive finite time")
+    model.cite()
+    return drv.func(model, protocol, system, dt=None if dt is None else float(dt),
+                    t_end=None if t_end is None else float(t_end),
+                    save_dt=None if save_dt is None else float(save_dt), **opts)
+
+
+def run_law(
+    model: AbstractModel,
+    protocol: AbstractProtocol,
+    system: AbstractSystem,
+    *,
     integrator: str = "rk4",
     dt: float | None = None,
     t_end: float | None = None,
@@ -56,27 +127,12 @@ def simulate(
     newmark_beta: float = 0.25,
     newmark_gamma: float = 0.5,
 ) -> xr.Dataset:
-    """Run ``model`` under ``protocol`` (hosted in ``system``) and return a Dataset.
-
-    Parameters
-    ----------
-    model : AbstractModel
-        A law or stepped model (e.g. ``frictionlab.laws.LuGre(...)``).
-    protocol : AbstractProtocol
-        Input programme (e.g. ``VelocitySteps(...)``); its ``duration`` sets the end.
-    system : AbstractSystem, optional
-        Defaults to :class:`PrescribedSlip` (the model sees the protocol velocity). A
-        closed-loop :class:`frictionlab.control.ServoSystem` runs its own compiled loop
-        (:func:`frictionlab.control.run_servo`; ``integrator`` must be ``"rk4"``).
-    integrator : str
-        A name from :data:`INTEGRATORS`.
-    dt : float, optional
-        Fixed step [s] (default ``duration / 1e4``); initial step for adaptive methods.
+    """The generic law driver: ``integrator`` from :data:`INTEGRATORS` (see module docstring).
 
     Other Parameters
     ----------------
-    t_end : float, optional
-        Stop earlier than ``protocol.duration`` [s].
+    dt : float, optional
+        Fixed step [s] (default ``duration / 1e4``); initial step for adaptive methods.
     save_dt : float, optional
         Output interval [s] (rounded to a multiple of dt); the default gives at most
         ``max_points`` samples.
@@ -86,16 +142,8 @@ def simulate(
         Tolerances of the adaptive integrators.
     newmark_beta, newmark_gamma : float
         Newmark coefficients (default: average acceleration).
-
-    Returns
-    -------
-    xarray.Dataset with ``time`` and the standard variables (``slip``, ``slip_velocity``,
-    ``normal_force``, ``friction_force``, ``friction_coefficient``, ... ) plus the model
-    state variables, each with ``units``; parameters in ``attrs``.
     """
     system = system or PrescribedSlip()
-    if getattr(system, "closed_loop", False):  # a closed-loop servo runs its own compiled loop (frictionlab.control)
-        return system.run(model, protocol, integrator=integrator, dt=dt, t_end=t_end, save_dt=save_dt)
     check_run_settings(model, protocol, system, integrator, dt=dt, t_end=t_end, save_dt=save_dt, max_points=max_points, rtol=rtol, atol=atol, newmark_beta=newmark_beta, newmark_gamma=newmark_gamma)
     if integrator not in INTEGRATORS:
         raise ConfigError(f"unknown integrator {integrator!r}{suggest(integrator, INTEGRATORS)}; known: {', '.join(INTEGRATORS)}")
@@ -112,7 +160,6 @@ def simulate(
         if not save_dt > 0:
             raise ParameterError(f"integrator.save_dt = {save_dt!r} s must be > 0")
         stride = max(1, int(round(save_dt / dt)))
-    model.cite()
 
     if isinstance(model, AbstractSteppedModel) or protocol.feedback or integrator == "step":
         from .integrate.stepped import run_stepped

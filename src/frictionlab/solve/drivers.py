@@ -1,0 +1,256 @@
+"""Driver registry: which time-advancing routines can run which model.
+
+A *driver* advances one model family in time under a protocol and returns the standard
+result :class:`xarray.Dataset`. Every driver is a function
+
+    func(model, protocol, system, *, dt, t_end, save_dt, **options) -> xarray.Dataset
+
+where ``dt``, ``t_end`` and ``save_dt`` [s] may be ``None`` (the driver picks its defaults)
+and ``options`` are exactly the names declared at registration, filled with their declared
+defaults when the caller does not give them.
+
+Drivers are registered on a model *class* with :func:`register_driver`; lookups walk the
+model's MRO (:func:`drivers_for`), so a driver registered on
+:class:`~frictionlab.core.base.AbstractLaw` serves every rate law, and a family can add or
+override drivers on its own class. Generic drivers (the integrators of the rate laws and the
+stepping loop) register from :mod:`frictionlab.solve.law_drivers`; drivers that only one
+family provides register from that family's own package (which imports this module), so
+``solve`` never imports ``laws``/``contact``. Registration happens when the model's module
+is imported (:func:`frictionlab.core.registry.discover` imports them all).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from ..core.errors import ConfigError, suggest
+from ..core.registry import discover
+from ..systems.base import AbstractSystem
+
+__all__ = ["Driver", "register_driver", "drivers_for", "default_driver", "driver_for", "check_options"]
+
+
+@dataclass(frozen=True)
+class Driver:
+    """A registered driver (see module docstring).
+
+    Attributes
+    ----------
+    name : str
+        Name given as ``simulate(..., integrator=name)`` or ``[integrator] driver = name``.
+    func : callable
+        ``func(model, protocol, system, *, dt, t_end, save_dt, **options) -> Dataset``.
+    model_cls : type
+        Class it is registered on (serves that class and its subclasses).
+    options : Mapping[str, Any]
+        Option names and their defaults; a value given by the caller must have the type of
+        the default (a float default accepts ints; a ``None`` default accepts a number).
+    systems : tuple of type
+        System classes it can host (``isinstance`` test).
+    default : bool
+        The default driver of ``model_cls``.
+    feedback : bool
+        Whether it runs feedback protocols (``protocol.feedback``, e.g. PulsatingThreshold).
+    adaptive : bool
+        Whether the step is chosen adaptively (``dt`` is then only the first step).
+    description : str
+        One line for listings.
+    """
+
+    name: str
+    func: Callable[..., Any]
+    model_cls: type
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    systems: tuple[type, ...] = ()
+    default: bool = False
+    feedback: bool = False
+    adaptive: bool = False
+    description: str = ""
+
+    def hosts(self, system: Any) -> bool:
+        """Whether this driver can run a model inside ``system``."""
+        return isinstance(system, self.systems)
+
+    def refusal(self, protocol: Any, system: Any) -> str | None:
+        """One-line reason why this driver cannot run ``protocol`` in ``system``, or ``None``."""
+        if not self.hosts(system):
+            names = ", ".join(repr(s.type_name or s.__name__) for s in self.systems)
+            return (f"driver {self.name!r} of {self.model_cls.__name__} cannot host system "
+                    f"{system.type_name!r}; it hosts {names}")
+        if protocol is not None and protocol.feedback and not self.feedback:
+            return f"driver {self.name!r} cannot run the feedback protocol {protocol.type_name!r}"
+        return None
+
+
+#: model class -> {driver name -> Driver}, in registration order
+_DRIVERS: dict[type, dict[str, Driver]] = {}
+
+
+def register_driver(
+    model_cls: type,
+    name: str,
+    func: Callable[..., Any],
+    *,
+    default: bool = False,
+    options: Mapping[str, Any] = MappingProxyType({}),
+    systems: tuple[type, ...] | None = None,
+    feedback: bool = False,
+    adaptive: bool = False,
+    description: str = "",
+) -> Driver:
+    """Register ``func`` as driver ``name`` of ``model_cls`` (and its subclasses).
+
+    Parameters
+    ----------
+    model_cls : type
+        Model class served (lookups walk the MRO: the nearest registration of a name wins).
+    name : str
+        Driver name (unique per class; re-registering replaces it).
+    func : callable
+        ``func(model, protocol, system, *, dt, t_end, save_dt, **options) -> xarray.Dataset``.
+    default : bool
+        Make it the default driver of ``model_cls`` (replacing a previous default).
+    options : mapping
+        Every option the driver accepts, with its default; nothing else is accepted.
+    systems : tuple of system classes, optional
+        Systems it can host; ``None`` means kinematic driving only
+        (:class:`~frictionlab.systems.prescribed_slip.PrescribedSlip`).
+    feedback : bool
+        It can run feedback protocols.
+    adaptive : bool
+        Its step is adaptive (``dt`` is a first step, not a fixed one).
+    description : str
+        One line shown in listings and error messages.
+    """
+    if not isinstance(model_cls, type):
+        raise TypeError(f"register_driver needs a model class, got {model_cls!r}")
+    if not name or not name.replace("_", "").isalnum():
+        raise ValueError(f"driver name {name!r} must be a non-empty identifier")
+    if systems is None:
+        from ..systems.prescribed_slip import PrescribedSlip
+
+        systems = (PrescribedSlip,)
+    systems = tuple(systems)
+    if not systems or not all(isinstance(s, type) and issubclass(s, AbstractSystem) for s in systems):
+        raise TypeError(f"driver {name!r}: systems must be AbstractSystem subclasses, got {systems!r}")
+    reserved = {"dt", "t_end", "save_dt", "system", "integrator"} & set(options)
+    if reserved:
+        raise ValueError(f"driver {name!r}: option names {sorted(reserved)} are reserved by simulate")
+    table = _DRIVERS.setdefault(model_cls, {})
+    if default:
+        for other in list(table.values()):
+            if other.default:
+                table[other.name] = Driver(**{**other.__dict__, "default": False})
+    drv = Driver(name=name, func=func, model_cls=model_cls, options=MappingProxyType(dict(options)),
+                 systems=systems, default=default, feedback=feedback, adaptive=adaptive,
+                 description=description)
+    table[name] = drv
+    return drv
+
+
+def _mro(model: Any) -> tuple[type, ...]:
+    cls = model if isinstance(model, type) else type(model)
+    return cls.__mro__
+
+
+def drivers_for(model: Any) -> dict[str, Driver]:
+    """Every driver that serves ``model`` (an instance or a class), nearest class first.
+
+    The model packages are imported first (:func:`frictionlab.core.registry.discover`, once
+    per process), so a family's drivers are known however its model was imported.
+    """
+    discover()
+    out: dict[str, Driver] = {}
+    for cls in _mro(model):
+        for name, drv in _DRIVERS.get(cls, {}).items():
+            out.setdefault(name, drv)
+    return out
+
+
+def default_driver(model: Any, system: Any = None, protocol: Any = None) -> Driver:
+    """The driver :func:`~frictionlab.solve.simulate` uses when none is named.
+
+    That is the default registered on the nearest class of ``model``'s MRO; when it cannot
+    run ``protocol`` in ``system`` (e.g. a kinematic-only default under a mass system, or a
+    feedback protocol), the first driver of :func:`drivers_for` that can. Raises
+    :class:`ConfigError` when the model has no driver, or none fits.
+    """
+    table = drivers_for(model)
+    label = model.__name__ if isinstance(model, type) else type(model).__name__
+    if not table:
+        raise ConfigError(f"model {label} has no registered driver; see frictionlab.solve.register_driver")
+    first = None
+    for cls in _mro(model):
+        for drv in _DRIVERS.get(cls, {}).values():
+            if drv.default and table.get(drv.name) is drv:
+                first = drv
+                break
+        if first is not None:
+            break
+    first = first or next(iter(table.values()))
+    if system is None and protocol is None:
+        return first
+    if system is None:
+        from ..systems.prescribed_slip import PrescribedSlip
+
+        system = PrescribedSlip()
+    if first.refusal(protocol, system) is None:
+        return first
+    for drv in table.values():
+        if drv.refusal(protocol, system) is None:
+            return drv
+    raise ConfigError(f"no driver of {label} can run it: {first.refusal(protocol, system)}; "
+                      f"drivers: {', '.join(table)}")
+
+
+def driver_for(model: Any, name: str) -> Driver:
+    """The driver ``name`` of ``model``; an unknown name is a one-line :class:`ConfigError`."""
+    table = drivers_for(model)
+    if name not in table:
+        label = model.__name__ if isinstance(model, type) else type(model).__name__
+        raise ConfigError(f"unknown driver {name!r} for {label}{suggest(name, table)}; "
+                          f"known: {', '.join(table) or 'none'}")
+    return table[name]
+
+
+def _type_ok(default: Any, value: Any) -> bool:
+    if default is None:
+        return value is None or (isinstance(value, numbers.Real) and not isinstance(value, bool))
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, numbers.Integral):
+        return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+    if isinstance(default, numbers.Real):
+        return isinstance(value, numbers.Real) and not isinstance(value, bool)
+    return isinstance(value, type(default))
+
+
+def check_options(driver: Driver, given: Mapping[str, Any]) -> dict[str, Any]:
+    """Declared defaults of ``driver`` updated with ``given``; unknown names and wrong types raise.
+
+    Raises
+    ------
+    ConfigError
+        One line naming the driver and its valid options (with a suggestion), or the
+        expected type.
+    """
+    out = dict(driver.options)
+    for key, value in given.items():
+        if key not in driver.options:
+            known = ", ".join(driver.options) or "none"
+            raise ConfigError(f"driver {driver.name!r} has no option {key!r}{suggest(key, driver.options)}; "
+                              f"its options: {known}")
+        default = driver.options[key]
+        if not _type_ok(default, value):
+            want = "a number" if default is None else type(default).__name__
+            raise ConfigError(f"option {key!r} of driver {driver.name!r} must be {want} "
+                              f"(like its default {default!r}), got {type(value).__name__} {value!r}")
+        if isinstance(value, numbers.Real) and not isinstance(value, bool) and not math.isfinite(float(value)):
+            raise ConfigError(f"option {key!r} of driver {driver.name!r} must be finite, got {value!r}")
+        out[key] = value
+    return out

@@ -1,0 +1,62 @@
+"""The generic drivers: integrators of every rate law, and the stepping loop.
+
+Registered on :class:`~frictionlab.core.base.AbstractLaw` (so every rate law has them) and
+on :class:`~frictionlab.core.base.AbstractSteppedModel` (``"step"``, its discrete update).
+Each driver declares exactly the options it uses; ``rtol`` with ``"rk4"`` is an error.
+
+=========  =====================================  ==================================
+driver     scheme                                 options
+=========  =====================================  ==================================
+rk4        classical RK4, compiled (default)      max_points
+euler      explicit Euler, compiled               max_points
+newmark    Newmark-beta, mass systems only        max_points, newmark_beta, newmark_gamma
+radau ...  scipy ``solve_ivp`` (radau, bdf,       max_points, rtol, atol
+           lsoda, rk45, dop853), adaptive
+step       Python stepping loop, prescribed       max_points
+           slip, feedback protocols
+=========  =====================================  ==================================
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.base import AbstractLaw, AbstractSteppedModel
+from ..systems.base import AbstractSystem
+from ..systems.mass import MassSystem
+from .drivers import register_driver
+from .simulate import _SCIPY, run_law
+
+__all__: list[str] = []
+
+_SAVE = {"max_points": 20000}
+_TOL = {"rtol": 1e-8, "atol": 1e-12}
+_NEWMARK = {"newmark_beta": 0.25, "newmark_gamma": 0.5}
+
+
+def _law_driver(integrator: str):
+    def run(model: Any, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
+            save_dt: float | None, **options: Any):
+        return run_law(model, protocol, system, integrator=integrator, dt=dt, t_end=t_end, save_dt=save_dt,
+                       **options)
+
+    run.__name__ = f"run_{integrator}"
+    run.__doc__ = f"Generic law driver {integrator!r}: :func:`frictionlab.solve.simulate.run_law`."
+    return run
+
+
+register_driver(AbstractLaw, "rk4", _law_driver("rk4"), default=True, options=_SAVE, systems=(AbstractSystem,),
+                description="classical Runge-Kutta 4, fixed step, compiled loop")
+register_driver(AbstractLaw, "euler", _law_driver("euler"), options=_SAVE, systems=(AbstractSystem,),
+                description="explicit Euler, fixed step, compiled loop (the papers' scheme)")
+register_driver(AbstractLaw, "newmark", _law_driver("newmark"), options={**_SAVE, **_NEWMARK},
+                systems=(MassSystem,),
+                description="implicit Newmark-beta for mass systems (stiff laws)")
+for _name in _SCIPY:
+    register_driver(AbstractLaw, _name, _law_driver(_name), options={**_SAVE, **_TOL}, systems=(AbstractSystem,),
+                    adaptive=True, description=f"scipy solve_ivp {_SCIPY[_name]}, adaptive step")
+register_driver(AbstractLaw, "step", _law_driver("step"), options=_SAVE, feedback=True,
+                description="Python stepping loop (one RK4 step per dt); runs feedback protocols")
+register_driver(AbstractSteppedModel, "step", _law_driver("step"), default=True, options=_SAVE, feedback=True,
+                description="the model's own discrete update, one step per dt")
+del _name

@@ -1,0 +1,98 @@
+"""``segments()`` and ``breakpoints`` of every protocol."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from frictionlab.fit.data import RecordedInput
+from frictionlab.protocols import (ConstantVelocity, ForceRamp, NormalLoadProgramme, PulsatingThreshold,
+                                   SlideHoldSlide, Sinusoidal, VelocitySteps)
+from frictionlab.protocols.base import _PROTOCOLS, SEGMENT_KINDS, Segment
+
+
+def _summary(p):
+    return [(s.t_start, s.t_end, s.kind, s.velocity, s.normal_force) for s in p.segments()]
+
+
+def test_constant_velocity():
+    assert _summary(ConstantVelocity(v=2e-6, duration_s=3.0, normal_force_value=5.0)) == [(0.0, 3.0, "slide", 2e-6, 5.0)]
+    assert _summary(ConstantVelocity(v=0.0, duration_s=3.0))[0][2] == "hold"
+    assert ConstantVelocity().breakpoints == ()
+
+
+def test_velocity_steps_by_duration_and_distance():
+    p = VelocitySteps(velocities=(1e-6, 1e-5, 0.0), durations=(2.0, 3.0, 4.0), normal_force_value=2.0)
+    assert _summary(p) == [(0.0, 2.0, "slide", 1e-6, 2.0), (2.0, 5.0, "slide", 1e-5, 2.0), (5.0, 9.0, "hold", 0.0, 2.0)]
+    assert p.breakpoints == (2.0, 5.0)
+    q = VelocitySteps(velocities=(1e-6, 1e-6, 2e-6), distances=(1e-6, 2e-6, 2e-6))
+    assert [s.t_end for s in q.segments()] == pytest.approx([1.0, 3.0, 4.0])
+    assert q.breakpoints == pytest.approx((3.0,))  # equal velocities on both sides: no jump
+
+
+def test_slide_hold_slide_with_creep_hold():
+    p = SlideHoldSlide(v=1e-5, slide_duration=2.0, holds=(1.0, 5.0), hold_velocity=1e-8, normal_force_value=3.0)
+    assert _summary(p) == [(0.0, 2.0, "slide", 1e-5, 3.0), (2.0, 3.0, "hold", 1e-8, 3.0), (3.0, 5.0, "slide", 1e-5, 3.0),
+                           (5.0, 10.0, "hold", 1e-8, 3.0), (10.0, 12.0, "slide", 1e-5, 3.0)]
+    assert p.breakpoints == (2.0, 3.0, 5.0, 10.0)
+    assert [(s.t_start, s.t_end) for s in p.segments() if s.kind == "hold"] == p.hold_windows
+
+
+def test_cyclic_protocols():
+    assert _summary(Sinusoidal(frequency=2.0, cycles=3.0, normal_force_value=4.0)) == [(0.0, 1.5, "cyclic", None, 4.0)]
+    assert _summary(PulsatingThreshold(max_duration=7.0)) == [(0.0, 7.0, "cyclic", None, 1.0)]
+    assert Sinusoidal().breakpoints == ()
+
+
+def test_normal_load_programme_is_continuous():
+    p = NormalLoadProgramme(times=(1.0, 2.0, 3.0, 5.0), loads=(1.0, 4.0, 4.0, 2.0), v=1e-6)
+    assert _summary(p) == [(0.0, 1.0, "slide", 1e-6, 1.0), (1.0, 2.0, "load", 1e-6, None),
+                           (2.0, 3.0, "slide", 1e-6, 4.0), (3.0, 5.0, "load", 1e-6, None)]
+    assert p.breakpoints == ()  # kinks, no jumps
+
+
+def test_force_ramp():
+    assert _summary(ForceRamp(rate=2.0, duration_s=3.0)) == [(0.0, 3.0, "ramp", 0.0, 1.0)]
+    assert ForceRamp(rate=0.0).segments()[0].kind == "hold"
+
+
+def test_recorded_input_pieces_and_jump():
+    p = RecordedInput(times=(10.0, 11.0, 12.0, 12.0 + 1e-12, 13.0), velocities=(1.0, 1.0, 1.0, 3.0, 3.0),
+                      normal_forces=(2.0, 2.0, 5.0, 5.0, 5.0))
+    kinds = [s.kind for s in p.segments()]
+    assert kinds == ["slide", "load", "ramp", "slide"]
+    assert p.segments()[0].t_start == 0.0 and p.segments()[-1].t_end == pytest.approx(3.0)
+
+
+ALL = [ConstantVelocity(), VelocitySteps(durations=(1.0, 2.0, 3.0)), SlideHoldSlide(), Sinusoidal(),
+       PulsatingThreshold(), NormalLoadProgramme(), ForceRamp(), RecordedInput()]
+
+
+def test_every_registered_protocol_is_covered():
+    assert {type(p) for p in ALL} == set(_PROTOCOLS.values())
+
+
+@pytest.mark.parametrize("p", ALL, ids=lambda p: p.type_name)
+def test_segments_tile_the_run_and_match_the_channels(p):
+    segs = p.segments()
+    assert all(isinstance(s, Segment) and s.kind in SEGMENT_KINDS for s in segs)
+    assert segs[0].t_start == 0.0
+    assert segs[-1].t_end == pytest.approx(p.duration, rel=1e-12)
+    assert all(a.t_end == b.t_start for a, b in zip(segs[:-1], segs[1:]))
+    for s in segs:  # a declared constant value is what the channel gives inside the piece
+        tt = np.linspace(s.t_start, s.t_end, 7)[1:-1]
+        if s.velocity is not None:
+            assert np.all(p.velocity(tt) == s.velocity)
+        if s.normal_force is not None:
+            assert np.all(p.normal_force(tt) == s.normal_force)
+    for tb in p.breakpoints:  # a breakpoint is a real jump of a channel
+        eps = 1e-6 * max(1.0, tb)
+        left, right = p.sample(np.array([tb - eps, tb + eps]))[:2].T
+        assert np.any(left != right)
+
+
+def test_segment_validation():
+    with pytest.raises(ValueError, match="kind"):
+        Segment(0.0, 1.0, "slid", 1.0, 1.0)
+    with pytest.raises(ValueError, match="t_end > t_start"):
+        Segment(1.0, 1.0, "slide", 1.0, 1.0)
