@@ -50,7 +50,7 @@ def _stage(model: BeamNetworkParams, protocol: Any, name: str, t_end: float | No
     segs = protocol.segments()
     sg = segs[0]
     if len(segs) != 1 or sg.velocity is None or sg.normal_force is None or sg.kind not in ("slide", "hold"):
-        raise ConfigError(f"driver {name!r} of beam_network drives the stage at one constant velocity; protocol "
+        raise ConfigError(f"driver {name!r} of beam_network takes one constant stage velocity; protocol "
                           f"{protocol.type_name!r} has {len(segs)} piece(s) of kind "
                           f"{', '.join(s.kind for s in segs)} (use 'constant_velocity')")
     if sg.velocity < 0.0:

@@ -9,6 +9,7 @@ from scipy.stats import spearmanr
 
 from ...contact.beam_network.params import CITATION, BeamNetworkParams
 from ...core.registry import make_model
+from ...protocols import ConstantVelocity
 
 REFERENCES = [CITATION]
 
@@ -28,8 +29,14 @@ def params_from(cfg: dict[str, Any], **extra: Any) -> BeamNetworkParams:
     return make_model("beam_network", preset, **m)
 
 
+def stage_protocol(cfg: dict[str, Any], p: BeamNetworkParams) -> ConstantVelocity:
+    """The ``[drive]`` section as a constant stage velocity at the model's normal load."""
+    return ConstantVelocity(v=float(cfg["drive"]["v"]), duration_s=float(cfg["drive"]["duration"]),
+                            normal_force_value=p.normal_load)
+
+
 def numerics(cfg: dict[str, Any]) -> dict[str, Any]:
-    n = cfg.get("numerics", {})
+    n = cfg.get("integrator", {})
     return {"dt": float(n.get("dt", 2e-5)), "scheme": n.get("scheme", "semi-implicit"),
             "save_dt": float(n.get("save_dt", 1e-3)), "n_picard": int(n.get("n_picard", 1))}
 

@@ -48,7 +48,7 @@ CONFIG = {
     "sweep_d": {"v_stribeck": [0.018, 0.009, 0.0036, 0.0024, 0.0018, 0.0015, 0.0012, 0.001],
                 "velocities": [7.5e-4, 1.5e-3, 4.5e-3], "cb": 148.0},
     "drive": {"duration": 16.0},
-    "numerics": dict(NUMERICS),
+    "integrator": dict(NUMERICS),
 }
 
 
@@ -59,7 +59,7 @@ def _base(cfg):
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     base = _base(cfg)
-    n = cfg["numerics"]
+    n = cfg["integrator"]
     T = float(cfg["drive"]["duration"])
     kw = dict(dt=float(n["dt"]), save_dt=float(n["save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
     m0 = base.mass_per_beam()
@@ -186,6 +186,6 @@ register_scenario(Scenario(
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"drive.duration": 10.0, "sweep_a.mass_factor": [1.0, 10000.0], "sweep_a.cb": [0.0, 148.0],
            "sweep_d.v_stribeck": [0.018, 0.0024, 0.0018, 0.0015, 0.0012], "sweep_b.duration": 27.0,
-           "numerics.n_picard": 0},
+           "integrator.n_picard": 0},
     references=REFERENCES,
 ))

@@ -31,13 +31,13 @@ CONFIG = {
                                       4.5e-3], "normal_load": 88.0},
     "load_sweep": {"loads": [40.0, 55.0, 70.0, 88.0, 100.0, 115.0], "v_vf60": 7.5e-4, "v_vf40": 1.25e-4},
     "drive": {"duration": 20.0},
-    "numerics": dict(NUMERICS),
+    "integrator": dict(NUMERICS),
     "claims": {"vc_vf60": 3.5e-3, "vc_vf40": 7.5e-4},
 }
 
 
 def _metrics(cases, cfg):
-    n = cfg["numerics"]
+    n = cfg["integrator"]
     ps = [c[0] for c in cases]
     r = run_mlbnm_batch(ps, [c[1] for c in cases], float(cfg["drive"]["duration"]), dt=float(n["dt"]),
                         save_dt=float(n["save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
@@ -151,6 +151,6 @@ register_scenario(Scenario(
     description=("Fig. 12: MLBNM amplitude and period vs velocity (88 N) and vs load (VF60 7.5e-4, VF40 "
                  "1.25e-4 m/s) for presets vf60-calibrated and vf40-calibrated."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"drive.duration": 12.0, "numerics.n_picard": 0},
+    quick={"drive.duration": 12.0, "integrator.n_picard": 0},
     references=REFERENCES,
 ))

@@ -32,7 +32,7 @@ CONFIG = {
                 "paper_cb": [590.0, 148.0, 7.4], "paper_pattern": ["I", "II", "III"],
                 "paper_sigma": [204.0, 52.0, 2.6]},
     "drive": {"v": 7.5e-4, "duration": 16.0},
-    "numerics": dict(NUMERICS, save_dt=1e-4),
+    "integrator": dict(NUMERICS, save_dt=1e-4),
 }
 
 
@@ -40,7 +40,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     p = params_from(cfg)
     cbs = np.asarray(cfg["damping"]["cb"], float)
     v = float(cfg["drive"]["v"])
-    n = cfg["numerics"]
+    n = cfg["integrator"]
     r = run_mlbnm_batch([p.replace(cb=float(c)) for c in cbs], [v] * cbs.size, float(cfg["drive"]["duration"]),
                         dt=float(n["dt"]), save_dt=float(n["save_dt"]), scheme=n["scheme"],
                         n_picard=int(n["n_picard"]), single=True, save_columns=True)

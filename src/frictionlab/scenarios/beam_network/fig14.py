@@ -23,7 +23,7 @@ CONFIG = {
     "map": {"v_min": 1e-4, "v_max": 6e-3, "n_v": 15, "loads": [20.0, 35.0, 50.0, 65.0, 80.0, 88.0, 100.0, 115.0,
                                                                130.0, 145.0]},
     "drive": {"duration": 14.0},
-    "numerics": dict(NUMERICS, n_picard=0),
+    "integrator": dict(NUMERICS, n_picard=0),
     "claims": {"vc_88": 3.5e-3},
 }
 
@@ -35,7 +35,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     L = np.asarray(mp["loads"], float)
     V, LL = np.meshgrid(v, L, indexing="ij")
     ps = [p.replace(normal_load=float(x)) for x in LL.ravel()]
-    n = cfg["numerics"]
+    n = cfg["integrator"]
     r = run_mlbnm_batch(ps, V.ravel(), float(cfg["drive"]["duration"]), dt=float(n["dt"]),
                         save_dt=float(n["save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
     mets = [steady_metrics(r["time"], F) for F in r["friction_force"]]

@@ -18,27 +18,27 @@ import xarray as xr
 
 from ...analysis.beam_patterns import steady_metrics
 from ...analysis.stick_slip import stick_slip
-from ...contact.beam_network.lbnm import run_lbnm
-from ...contact.beam_network.mlbnm import run_mlbnm
 from ...plot import time_series
+from ...solve import simulate
 from ..base import Scenario, check, register_scenario
-from ._common import CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, params_from
+from ._common import CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, params_from, stage_protocol
 
 CONFIG = {
     "model": dict(MODEL),
     "drive": {"v": 7.5e-4, "duration": 27.0},
-    "numerics": dict(NUMERICS, euler_dt=2e-5, beam_save_dt=1e-2),
+    "integrator": dict(NUMERICS, euler_dt=2e-5, beam_save_dt=1e-2),
 }
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     p = params_from(cfg)
-    v, T = float(cfg["drive"]["v"]), float(cfg["drive"]["duration"])
-    n = cfg["numerics"]
+    prot = stage_protocol(cfg, p)
+    v = prot.v
+    n = cfg["integrator"]
     kw = dict(dt=float(n["dt"]), save_dt=float(n["save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
-    lb = run_lbnm(p, v, T, beam_save_dt=float(n["beam_save_dt"]), **kw)
-    ml = run_mlbnm(p, v, T, **kw)
-    mle = run_mlbnm(p, v, T, dt=float(n["euler_dt"]), save_dt=float(n["save_dt"]), scheme="euler")
+    lb = simulate(p, prot, integrator="lbnm", beam_save_dt=float(n["beam_save_dt"]), **kw)
+    ml = simulate(p, prot, integrator="mlbnm", **kw)
+    mle = simulate(p, prot, integrator="mlbnm", dt=float(n["euler_dt"]), save_dt=float(n["save_dt"]), scheme="euler")
     t = lb.time.values
     F = np.stack([lb.friction_force.values, ml.friction_force.values, mle.friction_force.values])
     ds = xr.Dataset(coords={"time": ("time", t, {"units": "s"}),
@@ -126,6 +126,6 @@ register_scenario(Scenario(
                  "7.5e-4 m/s for 27 s (preset vf60-calibrated); MLBNM also with the paper's forward-Euler "
                  "Algorithm 1."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"drive.duration": 12.0, "numerics.n_picard": 0},
+    quick={"drive.duration": 12.0, "integrator.n_picard": 0},
     references=REFERENCES, slow=True,
 ))
