@@ -16,8 +16,8 @@ and does not depend on the slip, so the protocol's velocity only gives ``slip_ve
 ``slip`` (its integral). The ensemble's height statistics (``n_junctions``, ``sigma_z`` [m])
 are options of the ``"ensemble"`` driver because a single junction has none.
 
-The solvers are adaptive :func:`scipy.integrate.solve_ivp` pairs (``method``, ``rtol``,
-``atol`` are options); ``dt`` [s], when given, caps the step (``max_step``), and ``save_dt``
+The solvers are adaptive :func:`scipy.integrate.solve_ivp` pairs (options ``solver`` --
+"DOP853" or "RK45" -- ``rtol`` and ``atol``); ``dt`` [s], when given, caps the step (``max_step``), and ``save_dt``
 [s] sets the output grid (default 1000 intervals). Results: ``time`` [s], ``slip`` [m],
 ``slip_velocity`` [m/s], ``normal_force`` [N], ``friction_force`` [N],
 ``friction_coefficient`` [1], ``contact_area`` [m^2], and the normalised states under names
@@ -113,32 +113,32 @@ def _complete(ds: xr.Dataset, protocol: Any, driver: str, dt: float | None, extr
 
 def _drive_junction(model: Microjunction, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
                     save_dt: float | None, mode: str = "hybrid", history_method: str = "commit",
-                    method: str = "DOP853", rtol: float = 1e-8, atol: float = 1e-10) -> xr.Dataset:
+                    solver: str = "DOP853", rtol: float = 1e-8, atol: float = 1e-10) -> xr.Dataset:
     """Driver ``"junction"`` (default): one junction, :func:`integrate_junction`."""
     _, grid = _grid(protocol, t_end, save_dt)
     hist = _history(model, protocol, dt)
-    sol = integrate_junction(model, hist, t_eval=grid, mode=mode, history_method=history_method, method=method,
+    sol = integrate_junction(model, hist, t_eval=grid, mode=mode, history_method=history_method, method=solver,
                              rtol=float(rtol), atol=float(atol))
     return _complete(sol.to_dataset(model), protocol, "junction", dt,
-                     {"method": method, "rtol": float(rtol), "atol": float(atol)})
+                     {"solver": solver, "rtol": float(rtol), "atol": float(atol)})
 
 
 def _drive_ensemble(model: Microjunction, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
-                    save_dt: float | None, n_junctions: int = 1000, sigma_z: float = 20e-9, method: str = "RK45",
+                    save_dt: float | None, n_junctions: int = 1000, sigma_z: float = 20e-9, solver: str = "RK45",
                     rtol: float = 1e-4, atol: float = 1e-8) -> xr.Dataset:
     """Driver ``"ensemble"``: ``n_junctions`` junctions with Gaussian summit heights (std ``sigma_z`` [m])."""
     _, grid = _grid(protocol, t_end, save_dt)
     hist = _history(model, protocol, dt)
     ens = JunctionEnsemble(n_junctions=n_junctions, sigma_z=float(sigma_z))
-    sol = integrate_ensemble(model, ens, hist, t_eval=grid, method=method, rtol=float(rtol), atol=float(atol))
+    sol = integrate_ensemble(model, ens, hist, t_eval=grid, method=solver, rtol=float(rtol), atol=float(atol))
     return _complete(sol.to_dataset(model, ens), protocol, "ensemble", dt,
-                     {"method": method, "rtol": float(rtol), "atol": float(atol)})
+                     {"solver": solver, "rtol": float(rtol), "atol": float(atol)})
 
 
 register_driver(Microjunction, "junction", _drive_junction, default=True,
-                options={"mode": "hybrid", "history_method": "commit", "method": "DOP853", "rtol": 1e-8,
+                options={"mode": "hybrid", "history_method": "commit", "solver": "DOP853", "rtol": 1e-8,
                          "atol": 1e-10},
                 description="one creeping Jackson-Green junction under the protocol's normal-load history")
 register_driver(Microjunction, "ensemble", _drive_ensemble,
-                options={"n_junctions": 1000, "sigma_z": 20e-9, "method": "RK45", "rtol": 1e-4, "atol": 1e-8},
+                options={"n_junctions": 1000, "sigma_z": 20e-9, "solver": "RK45", "rtol": 1e-4, "atol": 1e-8},
                 description="Greenwood-Williamson ensemble of junctions sharing the protocol's normal load")

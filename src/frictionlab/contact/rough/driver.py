@@ -44,7 +44,7 @@ from .model import F_STAR, RoughContact, run_static
 from .sliding import L_STAR, V_STAR, run_sliding
 from .surface import make_surface
 
-__all__ = ["rigid_surface", "to_si"]
+__all__ = ["rigid_surface", "to_si", "step_controls"]
 
 _NUMERICS = {"solver": "", "tol": None, "max_iter": None, "backend": ""}
 
@@ -155,6 +155,27 @@ def _speeds(protocol: Any) -> list[float]:
     return out
 
 
+def step_controls(protocol: Any, dx: float, s_max: float, hold_dt: float, dt: float | None) -> tuple[float, float]:
+    """Slip per step [L*] and hold step [s] of a sliding run (see :func:`_drive_sliding`).
+
+    ``s_max`` is in element spacings; ``dt`` [s], when given, caps every step: the slip per
+    step becomes ``min(s_max dx, |v|_min dt)`` and the hold step ``min(hold_dt, dt)``.
+    """
+    for name, val in (("s_max", s_max), ("hold_dt", hold_dt)):
+        if not (val > 0 and math.isfinite(val)):
+            raise ConfigError(f"{name} = {val!r} must be a positive finite number")
+    s_step = float(s_max) * dx
+    h_step = float(hold_dt)
+    if dt is not None:
+        if not (dt > 0 and math.isfinite(dt)):
+            raise ConfigError(f"dt = {dt!r} s must be a positive finite time")
+        speeds = _speeds(protocol)
+        if speeds:
+            s_step = min(s_step, min(speeds) / V_STAR * dt)
+        h_step = min(h_step, float(dt))
+    return s_step, h_step
+
+
 def _drive_sliding(model: RoughContact, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
                    save_dt: float | None, s_max: float = 0.25, hold_dt: float = 0.25, shift: str = "cubic",
                    vp_max_dup: float = 0.02, **numerics: Any) -> xr.Dataset:
@@ -174,23 +195,14 @@ def _drive_sliding(model: RoughContact, protocol: Any, system: Any, *, dt: float
         if sg.kind == "ramp" and sg.velocity is not None:
             raise ConfigError(f"rough_contact slides at a prescribed velocity; protocol {protocol.type_name!r} "
                               "applies a tangential force, which needs a mass system (not modelled here)")
-    for name, val in (("s_max", s_max), ("hold_dt", hold_dt), ("vp_max_dup", vp_max_dup)):
-        if not val > 0:
-            raise ConfigError(f"option {name!r} of driver 'sliding' must be > 0, got {val!r}")
+    if not vp_max_dup > 0:
+        raise ConfigError(f"option 'vp_max_dup' of driver 'sliding' must be > 0, got {vp_max_dup!r}")
     if shift not in ("cubic", "fourier"):
         raise ConfigError(f"option 'shift' of driver 'sliding' must be 'cubic' or 'fourier', got {shift!r}")
     m = _with_numerics(model, **numerics)
-    s_step = float(s_max)
-    h_step = float(hold_dt)
-    if dt is not None:
-        if not (dt > 0 and math.isfinite(dt)):
-            raise ConfigError(f"dt = {dt!r} s must be a positive finite time")
-        speeds = _speeds(protocol)
-        if speeds:
-            s_step = min(s_step, min(speeds) / V_STAR * dt / m.dx)
-        h_step = min(h_step, float(dt))
+    s_step, h_step = step_controls(protocol, m.dx, s_max, hold_dt, dt)
     h = rigid_surface(m)
-    ds = run_sliding(m, h, protocol, nx=m.patch_nx, ny=m.patch_ny, W=None, s_max=s_step * m.dx, hold_dt=h_step,
+    ds = run_sliding(m, h, protocol, nx=m.patch_nx, ny=m.patch_ny, W=None, s_max=s_step, hold_dt=h_step,
                      shift=shift, allow_wrap=m.surface_wrap, vp_max_dup=vp_max_dup, sigma=m.surface_sigma)
     rows = _pick_rows(ds.time.values, save_dt)
     ds = ds.isel(time=rows)
@@ -200,7 +212,7 @@ def _drive_sliding(model: RoughContact, protocol: Any, system: Any, *, dt: float
                             "area_fraction": "contact_area"})
     out["friction_force"].attrs["description"] = "shear strength (tau_s + alpha ln|v|) A, eqs. 13-15 (magnitude)"
     out["contact_area"].attrs["description"] = "fraction of the patch in contact"
-    _attrs(out, "sliding", protocol, {"s_max": s_step, "hold_dt": h_step, "dt": float(dt) if dt is not None else 0.0})
+    _attrs(out, "sliding", protocol, {"s_max": s_step / m.dx, "hold_dt": h_step, "dt": float(dt) if dt is not None else 0.0})
     out.attrs["integrator"] = "sliding"
     return out
 

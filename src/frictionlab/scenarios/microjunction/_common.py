@@ -20,9 +20,14 @@ def model_of(cfg: dict[str, Any]) -> Microjunction:
 
 
 def solver_opts(cfg: dict[str, Any]) -> dict[str, Any]:
+    """``integrate_junction`` keywords from ``[integrator]``: ``solver``, ``rtol``, ``atol`` and
+    ``dt`` (optional; caps the adaptive step, as in the ``"junction"`` driver of ``simulate``)."""
     integ = dict(cfg.get("integrator", {}))
-    return {"method": integ.get("method", "DOP853"), "rtol": float(integ.get("rtol", 1e-9)),
+    opts = {"method": integ.get("solver", "DOP853"), "rtol": float(integ.get("rtol", 1e-9)),
             "atol": float(integ.get("atol", 1e-12))}
+    if integ.get("dt") is not None:
+        opts["max_step"] = float(integ["dt"])
+    return opts
 
 
 def log_grid(t0: float, t1: float, n: int, extra: tuple[float, ...] = ()) -> np.ndarray:

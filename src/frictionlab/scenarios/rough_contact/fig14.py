@@ -57,12 +57,13 @@ import xarray as xr
 
 from ...contact.rough.sliding import fit_rate_state
 from ..base import Scenario, check, register_scenario
-from ._sliding import MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, on_path, rigid, slide
+from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, on_path, rigid, slide
 
 CONFIG = {
     "model": dict(MODEL),
     "surface": dict(SURFACE),
     "sliding": dict(SLIDING),
+    "integrator": dict(INTEGRATOR),
     "protocol": {"velocities": [10.0, 1.0, 10.0, 1.0], "seg": 100.0,
                  "sets": {"blue": [1.0, 1.0], "red": [1.0, 10.0]},
                  "interactions": ["boussinesq", "meanfield"], "fit_rsf": True},
