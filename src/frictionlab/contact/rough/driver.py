@@ -212,7 +212,8 @@ def _drive_sliding(model: RoughContact, protocol: Any, system: Any, *, dt: float
                             "area_fraction": "contact_area"})
     out["friction_force"].attrs["description"] = "shear strength (tau_s + alpha ln|v|) A, eqs. 13-15 (magnitude)"
     out["contact_area"].attrs["description"] = "fraction of the patch in contact"
-    _attrs(out, "sliding", protocol, {"s_max": s_step / m.dx, "hold_dt": h_step, "dt": float(dt) if dt is not None else 0.0})
+    _attrs(out, "sliding", protocol, {"s_max": s_step / m.dx, "hold_dt": h_step, "shift": shift,
+                                      **({} if dt is None else {"dt": float(dt)})})
     out.attrs["integrator"] = "sliding"
     return out
 
