@@ -15,7 +15,8 @@ from ._common import MODEL, SURFACE, build_model, growth_fraction, hold, monoton
 CONFIG = {
     "model": {**MODEL, "preset": "fig6"},
     "surface": dict(SURFACE),
-    "protocol": {"pressure_MPa": 100.0, "t_end": 1e5, "per_decade": 40},
+    "protocol": {"pressure_MPa": 100.0, "t_end": 1e5},
+    "integrator": {"per_decade": 40},
 }
 
 
@@ -83,6 +84,6 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 6: static ageing with N_T=4 relaxation rates 1..1e-3 (sum A/lambda=0.2), "
                  "100 MPa, 512^2, hold to 1e5, Boussinesq and mean field."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"surface.n": 128, "protocol.per_decade": 8},
+    quick={"surface.n": 128, "integrator.per_decade": 8},
     references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True,
 ))
