@@ -61,3 +61,10 @@ def test_microjunction_scenario_uses_integrator_dt():
     assert solver_opts(cfg)["max_step"] == 1e-3
     with pytest.raises(ConfigError, match="integrator.dt is not used"):
         get_scenario("microjunction/hold-time-friction").execute({"integrator.dt": 1e-3}, quick=True)
+
+
+def test_rough_static_scenario_takes_per_decade_from_integrator_and_refuses_dt():
+    sc = get_scenario("rough-contact/fig6")
+    assert sc.resolved_config(quick=True)["integrator"] == {"per_decade": 8}
+    with pytest.raises(ConfigError, match="per_decade only; got dt"):
+        sc.execute({"integrator.dt": 1.0, "surface.n": 16, "surface.beta": 2.0}, quick=True)
