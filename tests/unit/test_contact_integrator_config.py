@@ -68,3 +68,11 @@ def test_rough_static_scenario_takes_per_decade_from_integrator_and_refuses_dt()
     assert sc.resolved_config(quick=True)["integrator"] == {"per_decade": 8}
     with pytest.raises(ConfigError, match="per_decade only; got dt"):
         sc.execute({"integrator.dt": 1.0, "surface.n": 16, "surface.beta": 2.0}, quick=True)
+
+
+@pytest.mark.parametrize("name, key", [("beam-network/fig8", "allow_unstable"), ("microjunction/cyclic-load", "driver")])
+def test_scenarios_refuse_integrator_keys_their_runs_do_not_use(name, key):
+    value = True if key == "allow_unstable" else "ensemble"
+    with pytest.raises(ConfigError, match=f"got {key}"):
+        get_scenario(name).execute({f"integrator.{key}": value, "drive.duration": 0.01} if name.startswith("beam")
+                                   else {f"integrator.{key}": value}, quick=True)

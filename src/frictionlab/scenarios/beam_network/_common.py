@@ -8,6 +8,7 @@ import numpy as np
 from scipy.stats import spearmanr
 
 from ...contact.beam_network.params import CITATION, BeamNetworkParams
+from ...core.errors import ConfigError
 from ...core.registry import make_model
 from ...protocols import ConstantVelocity
 
@@ -33,6 +34,17 @@ def stage_protocol(cfg: dict[str, Any], p: BeamNetworkParams) -> ConstantVelocit
     """The ``[drive]`` section as a constant stage velocity at the model's normal load."""
     return ConstantVelocity(v=float(cfg["drive"]["v"]), duration_s=float(cfg["drive"]["duration"]),
                             normal_force_value=p.normal_load)
+
+
+def check_integrator(cfg: dict[str, Any], *extra: str) -> dict[str, Any]:
+    """The ``[integrator]`` table; keys other than dt, save_dt, scheme, n_picard (and ``extra``) are refused."""
+    integ = cfg["integrator"]
+    allowed = ("dt", "save_dt", "scheme", "n_picard", *extra)
+    unknown = sorted(set(integ) - set(allowed))
+    if unknown:
+        raise ConfigError(f"this beam-network scenario takes the integrator keys {', '.join(allowed)}; "
+                          f"got {', '.join(unknown)}")
+    return integ
 
 
 def numerics(cfg: dict[str, Any]) -> dict[str, Any]:

@@ -38,7 +38,7 @@ from ...analysis.beam_patterns import steady_metrics
 from ...contact.beam_network.mlbnm import iub_linear_eigenvalues, run_mlbnm_batch
 from ...core.registry import make_model
 from ..base import Scenario, check, register_scenario
-from ._common import NUMERICS, REFERENCES
+from ._common import NUMERICS, REFERENCES, check_integrator
 
 CONFIG = {
     "model": {"name": "beam_network", "preset": "vf60-table3"},
@@ -59,7 +59,7 @@ def _base(cfg):
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     base = _base(cfg)
-    n = cfg["integrator"]
+    n = check_integrator(cfg)
     T = float(cfg["drive"]["duration"])
     kw = dict(dt=float(n["dt"]), save_dt=float(n["save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
     m0 = base.mass_per_beam()

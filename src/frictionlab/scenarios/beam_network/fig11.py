@@ -14,7 +14,7 @@ import xarray as xr
 
 from ...solve import simulate
 from ..base import Scenario, check, register_scenario
-from ._common import CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, params_from, stage_protocol
+from ._common import CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, check_integrator, params_from, stage_protocol
 
 CONFIG = {
     "model": dict(MODEL),
@@ -26,7 +26,7 @@ CONFIG = {
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     p = params_from(cfg)
-    n = cfg["integrator"]
+    n = check_integrator(cfg, "beam_save_dt")
     ds = simulate(p, stage_protocol(cfg, p), integrator="lbnm", dt=float(n["dt"]), save_dt=float(n["save_dt"]),
                   beam_save_dt=float(n["beam_save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
     on = np.isclose(ds.beam_y.values, 0.0)

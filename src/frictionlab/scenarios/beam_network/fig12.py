@@ -22,7 +22,7 @@ import xarray as xr
 from ...analysis.beam_patterns import steady_metrics
 from ...contact.beam_network.mlbnm import run_mlbnm_batch
 from ..base import Scenario, check, register_scenario
-from ._common import CALIBRATION_NOTE, NUMERICS, REFERENCES, params_from, rank_corr
+from ._common import CALIBRATION_NOTE, NUMERICS, REFERENCES, check_integrator, params_from, rank_corr
 
 CONFIG = {
     "model": {"name": "beam_network"},
@@ -37,7 +37,7 @@ CONFIG = {
 
 
 def _metrics(cases, cfg):
-    n = cfg["integrator"]
+    n = check_integrator(cfg)
     ps = [c[0] for c in cases]
     r = run_mlbnm_batch(ps, [c[1] for c in cases], float(cfg["drive"]["duration"]), dt=float(n["dt"]),
                         save_dt=float(n["save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))

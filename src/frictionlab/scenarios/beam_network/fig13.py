@@ -24,7 +24,7 @@ from ...analysis.beam_patterns import (fit_tip_velocity, friction_from_tip_veloc
                                        one_period, steady_metrics)
 from ...contact.beam_network.mlbnm import iub_arrays, run_mlbnm_batch
 from ..base import Scenario, check, register_scenario
-from ._common import CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, params_from, rank_corr
+from ._common import CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, check_integrator, params_from, rank_corr
 
 CONFIG = {
     "model": dict(MODEL),
@@ -40,7 +40,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     p = params_from(cfg)
     cbs = np.asarray(cfg["damping"]["cb"], float)
     v = float(cfg["drive"]["v"])
-    n = cfg["integrator"]
+    n = check_integrator(cfg)
     r = run_mlbnm_batch([p.replace(cb=float(c)) for c in cbs], [v] * cbs.size, float(cfg["drive"]["duration"]),
                         dt=float(n["dt"]), save_dt=float(n["save_dt"]), scheme=n["scheme"],
                         n_picard=int(n["n_picard"]), single=True, save_columns=True)

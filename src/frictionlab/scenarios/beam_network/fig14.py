@@ -16,7 +16,7 @@ import xarray as xr
 from ...analysis.beam_patterns import steady_metrics
 from ...contact.beam_network.mlbnm import run_mlbnm_batch
 from ..base import Scenario, check, register_scenario
-from ._common import CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, params_from
+from ._common import CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, check_integrator, params_from
 
 CONFIG = {
     "model": dict(MODEL),
@@ -35,7 +35,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     L = np.asarray(mp["loads"], float)
     V, LL = np.meshgrid(v, L, indexing="ij")
     ps = [p.replace(normal_load=float(x)) for x in LL.ravel()]
-    n = cfg["integrator"]
+    n = check_integrator(cfg)
     r = run_mlbnm_batch(ps, V.ravel(), float(cfg["drive"]["duration"]), dt=float(n["dt"]),
                         save_dt=float(n["save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
     mets = [steady_metrics(r["time"], F) for F in r["friction_force"]]

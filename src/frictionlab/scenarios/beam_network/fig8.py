@@ -21,7 +21,7 @@ from ...analysis.stick_slip import stick_slip
 from ...plot import time_series
 from ...solve import simulate
 from ..base import Scenario, check, register_scenario
-from ._common import CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, params_from, stage_protocol
+from ._common import CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, check_integrator, params_from, stage_protocol
 
 CONFIG = {
     "model": dict(MODEL),
@@ -34,7 +34,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     p = params_from(cfg)
     prot = stage_protocol(cfg, p)
     v = prot.v
-    n = cfg["integrator"]
+    n = check_integrator(cfg, "euler_dt", "beam_save_dt")
     kw = dict(dt=float(n["dt"]), save_dt=float(n["save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
     lb = simulate(p, prot, integrator="lbnm", beam_save_dt=float(n["beam_save_dt"]), **kw)
     ml = simulate(p, prot, integrator="mlbnm", **kw)

@@ -19,7 +19,9 @@ import xarray as xr
 from ...analysis.stick_slip import stick_slip
 from ...solve import simulate
 from ..base import Scenario, check, register_scenario
-from ._common import CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, params_from, rank_corr, stage_protocol
+from ._common import (
+    CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, check_integrator, params_from, rank_corr, stage_protocol,
+)
 
 CONFIG = {
     "model": dict(MODEL),
@@ -30,7 +32,7 @@ CONFIG = {
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     p = params_from(cfg)
-    n = cfg["integrator"]
+    n = check_integrator(cfg, "beam_save_dt")
     ds = simulate(p, stage_protocol(cfg, p), integrator="lbnm", dt=float(n["dt"]), save_dt=float(n["save_dt"]),
                   beam_save_dt=float(n["beam_save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
     sl = ds.beam_slip.values

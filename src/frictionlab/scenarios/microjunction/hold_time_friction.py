@@ -36,9 +36,10 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     ld = cfg["loading"]
     ens = JunctionEnsemble(**cfg["ensemble"])
     integ = cfg["integrator"]
-    if integ.get("dt") is not None:
-        raise ConfigError("microjunction/hold_time_friction steps adaptively (rtol, atol, ensemble_rtol); "
-                          "integrator.dt is not used")
+    unknown = sorted(set(integ) - {"rtol", "atol", "ensemble_rtol"})
+    if unknown:
+        raise ConfigError("microjunction/hold_time_friction steps adaptively and takes the integrator keys rtol, "
+                          f"atol, ensemble_rtol; got {', '.join(unknown)} (integrator.dt is not used)")
     _, mu1, a1 = static_friction_after_holds(model, holds, float(ld["force_star"]), rtol=integ["rtol"],
                                              atol=integ["atol"])
     _, mun, an = static_friction_after_holds(model, holds, float(ld["force_star_per_junction"]) * ens.n_junctions,
