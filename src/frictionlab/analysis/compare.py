@@ -241,80 +241,49 @@ def _make_rate_state(protocol: AbstractProtocol) -> Any:
 
 
 def _run_microjunction(protocol: AbstractProtocol, quick: bool) -> xr.Dataset:
-    from ..contact.microjunction import ForceHistory, Microjunction
-    from ..contact.microjunction.ensemble import JunctionEnsemble, integrate_ensemble
+    """Microjunction ensemble (200 / 1000 junctions) through ``simulate`` (driver ``"ensemble"``)."""
+    from ..core.registry import make_model
+    from ..solve import simulate
 
-    model = Microjunction()
-    ens = JunctionEnsemble(n_junctions=200 if quick else 1000)
-    hist = ForceHistory.from_protocol(protocol, model.constants["force_c"])
-    t = np.linspace(0.0, float(protocol.duration), 2001 if quick else 8001)
-    ds = integrate_ensemble(model, ens, hist, t_eval=t).to_dataset(model, ens)
-    v = protocol.velocity(t)
-    ds["slip_velocity"] = ("time", v, {"units": "m/s"})
-    ds["slip"] = ("time", _cumtrapz(v, t), {"units": "m"})
+    dur = float(protocol.duration)
+    ds = simulate(make_model("microjunction"), protocol, integrator="ensemble", n_junctions=200 if quick else 1000,
+                  save_dt=dur / (2000 if quick else 8000))
     ds.attrs["compare_note"] = "friction = tau A(t) from creep under the normal load only; slip-independent"
     return ds
 
 
 def _run_mlbnm(protocol: AbstractProtocol, quick: bool) -> xr.Dataset:
-    from ..contact.beam_network import run_mlbnm
+    """MLBNM (vf60-calibrated) through ``simulate``: one constant stage velocity at the preset's 88 N."""
     from ..core.registry import make_model
-    from ..protocols.velocity import ConstantVelocity
+    from ..solve import simulate
 
-    if not isinstance(protocol, ConstantVelocity):
-        raise ConfigError(f"the MLBNM driver (run_mlbnm) takes one constant stage velocity; protocol "
-                          f"{protocol.type_name!r} is not supported (use 'constant_velocity')")
-    p = make_model("beam_network", "vf60-calibrated")
     dur = float(protocol.duration)
-    ds = run_mlbnm(p, float(protocol.v), dur, save_dt=dur / (1000 if quick else 4000))
-    t = ds.time.values
-    out = xr.Dataset(coords={"time": ("time", t, {"units": "s"})})
-    out["friction_force"] = ("time", np.asarray(ds.friction_force.values, dtype=float), {"units": "N"})
-    out["normal_force"] = ("time", np.full(t.size, p.normal_load), {"units": "N"})
-    out["friction_coefficient"] = ("time", out.friction_force.values / p.normal_load, {"units": "1"})
-    out["slip_velocity"] = ("time", np.full(t.size, float(protocol.v)), {"units": "m/s"})
-    out["slip"] = ("time", float(protocol.v) * t, {"units": "m"})
-    out.attrs["compare_note"] = ("stage (driver) velocity and displacement; normal load from the preset "
-                                 "(vf60-calibrated), not the protocol")
-    return out
+    ds = simulate(make_model("beam_network", "vf60-calibrated"), protocol, save_dt=dur / (1000 if quick else 4000))
+    ds.attrs["compare_note"] = "stage (driver) velocity and displacement"
+    return ds
 
 
 def _run_rough(protocol: AbstractProtocol, quick: bool) -> xr.Dataset:
-    """Rough-contact sliding driver (Hulikal et al. 2015, part 2) on a small periodic surface.
+    """Rough-contact sliding (Hulikal et al. 2015, part 2) through ``simulate`` on a small periodic surface.
 
     Quick: a 32 x 32 patch on a 256 x 32 rigid surface (correlation length 5, wrapping
-    allowed, 1 um of slip per step); full: 64 x 64 on 512 x 64, 0.5 um per step; 100 MPa
-    nominal pressure, ``table1`` parameters. The patch is small, so the friction carries
-    roughness noise of several percent.
+    allowed, 1 um of slip per step); full: 64 x 64 on 512 x 64, 0.5 um per step; ``table1``
+    parameters, the protocol's normal force (1 N on the quick patch is about 1 GPa nominal).
+    The patch is small, so the friction carries roughness noise of several percent.
     """
-    from ..contact.rough.model import F_STAR, load_from_pressure
-    from ..contact.rough.sliding import run_sliding
-    from ..contact.rough.surface import make_surface
     from ..core.registry import make_model
+    from ..solve import simulate
 
     n, mx, s_max = (32, 256, 1.0) if quick else (64, 512, 0.5)
-    model = make_model("rough_contact", "table1")
-    h = make_surface(mx, n, sigma=1.0, beta_x=5.0, acf="gaussian", seed=0)
-    W = load_from_pressure(100e6, n, n)
-    ds = run_sliding(model, h, protocol, nx=n, ny=n, W=W, s_max=s_max, shift="cubic", sigma=1.0, allow_wrap=True)
-    t = ds.time.values
-    out = xr.Dataset(coords={"time": ("time", t, {"units": "s"})})
-    fn = np.abs(ds.normal_force.values) * F_STAR
-    out["slip"] = ("time", ds.slip.values * 1e-6, {"units": "m"})
-    out["slip_velocity"] = ("time", ds.slip_velocity.values * 1e-6, {"units": "m/s"})
-    out["friction_coefficient"] = ("time", ds.friction_coefficient.values, {"units": "1"})
-    out["normal_force"] = ("time", fn, {"units": "N"})
-    out["friction_force"] = ("time", ds.friction_coefficient.values * fn, {"units": "N"})
-    if "jump" in ds.dims and ds.sizes["jump"] and np.isfinite(ds.direct_effect_expected.values[0]):
+    model = make_model("rough_contact", "table1", patch_nx=n, patch_ny=n, surface_mx=mx, surface_beta=5.0,
+                       surface_wrap=True)
+    ds = simulate(model, protocol, s_max=s_max)
+    if ds.sizes.get("jump", 0) and np.isfinite(ds.direct_effect_expected.values[0]):
         # the driver evaluates the jump on the unchanged state (paper Sec. 5.5)
-        out.attrs["compare_direct_effect"] = float(ds.mu_after.values[0] - ds.mu_before.values[0])
-        out.attrs["compare_direct_expected"] = float(ds.direct_effect_expected.values[0])
-    out.attrs["compare_note"] = f"{n}x{n} patch on a {mx}x{n} periodic rigid surface (wrapping allowed)"
-    return out
-
-
-def _cumtrapz(y: NDArray[np.float64], x: NDArray[np.float64]) -> NDArray[np.float64]:
-    return np.concatenate([[0.0], np.cumsum(0.5 * (y[1:] + y[:-1]) * np.diff(x))])
+        ds.attrs["compare_direct_effect"] = float(ds.mu_after.values[0] - ds.mu_before.values[0])
+        ds.attrs["compare_direct_expected"] = float(ds.direct_effect_expected.values[0])
+    ds.attrs["compare_note"] = f"{n}x{n} patch on a {mx}x{n} periodic rigid surface (wrapping allowed)"
+    return ds
 
 
 # --------------------------------------------------------------------------- registry

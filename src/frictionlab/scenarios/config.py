@@ -121,7 +121,8 @@ def config_driver(cfg: dict[str, Any]) -> Driver:
     if integ.get("driver"):
         return driver_for(cls, str(integ["driver"]))
     system = make_system(cfg.get("system"))
-    protocol = make_protocol(cfg["protocol"]) if "protocol" in cfg else None
+    # a scenario-specific [protocol] table (no 'type', e.g. the rough sliding figures) is not a protocol
+    protocol = make_protocol(cfg["protocol"]) if "type" in (cfg.get("protocol") or {}) else None
     return default_driver(cls, system, protocol)
 
 

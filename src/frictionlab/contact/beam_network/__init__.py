@@ -18,3 +18,5 @@ from .params import PRESETS, BeamNetworkParams
 __all__ = ["PatchGeometry", "build_patch", "load_polynomial", "BeamNetworkParams", "PRESETS", "run_lbnm",
            "network_force", "run_mlbnm", "run_mlbnm_batch", "iub_arrays", "iub_linear_eigenvalues",
            "stick_slip_state"]
+
+from . import driver  # noqa: E402,F401  (registers the drivers of frictionlab.simulate)

@@ -149,6 +149,13 @@ class BeamNetworkParams(AbstractModel):
     name: ClassVar[str] = "beam_network"
     citation: ClassVar[str] = CITATION
     doi: ClassVar[str] = DOI
+    #: the compiled loops drive the stage forward only (velocity >= 0), so reversal is not run
+    odd: ClassVar[bool] = False
+
+    @property
+    def typical_inputs(self) -> dict[str, float]:  # type: ignore[override]
+        """The calibration's stage velocity 0.75 mm/s at the model's normal load, 0.2 s."""
+        return {"v": 7.5e-4, "normal_force": float(self.normal_load), "duration": 0.2}
 
     def _check(self) -> None:
         if self.mu_c > self.mu_s:

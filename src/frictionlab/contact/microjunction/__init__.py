@@ -17,3 +17,5 @@ __all__ = [
     "creep_delta_rate", "pressure_rate", "ForceHistory", "JunctionSolution", "Microjunction",
     "integrate_junction", "junction_rates", "EnsembleSolution", "JunctionEnsemble", "integrate_ensemble", "PRESETS",
 ]
+
+from . import driver  # noqa: E402,F401  (registers the drivers of frictionlab.simulate)

@@ -143,6 +143,14 @@ class Microjunction(AbstractModel):
     citation: ClassVar[str] = ("Goedecke, A. (2013). Transient Effects in Friction: Fractal Asperity Creep. "
                                "Springer, Vienna; Appendix A, Microjunction Model.")
     doi: ClassVar[str] = "10.1007/978-3-7091-1506-0"
+    #: the friction tau A(t) follows the normal-load history only (it does not depend on the slip
+    #: direction), so it is not odd in the velocity
+    odd: ClassVar[bool] = False
+
+    @property
+    def typical_inputs(self) -> dict[str, float]:  # type: ignore[override]
+        """A normal force of ten times the critical load F_c (plastic), held for 1 s of creep."""
+        return {"v": 1e-6, "normal_force": 10.0 * self.constants["force_c"], "duration": 1.0}
 
     def _check(self) -> None:
         if self.sigma_y >= self.e:
@@ -337,20 +345,48 @@ class ForceHistory:
                    max_step=(ramp / steps_per_period, period / steps_per_period))
 
     @classmethod
-    def from_protocol(cls, protocol: Any, force_c: float, *, normalised: bool = False) -> "ForceHistory":
+    def from_protocol(cls, protocol: Any, force_c: float, *, normalised: bool = False,
+                      steps_per_ramp: float = 50.0) -> "ForceHistory":
         """The ``normal_force(t)`` channel of a protocol as F* (divided by ``force_c`` [N] unless ``normalised``).
 
-        Piecewise-linear programmes (``times``/``loads``, e.g. :class:`~frictionlab.protocols.NormalLoadProgramme`)
-        keep their breakpoints and exact slopes; other protocols are differentiated numerically.
+        One history segment per protocol piece (:meth:`~frictionlab.protocols.base.AbstractProtocol.segments`),
+        so load jumps and kinks stay breakpoints: a piece of constant normal force has rate 0;
+        a piece where it varies linearly (as in
+        :class:`~frictionlab.protocols.NormalLoadProgramme`) its exact slope and ``max_step =
+        length / steps_per_ramp`` (as :meth:`piecewise_linear`); any other variation is
+        differentiated numerically within the piece.
         """
         scale = 1.0 if normalised else 1.0 / force_c
-        if hasattr(protocol, "times") and hasattr(protocol, "loads"):
-            return cls.piecewise_linear(protocol.times, np.asarray(protocol.loads, dtype=float) * scale)
-        dur = float(protocol.duration)
-        h = 1e-7 * dur
-        fn = lambda t: float(protocol.normal_force(np.array([t]))[0]) * scale  # noqa: E731
-        return cls(edges=(0.0, dur), force=fn,
-                   rate=lambda t, k: (fn(min(t + h, dur)) - fn(max(t - h, 0.0))) / (min(t + h, dur) - max(t - h, 0.0)))
+        segs = protocol.segments()
+        edges = [float(segs[0].t_start)] + [float(sg.t_end) for sg in segs]
+
+        def fn(t: float) -> float:
+            return float(protocol.normal_force(np.array([t]))[0]) * scale
+
+        slopes: list[float | None] = []
+        max_step: list[float] = []
+        for sg in segs:
+            a, b = float(sg.t_start), float(sg.t_end)
+            if sg.normal_force is not None:
+                slopes.append(0.0)
+                max_step.append(math.inf)
+                continue
+            fa, fm, fb = (float(x) * scale for x in protocol.normal_force(np.array([a, 0.5 * (a + b), b])))
+            linear = abs(fm - 0.5 * (fa + fb)) <= 1e-12 * max(abs(fa), abs(fb), 1e-300)
+            slopes.append((fb - fa) / (b - a) if linear else None)
+            max_step.append((b - a) / steps_per_ramp)
+
+        def rate(t: float, k: int) -> float:
+            k = min(max(k, 0), len(slopes) - 1)
+            s = slopes[k]
+            if s is not None:
+                return s
+            a, b = edges[k], edges[k + 1]
+            h = 1e-7 * (b - a)
+            lo, hi = max(t - h, a), min(t + h, b)
+            return (fn(hi) - fn(lo)) / (hi - lo)
+
+        return cls(edges=tuple(edges), force=fn, rate=rate, max_step=tuple(max_step))
 
 
 # --- solution ---------------------------------------------------------------------------------

@@ -22,3 +22,5 @@ __all__ = ["Viscoelastic", "Viscoplastic", "BoussinesqFFT", "MeanField", "StepOp
            "RoughContactSim", "run_static", "load_from_pressure", "contact_clusters", "force_pdf", "F_STAR",
            "STRESS_STAR", "TAU_S_BAR", "SolveResult", "pk_solve", "pk_solve_disp", "meanfield_solve", "alg1_solve",
            "HeightMap", "load_height_map", "make_surface", "shift_x", "surface_stats"]
+
+from . import driver  # noqa: E402,F401  (registers the drivers of frictionlab.simulate)

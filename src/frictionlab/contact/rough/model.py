@@ -105,6 +105,30 @@ class RoughContact(AbstractModel):
         Static shear strength :math:`\bar\tau_S` [F*/L*^2] (2.5 GPa -> 9.947e-3).
     alpha : float
         Velocity hardening :math:`\alpha` [F*/L*^2] (paper 2e-4; natural log, R2).
+    patch_nx, patch_ny : int
+        Deformable patch of ``patch_nx x patch_ny`` elements (paper §5: 512 x 512); with
+        ``dx`` it is the nominal contact area, so the normal force [N] of a protocol sets the
+        nominal pressure.
+    surface_mx : int
+        Length of the rigid rough surface along the sliding direction [elements] (paper 1024).
+    surface_sigma, surface_beta : float
+        rms height :math:`\bar\sigma` and correlation length :math:`\bar\beta` of the rigid
+        Gaussian surface [L*] (paper 1 and 10).
+    surface_acf : {"gaussian", "exponential"}
+        Its autocorrelation function.
+    surface_seed : int
+        Seed of the surface realisation.
+    surface_wrap : bool
+        The rigid surface is periodic with period ``surface_mx`` and a run may slide over
+        surface the patch has already covered (False: such a run is refused before it starts).
+
+        The surface fields describe the contact geometry -- the statistics and size of the
+        interface -- so they are physics and live here (swept, fitted, dumped with the model);
+        how a run is discretised in time (slip per step, hold step, interpolation of the
+        shifted surface) is numerics and belongs to the drivers
+        (:mod:`frictionlab.contact.rough.driver`). They are read by the drivers of
+        :func:`frictionlab.simulate` only; the lower-level :func:`run_static` /
+        :func:`~frictionlab.contact.rough.sliding.run_sliding` take explicit height arrays.
     solver : {"auto", "pk", "exact", "alg1", "alg1_consistent"}
         ``auto``: exact sorted solve for the mean field, Polonsky-Keer CG otherwise.
     tol : float
@@ -154,6 +178,14 @@ class RoughContact(AbstractModel):
     vp_scheme: str = option("implicit", choices=("implicit", "explicit"))
     tau_s: float = param(TAU_S_BAR, units="F*/um^2", lo=0)
     alpha: float = param(2e-4, units="F*/um^2", lo=0)
+    patch_nx: int = param(512, units="1", lo=2, integer=True)
+    patch_ny: int = param(512, units="1", lo=2, integer=True)
+    surface_mx: int = param(1024, units="1", lo=2, integer=True)
+    surface_sigma: float = param(1.0, units="um", lo=0, lo_open=True)
+    surface_beta: float = param(10.0, units="um", lo=0, lo_open=True)
+    surface_acf: str = option("gaussian", choices=("gaussian", "exponential"))
+    surface_seed: int = param(0, units="1", lo=0, integer=True)
+    surface_wrap: bool = option(False, choices=(False, True))
     solver: str = option("auto", choices=("auto", "pk", "exact", "alg1", "alg1_consistent"))
     tol: float = param(1e-8, units="1", lo=0, lo_open=True, hi=1e-2)
     tol_sliding: float = param(1e-6, units="1", lo=0, lo_open=True, hi=1e-2)
@@ -163,7 +195,10 @@ class RoughContact(AbstractModel):
     fft_workers: int = param(0, units="1", lo=-1, integer=True)
 
     name: ClassVar[str] = "rough_contact"
-    force_units: ClassVar[str] = "F*"
+    force_units: ClassVar[str] = "N"
+    #: the rigid surface is not mirror-symmetric, so reversing the slip does not reverse the
+    #: friction; the drivers return the shear strength F_S >= 0 (eqs. 13-15)
+    odd: ClassVar[bool] = False
     citation: ClassVar[str] = ("S. Hulikal, N. Lapusta, K. Bhattacharya, Static and sliding contact of rough "
                                "surfaces: effect of asperity-scale properties and long-range elastic interactions")
     doi: ClassVar[str] = "10.1016/j.jmps.2014.11.011"
@@ -180,6 +215,14 @@ class RoughContact(AbstractModel):
         if self.fft_precision == "single" and min(self.tol, self.tol_sliding) < 1e-6:
             self._fail("fft_precision", "= 'single' needs tol and tol_sliding >= 1e-6 (float32 products "
                        "carry ~1e-7 relative round-off)")
+        if self.surface_mx < self.patch_nx:
+            self._fail("surface_mx", f"= {self.surface_mx} is shorter than the patch (patch_nx = {self.patch_nx})")
+
+    @property
+    def typical_inputs(self) -> dict[str, float]:  # type: ignore[override]
+        """1 um/s (the paper's v = 1), 100 MPa nominal pressure on the patch, 4 s."""
+        area = self.patch_nx * self.patch_ny * (self.dx * 1e-6) ** 2
+        return {"v": 1e-6, "normal_force": 100e6 * area, "duration": 4.0}
 
     # --- building blocks -------------------------------------------------------------------
     def viscoelastic(self) -> Viscoelastic:

@@ -178,16 +178,11 @@ class SlidingPlan:
 
 
 def _segments(protocol: AbstractProtocol) -> list[tuple[float, float]]:
-    edges = getattr(protocol, "edges", None)
+    """The protocol's pieces ``(t_start, t_end)`` [s] (:meth:`AbstractProtocol.segments`)."""
     dur = float(protocol.duration)
     if not (math.isfinite(dur) and dur > 0):
         raise ParameterError(f"protocol duration = {dur!r} s must be positive and finite")
-    if edges is None:
-        return [(0.0, dur)]
-    e = np.asarray(edges, dtype=float)
-    if not np.all(np.isfinite(e)) or np.any(np.diff(e) <= 0):
-        raise ParameterError(f"protocol segment edges {e.tolist()} must be finite and increasing (durations > 0)")
-    return [(float(a), float(b)) for a, b in zip(e[:-1], e[1:])]
+    return [(float(sg.t_start), float(sg.t_end)) for sg in protocol.segments()]
 
 
 def plan_steps(protocol: AbstractProtocol, *, s_max: float = 0.25, hold_dt: float = 0.25, W: float | None = None,
@@ -205,8 +200,8 @@ def plan_steps(protocol: AbstractProtocol, *, s_max: float = 0.25, hold_dt: floa
     W : float, optional
         Constant load [F*]; default ``protocol.normal_force(t)/F*``.
     piecewise_constant : bool, optional
-        Treat each protocol segment as constant velocity (default: True when the protocol has
-        segment ``edges`` or is a constant-velocity protocol).
+        Treat each protocol segment as constant velocity (default: True when every piece of
+        :meth:`~frictionlab.protocols.base.AbstractProtocol.segments` has a constant velocity).
 
     Raises
     ------
@@ -218,7 +213,7 @@ def plan_steps(protocol: AbstractProtocol, *, s_max: float = 0.25, hold_dt: floa
             raise ParameterError(f"sliding.{name} = {val!r} must be a positive finite number")
     segs = _segments(protocol)
     if piecewise_constant is None:
-        piecewise_constant = hasattr(protocol, "edges") or type(protocol).__name__ == "ConstantVelocity"
+        piecewise_constant = all(sg.velocity is not None for sg in protocol.segments())
     ts: list[np.ndarray] = [np.array([0.0])]
     vs: list[np.ndarray] = []
     dss: list[np.ndarray] = []

@@ -10,7 +10,9 @@ from scipy.stats import spearmanr
 from ...contact.beam_network.mlbnm import iub_arrays
 from ...contact.beam_network.params import CITATION, BeamNetworkParams
 from ...contact.beam_network.stability import iub_stability
+from ...core.errors import ConfigError
 from ...core.registry import make_model
+from ...protocols import ConstantVelocity
 from ..base import Check, check
 
 REFERENCES = [CITATION]
@@ -31,8 +33,25 @@ def params_from(cfg: dict[str, Any], **extra: Any) -> BeamNetworkParams:
     return make_model("beam_network", preset, **m)
 
 
+def stage_protocol(cfg: dict[str, Any], p: BeamNetworkParams) -> ConstantVelocity:
+    """The ``[drive]`` section as a constant stage velocity at the model's normal load."""
+    return ConstantVelocity(v=float(cfg["drive"]["v"]), duration_s=float(cfg["drive"]["duration"]),
+                            normal_force_value=p.normal_load)
+
+
+def check_integrator(cfg: dict[str, Any], *extra: str) -> dict[str, Any]:
+    """The ``[integrator]`` table; keys other than dt, save_dt, scheme, n_picard (and ``extra``) are refused."""
+    integ = cfg["integrator"]
+    allowed = ("dt", "save_dt", "scheme", "n_picard", *extra)
+    unknown = sorted(set(integ) - set(allowed))
+    if unknown:
+        raise ConfigError(f"this beam-network scenario takes the integrator keys {', '.join(allowed)}; "
+                          f"got {', '.join(unknown)}")
+    return integ
+
+
 def numerics(cfg: dict[str, Any]) -> dict[str, Any]:
-    n = cfg.get("numerics", {})
+    n = cfg.get("integrator", {})
     return {"dt": float(n.get("dt", 2e-5)), "scheme": n.get("scheme", "semi-implicit"),
             "save_dt": float(n.get("save_dt", 1e-3)), "n_picard": int(n.get("n_picard", 1))}
 

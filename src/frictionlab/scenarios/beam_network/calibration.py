@@ -53,8 +53,8 @@ from ...contact.beam_network.lbnm import run_lbnm
 from ...contact.beam_network.mlbnm import iub_arrays, iub_linear_eigenvalues, run_mlbnm_batch
 from ...contact.beam_network.stability import iub_stability
 from ...core.registry import make_model
-from ..base import Check, Scenario, check, deviation, register_scenario
-from ._common import NUMERICS, REFERENCES, steady_friction, table3_evidence
+from ..base import Scenario, check, deviation, register_scenario
+from ._common import NUMERICS, REFERENCES, steady_friction, table3_evidence, check_integrator
 
 CONFIG = {
     "model": {"name": "beam_network", "preset": "vf60-table3"},
@@ -65,7 +65,7 @@ CONFIG = {
                 "velocities": [7.5e-4, 1.5e-3, 4.5e-3], "cb": 148.0},
     "sweep_e": {"v_min": 1.0e-3, "v_max": 3.5e-3, "duration": 10.0},
     "drive": {"duration": 16.0},
-    "numerics": dict(NUMERICS),
+    "integrator": dict(NUMERICS),
 }
 
 RULE = ("largest v_s on the 2-significant-digit grid with every other Table 3 value and c_b = 148 N s/m such that "
@@ -80,7 +80,7 @@ def _base(cfg):
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     base = _base(cfg)
-    n = cfg["numerics"]
+    n = check_integrator(cfg)
     T = float(cfg["drive"]["duration"])
     kw = dict(dt=float(n["dt"]), save_dt=float(n["save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
     m0 = base.mass_per_beam()
@@ -304,6 +304,6 @@ register_scenario(Scenario(
     quick={"drive.duration": 10.0, "sweep_a.mass_factor": [1.0, 10000.0], "sweep_a.cb": [0.0, 148.0],
            "sweep_d.v_stribeck": [0.018, 0.0036, 0.0024, 0.0018, 0.0015, 0.0012], "sweep_b.duration": 27.0,
            "sweep_e.v_min": 1.4e-3, "sweep_e.v_max": 2.0e-3,
-           "numerics.n_picard": 0},
+           "integrator.n_picard": 0},
     references=REFERENCES,
 ))

@@ -12,24 +12,23 @@ import matplotlib.pyplot as plt
 import numpy as np
 import xarray as xr
 
-from ...contact.beam_network.lbnm import run_lbnm
+from ...solve import simulate
 from ..base import Scenario, check, register_scenario
-from ._common import CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, params_from
+from ._common import CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, check_integrator, params_from, stage_protocol
 
 CONFIG = {
     "model": dict(MODEL),
     "drive": {"v": 7.5e-4, "duration": 12.0},
-    "numerics": dict(NUMERICS, beam_save_dt=1e-2),
+    "integrator": dict(NUMERICS, beam_save_dt=1e-2),
     "analysis": {"early_until": 3.0, "late_from": 0.6},
 }
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     p = params_from(cfg)
-    n = cfg["numerics"]
-    ds = run_lbnm(p, float(cfg["drive"]["v"]), float(cfg["drive"]["duration"]), dt=float(n["dt"]),
-                  save_dt=float(n["save_dt"]), beam_save_dt=float(n["beam_save_dt"]), scheme=n["scheme"],
-                  n_picard=int(n["n_picard"]))
+    n = check_integrator(cfg, "beam_save_dt")
+    ds = simulate(p, stage_protocol(cfg, p), integrator="lbnm", dt=float(n["dt"]), save_dt=float(n["save_dt"]),
+                  beam_save_dt=float(n["beam_save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
     on = np.isclose(ds.beam_y.values, 0.0)
     idx = np.nonzero(on)[0][np.argsort(ds.beam_x.values[on])]
     prof = ds.beam_friction_x.values[:, idx]
@@ -94,6 +93,6 @@ register_scenario(Scenario(
     description=("Fig. 11: LBNM friction f_fx along y = 0 from loading to steady stick-slip at 88 N, "
                  "7.5e-4 m/s (preset vf60-calibrated)."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"drive.duration": 8.0, "numerics.n_picard": 0},
+    quick={"drive.duration": 8.0, "integrator.n_picard": 0},
     references=REFERENCES,
 ))

@@ -23,7 +23,7 @@ from ...analysis.beam_patterns import steady_metrics
 from ...contact.beam_network.mlbnm import run_mlbnm_batch
 from ...contact.beam_network.stability import band_edges
 from ..base import Scenario, check, deviation, register_scenario
-from ._common import CALIBRATION_NOTE, NUMERICS, REFERENCES, linear_stability_evidence, params_from, rank_corr
+from ._common import (CALIBRATION_NOTE, NUMERICS, REFERENCES, linear_stability_evidence, params_from, rank_corr, check_integrator)
 
 CONFIG = {
     "model": {"name": "beam_network"},
@@ -33,7 +33,7 @@ CONFIG = {
     # 5-20 N: below the minimum load the closed form predicts at 7.5e-4 m/s (unit beam: 5-10 N)
     "load_sweep": {"loads": [5.0, 10.0, 20.0, 40.0, 55.0, 70.0, 88.0, 100.0, 115.0], "v_vf60": 7.5e-4, "v_vf40": 1.25e-4},
     "drive": {"duration": 20.0},
-    "numerics": dict(NUMERICS),
+    "integrator": dict(NUMERICS),
     "claims": {"vc_vf60": 3.5e-3, "vc_vf40": 7.5e-4},
     # VF40's model parameters are not printed: the only printed set (Table 3, VF40 E and rho) is analysed too
     "printed": {"vf40": "vf40-table3", "cb": [0.0, 7.4, 148.0, 590.0]},
@@ -72,7 +72,7 @@ def _vf40_evidence(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def _metrics(cases, cfg):
-    n = cfg["numerics"]
+    n = check_integrator(cfg)
     ps = [c[0] for c in cases]
     r = run_mlbnm_batch(ps, [c[1] for c in cases], float(cfg["drive"]["duration"]), dt=float(n["dt"]),
                         save_dt=float(n["save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
@@ -193,6 +193,6 @@ register_scenario(Scenario(
     description=("Fig. 12: MLBNM amplitude and period vs velocity (88 N) and vs load (VF60 7.5e-4, VF40 "
                  "1.25e-4 m/s) for presets vf60-calibrated and vf40-calibrated."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"drive.duration": 12.0, "numerics.n_picard": 0},
+    quick={"drive.duration": 12.0, "integrator.n_picard": 0},
     references=REFERENCES,
 ))

@@ -26,8 +26,7 @@ from ...analysis.beam_patterns import (fit_tip_velocity, friction_from_tip_veloc
 from ...contact.beam_network.mlbnm import iub_arrays, run_mlbnm_batch
 from ...contact.beam_network.stability import iub_stability
 from ..base import Scenario, check, deviation, register_scenario
-from ._common import (CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, params_from, rank_corr, steady_friction,
-                      table3_evidence)
+from ._common import (CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, params_from, rank_corr, steady_friction, table3_evidence, check_integrator)
 
 CONFIG = {
     "model": dict(MODEL),
@@ -35,7 +34,7 @@ CONFIG = {
                 "paper_cb": [590.0, 148.0, 7.4], "paper_pattern": ["I", "II", "III"],
                 "paper_sigma": [204.0, 52.0, 2.6]},
     "drive": {"v": 7.5e-4, "duration": 16.0},
-    "numerics": dict(NUMERICS, save_dt=1e-4),
+    "integrator": dict(NUMERICS, save_dt=1e-4),
     "printed": {"preset": "vf60-table3"},
 }
 
@@ -49,7 +48,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     p = params_from(cfg)
     cbs = np.asarray(cfg["damping"]["cb"], float)
     v = float(cfg["drive"]["v"])
-    n = cfg["numerics"]
+    n = check_integrator(cfg)
     r = run_mlbnm_batch([p.replace(cb=float(c)) for c in cbs], [v] * cbs.size, float(cfg["drive"]["duration"]),
                         dt=float(n["dt"]), save_dt=float(n["save_dt"]), scheme=n["scheme"],
                         n_picard=int(n["n_picard"]), single=True, save_columns=True)

@@ -17,14 +17,14 @@ from ...analysis.beam_patterns import steady_metrics
 from ...contact.beam_network.mlbnm import run_mlbnm_batch
 from ...contact.beam_network.stability import band_edges
 from ..base import Scenario, check, deviation, register_scenario
-from ._common import CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, linear_stability_evidence, params_from, rank_corr
+from ._common import (CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, linear_stability_evidence, params_from, rank_corr, check_integrator)
 
 CONFIG = {
     "model": dict(MODEL),
     "map": {"v_min": 1e-4, "v_max": 6e-3, "n_v": 15, "loads": [20.0, 35.0, 50.0, 65.0, 80.0, 88.0, 100.0, 115.0,
                                                                130.0, 145.0]},
     "drive": {"duration": 14.0},
-    "numerics": dict(NUMERICS, n_picard=0),
+    "integrator": dict(NUMERICS, n_picard=0),
     "claims": {"vc_88": 3.5e-3},
     # the critical line is refined per load by bisection in log(v) between the last stick-slip and the
     # first smooth map velocity (the map's 34 % velocity steps are coarser than v_c's load dependence)
@@ -40,7 +40,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     L = np.asarray(mp["loads"], float)
     V, LL = np.meshgrid(v, L, indexing="ij")
     ps = [p.replace(normal_load=float(x)) for x in LL.ravel()]
-    n = cfg["numerics"]
+    n = check_integrator(cfg)
     r = run_mlbnm_batch(ps, V.ravel(), float(cfg["drive"]["duration"]), dt=float(n["dt"]),
                         save_dt=float(n["save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
     mets = [steady_metrics(r["time"], F) for F in r["friction_force"]]

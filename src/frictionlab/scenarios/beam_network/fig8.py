@@ -21,33 +21,34 @@ import xarray as xr
 
 from ...analysis.beam_patterns import steady_metrics
 from ...analysis.stick_slip import stick_slip
-from ...contact.beam_network.lbnm import run_lbnm
-from ...contact.beam_network.mlbnm import run_mlbnm
 from ...plot import time_series
+from ...contact.beam_network.lbnm import run_lbnm
+from ...solve import simulate
 from ..base import Scenario, check, deviation, register_scenario
-from ._common import CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, params_from
+from ._common import CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, params_from, check_integrator, stage_protocol
 
 CONFIG = {
     "model": dict(MODEL),
     "drive": {"v": 7.5e-4, "duration": 27.0},
     # per-beam fields every 1 ms: one slip lasts 20-30 ms, so Fig. 10's "whole patch at once" needs it
-    "numerics": dict(NUMERICS, euler_dt=2e-5, beam_save_dt=1e-3),
+    "integrator": dict(NUMERICS, euler_dt=2e-5, beam_save_dt=1e-3),
 }
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     p = params_from(cfg)
-    v, T = float(cfg["drive"]["v"]), float(cfg["drive"]["duration"])
-    n = cfg["numerics"]
+    prot = stage_protocol(cfg, p)
+    v = prot.v
+    n = check_integrator(cfg, "euler_dt", "beam_save_dt")
     kw = dict(dt=float(n["dt"]), save_dt=float(n["save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
-    lb = run_lbnm(p, v, T, beam_save_dt=float(n["beam_save_dt"]), **kw)
-    ml = run_mlbnm(p, v, T, **kw)
-    mle = run_mlbnm(p, v, T, dt=float(n["euler_dt"]), save_dt=float(n["save_dt"]), scheme="euler")
+    lb = simulate(p, prot, integrator="lbnm", beam_save_dt=float(n["beam_save_dt"]), **kw)
+    ml = simulate(p, prot, integrator="mlbnm", **kw)
+    mle = simulate(p, prot, integrator="mlbnm", dt=float(n["euler_dt"]), save_dt=float(n["save_dt"]), scheme="euler")
     # evidence for the period gap: the LBNM with every beam carrying its column's mean load
     g = p.geometry()
     fz = lb.beam_normal_force.values
     col_mean = (np.bincount(g.column, weights=fz) / np.bincount(g.column))[g.column]
-    lbc = run_lbnm(p, v, T, beam_save_dt=1.0, normal_force=col_mean, **kw)
+    lbc = run_lbnm(p, v, float(prot.duration), beam_save_dt=1.0, normal_force=col_mean, **kw)
     t = lb.time.values
     F = np.stack([lb.friction_force.values, ml.friction_force.values, mle.friction_force.values,
                   lbc.friction_force.values])
@@ -154,6 +155,6 @@ register_scenario(Scenario(
                  "7.5e-4 m/s for 27 s (preset vf60-calibrated); MLBNM also with the paper's forward-Euler "
                  "Algorithm 1."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"drive.duration": 12.0, "numerics.n_picard": 0},
+    quick={"drive.duration": 12.0, "integrator.n_picard": 0},
     references=REFERENCES, slow=True,
 ))

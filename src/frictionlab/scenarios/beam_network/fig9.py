@@ -17,23 +17,24 @@ import numpy as np
 import xarray as xr
 
 from ...analysis.stick_slip import stick_slip
-from ...contact.beam_network.lbnm import run_lbnm
+from ...solve import simulate
 from ..base import Scenario, check, register_scenario
-from ._common import CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, params_from, rank_corr
+from ._common import (
+    CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, check_integrator, params_from, rank_corr, stage_protocol,
+)
 
 CONFIG = {
     "model": dict(MODEL),
     "drive": {"v": 7.5e-4, "duration": 6.0},
-    "numerics": dict(NUMERICS, beam_save_dt=1e-2),
+    "integrator": dict(NUMERICS, beam_save_dt=1e-2),
 }
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     p = params_from(cfg)
-    n = cfg["numerics"]
-    ds = run_lbnm(p, float(cfg["drive"]["v"]), float(cfg["drive"]["duration"]), dt=float(n["dt"]),
-                  save_dt=float(n["save_dt"]), beam_save_dt=float(n["beam_save_dt"]), scheme=n["scheme"],
-                  n_picard=int(n["n_picard"]))
+    n = check_integrator(cfg, "beam_save_dt")
+    ds = simulate(p, stage_protocol(cfg, p), integrator="lbnm", dt=float(n["dt"]), save_dt=float(n["save_dt"]),
+                  beam_save_dt=float(n["beam_save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
     sl = ds.beam_slip.values
     tb = ds.beam_time.values
     first = np.array([tb[np.argmax(sl[:, i] > 0)] if sl[:, i].any() else np.nan for i in range(sl.shape[1])])
@@ -90,6 +91,6 @@ register_scenario(Scenario(
     description=("Fig. 9: LBNM stick/slip maps during the first stick-to-slip transition at 88 N, 7.5e-4 m/s "
                  "(preset vf60-calibrated): first-slip time of every beam against its radius."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"numerics.n_picard": 0},
+    quick={"integrator.n_picard": 0},
     references=REFERENCES,
 ))

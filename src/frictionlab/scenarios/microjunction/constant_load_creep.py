@@ -14,7 +14,7 @@ CONFIG = {
     "model": {"name": "microjunction", "preset": "demo-steel"},
     "loading": {"loads_star": [0.5, 5.0, 20.0, 1000.0], "ramp": 1e-3, "hold": 100.0, "n_out": 121,
                 "coarse_rtol": 1e-6},
-    "integrator": {"method": "DOP853", "rtol": 1e-9, "atol": 1e-12},
+    "integrator": {"solver": "DOP853", "rtol": 1e-9, "atol": 1e-12},
 }
 
 

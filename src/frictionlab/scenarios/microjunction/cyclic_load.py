@@ -14,7 +14,7 @@ CONFIG = {
     "model": {"name": "microjunction", "preset": "demo-steel"},
     "loading": {"mean_star": 10.0, "amplitude_star": 5.0, "period": 0.2, "duration": 2.0, "ramp": 1e-3,
                 "n_out_per_period": 100},
-    "integrator": {"method": "DOP853", "rtol": 1e-8, "atol": 1e-11},
+    "integrator": {"solver": "DOP853", "rtol": 1e-8, "atol": 1e-11},
 }
 
 

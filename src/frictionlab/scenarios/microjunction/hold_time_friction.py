@@ -17,6 +17,7 @@ import numpy as np
 import xarray as xr
 
 from ...contact.microjunction.ensemble import JunctionEnsemble, static_friction_after_holds
+from ...core.errors import ConfigError
 from ...plot import curves
 from ...protocols import make_protocol
 from ..base import Scenario, check, register_scenario
@@ -46,6 +47,10 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     ld = cfg["loading"]
     ens = JunctionEnsemble(**cfg["ensemble"])
     integ = cfg["integrator"]
+    unknown = sorted(set(integ) - {"rtol", "atol", "ensemble_rtol"})
+    if unknown:
+        raise ConfigError("microjunction/hold_time_friction steps adaptively and takes the integrator keys rtol, "
+                          f"atol, ensemble_rtol; got {', '.join(unknown)} (integrator.dt is not used)")
     _, mu1, a1 = static_friction_after_holds(model, holds, float(ld["force_star"]), rtol=integ["rtol"],
                                              atol=integ["atol"])
     _, mun, an = static_friction_after_holds(model, holds, float(ld["force_star_per_junction"]) * ens.n_junctions,

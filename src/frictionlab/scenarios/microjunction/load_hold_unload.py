@@ -16,7 +16,7 @@ CONFIG = {
     "protocol": {"type": "normal_load", "times": [0.0, 1e-3, 1.0, 1.001, 2.0, 2.001, 3.0],
                  "loads": [0.0, 20.0, 20.0, 10.0, 10.0, 20.0, 20.0]},
     "loading": {"normalised": True, "n_out_per_segment": 40},
-    "integrator": {"method": "DOP853", "rtol": 1e-9, "atol": 1e-12},
+    "integrator": {"solver": "DOP853", "rtol": 1e-9, "atol": 1e-12},
 }
 
 

@@ -9,6 +9,7 @@ import xarray as xr
 
 from ...contact.rough.model import RoughContact, load_from_pressure, run_static
 from ...contact.rough.surface import make_surface
+from ...core.errors import ConfigError
 from ...core.registry import make_model
 
 SURFACE = {"n": 512, "sigma": 1.0, "beta": 10.0, "acf": "gaussian", "seed": 0}
@@ -33,7 +34,18 @@ def surface(cfg: dict[str, Any], seed: int | None = None, n: int | None = None) 
 def hold(cfg: dict[str, Any], model: RoughContact, h: np.ndarray, t_end: float, **kw: Any) -> xr.Dataset:
     n = h.shape[0]
     W = load_from_pressure(cfg["protocol"]["pressure_MPa"] * 1e6, n, n, model.dx)
-    return run_static(model, h, W, t_end=t_end, per_decade=int(cfg["protocol"]["per_decade"]), **kw)
+    return run_static(model, h, W, t_end=t_end, per_decade=static_steps(cfg), **kw)
+
+
+def static_steps(cfg: dict[str, Any]) -> int:
+    """``[integrator] per_decade``, the log-spaced steps per decade of a static hold (as the
+    ``"hold"`` driver of :func:`frictionlab.simulate`); any other integrator key is refused."""
+    integ = dict(cfg["integrator"])
+    unknown = sorted(set(integ) - {"per_decade"})
+    if unknown:
+        raise ConfigError(f"the rough-contact static-hold scenarios step log-spaced in time and take the integrator "
+                          f"key per_decade only; got {', '.join(unknown)}")
+    return int(integ["per_decade"])
 
 
 def value_at(ds: xr.Dataset, var: str, t: float) -> float:

@@ -4,7 +4,8 @@ Configuration layout (every scenario)::
 
     model    = {name = "rough_contact", preset = "table1", ...}   # RoughContact fields
     surface  = {n, mx, sigma, beta, acf, seed}     # patch n x n on a rigid mx x n surface
-    sliding  = {pressure_MPa, s_max, shift, ...}   # load, slip per step, interpolation
+    sliding  = {pressure_MPa}                      # nominal pressure (the load)
+    integrator = {s_max, shift, [hold_dt, dt]}    # slip per step, interpolation (the driver's step control)
     protocol = scenario-specific velocities [um/s] and slips [um]
 
 Velocities are given in um/s (= the paper's non-dimensional v) and turned into the core SI
@@ -24,16 +25,21 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
+from ...contact.rough.driver import step_controls
 from ...contact.rough.model import RoughContact, load_from_pressure
 from ...contact.rough.sliding import V_STAR, run_sliding
 from ...contact.rough.surface import make_surface
+from ...core.errors import ConfigError
 from ...core.registry import make_model
 from ...protocols import VelocitySteps
 
 SURFACE = {"n": 512, "mx": 1024, "sigma": 1.0, "beta": 10.0, "acf": "gaussian", "seed": 0}
-SLIDING = {"pressure_MPa": 100.0, "s_max": 0.25, "shift": "cubic"}
+SLIDING = {"pressure_MPa": 100.0}
+#: step control, as the options of the ``"sliding"`` driver of :func:`frictionlab.simulate`
+#: (``s_max`` in element spacings, ``shift``; optional ``hold_dt`` and ``dt`` [s])
+INTEGRATOR = {"s_max": 0.25, "shift": "cubic"}
 MODEL = {"name": "rough_contact", "preset": "table1"}
-QUICK_BASE = {"surface.n": 64, "surface.beta": 5.0, "sliding.s_max": 0.5}
+QUICK_BASE = {"surface.n": 64, "surface.beta": 5.0, "integrator.s_max": 0.5}
 QUICK_VELOCITY_NOTE = (" Quick: 64^2 with beta = 5; contacts live about beta/v, so a quick-profile velocity acts like "
                        "2x that velocity on the paper's beta = 10 surface.")
 REFS = ["Hulikal, Lapusta & Bhattacharya (2015), JMPS 76, 44-63"]
@@ -70,11 +76,19 @@ def steps(velocities_um_s: list[float], slips_um: list[float]) -> VelocitySteps:
 def slide(cfg: dict[str, Any], model: RoughContact, velocities: list[float], slips: list[float],
           h: np.ndarray | None = None, **kw: Any) -> xr.Dataset:
     """Load at t = 0+ and slide through the velocity steps; returns the run's Dataset."""
-    sl = cfg["sliding"]
+    integ = dict(cfg["integrator"])
+    unknown = sorted(set(integ) - {"s_max", "shift", "hold_dt", "dt"})
+    if unknown:
+        raise ConfigError(f"the rough-contact sliding scenarios take integrator keys s_max, shift, hold_dt, dt; "
+                          f"got {', '.join(unknown)}")
     h = rigid(cfg) if h is None else h
     n = int(cfg["surface"]["n"])
-    return run_sliding(model, h, steps(velocities, slips), nx=n, ny=n, W=load(cfg), s_max=float(sl["s_max"]),
-                       shift=sl["shift"], sigma=float(cfg["surface"]["sigma"]), **kw)
+    prot = steps(velocities, slips)
+    dt = integ.get("dt")
+    s_max, hold_dt = step_controls(prot, model.dx, float(integ["s_max"]), float(integ.get("hold_dt", 0.25)),
+                                   None if dt is None else float(dt))
+    return run_sliding(model, h, prot, nx=n, ny=n, W=load(cfg), s_max=s_max, hold_dt=hold_dt, shift=integ["shift"],
+                       sigma=float(cfg["surface"]["sigma"]), **kw)
 
 
 def window_mean(ds: xr.Dataset, var: str, s_lo: float, s_hi: float) -> float:

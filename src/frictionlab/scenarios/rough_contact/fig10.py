@@ -17,12 +17,13 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._sliding import MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, slide
+from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, slide
 
 CONFIG = {
     "model": dict(MODEL),
     "surface": dict(SURFACE),
     "sliding": dict(SLIDING),
+    "integrator": dict(INTEGRATOR),
     "protocol": {"v": 5.0, "run_in": 50.0, "n_snapshots": 10, "snapshot_dt": 1.0, "replace_betas": 4.0,
                  "window": 64},
 }

@@ -12,12 +12,13 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._sliding import MODEL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, SLIDING, SURFACE, build_model, rigid, slide
+from ._sliding import (MODEL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, SLIDING, SURFACE, build_model, rigid, slide, INTEGRATOR)
 
 CONFIG = {
     "model": dict(MODEL),
     "surface": dict(SURFACE),
     "sliding": dict(SLIDING),
+    "integrator": dict(INTEGRATOR),
     "protocol": {"velocities": [1.0, 10.0, 100.0], "slip": 200.0},
 }
 

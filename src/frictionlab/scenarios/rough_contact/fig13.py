@@ -20,13 +20,14 @@ import xarray as xr
 
 from ..base import Scenario, check, register_scenario
 from ._common import PARALLEL, run_parallel
-from ._sliding import MODEL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, SLIDING, SURFACE, build_model, load, rigid, slide
+from ._sliding import (MODEL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, SLIDING, SURFACE, build_model, load, rigid, slide, INTEGRATOR)
 
 CONFIG = {
     "model": dict(MODEL),
     "surface": dict(SURFACE),
     "sliding": dict(SLIDING),
     "parallel": dict(PARALLEL),
+    "integrator": dict(INTEGRATOR),
     "protocol": {"sets": [[1.0, 0.1], [1.0, 1.0], [1.0, 10.0], [0.1, 0.1], [0.1, 1.0]],
                  "velocities": [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0], "slip": 200.0,
                  "map_set": [0.1, 1.0], "map_velocities": [1.0, 100.0]},

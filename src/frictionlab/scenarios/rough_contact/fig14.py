@@ -78,13 +78,14 @@ from ...contact.rough.sliding import fit_rate_state
 from ...reference.meanfield_rough import meanfield_steady_sliding, paired_difference
 from ..base import Scenario, check, deviation, register_scenario
 from ._common import PARALLEL, run_parallel
-from ._sliding import MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, on_path, rigid, slide
+from ._sliding import MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, on_path, rigid, slide, INTEGRATOR
 
 CONFIG = {
     "model": dict(MODEL),
     "surface": dict(SURFACE),
     "sliding": dict(SLIDING),
     "parallel": dict(PARALLEL),
+    "integrator": dict(INTEGRATOR),
     "protocol": {"velocities": [10.0, 1.0, 10.0, 1.0], "seg": 100.0,
                  "sets": {"blue": [1.0, 1.0], "red": [1.0, 10.0]},
                  "interactions": ["boussinesq", "meanfield"], "fit_rsf": True, "shifted_factor": 100.0},

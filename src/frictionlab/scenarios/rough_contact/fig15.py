@@ -13,13 +13,14 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._sliding import MODEL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, SLIDING, SURFACE, build_model, on_path, rigid, slide
+from ._sliding import (MODEL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, SLIDING, SURFACE, build_model, on_path, rigid, slide, INTEGRATOR)
 from .fig14 import _analyse
 
 CONFIG = {
     "model": {**MODEL, "preset": "fig7"},
     "surface": dict(SURFACE),
     "sliding": dict(SLIDING),
+    "integrator": dict(INTEGRATOR),
     "protocol": {"velocities": [10.0, 1.0, 10.0, 1.0], "seg": 100.0, "A_cr": [1e-5, 1e-4, 1e-3],
                  "interactions": ["boussinesq"]},
 }

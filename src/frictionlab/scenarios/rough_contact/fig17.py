@@ -18,12 +18,13 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._sliding import MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, rigid, slide
+from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, rigid, slide
 
 CONFIG = {
     "model": {**MODEL, "preset": "fig7", "A_cr": 1e-3},
     "surface": dict(SURFACE),
     "sliding": dict(SLIDING),
+    "integrator": dict(INTEGRATOR),
     "protocol": {"v": 10.0, "slip": 150.0, "control": True},
 }
 

@@ -16,8 +16,9 @@ from ._common import MODEL, SURFACE, build_model, hold, surface
 CONFIG = {
     "model": dict(MODEL),
     "surface": dict(SURFACE),
-    "protocol": {"pressure_MPa": 100.0, "t_end": 1e3, "per_decade": 40, "snapshots": [0.0, 10.0, 100.0, 1e3],
+    "protocol": {"pressure_MPa": 100.0, "t_end": 1e3, "snapshots": [0.0, 10.0, 100.0, 1e3],
                  "seeds": 15},
+    "integrator": {"per_decade": 40},
 }
 
 
@@ -122,6 +123,6 @@ register_scenario(Scenario(
                  "beta=10; contact map by first-contact epoch, force PDFs at t=0+ and t=1e3, mean "
                  "contact radius (15 seeds)."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"surface.n": 128, "protocol.per_decade": 8, "protocol.seeds": 3},
+    quick={"surface.n": 128, "integrator.per_decade": 8, "protocol.seeds": 3},
     references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True,
 ))

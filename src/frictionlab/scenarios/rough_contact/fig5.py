@@ -23,7 +23,8 @@ COMBOS = {"blue": (1.0, 0.2), "green": (1.0, 1.0), "red": (0.1, 0.02)}
 CONFIG = {
     "model": dict(MODEL),
     "surface": dict(SURFACE),
-    "protocol": {"pressure_MPa": 100.0, "t_end": 1e3, "t_end_c": 1e4, "per_decade": 40},
+    "protocol": {"pressure_MPa": 100.0, "t_end": 1e3, "t_end_c": 1e4},
+    "integrator": {"per_decade": 40},
 }
 
 
@@ -114,6 +115,6 @@ register_scenario(Scenario(
                  "Boussinesq and mean field, (lambda, A) = (1, 0.2) to t=1e3; (c) (1,0.2), (1,1), (0.1,0.02) "
                  "to 1e4 (spec R15), 40 log steps per decade."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"surface.n": 96, "protocol.per_decade": 10},
+    quick={"surface.n": 96, "integrator.per_decade": 10},
     references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True,
 ))

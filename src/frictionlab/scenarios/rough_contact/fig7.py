@@ -16,7 +16,8 @@ from ._common import MODEL, SURFACE, build_model, hold, monotone, surface
 CONFIG = {
     "model": {**MODEL, "preset": "fig7"},
     "surface": dict(SURFACE),
-    "protocol": {"pressure_MPa": 100.0, "t_end": 1e4, "per_decade": 40, "A_cr": [1e-5, 1e-4, 1e-3]},
+    "protocol": {"pressure_MPa": 100.0, "t_end": 1e4, "A_cr": [1e-5, 1e-4, 1e-3]},
+    "integrator": {"per_decade": 40},
 }
 
 
@@ -85,6 +86,6 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 7: viscoplastic ageing (n=3, Fy0=0.016, no hardening), A_cr = 1e-5, 1e-4, "
                  "1e-3, 100 MPa hold to 1e4, 512^2, Boussinesq and mean field."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"surface.n": 64, "protocol.per_decade": 8},
+    quick={"surface.n": 64, "integrator.per_decade": 8},
     references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True,
 ))

@@ -16,12 +16,13 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._sliding import MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, slide
+from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, slide
 
 CONFIG = {
     "model": dict(MODEL),
     "surface": dict(SURFACE),
     "sliding": dict(SLIDING),
+    "integrator": dict(INTEGRATOR),
     "protocol": {"v": 5.0, "slip": 200.0, "n_probes": 100, "probe_seed": 1},
 }
 

@@ -1,0 +1,123 @@
+r"""Drivers of :func:`frictionlab.simulate` for the beam-network model (doi:10.1115/1.4042247).
+
+Two drivers, registered on :class:`~frictionlab.contact.beam_network.params.BeamNetworkParams`:
+
+``"mlbnm"`` (default)
+    the integrated-unit-beam reduction (MLBNM, or one IUB with ``single = True``),
+    :func:`~frictionlab.contact.beam_network.mlbnm.run_mlbnm`;
+``"lbnm"``
+    the 2-D LuGre beam network of the paper, :func:`~frictionlab.contact.beam_network.lbnm.run_lbnm`.
+
+The compiled loops drive the stage at one constant velocity from rest, so the protocol must
+be a single piece of constant velocity >= 0 and constant normal force
+(:meth:`~frictionlab.protocols.base.AbstractProtocol.segments`); anything else is refused in
+one line. The normal force sets the contact patch (Fig. 7 load polynomial) and is the model's
+``normal_load`` [N]; a protocol whose normal force differs is refused (change one of them)
+rather than one of the two being ignored.
+
+``dt`` [s] is the time step of the loop (default 2e-5 s, the scenarios' value; the explicit
+``scheme = "euler"`` checks it against its stability limit), ``save_dt`` [s] the output
+interval (default 1 ms); ``scheme``, ``n_picard`` and ``allow_unstable`` are options (plus
+``single`` for the MLBNM and ``beam_save_dt`` for the LBNM's per-beam fields).
+
+Results (SI): ``time`` [s], ``friction_force`` (total x friction F_f [N]), ``normal_force``
+[N], ``friction_coefficient`` (F_f / F_N), ``driver_position`` [m] and ``slip`` [m] (the
+stage displacement V t, the slip prescribed at the base of the beams), ``slip_velocity``
+[m/s] (V), plus each loop's own per-beam / per-IUB fields.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from ...core.errors import ConfigError
+from ...solve.drivers import register_driver
+from .lbnm import run_lbnm
+from .mlbnm import run_mlbnm
+from .params import BeamNetworkParams
+
+__all__: list[str] = []
+
+_DT = 2e-5
+_SAVE_DT = 1e-3
+
+
+def _stage(model: BeamNetworkParams, protocol: Any, name: str, t_end: float | None) -> tuple[float, float]:
+    """``(v, duration)`` of a one-piece constant-velocity protocol at the model's normal load."""
+    segs = protocol.segments()
+    sg = segs[0]
+    if len(segs) != 1 or sg.velocity is None or sg.normal_force is None or sg.kind not in ("slide", "hold"):
+        raise ConfigError(f"driver {name!r} of beam_network takes one constant stage velocity; protocol "
+                          f"{protocol.type_name!r} has {len(segs)} piece(s) of kind "
+                          f"{', '.join(s.kind for s in segs)} (use 'constant_velocity')")
+    if sg.velocity < 0.0:
+        raise ConfigError(f"driver {name!r} of beam_network needs a stage velocity >= 0 m/s, got {sg.velocity:g}")
+    fn = float(sg.normal_force)
+    if abs(fn - model.normal_load) > 1e-9 * model.normal_load:
+        raise ConfigError(f"beam_network: the protocol's normal force {fn:g} N differs from the model's normal_load "
+                          f"{model.normal_load:g} N (which sets the contact patch); make them equal")
+    T = float(protocol.duration)
+    if t_end is not None:
+        if not 0.0 < t_end <= T * (1 + 1e-12):
+            raise ConfigError(f"t_end = {t_end!r} s must lie in (0, {T:g}] s (the protocol duration)")
+        T = float(t_end)
+    return float(sg.velocity), T
+
+
+def _steps(T: float, dt: float | None, save_dt: float | None, name: str) -> tuple[float, float]:
+    """``(dt, save_dt)`` with their defaults; both must divide the run (the loop counts whole steps)."""
+    h = _DT if dt is None else float(dt)
+    sv = _SAVE_DT if save_dt is None else float(save_dt)
+    if not h > 0:
+        raise ConfigError(f"dt = {dt!r} s must be > 0")
+    for label, total in (("the duration", T), ("save_dt", sv)):
+        k = total / h
+        if abs(k - round(k)) > 1e-6 * max(1.0, k) or round(k) < 1:
+            raise ConfigError(f"driver {name!r}: {label} ({total:g} s) must be a whole number of steps dt = {h:g} s")
+    return h, sv
+
+
+def _standard(ds: xr.Dataset, model: BeamNetworkParams, protocol: Any, v: float, name: str) -> xr.Dataset:
+    t = ds.time.values
+    fn = float(model.normal_load)
+    ds["normal_force"] = ("time", np.full(t.size, fn), {"units": "N"})
+    ds["friction_coefficient"] = ("time", ds.friction_force.values / fn, {"units": "1"})
+    ds["slip"] = ("time", v * t, {"units": "m", "description": "stage displacement V t"})
+    ds["slip_velocity"] = ("time", np.full(t.size, v), {"units": "m/s", "description": "stage velocity V"})
+    ds.attrs.update({"driver": name, "integrator": name, "protocol": protocol.type_name, "system": "prescribed_slip"})
+    for k, val in protocol.attrs().items():
+        ds.attrs[f"protocol.{k}"] = val
+    return ds
+
+
+def _drive_mlbnm(model: BeamNetworkParams, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
+                 save_dt: float | None, scheme: str = "semi-implicit", n_picard: int = 1, single: bool = False,
+                 allow_unstable: bool = False) -> xr.Dataset:
+    """Driver ``"mlbnm"`` (default): :func:`run_mlbnm` at the protocol's stage velocity."""
+    v, T = _stage(model, protocol, "mlbnm", t_end)
+    h, sv = _steps(T, dt, save_dt, "mlbnm")
+    ds = run_mlbnm(model, v, T, dt=h, save_dt=sv,
+                   scheme=scheme, single=single, n_picard=n_picard, allow_unstable=allow_unstable)
+    return _standard(ds, model, protocol, v, "mlbnm")
+
+
+def _drive_lbnm(model: BeamNetworkParams, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
+                save_dt: float | None, scheme: str = "semi-implicit", n_picard: int = 1, beam_save_dt: float = 1e-2,
+                allow_unstable: bool = False) -> xr.Dataset:
+    """Driver ``"lbnm"``: :func:`run_lbnm` (the 2-D network) at the protocol's stage velocity."""
+    v, T = _stage(model, protocol, "lbnm", t_end)
+    h, sv = _steps(T, dt, save_dt, "lbnm")
+    ds = run_lbnm(model, v, T, dt=h, save_dt=sv,
+                  beam_save_dt=beam_save_dt, scheme=scheme, n_picard=n_picard, allow_unstable=allow_unstable)
+    return _standard(ds, model, protocol, v, "lbnm")
+
+
+register_driver(BeamNetworkParams, "mlbnm", _drive_mlbnm, default=True,
+                options={"scheme": "semi-implicit", "n_picard": 1, "single": False, "allow_unstable": False},
+                description="integrated unit beams (MLBNM), compiled loop, one constant stage velocity")
+register_driver(BeamNetworkParams, "lbnm", _drive_lbnm,
+                options={"scheme": "semi-implicit", "n_picard": 1, "beam_save_dt": 1e-2, "allow_unstable": False},
+                description="2-D LuGre beam network (LBNM), compiled loop, one constant stage velocity")

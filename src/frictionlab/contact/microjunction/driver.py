@@ -1,0 +1,144 @@
+r"""Drivers of :func:`frictionlab.simulate` for the microjunction model (Goedecke 2013, App. A).
+
+Two drivers, registered on :class:`~frictionlab.contact.microjunction.junction.Microjunction`:
+
+``"junction"`` (default)
+    one creeping Jackson--Green junction, :func:`~frictionlab.contact.microjunction.junction.integrate_junction`;
+``"ensemble"``
+    a Greenwood--Williamson-style ensemble of junctions sharing the load,
+    :func:`~frictionlab.contact.microjunction.ensemble.integrate_ensemble`.
+
+Both take the load history from the protocol's ``normal_force`` [N]
+(:meth:`ForceHistory.from_protocol <frictionlab.contact.microjunction.junction.ForceHistory.from_protocol>`,
+one history piece per protocol segment). The friction is Bowden--Tabor, ``friction_force =
+tau A(t)`` with ``tau = shear_strength_ratio * sigma_y``: it follows the creeping contact area
+and does not depend on the slip, so the protocol's velocity only gives ``slip_velocity`` and
+``slip`` (its integral). The ensemble's height statistics (``n_junctions``, ``sigma_z`` [m])
+are options of the ``"ensemble"`` driver because a single junction has none.
+
+The solvers are adaptive :func:`scipy.integrate.solve_ivp` pairs (options ``solver`` --
+"DOP853" or "RK45" -- ``rtol`` and ``atol``); ``dt`` [s], when given, caps the step (``max_step``), and ``save_dt``
+[s] sets the output grid (default 1000 intervals). Results: ``time`` [s], ``slip`` [m],
+``slip_velocity`` [m/s], ``normal_force`` [N], ``friction_force`` [N],
+``friction_coefficient`` [1], ``contact_area`` [m^2], and the normalised states under names
+ending in ``_star`` (units "1").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from ...core.errors import ConfigError
+from ...solve.drivers import register_driver
+from .ensemble import JunctionEnsemble, integrate_ensemble
+from .junction import ForceHistory, Microjunction, integrate_junction
+
+__all__ = ["protocol_slip"]
+
+
+def protocol_slip(protocol: Any, t: np.ndarray) -> np.ndarray:
+    """Slip :math:`\\int_0^t v\\,dt'` [m] of the protocol's velocity at times ``t`` [s].
+
+    Exact on pieces of constant velocity; Simpson's rule (64 panels) where it varies.
+    """
+    t = np.asarray(t, dtype=float)
+    out = np.zeros_like(t)
+    base = 0.0
+    for sg in protocol.segments():
+        a, b = float(sg.t_start), float(sg.t_end)
+        inside = (t > a) & (t <= b) if a > 0 else (t >= a) & (t <= b)
+        if sg.velocity is not None:
+            out[inside] = base + float(sg.velocity) * (t[inside] - a)
+            base += float(sg.velocity) * (b - a)
+            continue
+        for k in np.flatnonzero(inside):
+            out[k] = base + _simpson(protocol, a, float(t[k]))
+        base += _simpson(protocol, a, b)
+    out[t > float(protocol.duration)] = base
+    return out
+
+
+def _simpson(protocol: Any, a: float, b: float, n: int = 64) -> float:
+    if b <= a:
+        return 0.0
+    x = np.linspace(a, b, 2 * n + 1)
+    v = protocol.velocity(x)
+    return float((b - a) / (6 * n) * (v[0] + v[-1] + 4 * v[1:-1:2].sum() + 2 * v[2:-1:2].sum()))
+
+
+def _grid(protocol: Any, t_end: float | None, save_dt: float | None) -> tuple[float, np.ndarray]:
+    T = float(protocol.duration)
+    if t_end is not None and abs(t_end - T) > 1e-12 * max(1.0, T):
+        raise ConfigError(f"the microjunction drivers run the whole load history ({T:g} s); t_end = {t_end:g} s "
+                          "is not supported (shorten the protocol instead)")
+    if save_dt is None:
+        return T, np.linspace(0.0, T, 1001)
+    if not (save_dt > 0 and math.isfinite(save_dt)):
+        raise ConfigError(f"save_dt = {save_dt!r} s must be a positive finite time")
+    n = max(1, int(round(T / save_dt)))
+    if abs(n * save_dt - T) <= 1e-9 * T:
+        return T, np.linspace(0.0, T, n + 1)
+    k = np.arange(0, int(math.floor(T / save_dt)) + 1) * save_dt
+    return T, np.append(k[k < T * (1 - 1e-12)], T)
+
+
+def _history(model: Microjunction, protocol: Any, dt: float | None) -> ForceHistory:
+    for sg in protocol.segments():
+        if sg.kind == "ramp" and sg.velocity is not None:
+            raise ConfigError(f"microjunction: protocol {protocol.type_name!r} applies a tangential force; the model "
+                              "takes a normal-load history (and a prescribed velocity) only")
+    hist = ForceHistory.from_protocol(protocol, model.constants["force_c"])
+    if dt is not None:
+        if not (dt > 0 and math.isfinite(dt)):
+            raise ConfigError(f"dt = {dt!r} s must be a positive finite time")
+        hist = dataclasses.replace(hist, max_step=tuple(min(float(m), float(dt)) for m in hist.max_step))
+    return hist
+
+
+def _complete(ds: xr.Dataset, protocol: Any, driver: str, dt: float | None, extra: dict[str, Any]) -> xr.Dataset:
+    t = ds.time.values
+    ds["slip_velocity"] = ("time", protocol.velocity(t), {"units": "m/s"})
+    ds["slip"] = ("time", protocol_slip(protocol, t), {"units": "m"})
+    ds.attrs.update({"driver": driver, "integrator": driver, "protocol": protocol.type_name,
+                     "system": "prescribed_slip", "max_step": float(dt) if dt is not None else math.inf, **extra})
+    for k, v in protocol.attrs().items():
+        ds.attrs[f"protocol.{k}"] = v
+    return ds
+
+
+def _drive_junction(model: Microjunction, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
+                    save_dt: float | None, mode: str = "hybrid", history_method: str = "commit",
+                    solver: str = "DOP853", rtol: float = 1e-8, atol: float = 1e-10) -> xr.Dataset:
+    """Driver ``"junction"`` (default): one junction, :func:`integrate_junction`."""
+    _, grid = _grid(protocol, t_end, save_dt)
+    hist = _history(model, protocol, dt)
+    sol = integrate_junction(model, hist, t_eval=grid, mode=mode, history_method=history_method, method=solver,
+                             rtol=float(rtol), atol=float(atol))
+    return _complete(sol.to_dataset(model), protocol, "junction", dt,
+                     {"solver": solver, "rtol": float(rtol), "atol": float(atol)})
+
+
+def _drive_ensemble(model: Microjunction, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
+                    save_dt: float | None, n_junctions: int = 1000, sigma_z: float = 20e-9, solver: str = "RK45",
+                    rtol: float = 1e-4, atol: float = 1e-8) -> xr.Dataset:
+    """Driver ``"ensemble"``: ``n_junctions`` junctions with Gaussian summit heights (std ``sigma_z`` [m])."""
+    _, grid = _grid(protocol, t_end, save_dt)
+    hist = _history(model, protocol, dt)
+    ens = JunctionEnsemble(n_junctions=n_junctions, sigma_z=float(sigma_z))
+    sol = integrate_ensemble(model, ens, hist, t_eval=grid, method=solver, rtol=float(rtol), atol=float(atol))
+    return _complete(sol.to_dataset(model, ens), protocol, "ensemble", dt,
+                     {"solver": solver, "rtol": float(rtol), "atol": float(atol)})
+
+
+register_driver(Microjunction, "junction", _drive_junction, default=True,
+                options={"mode": "hybrid", "history_method": "commit", "solver": "DOP853", "rtol": 1e-8,
+                         "atol": 1e-10},
+                description="one creeping Jackson-Green junction under the protocol's normal-load history")
+register_driver(Microjunction, "ensemble", _drive_ensemble,
+                options={"n_junctions": 1000, "sigma_z": 20e-9, "solver": "RK45", "rtol": 1e-4, "atol": 1e-8},
+                description="Greenwood-Williamson ensemble of junctions sharing the protocol's normal load")

@@ -1,0 +1,270 @@
+r"""Drivers of :func:`frictionlab.simulate` for the rough-contact model (Hulikal et al. 2015).
+
+Two drivers, registered on :class:`~frictionlab.contact.rough.model.RoughContact`:
+
+``"sliding"`` (default)
+    :func:`~frictionlab.contact.rough.sliding.run_sliding`: the patch slides over the rigid
+    surface under the protocol's velocity programme (constant velocity, velocity steps,
+    slide-hold-slide, normal-load programmes at constant velocity, sinusoidal velocity); zero
+    velocity is a hold (paper §5). The normal load is the protocol's ``normal_force`` [N],
+    :math:`W = F_N/F^*`, and may vary in time.
+``"hold"``
+    :func:`~frictionlab.contact.rough.model.run_static`: a pure normal-load hold (ageing,
+    paper §4) with log-spaced steps; the protocol must hold still at one constant normal force.
+
+What is physics and what is numerics: the rigid surface (size, rms height, correlation
+length, ACF, seed, periodic re-use) is the contact *geometry* and is read from the model's
+``patch_*``/``surface_*`` fields (see :class:`~frictionlab.contact.rough.model.RoughContact`);
+the time discretisation (slip per step ``s_max``, hold step ``hold_dt``, the interpolation
+``shift`` of the moving surface, viscoplastic sub-stepping ``vp_max_dup``, log spacing of the
+hold) and the contact solver (``solver``, ``tol``, ``max_iter``, ``backend``) are driver
+options. The solver options default to the model's own fields (``""`` / ``None`` = the
+model's value); a value given here replaces it for the run and is recorded in ``attrs``.
+
+Results are in SI with the standard names: ``time`` [s], ``slip`` [m], ``slip_velocity``
+[m/s], ``normal_force`` [N] (compressive, > 0), ``friction_force`` [N] (the shear strength
+:math:`F_S = (\bar\tau_S + \alpha\ln|\bar v|)\bar A\,F^*`, eqs. 13-15, a magnitude),
+``friction_coefficient`` [1], ``contact_area`` (the fraction of the patch in contact, units
+"1"), ``real_contact_area`` [m^2], ``dilatation`` [m], and the driver's diagnostics converted
+from the paper's units (:math:`L^* = 1` µm, :math:`T^* = 1` s, :math:`F^* = 0.2513` N,
+eq. 6) by their ``units``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from ...core.errors import ConfigError
+from ...solve.drivers import register_driver
+from .model import F_STAR, RoughContact, run_static
+from .sliding import L_STAR, V_STAR, run_sliding
+from .surface import make_surface
+
+__all__ = ["rigid_surface", "to_si", "step_controls"]
+
+_NUMERICS = {"solver": "", "tol": None, "max_iter": None, "backend": ""}
+
+
+def rigid_surface(model: RoughContact) -> np.ndarray:
+    """The rigid surface of the model's geometry fields, ``surface_mx x patch_ny`` heights [L*]."""
+    return make_surface(model.surface_mx, model.patch_ny, sigma=model.surface_sigma, beta_x=model.surface_beta,
+                        acf=model.surface_acf, seed=model.surface_seed, dx=model.dx)
+
+
+def _with_numerics(model: RoughContact, solver: str, tol: float | None, max_iter: float | None,
+                   backend: str) -> RoughContact:
+    given: dict[str, Any] = {}
+    if solver:
+        given["solver"] = solver
+    if tol is not None:
+        given["tol"] = float(tol)
+    if max_iter is not None:
+        if float(max_iter) != int(max_iter):
+            raise ConfigError(f"option 'max_iter' must be a whole number, got {max_iter!r}")
+        given["max_iter"] = int(max_iter)
+    if backend:
+        given["backend"] = backend
+    return model.replace(**given) if given else model
+
+
+def _refuse_t_end(name: str, protocol: Any, t_end: float | None) -> None:
+    if t_end is not None and abs(t_end - float(protocol.duration)) > 1e-12 * max(1.0, t_end):
+        raise ConfigError(f"driver {name!r} of rough_contact runs the whole protocol ({float(protocol.duration):g} s); "
+                          f"t_end = {t_end:g} s is not supported (shorten the protocol instead)")
+
+
+# --------------------------------------------------------------------------- SI conversion
+def _si_unit(unit: str) -> tuple[float, str, str]:
+    """Factor, SI unit and a remark for a unit string of the legacy (paper-unit) results."""
+    if unit == "um":
+        return L_STAR, "m", ""
+    if unit == "um^2":
+        return L_STAR**2, "m^2", ""
+    if unit == "um/s":
+        return V_STAR, "m/s", ""
+    if unit == "1/F*":
+        return 1.0 / F_STAR, "1/N", ""
+    if unit.startswith("F*"):
+        rest = unit[2:].strip()
+        return F_STAR, "N", "" if rest.startswith("(0.2513") else rest.strip("()")
+    return 1.0, unit, ""
+
+
+def to_si(ds: xr.Dataset, *, rename: dict[str, str] | None = None, drop: tuple[str, ...] = ()) -> xr.Dataset:
+    """Convert every variable and coordinate of a paper-unit result to SI by its ``units``.
+
+    ``rename`` maps old names to new ones (after conversion); ``drop`` removes variables.
+    """
+    out = ds.drop_vars([v for v in drop if v in ds])
+    for name in list(out.variables):
+        var = out[name]
+        unit = var.attrs.get("units")
+        if unit is None:
+            continue
+        fac, si, remark = _si_unit(str(unit))
+        if fac == 1.0 and si == unit:
+            continue
+        attrs = {**var.attrs, "units": si}
+        if remark:
+            attrs["description"] = remark
+        new = xr.Variable(var.dims, np.asarray(var.values, dtype=float) * fac, attrs)
+        if name in out.coords:
+            out = out.assign_coords({name: new})
+        else:
+            out[name] = new
+    return out.rename(rename or {})
+
+
+def _attrs(ds: xr.Dataset, driver: str, protocol: Any, extra: dict[str, Any]) -> None:
+    ds.attrs.update({"driver": driver, "protocol": protocol.type_name, "system": "prescribed_slip",
+                     "L_star_m": L_STAR, "T_star_s": 1.0, "F_star_N": F_STAR,
+                     "units_note": "SI; the paper's units are L* = 1 um, T* = 1 s, F* = 0.2513 N (eq. 6)", **extra})
+    ds.attrs.pop("W", None)
+
+
+def _pick_rows(times: np.ndarray, save_dt: float | None) -> np.ndarray:
+    """Rows at the first step at or after each multiple of ``save_dt``, plus the last one."""
+    if save_dt is None:
+        return np.arange(times.size)
+    if not (save_dt > 0 and math.isfinite(save_dt)):
+        raise ConfigError(f"save_dt = {save_dt!r} s must be a positive finite time")
+    T = float(times[-1])
+    targets = np.arange(0.0, T + 0.5 * save_dt, save_dt)
+    idx = np.searchsorted(times, targets - 1e-9 * save_dt, side="left")
+    idx = np.unique(np.clip(idx, 0, times.size - 1))
+    if idx[-1] != times.size - 1:
+        idx = np.append(idx, times.size - 1)
+    return idx
+
+
+# --------------------------------------------------------------------------- sliding
+def _speeds(protocol: Any) -> list[float]:
+    """Largest |v| [m/s] on each piece that slides (constant or varying velocity)."""
+    out = []
+    for sg in protocol.segments():
+        if sg.velocity is not None:
+            v = abs(float(sg.velocity))
+        else:
+            v = float(np.max(np.abs(protocol.velocity(np.linspace(sg.t_start, sg.t_end, 2001)))))
+        if v > 0:
+            out.append(v)
+    return out
+
+
+def step_controls(protocol: Any, dx: float, s_max: float, hold_dt: float, dt: float | None) -> tuple[float, float]:
+    """Slip per step [L*] and hold step [s] of a sliding run (see :func:`_drive_sliding`).
+
+    ``s_max`` is in element spacings; ``dt`` [s], when given, caps every step: the slip per
+    step becomes ``min(s_max dx, |v|_min dt)`` and the hold step ``min(hold_dt, dt)``.
+    """
+    for name, val in (("s_max", s_max), ("hold_dt", hold_dt)):
+        if not (val > 0 and math.isfinite(val)):
+            raise ConfigError(f"{name} = {val!r} must be a positive finite number")
+    s_step = float(s_max) * dx
+    h_step = float(hold_dt)
+    if dt is not None:
+        if not (dt > 0 and math.isfinite(dt)):
+            raise ConfigError(f"dt = {dt!r} s must be a positive finite time")
+        speeds = _speeds(protocol)
+        if speeds:
+            s_step = min(s_step, min(speeds) / V_STAR * dt)
+        h_step = min(h_step, float(dt))
+    return s_step, h_step
+
+
+def _drive_sliding(model: RoughContact, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
+                   save_dt: float | None, s_max: float = 0.25, hold_dt: float = 0.25, shift: str = "cubic",
+                   vp_max_dup: float = 0.02, **numerics: Any) -> xr.Dataset:
+    """Driver ``"sliding"`` (default): :func:`~frictionlab.contact.rough.sliding.run_sliding`.
+
+    Step control (paper §3.8 / §5): the slip per step is at most ``s_max`` element spacings
+    (0.25 in the paper) and a hold step is ``hold_dt`` [s]. ``dt`` [s], when given, caps
+    the time step: the slip per step becomes ``min(s_max dx, |v|_min dt)`` with
+    :math:`|v|_{min}` the slowest sliding speed of the protocol (every piece then steps at
+    most ``dt``; faster pieces keep the same slip per step, as the paper's slip-based
+    control), and the hold step ``min(hold_dt, dt)``. ``save_dt`` [s] keeps the first step at
+    or after each of its multiples. A protocol that applies a tangential force (a ``ramp`` at
+    constant velocity, e.g. ``force_ramp``) needs a mass system and is refused.
+    """
+    _refuse_t_end("sliding", protocol, t_end)
+    for sg in protocol.segments():
+        if sg.kind == "ramp" and sg.velocity is not None:
+            raise ConfigError(f"rough_contact slides at a prescribed velocity; protocol {protocol.type_name!r} "
+                              "applies a tangential force, which needs a mass system (not modelled here)")
+    if not vp_max_dup > 0:
+        raise ConfigError(f"option 'vp_max_dup' of driver 'sliding' must be > 0, got {vp_max_dup!r}")
+    if shift not in ("cubic", "fourier"):
+        raise ConfigError(f"option 'shift' of driver 'sliding' must be 'cubic' or 'fourier', got {shift!r}")
+    m = _with_numerics(model, **numerics)
+    s_step, h_step = step_controls(protocol, m.dx, s_max, hold_dt, dt)
+    h = rigid_surface(m)
+    ds = run_sliding(m, h, protocol, nx=m.patch_nx, ny=m.patch_ny, W=None, s_max=s_step, hold_dt=h_step,
+                     shift=shift, allow_wrap=m.surface_wrap, vp_max_dup=vp_max_dup, sigma=m.surface_sigma)
+    rows = _pick_rows(ds.time.values, save_dt)
+    ds = ds.isel(time=rows)
+    W = -ds.normal_force.values  # F*, compressive > 0
+    ds["normal_force"] = ("time", W, {"units": "F* (0.2513 N)"})
+    out = to_si(ds, rename={"shear_force": "friction_force", "contact_area": "real_contact_area",
+                            "area_fraction": "contact_area"})
+    out["friction_force"].attrs["description"] = "shear strength (tau_s + alpha ln|v|) A, eqs. 13-15 (magnitude)"
+    out["contact_area"].attrs["description"] = "fraction of the patch in contact"
+    _attrs(out, "sliding", protocol, {"s_max": s_step / m.dx, "hold_dt": h_step, "shift": shift,
+                                      **({} if dt is None else {"dt": float(dt)})})
+    out.attrs["integrator"] = "sliding"
+    return out
+
+
+# --------------------------------------------------------------------------- hold
+def _drive_hold(model: RoughContact, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
+                save_dt: float | None, t_first: float | None = None, per_decade: int = 40,
+                vp_max_dup: float = 0.02, **numerics: Any) -> xr.Dataset:
+    """Driver ``"hold"``: :func:`~frictionlab.contact.rough.model.run_static` (ageing, paper §4).
+
+    Instantaneous loading at :math:`t = 0^+`, then the constant load; steps log-spaced from
+    ``t_first`` [s] (default :math:`10^{-4}/\\lambda_{max}`, viscoplastic 0.01 s) with
+    ``per_decade`` steps per decade to ``t_end`` (default the protocol duration). The step
+    is not uniform, so ``dt`` and ``save_dt`` are refused.
+    """
+    if dt is not None or save_dt is not None:
+        raise ConfigError("driver 'hold' of rough_contact steps log-spaced in time; set t_first / per_decade "
+                          "instead of dt / save_dt")
+    segs = protocol.segments()
+    fns = {sg.normal_force for sg in segs}
+    if any(sg.velocity != 0.0 for sg in segs) or len(fns) != 1 or None in fns:
+        raise ConfigError(f"driver 'hold' of rough_contact needs a hold at one constant normal force (zero velocity); "
+                          f"protocol {protocol.type_name!r} has pieces of kind {', '.join(sg.kind for sg in segs)} "
+                          "(use the 'sliding' driver)")
+    if not per_decade >= 1:
+        raise ConfigError(f"option 'per_decade' of driver 'hold' must be >= 1, got {per_decade!r}")
+    fn = float(segs[0].normal_force)
+    T = float(protocol.duration if t_end is None else t_end)
+    if T > float(protocol.duration) * (1 + 1e-12):
+        raise ConfigError(f"t_end = {T:g} s is beyond the protocol duration {float(protocol.duration):g} s")
+    m = _with_numerics(model, **numerics)
+    h = rigid_surface(m)[: m.patch_nx]
+    ds = run_static(m, h, fn / F_STAR, t_end=T, t_first=t_first, per_decade=int(per_decade), vp_max_dup=vp_max_dup,
+                    sigma=m.surface_sigma)
+    W = -ds.normal_force.values
+    ds["normal_force"] = ("time", W, {"units": "F* (0.2513 N)"})
+    ds["friction_force"] = ("time", ds.friction_coefficient.values * W, {"units": "F* (0.2513 N)"})
+    out = to_si(ds, rename={"contact_area": "real_contact_area", "area_fraction": "contact_area"})
+    n = out.sizes["time"]
+    out["slip"] = ("time", np.zeros(n), {"units": "m"})
+    out["slip_velocity"] = ("time", np.zeros(n), {"units": "m/s"})
+    out["friction_force"].attrs["description"] = "static shear strength tau_s A, eqs. 13-15"
+    out["contact_area"].attrs["description"] = "fraction of the patch in contact"
+    _attrs(out, "hold", protocol, {"per_decade": int(per_decade)})
+    out.attrs["integrator"] = "hold"
+    return out
+
+
+register_driver(RoughContact, "sliding", _drive_sliding, default=True,
+                options={"s_max": 0.25, "hold_dt": 0.25, "shift": "cubic", "vp_max_dup": 0.02, **_NUMERICS},
+                description="patch sliding over the rigid surface under the protocol's velocity and load (paper §5)")
+register_driver(RoughContact, "hold", _drive_hold,
+                options={"t_first": None, "per_decade": 40, "vp_max_dup": 0.02, **_NUMERICS},
+                description="static hold at constant normal load, log-spaced steps (ageing, paper §4)")

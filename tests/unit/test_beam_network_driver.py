@@ -1,0 +1,60 @@
+"""Beam-network drivers of ``simulate``: stage velocity from the protocol, dt used, SI results."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import frictionlab as fl
+from frictionlab.contact.beam_network import run_lbnm, run_mlbnm
+from frictionlab.core.errors import ConfigError
+from frictionlab.core.registry import make_model, presets_of
+from frictionlab.protocols import ConstantVelocity, VelocitySteps
+from frictionlab.testing import check_model
+
+
+def _cv(m, v=7.5e-4, duration=0.1):
+    return ConstantVelocity(v=v, duration_s=duration, normal_force_value=m.normal_load)
+
+
+def test_mlbnm_matches_run_mlbnm_in_si():
+    m = make_model("beam_network", "vf60-calibrated")
+    ds = fl.simulate(m, _cv(m), save_dt=2e-3)
+    ref = run_mlbnm(m, 7.5e-4, 0.1, save_dt=2e-3)
+    np.testing.assert_array_equal(ds.friction_force.values, ref.friction_force.values)
+    np.testing.assert_allclose(ds.friction_coefficient.values, ref.friction_force.values / 88.0, rtol=1e-15)
+    np.testing.assert_allclose(ds.slip.values, 7.5e-4 * ds.time.values, rtol=1e-15)
+    assert ds.normal_force.values[0] == 88.0 and ds.normal_force.attrs["units"] == "N"
+    assert ds.driver_position.attrs["units"] == "m" and ds.attrs["driver"] == "mlbnm"
+
+
+def test_lbnm_uses_integrator_dt():
+    """``dt`` reaches the compiled loop (issue 12: it was accepted and ignored)."""
+    m = make_model("beam_network", "vf60-table3")
+    a = fl.simulate(m, _cv(m, duration=0.02), integrator="lbnm", dt=1e-5, beam_save_dt=1e-2)
+    ref = run_lbnm(m, 7.5e-4, 0.02, dt=1e-5)
+    np.testing.assert_array_equal(a.friction_force.values, ref.friction_force.values)
+    b = fl.simulate(m, _cv(m, duration=0.02), integrator="lbnm", dt=2e-5)
+    assert a.attrs["dt"] == 1e-5 and b.attrs["dt"] == 2e-5
+    assert not np.array_equal(a.friction_force.values, b.friction_force.values)
+
+
+def test_refusals_are_one_line():
+    m = make_model("beam_network", "vf60-calibrated")
+    with pytest.raises(ConfigError, match="one constant stage velocity.*velocity_steps"):
+        fl.simulate(m, VelocitySteps(velocities=(1e-4, 1e-3), durations=(0.1, 0.1), normal_force_value=88.0))
+    with pytest.raises(ConfigError, match="normal force 1 N differs from the model's normal_load 88 N"):
+        fl.simulate(m, ConstantVelocity(v=7.5e-4, duration_s=0.1))
+    with pytest.raises(ConfigError, match="whole number of steps"):
+        fl.simulate(m, _cv(m), dt=3e-5)
+    with pytest.raises(ConfigError, match="no option 'schem'.*did you mean 'scheme'"):
+        fl.simulate(m, _cv(m), schem="euler")
+    with pytest.raises(ConfigError, match="no option 'beam_save_dt'"):
+        fl.simulate(m, _cv(m), beam_save_dt=1e-2)  # an LBNM option, not an MLBNM one
+
+
+@pytest.mark.parametrize("preset", sorted(presets_of("beam_network")))
+def test_check_model_every_preset(preset):
+    m = make_model("beam_network", preset)
+    r = check_model(m, protocol=_cv(m, duration=0.2), steps=2000)
+    assert r.driver == "mlbnm"

@@ -1,0 +1,88 @@
+"""Microjunction drivers of ``simulate``: the load history from the protocol, SI results."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import frictionlab as fl
+from frictionlab.contact.microjunction import ForceHistory, integrate_ensemble, integrate_junction
+from frictionlab.contact.microjunction.driver import protocol_slip
+from frictionlab.contact.microjunction.ensemble import JunctionEnsemble
+from frictionlab.core.errors import ConfigError
+from frictionlab.core.registry import make_model, presets_of
+from frictionlab.protocols import ConstantVelocity, ForceRamp, NormalLoadProgramme, SlideHoldSlide
+from frictionlab.testing import check_model
+
+
+def _model(preset: str = "demo-steel"):
+    return make_model("microjunction", preset)
+
+
+def test_junction_matches_integrate_junction_in_si():
+    m = _model()
+    fc = m.constants["force_c"]
+    prot = NormalLoadProgramme(times=(0.0, 0.1, 0.5), loads=(2 * fc, 20 * fc, 20 * fc), v=1e-6)
+    ds = fl.simulate(m, prot, save_dt=0.01)
+    hist = ForceHistory.piecewise_linear([0.0, 0.1, 0.5], [2.0, 20.0, 20.0])
+    ref = integrate_junction(m, hist, t_eval=np.linspace(0.0, 0.5, 51)).to_dataset(m)
+    np.testing.assert_allclose(ds.time.values, ref.time.values, rtol=0, atol=1e-15)
+    for var in ("friction_force", "normal_force", "contact_area", "friction_coefficient", "area_star"):
+        np.testing.assert_allclose(ds[var].values, ref[var].values, rtol=1e-9, err_msg=var)
+    # friction = tau A with tau = sigma_y / sqrt(3) (Bowden-Tabor), SI units
+    np.testing.assert_allclose(ds.friction_force.values, m.shear_strength * ds.contact_area.values, rtol=1e-14)
+    np.testing.assert_allclose(ds.normal_force.values[-1], 20 * fc, rtol=1e-12)
+    assert ds.friction_force.attrs["units"] == "N" and ds.contact_area.attrs["units"] == "m^2"
+    assert ds.slip.values[-1] == pytest.approx(0.5e-6, rel=1e-12) and ds.slip.attrs["units"] == "m"
+    # creep under the held load grows the contact area
+    assert ds.contact_area.values[-1] > ds.contact_area.sel(time=0.1).values * 1.01
+
+
+def test_ensemble_matches_integrate_ensemble():
+    m = _model()
+    fc = m.constants["force_c"]
+    prot = NormalLoadProgramme(times=(0.0, 0.05, 0.3), loads=(0.0, 200 * fc, 200 * fc))
+    ds = fl.simulate(m, prot, integrator="ensemble", n_junctions=40, save_dt=0.01)
+    hist = ForceHistory.piecewise_linear([0.0, 0.05, 0.3], [0.0, 200.0, 200.0])
+    ens = JunctionEnsemble(n_junctions=40)
+    ref = integrate_ensemble(m, ens, hist, t_eval=np.linspace(0.0, 0.3, 31)).to_dataset(m, ens)
+    for var in ("friction_force", "normal_force", "contact_area"):
+        np.testing.assert_allclose(ds[var].values, ref[var].values, rtol=1e-9, err_msg=var)
+    assert ds.attrs["n_junctions"] == 40
+
+
+def test_from_protocol_keeps_the_programme_pieces_and_slopes():
+    prot = NormalLoadProgramme(times=(0.0, 1.0, 3.0, 4.0), loads=(0.0, 2.0, 2.0, 1.0))
+    h = ForceHistory.from_protocol(prot, 1.0, normalised=True)
+    assert h.edges == (0.0, 1.0, 3.0, 4.0)
+    assert [h.rate(0.5, 0), h.rate(2.0, 1), h.rate(3.5, 2)] == [2.0, 0.0, -1.0]
+    assert h.max_step == (1.0 / 50, np.inf, 1.0 / 50)
+    assert h.force(3.5) == pytest.approx(1.5, rel=1e-15)
+
+
+def test_protocol_slip_is_exact_on_pieces():
+    prot = SlideHoldSlide(v=2e-6, slide_duration=1.0, holds=(2.0,))
+    s = protocol_slip(prot, np.array([0.0, 0.5, 1.0, 2.0, 3.0, 3.5, 4.0]))
+    np.testing.assert_allclose(s, [0.0, 1e-6, 2e-6, 2e-6, 2e-6, 3e-6, 4e-6], rtol=1e-14)
+
+
+def test_dt_caps_the_step_and_refusals():
+    m = _model()
+    fc = m.constants["force_c"]
+    prot = ConstantVelocity(v=1e-6, duration_s=0.2, normal_force_value=10 * fc)
+    a = fl.simulate(m, prot, dt=1e-3)
+    assert a.attrs["max_step"] == 1e-3 and a.attrs["n_steps"] >= 200
+    b = fl.simulate(m, prot)
+    assert b.attrs["n_steps"] < a.attrs["n_steps"]
+    with pytest.raises(ConfigError, match="no option 'rtoll'.*did you mean 'rtol'"):
+        fl.simulate(m, prot, rtoll=1e-6)
+    with pytest.raises(ConfigError, match="tangential force"):
+        fl.simulate(m, ForceRamp(rate=1.0, duration_s=1.0, normal_force_value=10 * fc))
+    with pytest.raises(ConfigError, match="t_end"):
+        fl.simulate(m, prot, t_end=0.1)
+
+
+@pytest.mark.parametrize("preset", sorted(presets_of("microjunction")))
+def test_check_model_every_preset(preset):
+    r = check_model(_model(preset), steps=200)
+    assert r.driver == "junction" and r.relative_change < 1e-6
