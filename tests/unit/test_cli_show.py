@@ -102,3 +102,25 @@ def test_dump_writes_values_with_the_preset_as_comment(tmp_path):
     cfg = tomllib.loads(text)
     assert "preset" not in cfg["model"] and cfg["model"]["mu0"] == 0.6
     assert "# preset 'granite-typical'" in text
+
+
+def test_list_show_data_compile_nothing():
+    """``list``, ``show`` and ``data`` stay fast: no numba kernel of any model gets compiled."""
+    import subprocess
+    import sys
+
+    code = """
+from typer.testing import CliRunner
+from frictionlab.cli import app
+from frictionlab.core.registry import get_model_class, model_names
+r = CliRunner()
+for args in (["list"], ["show", "lugre"], ["show", "rate_state/granite-typical"], ["show", "classic/rsf-velocity-step"],
+             ["data", "list"]):
+    assert r.invoke(app, args).exit_code == 0, args
+compiled = [n for n in model_names() for k in ("_friction_kernel", "_rates_kernel")
+            if getattr(getattr(get_model_class(n), k, None), "signatures", [])]
+print("COMPILED", compiled)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "COMPILED []" in out.stdout, out.stdout
