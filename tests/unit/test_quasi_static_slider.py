@@ -56,7 +56,7 @@ def test_matches_the_inertial_spring_slider_at_tiny_mass():
     dyn = simulate(m, STEPS, system=spring_slider(mass=1e-7, stiffness=k, preload=0.6, v0=1e-6),
                    integrator="radau", dt=1e-4, save_dt=0.2, rtol=1e-9, atol=1e-13)
     diff = np.abs(qs.friction_coefficient.values - dyn.friction_coefficient.values)
-    assert diff.max() < 5e-5, diff.max()  # inertia sqrt(m/k) = 1e-5 s against Dc/V = 1 s
+    assert diff.max() < 1e-6, diff.max()  # inertia sqrt(m/k) = 1e-5 s against Dc/V = 1 s (measured 3.7e-9)
     np.testing.assert_allclose(qs.slip.values[-1], dyn.slip.values[-1], rtol=1e-3)
 
 
