@@ -162,16 +162,18 @@ def _fields_table(cls: type, values: dict[str, Any] | None, width: int) -> list[
     out = ["  " + "  ".join(h.ljust(w) for h, w in zip(head, widths)) + "  meaning"]
     used = 2 + sum(widths) + 2 * len(widths)
     for row, doc in rows:
-        line = "  " + "  ".join(c.ljust(w) for c, w in zip(row, widths))
+        line = "  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)) + "  "
         wrapped = textwrap.wrap(doc, width=max(width - used, 30)) or [""]
-        out.append(line + wrapped[0])
+        out.append((line + wrapped[0]).rstrip())
         out.extend(" " * used + w for w in wrapped[1:])
     return out
 
 
 def _describe_model(name: str, preset: str | None, width: int) -> str:
     from .core.registry import get_model_class, presets_of
+    from .core.errors import ParameterError
     from .solve.drivers import default_driver, drivers_for
+    from .systems.base import _SYSTEMS
 
     cls = get_model_class(name)
     presets = presets_of(name)
@@ -200,15 +202,17 @@ def _describe_model(name: str, preset: str | None, width: int) -> str:
     lines += _fields_table(cls, dict(presets[preset].params) if preset else None, width)
     lines.append("")
     drivers = drivers_for(cls)
-    try:
-        dflt = default_driver(cls).name
-    except ConfigError:
-        dflt = None
+    default_in: dict[str, list[str]] = {}  # driver -> the systems (default-constructed) it is the default in
+    for sname, scls in sorted(_SYSTEMS.items()):
+        try:
+            default_in.setdefault(default_driver(cls, scls()).name, []).append(sname)
+        except (ConfigError, ParameterError, TypeError):
+            pass
     lines.append(f"drivers ({len(drivers)}; simulate(..., integrator=NAME) or [integrator] driver = NAME):")
     for d in drivers.values():
         opts = ", ".join(f"{k}={_fmt(v)}" for k, v in d.options.items())
         systems = ", ".join(s.type_name or "any" for s in d.systems)
-        text = (f"{d.name}{' (default)' if d.name == dflt else ''}: {(d.description or '-').rstrip('.')}."
+        text = (f"{d.name}{' (default in ' + ', '.join(default_in[d.name]) + ')' if d.name in default_in else ''}: {(d.description or '-').rstrip('.')}."
                 f" Systems: {systems}." + (f" Options: {opts}." if opts else ""))
         lines.append(textwrap.fill(text, width=width, initial_indent="  ", subsequent_indent="      "))
     if not drivers:

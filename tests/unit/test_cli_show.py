@@ -43,7 +43,9 @@ def test_list_filters_by_paper_and_kind():
 def test_show_model_lists_parameters_units_ranges_drivers_presets():
     text = describe("lugre", width=200)
     assert "sigma0          N/m" in text and "(0, inf]" in text and "Bristle stiffness" in text
-    assert "rk4 (default)" in text and "radau" in text  # drivers from drivers_for
+    assert "rk4 (default in mass, prescribed_slip" in text and "radau" in text  # drivers from drivers_for
+    qs = describe("rate_state", width=200)
+    assert "quasi_static (default in quasi_static)" in qs and "rk4 (default in mass, prescribed_slip)" in qs
     assert "canudas1995: Canudas de Wit" in text and "olsson1998" in text
 
 
