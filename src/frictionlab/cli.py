@@ -1,6 +1,6 @@
 """The ``frictionlab`` command line (ARCHITECTURE section 6). Thin: no physics here.
 
-Commands: ``list``, ``run``, ``reproduce``, ``bench``; ``fit``, ``sweep`` and ``compare``
+Commands: ``run``, ``reproduce``, ``bench``; ``list``/``show``, ``data``, ``fit``, ``sweep`` and ``compare``
 are registered by their subpackages (``frictionlab.fit.cli`` etc.) when present, through a
 ``register(app)`` function, so new commands slot in without touching this file.
 
@@ -36,7 +36,7 @@ err_console = Console(stderr=True)
 #: set by :func:`main` when ``--debug`` is on the command line
 _DEBUG = False
 
-_PLUGINS = ("frictionlab.fit.cli", "frictionlab.sweep.cli", "frictionlab.analysis.compare_cli")
+_PLUGINS = ("frictionlab.cli_show", "frictionlab.cli_data", "frictionlab.fit.cli", "frictionlab.sweep.cli", "frictionlab.analysis.compare_cli")
 
 
 @app.callback()
@@ -44,46 +44,12 @@ def _root(debug: Annotated[bool, typer.Option("--debug", help="show tracebacks o
     """frictionlab: friction models from five research works behind one interface."""
 
 
-@app.command("list")
-def list_cmd(what: Annotated[Optional[str], typer.Argument(help="models | protocols | systems | scenarios")] = None) -> None:
-    """List models (with presets), protocols, systems and scenarios."""
-    from .core.registry import get_model_class, model_names, presets_of
-    from .protocols import protocol_names
-    from .scenarios import get_scenario, scenario_names
-    from .systems import system_names
-
-    groups = ("models", "protocols", "systems", "scenarios")
-    if what is not None and what not in groups:
-        from .core.errors import suggest
-
-        raise ConfigError(f"cannot list {what!r}{suggest(what, groups)}; choose one of {', '.join(groups)}")
-    if what in (None, "models"):
-        t = Table(title="models")
-        t.add_column("name")
-        t.add_column("presets")
-        t.add_column("reference")
-        for n in model_names():
-            t.add_row(escape(n), escape(", ".join(sorted(presets_of(n)))), escape((get_model_class(n).citation or "")[:70]))
-        console.print(t)
-    if what in (None, "protocols"):
-        console.print("[bold]protocols:[/bold] " + escape(", ".join(protocol_names())))
-    if what in (None, "systems"):
-        console.print("[bold]systems:[/bold] " + escape(", ".join(system_names())))
-    if what in (None, "scenarios"):
-        t = Table(title="scenarios")
-        t.add_column("name")
-        t.add_column("description")
-        for n in scenario_names():
-            t.add_row(escape(n), escape(get_scenario(n).description.split(". ")[0][:90]))
-        console.print(t)
-
-
 @app.command()
 def run(
     target: Annotated[str, typer.Argument(help="scenario name or scenario TOML file")],
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="override, e.g. model.a=0.011")] = None,
     out: Annotated[Path, typer.Option("--out", help="output directory")] = Path("out"),
-    dump: Annotated[bool, typer.Option("--dump", help="write the scenario as TOML and exit")] = False,
+    dump: Annotated[bool, typer.Option("--dump", help="write the scenario as TOML (preset expanded to its values) and exit")] = False,
     quick: Annotated[bool, typer.Option("--quick", help="use the scenario's quick profile")] = False,
 ) -> None:
     """Run one scenario (or TOML file) -> OUT/<name>.nc, .csv, .png."""
@@ -108,7 +74,7 @@ def run(
     if dump:
         cfg = sc.resolved_config(overrides, quick)
         path = writable_dir(out) / f"{sc.name.replace('/', '__')}.toml"
-        write_text_atomic(path, dump_toml(cfg, scenario=None if sc.name.startswith("file/") else sc.name))
+        write_text_atomic(path, dump_toml(cfg, scenario=None if sc.name.startswith("file/") else sc.name, expand=True))
         _say(f"wrote {path}")
         return
     writable_dir(out)  # a bad --out fails now, not after the computation

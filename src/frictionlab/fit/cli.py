@@ -40,7 +40,7 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def fit(
         model: Annotated[str, typer.Argument(help="curve (kloss, kloss-slip, kloss-lift, magic-formula), a law name, or 'rsf'")],
-        data: Annotated[Path, typer.Argument(help="CSV file ('#' comments, one header row)")],
+        data: Annotated[Path, typer.Argument(help="CSV file ('#' comments, one header row) or a packaged dataset name (frictionlab data list)")],
         x: Annotated[str, typer.Option("--x", help="abscissa column (time column for dynamic fits)")],
         y: Annotated[str, typer.Option("--y", help="ordinate column (measured output)")],
         out: Annotated[Path, typer.Option("--out", help="output directory")] = Path("out"),

@@ -107,10 +107,14 @@ def check_monotone(x: NDArray[np.float64], name: str, source: str = "", strictly
 
 
 def read_table(path: str | Path) -> dict[str, NDArray[Any]]:
-    """Read a CSV with ``#`` comment lines and one header row; numeric columns become floats."""
+    """Read a CSV with ``#`` comment lines and one header row; numeric columns become floats.
+
+    ``path`` is a file or the name of a packaged dataset (:func:`frictionlab.datasets.resolve`)."""
     import csv
 
-    path = Path(path)
+    from ..datasets import resolve
+
+    path = resolve(path)  # a file, else a packaged dataset name (frictionlab.datasets)
     if not path.is_file():
         raise DataError(f"data file {str(path)!r} does not exist")
     try:  # utf-8-sig: a byte-order mark (Excel) is not part of the first column's name

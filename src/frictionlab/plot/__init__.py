@@ -11,7 +11,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import xarray as xr  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-__all__ = ["time_series", "versus", "curves", "save"]
+__all__ = ["time_series", "versus", "curves", "save", "phase_plane", "displacement_plot"]
 
 
 def _label(ds: xr.Dataset, name: str) -> str:
@@ -93,3 +93,6 @@ def save(fig: Figure, path) -> None:
             fig.savefig(tmp, dpi=110)
     finally:
         plt.close(fig)
+
+
+from .slider import displacement_plot, phase_plane  # noqa: E402

@@ -27,14 +27,14 @@ import tomli_w
 import xarray as xr
 
 from ..core.errors import ConfigError, suggest
-from ..core.registry import get_model_class, make_model
+from ..core.registry import get_model_class, make_model, presets_of
 from ..protocols.base import _PROTOCOLS, make_protocol
 from ..solve import simulate
 from ..solve.drivers import Driver, check_options, default_driver, driver_for
 from ..systems.base import _SYSTEMS, make_system
 
 __all__ = ["SECTIONS", "INTEGRATOR_KEYS", "parse_set", "apply_overrides", "load_toml", "dump_toml", "build",
-           "run_config", "config_driver"]
+           "run_config", "config_driver", "expand_preset"]
 
 #: the sections of a run configuration
 SECTIONS = ("model", "protocol", "system", "integrator")
@@ -244,11 +244,43 @@ def _clean(obj: Any) -> Any:
     return obj
 
 
-def dump_toml(cfg: dict[str, Any], scenario: str | None = None) -> str:
+def expand_preset(cfg: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """Replace ``[model] preset`` by the preset's values (the section's own keys win).
+
+    Returns ``(config, comment)`` where ``comment`` names the preset and its source, or
+    ``None`` when the config has no preset. The model built from the result equals the one
+    built from ``cfg`` (:func:`~frictionlab.core.registry.make_model` applies the preset,
+    then the section's keys, the same way).
+    """
+    m = cfg.get("model")
+    if not isinstance(m, dict) or "preset" not in m or "name" not in m:
+        return cfg, None
+    name, preset = m["name"], m["preset"]
+    presets = presets_of(name)
+    if preset not in presets:
+        raise ConfigError(f"model {name!r} has no preset {preset!r}{suggest(str(preset), presets)}; "
+                          f"known: {', '.join(sorted(presets)) or 'none'}")
+    ps = presets[preset]
+    own = {k: v for k, v in m.items() if k not in ("name", "preset")}
+    out = copy.deepcopy(cfg)
+    out["model"] = {"name": name, **{k: v for k, v in ps.params.items() if k not in own}, **own}
+    src = ps.source + (f", doi:{ps.doi}" if ps.doi else "")
+    return out, f"preset {preset!r} of {name!r} ({src}); keys set over it: {', '.join(own) or 'none'}"
+
+
+def dump_toml(cfg: dict[str, Any], scenario: str | None = None, *, expand: bool = False) -> str:
+    """TOML text of ``cfg``; with ``expand`` the model preset is written as its values,
+    its name and source as a comment under ``[model]``."""
+    comment = None
+    if expand:
+        cfg, comment = expand_preset(cfg)
     data = _clean(cfg)
     if scenario:
         data = {"scenario": scenario, **data}
-    return tomli_w.dumps(data)
+    text = tomli_w.dumps(data)
+    if comment:
+        text = text.replace("[model]\n", f"[model]\n# {comment}\n", 1)
+    return text
 
 
 def check_sections(cfg: dict[str, Any]) -> None:

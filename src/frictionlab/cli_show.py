@@ -1,0 +1,313 @@
+"""``frictionlab list`` and ``frictionlab show``: what the library holds, in full.
+
+``list`` prints every model, protocol, system and scenario with its whole one-line
+description (wrapped to the terminal, never cut), filtered by ``--paper`` and ``--kind``.
+``show MODEL[/PRESET]`` prints a model's parameters (units, defaults, allowed ranges, meaning
+from the ``param(...)`` metadata), its drivers, and its presets with their values and
+sources; ``show SCENARIO`` prints the resolved scenario configuration as TOML; ``show``
+of a protocol or system type prints its fields. Nothing here runs or compiles a model.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import shutil
+import textwrap
+from typing import Annotated, Any, Optional
+
+import typer
+
+from .core.errors import ConfigError, suggest
+
+__all__ = ["register", "catalogue", "describe", "KINDS"]
+
+KINDS = ("model", "protocol", "system", "scenario")
+
+
+def _first_paragraph(text: str | None) -> str:
+    text = inspect.cleandoc(text or "")
+    return " ".join(text.split("\n\n", 1)[0].split())
+
+
+def _docstring_params(cls: type) -> dict[str, str]:
+    """``name -> text`` from the numpydoc ``Parameters`` sections of ``cls`` and its bases."""
+    out: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        lines = inspect.cleandoc(klass.__doc__ or "").splitlines()
+        try:
+            i = next(j for j, ln in enumerate(lines[:-1]) if ln.strip() == "Parameters" and lines[j + 1].startswith("---"))
+        except StopIteration:
+            continue
+        names: list[str] = []
+        body = lines[i + 2:]
+        for j, ln in enumerate(body):
+            if ln and not ln.startswith(" "):
+                if j + 1 < len(body) and body[j + 1].startswith("---"):
+                    break  # the next section's header
+                names = [n.strip() for n in ln.split(":")[0].split(",") if n.strip()]
+                for n in names:
+                    out[n] = ""
+            elif ln.strip() and names:
+                for n in names:
+                    out[n] = (out[n] + " " + ln.strip()).strip()
+    return out
+
+
+def _papers_by_name() -> dict[tuple[str, str], set[str]]:
+    """``(kind, name) -> papers`` whose scenarios use that model / protocol / system type."""
+    from .scenarios import get_scenario, scenario_names
+
+    out: dict[tuple[str, str], set[str]] = {}
+    for n in scenario_names():
+        sc = get_scenario(n)
+        for kind, section, key in (("model", "model", "name"), ("protocol", "protocol", "type"), ("system", "system", "type")):
+            table = sc.config.get(section)
+            if isinstance(table, dict) and isinstance(table.get(key), str):
+                out.setdefault((kind, table[key]), set()).add(sc.paper)
+    return out
+
+
+def catalogue(paper: str | None = None, kind: str | None = None) -> list[tuple[str, str, str, str]]:
+    """Rows ``(kind, name, papers, description)`` of everything registered, filtered.
+
+    A model, protocol or system belongs to the papers whose scenarios use it; a rate law no
+    scenario uses belongs to ``classic``.
+    """
+    from .core.registry import get_model_class, model_names, presets_of
+    from .protocols.base import _PROTOCOLS
+    from .scenarios import get_scenario, scenario_names
+    from .systems.base import _SYSTEMS
+
+    if kind is not None and kind not in KINDS:
+        raise ConfigError(f"unknown kind {kind!r}{suggest(kind, KINDS)}; choose one of {', '.join(KINDS)}")
+    papers = _papers_by_name()
+    all_papers = sorted({n.split("/")[0] for n in scenario_names()})
+    if paper is not None and paper not in all_papers:
+        raise ConfigError(f"unknown paper {paper!r}{suggest(paper, all_papers)}; papers: {', '.join(all_papers)}")
+    rows: list[tuple[str, str, str, str]] = []
+    for n in model_names():
+        cls = get_model_class(n)
+        ps = papers.get(("model", n)) or ({"classic"} if cls.__module__.startswith("frictionlab.laws") else set())
+        pre = sorted(presets_of(n))
+        desc = _first_paragraph(cls.__doc__) + (f" Presets: {', '.join(pre)}." if pre else "")
+        rows.append(("model", n, ", ".join(sorted(ps)), desc))
+    for kind_, reg in (("protocol", _PROTOCOLS), ("system", _SYSTEMS)):
+        for n in sorted(reg):
+            rows.append((kind_, n, ", ".join(sorted(papers.get((kind_, n), ()))), _first_paragraph(reg[n].__doc__)))
+    for n in scenario_names():
+        sc = get_scenario(n)
+        rows.append(("scenario", n, sc.paper, " ".join(sc.description.split())))
+    return [r for r in rows if (kind is None or r[0] == kind)
+            and (paper is None or paper in r[2].split(", "))]
+
+
+def _wrap_rows(rows: list[tuple[str, str, str, str]], width: int) -> str:
+    lines: list[str] = []
+    for kind in KINDS:
+        sub = [r for r in rows if r[0] == kind]
+        if not sub:
+            continue
+        lines.append(f"{kind}s ({len(sub)}):")
+        w = min(max(len(r[1]) for r in sub), 34)
+        indent = " " * (w + 4)
+        for _, name, papers, desc in sub:
+            head = f"  {name:<{w}}  "
+            text = desc + (f" [{papers}]" if papers and kind != "scenario" else "")
+            body = textwrap.wrap(text, width=max(width - len(indent), 30), break_on_hyphens=False, break_long_words=False) or [""]
+            if len(head) > len(indent):  # a long name gets its own line
+                lines.append(head.rstrip())
+                lines.extend(indent + b for b in body)
+            else:
+                lines.append(head + body[0])
+                lines.extend(indent + b for b in body[1:])
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _range(m: dict[str, Any]) -> str:
+    if m.get("kind") == "option":
+        return "one of " + ", ".join(repr(c) for c in m["choices"])
+    if m.get("kind") != "number":
+        return ""
+    lo, hi = m["lo"], m["hi"]
+    text = f"{'(' if m['lo_open'] else '['}{lo:g}, {hi:g}{')' if m['hi_open'] else ']'}"
+    return text + (" integer" if m.get("integer") else "")
+
+
+def _fmt(v: Any) -> str:
+    if v is dataclasses.MISSING:
+        return "(required)"
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_fmt(x) for x in v) + "]"
+    return repr(v) if isinstance(v, str) else str(v)
+
+
+def _fields_table(cls: type, values: dict[str, Any] | None, width: int) -> list[str]:
+    fields = dataclasses.fields(cls)
+    docs = _docstring_params(cls)
+    rows = []
+    for f in fields:
+        m = dict(f.metadata)
+        default = f.default if f.default is not dataclasses.MISSING else (
+            f.default_factory() if f.default_factory is not dataclasses.MISSING else dataclasses.MISSING)  # type: ignore[misc]
+        row = [f.name, m.get("units", "") or "-", _fmt(default), _range(m)]
+        if values is not None:
+            row.insert(2, _fmt(values[f.name]) if f.name in values else "")
+        rows.append((row, " ".join((m.get("doc") or docs.get(f.name, "")).split())))
+    head = ["name", "units", *(["preset"] if values is not None else []), "default", "range"]
+    widths = [max(len(h), *(len(r[0][i]) for r in rows)) if rows else len(h) for i, h in enumerate(head)]
+    out = ["  " + "  ".join(h.ljust(w) for h, w in zip(head, widths)) + "  meaning"]
+    used = 2 + sum(widths) + 2 * len(widths)
+    for row, doc in rows:
+        line = "  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)) + "  "
+        wrapped = textwrap.wrap(doc, width=max(width - used, 30)) or [""]
+        out.append((line + wrapped[0]).rstrip())
+        out.extend(" " * used + w for w in wrapped[1:])
+    return out
+
+
+def _describe_model(name: str, preset: str | None, width: int) -> str:
+    from .core.registry import get_model_class, presets_of
+    from .core.errors import ParameterError
+    from .solve.drivers import default_driver, drivers_for
+    from .systems.base import _SYSTEMS
+
+    cls = get_model_class(name)
+    presets = presets_of(name)
+    if preset is not None and preset not in presets:
+        raise ConfigError(f"model {name!r} has no preset {preset!r}{suggest(preset, presets)}; "
+                          f"known: {', '.join(sorted(presets)) or 'none'}")
+    wrap = lambda text, ind="  ": textwrap.fill(text, width=width, initial_indent=ind, subsequent_indent=ind)  # noqa: E731
+    lines = [f"model {name}" + (f" / preset {preset}" if preset else "") + f"  ({cls.__module__}.{cls.__qualname__})",
+             wrap(_first_paragraph(cls.__doc__))]
+    if getattr(cls, "citation", ""):
+        lines += ["reference:", wrap(cls.citation)]
+    sn, su = getattr(cls, "state_names", ()), getattr(cls, "state_units", ())
+    extra = [f"{k} [{u}]" for k, u in zip(sn, su)] if isinstance(sn, tuple) and isinstance(su, tuple) else []
+    if extra:
+        lines.append("states: " + ", ".join(extra))
+    if isinstance(getattr(cls, "force_units", ""), str) and getattr(cls, "force_units", ""):
+        lines.append(f"force units: {cls.force_units}")
+    lines.append("")
+    if preset is not None:
+        ps = presets[preset]
+        lines += [f"preset {preset}:", wrap(f"source: {ps.source}" + (f" (doi:{ps.doi})" if ps.doi else ""))]
+        if ps.note:
+            lines.append(wrap(f"note: {ps.note}"))
+        lines.append("")
+    lines.append("parameters" + (" (the preset's values; the others take the default):" if preset else ":"))
+    lines += _fields_table(cls, dict(presets[preset].params) if preset else None, width)
+    lines.append("")
+    drivers = drivers_for(cls)
+    default_in: dict[str, list[str]] = {}  # driver -> the systems (default-constructed) it is the default in
+    for sname, scls in sorted(_SYSTEMS.items()):
+        try:
+            default_in.setdefault(default_driver(cls, scls()).name, []).append(sname)
+        except (ConfigError, ParameterError, TypeError):
+            pass
+    lines.append(f"drivers ({len(drivers)}; simulate(..., integrator=NAME) or [integrator] driver = NAME):")
+    for d in drivers.values():
+        opts = ", ".join(f"{k}={_fmt(v)}" for k, v in d.options.items())
+        systems = ", ".join(s.type_name or "any" for s in d.systems)
+        text = (f"{d.name}{' (default in ' + ', '.join(default_in[d.name]) + ')' if d.name in default_in else ''}: {(d.description or '-').rstrip('.')}."
+                f" Systems: {systems}." + (f" Options: {opts}." if opts else ""))
+        lines.append(textwrap.fill(text, width=width, initial_indent="  ", subsequent_indent="      "))
+    if not drivers:
+        lines.append("  none registered")
+    if preset is None:
+        lines += ["", f"presets ({len(presets)}; show {name}/PRESET for one preset's values):"]
+        for pn in sorted(presets):
+            ps = presets[pn]
+            lines.append(textwrap.fill(f"{pn}: {ps.source}" + (f" (doi:{ps.doi})" if ps.doi else ""), width=width,
+                                       initial_indent="  ", subsequent_indent="      "))
+    return "\n".join(lines) + "\n"
+
+
+def _describe_scenario(name: str, overrides: dict[str, Any], quick: bool, width: int) -> str:
+    from .scenarios import get_scenario
+    from .scenarios.config import dump_toml
+
+    sc = get_scenario(name)
+    cfg = sc.resolved_config(overrides, quick)
+    head = [f"# scenario {sc.name}" + (" (quick profile)" if quick else "")]
+    head += textwrap.wrap(" ".join(sc.description.split()), width=width - 2, initial_indent="# ", subsequent_indent="# ")
+    for ref in sc.references:
+        head += textwrap.wrap(ref, width=width - 2, initial_indent="# reference: ", subsequent_indent="#   ")
+    if sc.quick and not quick:
+        head.append("# --quick sets: " + ", ".join(f"{k} = {_fmt(v)}" for k, v in sc.quick.items()))
+    head.append(f"# run it: frictionlab run {sc.name}; edit: frictionlab run {sc.name} --dump --out cfg/")
+    return "\n".join(head) + "\n\n" + dump_toml(cfg, scenario=sc.name, expand=True)
+
+
+def _describe_type(kind: str, cls: type, width: int) -> str:
+    lines = [f"{kind} {cls.type_name}  ({cls.__module__}.{cls.__qualname__})",
+             textwrap.fill(_first_paragraph(cls.__doc__), width=width, initial_indent="  ", subsequent_indent="  "),
+             "", "fields:"]
+    lines += _fields_table(cls, None, width)
+    return "\n".join(lines) + "\n"
+
+
+def describe(target: str, *, overrides: dict[str, Any] | None = None, quick: bool = False, width: int = 100) -> str:
+    """Text of ``frictionlab show TARGET`` (model[/preset], scenario, protocol or system type)."""
+    from .core.registry import model_names
+    from .protocols.base import _PROTOCOLS
+    from .scenarios import scenario_names
+    from .systems.base import _SYSTEMS
+
+    head, _, tail = target.partition("/")
+    if head in model_names():
+        if overrides or quick:
+            raise ConfigError("--set and --quick apply to scenarios, not to models")
+        return _describe_model(head, tail or None, width)
+    if target in scenario_names():
+        return _describe_scenario(target, overrides or {}, quick, width)
+    if overrides or quick:
+        raise ConfigError("--set and --quick apply to scenarios only")
+    if target in _PROTOCOLS:
+        return _describe_type("protocol", _PROTOCOLS[target], width)
+    if target in _SYSTEMS:
+        return _describe_type("system", _SYSTEMS[target], width)
+    known = [*model_names(), *scenario_names(), *_PROTOCOLS, *_SYSTEMS]
+    raise ConfigError(f"nothing called {target!r}{suggest(target, known)}; 'frictionlab list' shows every name")
+
+
+def _width() -> int:
+    return max(60, min(shutil.get_terminal_size((100, 24)).columns, 120))
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``list`` and ``show`` to the frictionlab CLI."""
+
+    @app.command("list")
+    def list_cmd(
+        what: Annotated[Optional[str], typer.Argument(help="models | protocols | systems | scenarios (same as --kind)")] = None,
+        paper: Annotated[Optional[str], typer.Option("--paper", help="only what this paper's scenarios use (classic, kloss, ...)")] = None,
+        kind: Annotated[Optional[str], typer.Option("--kind", help="model | scenario | protocol | system")] = None,
+    ) -> None:
+        """List models (with presets), protocols, systems and scenarios, with full descriptions."""
+        if what is not None:
+            singular = what[:-1] if what.endswith("s") else what
+            if singular not in KINDS:
+                groups = [k + "s" for k in KINDS]
+                raise ConfigError(f"cannot list {what!r}{suggest(what, groups)}; choose one of {', '.join(groups)}")
+            if kind is not None and kind != singular:
+                raise ConfigError(f"'list {what}' and '--kind {kind}' disagree; give one of them")
+            kind = singular
+        rows = catalogue(paper, kind)
+        typer.echo(_wrap_rows(rows, _width()) if rows else "nothing matches", nl=False)
+        if not rows:
+            typer.echo("")
+
+    @app.command("show")
+    def show_cmd(
+        target: Annotated[str, typer.Argument(help="MODEL, MODEL/PRESET, SCENARIO, protocol type or system type")],
+        set_: Annotated[Optional[list[str]], typer.Option("--set", help="scenario override, e.g. model.a=0.011")] = None,
+        quick: Annotated[bool, typer.Option("--quick", help="scenario: show the quick profile's config")] = False,
+    ) -> None:
+        """Show a model's parameters (units, defaults, ranges), drivers and presets, or a scenario's config."""
+        from .scenarios.config import parse_set
+
+        typer.echo(describe(target, overrides=parse_set(set_ or []), quick=quick, width=_width()), nl=False)

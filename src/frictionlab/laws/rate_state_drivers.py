@@ -1,0 +1,156 @@
+r"""Driver ``quasi_static``: rate-and-state friction on the inertia-free spring-slider.
+
+With :math:`\mu_s = k(x_{lp}-x)/N` the spring force per unit normal load, the slider velocity is
+the closed-form inverse of the friction law at the current state,
+
+.. math:: v = v_0 \exp\!\Big(\frac{\mu_s - \mu_0 - \sum_i b_i\ln(v_0\theta_i/D_{ci})}{a}\Big)
+          \quad\text{(log form)}, \qquad
+          v = 2 v_0\, e^{-\psi/a}\sinh(\mu_s/a) \quad\text{(arcsinh form)},
+
+and :math:`\dot\mu_s = (k/N)(V_{lp} - v)`, :math:`\dot x = v`, :math:`\dot\theta_i` from the
+aging or slip law (Ruina, J. Geophys. Res. 88 (1983) 10359, eqs. 5-7; the ``rsfmodel``
+formulation). The states :math:`(\mu_s, x/D_{c1}, \ln\theta_i)` are integrated by
+:func:`scipy.integrate.solve_ivp` piece by piece between the protocol's breakpoints (velocity
+jumps), so no step straddles a jump.
+
+The normal load must be constant (``N`` from the protocol at t = 0); a protocol that varies it
+is refused.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from scipy.integrate import solve_ivp
+
+from ..core.errors import ConfigError, IntegrationError
+from ..core.result import make_dataset
+from ..solve.drivers import register_driver
+from ..systems.quasi_static import QuasiStaticSlider
+from .rate_state import RateState
+from .rate_state2 import RateState2
+
+__all__ = ["run_quasi_static"]
+
+_SOLVERS = ("LSODA", "Radau", "BDF", "RK45", "DOP853")
+
+
+def _constants(model: Any) -> tuple[np.ndarray, np.ndarray, bool]:
+    """``(b_i, dc_i, arcsinh form)`` of a one- or two-state rate-and-state model."""
+    if isinstance(model, RateState2):
+        return np.array([model.b1, model.b2]), np.array([model.dc1, model.dc2]), False
+    return np.array([model.b]), np.array([model.dc]), model.form == "arcsinh"
+
+
+def _velocity(model: Any, mu: float, lnth: np.ndarray, bs: np.ndarray, dcs: np.ndarray, asinh_form: bool) -> float:
+    psi = model.mu0 + float(np.sum(bs * (np.log(model.v0 / dcs) + lnth)))
+    if asinh_form:
+        return 2.0 * model.v0 * math.exp(-psi / model.a) * math.sinh(mu / model.a)
+    return model.v0 * math.exp((mu - psi) / model.a)
+
+
+def _mu(model: Any, v: float, lnth: np.ndarray, bs: np.ndarray, dcs: np.ndarray, asinh_form: bool) -> float:
+    psi = model.mu0 + float(np.sum(bs * (np.log(model.v0 / dcs) + lnth)))
+    if asinh_form:
+        return model.a * math.asinh(v / (2.0 * model.v0) * math.exp(psi / model.a))
+    return psi + model.a * math.log(v / model.v0)
+
+
+def run_quasi_static(model: Any, protocol: Any, system: QuasiStaticSlider, *, dt: float | None, t_end: float | None,
+                     save_dt: float | None, solver: str = "LSODA", rtol: float = 1e-9, atol: float = 1e-11,
+                     max_points: int = 20000) -> Any:
+    """Run ``model`` (rate_state or rate_state2) on ``system`` under ``protocol`` (module docstring)."""
+    if solver not in _SOLVERS:
+        raise ConfigError(f"quasi_static: solver {solver!r} is not one of {', '.join(_SOLVERS)}")
+    t_end = float(protocol.duration if t_end is None else t_end)
+    if not (t_end > 0 and math.isfinite(t_end)):
+        raise ConfigError(f"quasi_static: t_end = {t_end!r} s must be positive")
+    save_dt = float(t_end / 1000 if save_dt is None else save_dt)
+    n_save = int(math.floor(t_end / save_dt + 1e-9)) + 1
+    if n_save > max_points:
+        raise ConfigError(f"quasi_static: {n_save} saved points exceed max_points = {max_points}; raise save_dt")
+    times = np.linspace(0.0, (n_save - 1) * save_dt, n_save)
+    if times[-1] < t_end * (1 - 1e-12):
+        times = np.append(times, t_end)
+    for seg in protocol.segments():
+        if seg.t_start < t_end and seg.normal_force is None:
+            raise ConfigError("quasi_static: the normal load must be constant in time; "
+                              f"protocol {protocol.type_name!r} varies it in [{seg.t_start:g}, {seg.t_end:g}] s")
+    n_load = float(protocol.normal_force(np.array([0.0]))[0])
+    if not n_load > 0:
+        raise ConfigError(f"quasi_static: normal force {n_load:g} N must be positive")
+    kn = system.stiffness / n_load  # [1/m]
+    bs, dcs, asinh_form = _constants(model)
+    slip_law = model.law == "slip"
+    lnth0 = np.log(np.asarray(model.initial_state(), dtype=float))
+    v_lp0 = float(protocol.velocity(np.array([0.0]))[0])
+    if system.start_steady:
+        if v_lp0 <= 0 and not asinh_form:
+            raise ConfigError("quasi_static: start_steady needs a positive initial load-point velocity "
+                              "(or set start_steady = false and preload)")
+        mu0 = _mu(model, v_lp0, lnth0, bs, dcs, asinh_form) if v_lp0 > 0 else 0.0
+    else:
+        mu0 = system.preload / n_load
+    dc1 = float(dcs[0])
+
+    def rhs(t: float, y: np.ndarray, vlp: float) -> np.ndarray:
+        lnth = y[2:]
+        v = _velocity(model, y[0], lnth, bs, dcs, asinh_form)
+        omega = abs(v) * np.exp(lnth) / dcs
+        if slip_law:
+            dlnth = -(abs(v) / dcs) * np.log(np.maximum(omega, 1e-300))
+        else:
+            dlnth = np.exp(-lnth) - abs(v) / dcs
+        return np.concatenate([[kn * (vlp - v), v / dc1], dlnth])
+
+    edges = sorted({0.0, t_end, *(b for b in protocol.breakpoints if 0.0 < b < t_end)})
+    y = np.concatenate([[mu0, 0.0], lnth0])
+    Y = np.empty((times.size, y.size))
+    Y[0] = y
+    for t0, t1 in zip(edges[:-1], edges[1:]):
+        vlp = float(protocol.velocity(np.array([0.5 * (t0 + t1)]))[0])
+        inside = (times > t0) & (times <= t1)
+        t_eval = times[inside]
+        if t_eval.size == 0 or t_eval[-1] < t1:
+            t_eval = np.append(t_eval, t1)  # the state at the jump carries over to the next piece
+        kw = {"first_step": min(dt, t1 - t0)} if dt else {}
+        sol = solve_ivp(rhs, (t0, t1), y, method=solver, t_eval=t_eval, rtol=rtol, atol=atol, args=(vlp,), **kw)
+        if sol.status != 0 or sol.y.shape[1] != t_eval.size or not np.all(np.isfinite(sol.y)):
+            tf = float(sol.t[-1]) if sol.t.size else t0
+            kc = float(np.sum(bs) - model.a) * n_load / dc1
+            raise IntegrationError(
+                f"quasi_static ({solver}) failed at t = {tf:.6g} s: {sol.message}. The inertia-free slider cannot "
+                f"follow a dynamic instability (stiffness {system.stiffness:g} N/m vs critical about {kc:g} N/m): "
+                "raise the stiffness, use a mass system (spring_slider) or tighten rtol",
+                time=tf)
+        Y[inside] = sol.y.T[: int(inside.sum())]
+        y = sol.y[:, -1]
+    mu = Y[:, 0]
+    lnth = Y[:, 2:]
+    v = np.array([_velocity(model, m, th, bs, dcs, asinh_form) for m, th in zip(mu, lnth)])
+    slip = Y[:, 1] * dc1
+    spring = mu * n_load
+    data = {"driver_position": slip + spring / system.stiffness, "slip": slip, "slip_velocity": v,
+            "load_point_velocity": protocol.velocity(times), "normal_force": np.full_like(mu, n_load),
+            "friction_force": spring, "spring_force": spring, "friction_coefficient": mu}
+    units = {"load_point_velocity": "m/s"}
+    for name, unit, col in zip(model.state_names, model.state_units, lnth.T):
+        data[name] = np.exp(col)
+        units[name] = unit
+    attrs = {**model.attrs(), "model": model.name, "protocol": protocol.type_name, "system": system.type_name,
+             "integrator": "quasi_static", "solver": solver, "rtol": rtol, "atol": atol}
+    for k, val in protocol.attrs().items():
+        attrs[f"protocol.{k}"] = val
+    for k, val in system.attrs().items():
+        attrs[f"system.{k}"] = val
+    if model.citation:
+        attrs["citation"] = model.citation
+    return make_dataset(times, data, units=units, attrs=attrs)
+
+
+for _cls in (RateState, RateState2):
+    register_driver(_cls, "quasi_static", run_quasi_static, systems=(QuasiStaticSlider,),
+                    options={"solver": "LSODA", "rtol": 1e-9, "atol": 1e-11, "max_points": 20000}, adaptive=True, default=True,
+                    description="inertia-free spring-slider k(x_lp - x) = mu N, closed-form v, solve_ivp between jumps")

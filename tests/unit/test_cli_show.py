@@ -1,0 +1,128 @@
+"""``frictionlab list`` / ``show`` / ``run --dump``: full descriptions, parameters, presets, configs."""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+
+import pytest
+from typer.testing import CliRunner
+
+from frictionlab.cli import app
+from frictionlab.cli_show import catalogue, describe
+from frictionlab.core.errors import ConfigError
+from frictionlab.core.registry import get_model_class, make_model, presets_of
+from frictionlab.scenarios import get_scenario, scenario_names
+from frictionlab.scenarios.config import expand_preset
+
+runner = CliRunner()
+
+
+def test_list_prints_every_description_in_full():
+    res = runner.invoke(app, ["list"])
+    assert res.exit_code == 0, res.output
+    flat = " ".join(res.output.split())
+    for name in scenario_names():
+        desc = " ".join(get_scenario(name).description.split())
+        assert desc in flat, name  # wrapped, never cut
+
+
+def test_list_filters_by_paper_and_kind():
+    rows = catalogue(paper="kloss", kind="model")
+    assert {r[1] for r in rows} == {"kloss", "kloss_dynamic"}
+    sc = catalogue(paper="microjunction", kind="scenario")
+    assert sc and all(r[1].startswith("microjunction/") for r in sc)
+    res = runner.invoke(app, ["list", "--kind", "scenario", "--paper", "subloading"])
+    assert res.exit_code == 0 and "subloading/fig9" in res.output and "kloss/" not in res.output
+    with pytest.raises(ConfigError, match="did you mean 'classic'"):
+        catalogue(paper="clasic")
+    with pytest.raises(ConfigError, match="model"):
+        catalogue(kind="modle")
+
+
+def test_show_model_lists_parameters_units_ranges_drivers_presets():
+    text = describe("lugre", width=200)
+    assert "sigma0          N/m" in text and "(0, inf]" in text and "Bristle stiffness" in text
+    assert "rk4 (default in mass, prescribed_slip" in text and "radau" in text  # drivers from drivers_for
+    qs = describe("rate_state", width=200)
+    assert "quasi_static (default in quasi_static)" in qs and "rk4 (default in mass, prescribed_slip)" in qs
+    assert "canudas1995: Canudas de Wit" in text and "olsson1998" in text
+
+
+def test_show_preset_prints_its_values_and_source():
+    ps = presets_of("rate_state")["granite-typical"]
+    text = describe("rate_state/granite-typical", width=200)
+    assert ps.source.split("(")[0].strip() in " ".join(text.split())
+    row = next(ln for ln in text.splitlines() if ln.strip().startswith("dc "))
+    assert f"{ps.params['dc']:.6g}" in row
+    with pytest.raises(ConfigError, match="no preset 'granite-typcal'.*did you mean"):
+        describe("rate_state/granite-typcal")
+
+
+def test_show_every_model_and_preset_has_units_for_every_field():
+    from frictionlab.core.registry import model_names
+
+    for n in model_names():
+        cls = get_model_class(n)
+        text = describe(n, width=300)
+        for f in dataclasses.fields(cls):
+            assert any(ln.strip().startswith(f.name + " ") for ln in text.splitlines()), (n, f.name)
+        for p in presets_of(n):
+            assert p in describe(f"{n}/{p}", width=300)
+
+
+def test_show_scenario_is_its_resolved_config_as_toml():
+    text = describe("classic/rsf-velocity-step", quick=True, overrides={"model.a": 0.011})
+    cfg = tomllib.loads(text)
+    assert cfg["model"]["a"] == 0.011
+    assert "preset" not in cfg["model"] and cfg["model"]["dc"] == presets_of("rate_state")["granite-typical"].params["dc"]
+    assert "# preset 'granite-typical'" in text
+    res = runner.invoke(app, ["show", "classic/rsf-veloctiy-step"])
+    assert res.exit_code != 0
+
+
+def test_show_protocol_and_system_fields():
+    assert "velocities" in describe("velocity_steps")
+    assert "stiffness" in describe("mass")
+
+
+@pytest.mark.parametrize("name", [n for n in scenario_names() if "preset" in (get_scenario(n).config.get("model") or {})])
+def test_expanded_preset_builds_the_same_model(name):
+    cfg = get_scenario(name).config
+    expanded, comment = expand_preset(cfg)
+    m0, m1 = dict(cfg["model"]), dict(expanded["model"])
+    assert "preset" not in m1 and comment and m0["preset"] in comment
+    a = make_model(m0.pop("name"), m0.pop("preset"), **m0)
+    b = make_model(m1.pop("name"), None, **m1)
+    assert a == b
+
+
+def test_dump_writes_values_with_the_preset_as_comment(tmp_path):
+    res = runner.invoke(app, ["run", "classic/rsf-velocity-step", "--dump", "--out", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    text = next(tmp_path.glob("*.toml")).read_text()
+    cfg = tomllib.loads(text)
+    assert "preset" not in cfg["model"] and cfg["model"]["mu0"] == 0.6
+    assert "# preset 'granite-typical'" in text
+
+
+def test_list_show_data_compile_nothing():
+    """``list``, ``show`` and ``data`` stay fast: no numba kernel of any model gets compiled."""
+    import subprocess
+    import sys
+
+    code = """
+from typer.testing import CliRunner
+from frictionlab.cli import app
+from frictionlab.core.registry import get_model_class, model_names
+r = CliRunner()
+for args in (["list"], ["show", "lugre"], ["show", "rate_state/granite-typical"], ["show", "classic/rsf-velocity-step"],
+             ["data", "list"]):
+    assert r.invoke(app, args).exit_code == 0, args
+compiled = [n for n in model_names() for k in ("_friction_kernel", "_rates_kernel")
+            if getattr(getattr(get_model_class(n), k, None), "signatures", [])]
+print("COMPILED", compiled)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "COMPILED []" in out.stdout, out.stdout

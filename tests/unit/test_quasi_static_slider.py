@@ -1,0 +1,104 @@
+"""The quasi-static spring-slider (system ``quasi_static``, driver ``quasi_static`` of rate_state)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from frictionlab import simulate
+from frictionlab.core.errors import ConfigError
+from frictionlab.laws import RateState, RateState2
+from frictionlab.plot import displacement_plot, phase_plane
+from frictionlab.protocols import VelocitySteps
+from frictionlab.scenarios.config import run_config
+from frictionlab.solve.drivers import default_driver, drivers_for
+from frictionlab.systems import PrescribedSlip, QuasiStaticSlider, spring_slider
+
+RSF = dict(mu0=0.6, a=0.01, b=0.015, dc=1e-5, v0=1e-6, v_init=1e-6)
+STEPS = VelocitySteps(velocities=(1e-6, 1e-5), distances=(1e-4, 4e-4), normal_force_value=1.0)
+
+
+def _end_of_segments(ds, protocol):
+    return [float(ds.friction_coefficient.sel(time=t, method="nearest")) for t in protocol.edges[1:]]
+
+
+def test_driver_is_registered_and_default_only_for_the_quasi_static_system():
+    m = RateState(**RSF)
+    assert "quasi_static" in drivers_for(m)
+    assert default_driver(m, QuasiStaticSlider()).name == "quasi_static"
+    assert default_driver(m, PrescribedSlip()).name == "rk4"
+    assert default_driver(m, spring_slider(1.0, 1e3)).name == "rk4"
+
+
+@pytest.mark.parametrize("law", ["aging", "slip"])
+def test_steady_state_after_a_velocity_step(law):
+    """Delta mu_ss = (a - b) ln(V2/V1) (Ruina 1983, eq. 8) after 40 Dc at the new velocity."""
+    m = RateState(**RSF, law=law)
+    ds = simulate(m, STEPS, system=QuasiStaticSlider(stiffness=1e3))
+    mu1, mu2 = _end_of_segments(ds, STEPS)
+    assert mu1 == pytest.approx(0.6, abs=1e-9)  # starts steady and stays there
+    assert mu2 - mu1 == pytest.approx((0.01 - 0.015) * np.log(10), abs=2e-5)
+    assert float(ds.slip_velocity[-1]) == pytest.approx(1e-5, rel=5e-3)  # slip law: slowly decaying oscillation
+    for name, unit in (("friction_coefficient", "1"), ("slip_velocity", "m/s"), ("state_theta", "s"),
+                       ("slip", "m"), ("driver_position", "m")):
+        assert ds[name].attrs["units"] == unit
+    # load point: starts mu N / k ahead of the slider (spring in equilibrium), then moves by integral V_lp
+    assert float(ds.driver_position[0]) == pytest.approx(0.6 / 1e3, rel=1e-12)
+    assert float(ds.driver_position[-1] - ds.driver_position[0]) == pytest.approx(5e-4, rel=1e-9)
+    # slip law: the peak after the step is higher than with the aging law at this stiffness
+    assert float(ds.friction_coefficient.max()) > mu1 + 0.01 * np.log(10) * 0.5
+
+
+def test_matches_the_inertial_spring_slider_at_tiny_mass():
+    m = RateState(**RSF)
+    k = 1e3
+    qs = simulate(m, STEPS, system=QuasiStaticSlider(stiffness=k), save_dt=0.2)
+    dyn = simulate(m, STEPS, system=spring_slider(mass=1e-7, stiffness=k, preload=0.6, v0=1e-6),
+                   integrator="radau", dt=1e-4, save_dt=0.2, rtol=1e-9, atol=1e-13)
+    diff = np.abs(qs.friction_coefficient.values - dyn.friction_coefficient.values)
+    assert diff.max() < 1e-6, diff.max()  # inertia sqrt(m/k) = 1e-5 s against Dc/V = 1 s (measured 3.7e-9)
+    np.testing.assert_allclose(qs.slip.values[-1], dyn.slip.values[-1], rtol=1e-3)
+
+
+def test_the_generic_integrators_run_it_with_a_preload():
+    m = RateState(**RSF)
+    sys = QuasiStaticSlider(stiffness=1e3, start_steady=False, preload=0.6)
+    a = simulate(m, STEPS, system=sys, save_dt=1.0)
+    b = simulate(m, STEPS, system=sys, integrator="radau", dt=1e-3, save_dt=1.0)  # bisection kernel
+    np.testing.assert_allclose(a.friction_coefficient.values, b.friction_coefficient.values, atol=1e-5)
+    with pytest.raises(ConfigError, match="start_steady"):
+        simulate(m, STEPS, system=QuasiStaticSlider(), integrator="rk4", dt=1e-2)
+
+
+def test_two_state_variables_steady_state():
+    m = RateState2(mu0=0.6, a=0.01, b1=0.008, dc1=1e-5, b2=0.006, dc2=5e-5, v0=1e-6, v_init=1e-6)
+    pr = VelocitySteps(velocities=(1e-6, 1e-5), distances=(1e-4, 1.5e-3), normal_force_value=1.0)
+    ds = simulate(m, pr, system=QuasiStaticSlider(stiffness=1e4))
+    mu1, mu2 = _end_of_segments(ds, pr)
+    assert mu2 - mu1 == pytest.approx((0.01 - 0.008 - 0.006) * np.log(10), abs=3e-5)
+    assert {"state_theta1", "state_theta2"} <= set(ds.data_vars)
+
+
+def test_from_a_config_and_refused_options():
+    cfg = {"model": {"name": "rate_state", "preset": "granite-typical"},
+           "protocol": {"type": "velocity_steps", "velocities": [1e-6, 1e-5], "distances": [1e-4, 2e-4]},
+           "system": {"type": "quasi_static", "stiffness": 1e3},
+           "integrator": {"driver": "quasi_static", "rtol": 1e-8}}
+    ds = run_config(cfg, strict=True)
+    assert ds.attrs["integrator"] == "quasi_static" and ds.attrs["rtol"] == 1e-8
+    with pytest.raises(ConfigError):
+        simulate(RateState(**RSF), STEPS, system=QuasiStaticSlider(), integrator="quasi_static", newmark_beta=0.3)
+    with pytest.raises(ConfigError, match="solver"):
+        simulate(RateState(**RSF), STEPS, system=QuasiStaticSlider(), solver="euler")
+
+
+def test_plot_helpers_return_figures():
+    from matplotlib.figure import Figure
+
+    ds = simulate(RateState(**RSF), STEPS, system=QuasiStaticSlider(stiffness=1e3))
+    f1, f2 = phase_plane(ds), displacement_plot(ds)
+    assert isinstance(f1, Figure) and isinstance(f2, Figure)
+    assert len(f2.axes) == 3 and f2.axes[0].lines[0].get_xdata().max() == pytest.approx(500, rel=1e-6)
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
