@@ -29,7 +29,8 @@ from ..systems.base import _SYSTEMS, make_system
 
 __all__ = ["parse_set", "apply_overrides", "load_toml", "dump_toml", "build", "run_config"]
 
-_INTEGRATOR_KEYS = ("method", "dt", "t_end", "save_dt", "max_points", "rtol", "atol", "newmark_beta", "newmark_gamma")
+_INTEGRATOR_KEYS = ("method", "dt", "t_end", "save_dt", "max_points", "rtol", "atol", "newmark_beta", "newmark_gamma",
+                   "max_wall_time", "max_steps", "progress")
 
 
 def parse_value(text: str) -> Any:
