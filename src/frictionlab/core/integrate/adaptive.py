@@ -157,7 +157,9 @@ def run_adaptive(rhs, law_rates, law_friction, sp, lp, protocol, y0, times, *, i
             j += 1
         if tb <= ta:
             continue
-        solver = method(fun, ta, y, tb, rtol=rtol, atol=atol, max_step=max_step, first_step=min(first, tb - ta))
+        # after a jump the solver picks its own first step (the old one may be far too large there)
+        solver = method(fun, ta, y, tb, rtol=rtol, atol=atol, max_step=max_step,
+                        first_step=min(first, tb - ta) if k == 0 else None)
         while solver.status == "running":
             t_old = solver.t
             msg = solver.step()
