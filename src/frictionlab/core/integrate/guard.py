@@ -12,7 +12,10 @@ this guard checks the saved states two ways, at no cost to the loops:
   the method's stability limit (for the linear test equation this happens at
   ``|lambda dt| = 2`` for Euler and 2.78 for RK4, the limits themselves) and the result is
   refused. At a turning point the change of a component vanishes while its error does
-  not, so the error is compared with at least 1e-3 of the component's range over the run. Physical growth (``lambda > 0``) never trips it: the estimate stays below the
+  not, so the error is compared with at least 1e-3 of the component's range over the run.
+  A kink in the law (Dahl's saturating power, a GMS element switching) can trip a check
+  where the step is stable; an unstable step trips them persistently, so a result is
+  refused when at least 3 checks and 10 % of them trip (the message names the first). Physical growth (``lambda > 0``) never trips it: the estimate stays below the
   change. Steps with a protocol jump inside are skipped.
 * **state bounds**: a law may declare ``state_min`` (e.g. the rate-and-state state theta
   is a time and must stay > 0); a saved state at or below it is refused.
@@ -32,10 +35,14 @@ from ..errors import IntegrationError
 
 __all__ = ["check_fixed_step"]
 
-#: trip when the step-doubling error estimate exceeds this multiple of the step's change
-_RATIO = 1.0
+#: trip when the step-doubling error estimate exceeds this multiple of the change (2: conservative, no trips on kinked laws such as Dahl alpha = 0.5; note that at a very large |lambda dt| the ratio tends to 1, so such steps are caught only by the state bounds or the overflow check)
+_RATIO = 2.0
 #: ... or this fraction of the component's range over the run, whichever is larger
 _FLOOR = 1e-3
+#: a kink of the law (a saturating power, a stick-slip switch) trips isolated checks; an unstable step
+#: trips them persistently: refuse when at least this many, and this share of the checks, trip
+_MIN_FAILS = 3
+_FAIL_SHARE = 0.1
 #: at most this many saved steps are checked (evenly spread), so the guard costs well under 1 % of a run
 _MAX_CHECKS = 2000
 
@@ -72,6 +79,7 @@ def _doubling(rhs, law_rates, law_friction):
         ny = Y.shape[1]
         full, half, half2 = np.empty(ny), np.empty(ny), np.empty(ny)
         k1, k2, k3, k4, tmp = np.empty(ny), np.empty(ny), np.empty(ny), np.empty(ny), np.empty(ny)
+        first, count = -1, 0
         for c in range(rows.size):
             y = Y[rows[c]]
             u = Uq[c]
@@ -82,8 +90,11 @@ def _doubling(rhs, law_rates, law_friction):
                 err = abs(full[m] - half2[m])
                 change = abs(half2[m] - y[m])
                 if not np.isfinite(err) or err > ratio * max(change, floor[m]) + 1e-12 * abs(y[m]) + 1e-300:
-                    return c
-        return -1
+                    if first < 0:
+                        first = c
+                    count += 1
+                    break
+        return first, count
 
     return check
 
@@ -127,8 +138,8 @@ def check_fixed_step(model, protocol, rhs, law_rates, law_friction, sp, lp, Y: n
     # at a turning point a component's change vanishes while its error does not: compare with at
     # least a thousandth of the component's range over the run
     floor = np.ascontiguousarray(_FLOOR * np.ptp(Y, axis=0))
-    c = check(sp, lp, Y, rows.astype(np.int64), Uq, dt, ns, integrator == "rk4", _RATIO, floor)
-    if c >= 0:
+    c, count = check(sp, lp, Y, rows.astype(np.int64), Uq, dt, ns, integrator == "rk4", _RATIO, floor)
+    if count >= max(_MIN_FAILS, _FAIL_SHARE * rows.size):
         _fail(model, "the step is beyond the method's stability limit (step-doubling error larger than the step's "
                      "change: the result would be numerical noise)", int(steps[rows[c]]), dt, integrator,
               f"reduce dt (e.g. dt = {dt / 10:g}), or use integrator='radau' (adaptive, stiff) "
