@@ -735,6 +735,8 @@ def _pm(x: float, se: float, lower: float | None = None) -> str:
         return "n/a (fixed)"
     if lower is not None and x <= lower * 1.0001:
         return f"<= {lower:.0e} (at bound)"
+    if not (math.isfinite(se) and se > 0):
+        return f"{x:.4g} (not determined)"
     return f"{x:.4g} ± {se:.2g}"
 
 

@@ -52,7 +52,9 @@ def register(app: typer.Typer) -> None:
         fix: Annotated[Optional[list[str]], typer.Option("--fix", help="hold NAME=VALUE")] = None,
         start: Annotated[Optional[list[str]], typer.Option("--start", help="start NAME=VALUE")] = None,
         velocity: Annotated[Optional[str], typer.Option("--velocity", help="velocity column: dynamic fit of a law")] = None,
-        slip: Annotated[Optional[str], typer.Option("--slip", help="slip column [um] (rsf: load-point displacement)")] = None,
+        slip: Annotated[Optional[str], typer.Option("--slip", help="slip column (rsf: load-point displacement)")] = None,
+        slip_units: Annotated[Optional[str], typer.Option("--slip-units", help="unit of the slip column: um | mm | m "
+                                                          "(default: from the column name, e.g. slip_um)")] = None,
         law: Annotated[str, typer.Option("--law", help="rsf evolution law: aging | slip")] = "aging",
         trend: Annotated[bool, typer.Option("--trend", help="rsf: add a linear slip trend (Leeman et al. 2016 lin_term)")] = False,
         two_state: Annotated[bool, typer.Option("--two-state", help="rsf: add a second state variable (b2, dc2)")] = False,
@@ -62,7 +64,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Fit MODEL to DATA -> OUT/<stem>_<model>.json (params ± errors, FIT %) and .png."""
         from ..plot import save
-        from .data import load_timeseries, load_xy
+        from .data import load_timeseries, load_xy, slip_scale
         from .fitter import Fitter
 
         from ..core.files import writable_dir
@@ -73,11 +75,13 @@ def register(app: typer.Typer) -> None:
         if model == "rsf":
             from .rsf import fit_velocity_step, load_velocity_step
 
-            step = load_velocity_step(data, time=x, friction=y, slip=slip or "slip_um")
+            step = load_velocity_step(data, time=x, friction=y, slip=slip or "slip_um",
+                                      slip_scale=slip_scale(slip or "slip_um", slip_units))
             f = fit_velocity_step(step, law=law, k=fixed.get("k"), n_starts=n_starts, seed=seed, trend=trend,
                                   two_state=two_state, allow_negative_b2=negative_b2)
         elif velocity or slip:
-            ts = load_timeseries(data, x, y, velocity=velocity, slip=slip, slip_scale=1e-6, y_scale=y_scale,
+            ts = load_timeseries(data, x, y, velocity=velocity, slip=slip,
+                                 slip_scale=slip_scale(slip, slip_units) if slip else 1.0, y_scale=y_scale,
                                  tmin=xmin, tmax=xmax)
             f = Fitter(model, kind="dynamic", fixed=fixed, x0=x0, n_starts=n_starts, seed=seed).fit(ts)
         else:
@@ -89,7 +93,8 @@ def register(app: typer.Typer) -> None:
         save(f.plot(), stem.with_suffix(".png"))
         res = f.to_dict()
         for k in f.free_:
-            err = res["stderr"][k]
-            typer.echo(f"{k:>12s} = {res['params'][k]:.6g} ± " + (f"{err:.3g}" if err is not None else "n/a (at a bound)"))
+            err, why = res["stderr"][k], res["undetermined"].get(k)
+            typer.echo(f"{k:>12s} = " + (f"not determined by the data ({why}; last value {res['params'][k]:.4g})" if why
+                                         else f"{res['params'][k]:.6g} ± {err:.3g}"))
         typer.echo(f"FIT = {res['fit_percent']:.3f} %  (R^2 x 100, {res['n_points']} points, {res['seconds']:.2f} s)")
         typer.echo(f"wrote {stem}.json, {stem}.png")

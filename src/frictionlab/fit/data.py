@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..core.errors import DataError, suggest
+from ..core.errors import ConfigError, DataError, suggest
 from ..core.params import param
 from ..protocols.base import AbstractProtocol, Segment, register_protocol, segment_kind
 
@@ -355,3 +355,29 @@ def find_data_file(name: str, directory: str | None = None) -> Path:
             return d / name
     raise DataError(f"data file {name!r} not found (looked in {', '.join(str(c) for c in cands[:4])}, ...); "
                     "set FRICTIONLAB_DATA or data.dir")
+
+
+_SLIP_UNITS = {"um": 1e-6, "µm": 1e-6, "micron": 1e-6, "mm": 1e-3, "m": 1.0}
+
+
+def slip_scale(column: str, units: str | None = None) -> float:
+    """Factor from the slip column's unit to metres: ``units`` (um, mm, m) or read from the name.
+
+    The name is read for a unit suffix (``slip_um``, ``disp_mm``, ``slip_m``) or a bracketed
+    unit (``slip [um]``, ``slip (mm)``); when neither gives one, a :class:`ConfigError` asks
+    for ``--slip-units`` rather than guessing (a record in metres read as micrometres fits
+    nonsense with a good FIT %).
+    """
+    if units is not None:
+        key = units.strip().lower()
+        if key not in _SLIP_UNITS:
+            raise ConfigError(f"--slip-units {units!r}: expected one of um, mm, m")
+        return _SLIP_UNITS[key]
+    import re
+
+    name = column.strip().lower()
+    m = re.search(r"[\[(]\s*(um|µm|micron|mm|m)\s*[\])]\s*$", name) or re.search(r"_(um|µm|mm|m)$", name)
+    if m:
+        return _SLIP_UNITS[m.group(1)]
+    raise ConfigError(f"cannot tell the unit of the slip column {column!r} from its name; "
+                      "give --slip-units um|mm|m")

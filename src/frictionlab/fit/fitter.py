@@ -41,6 +41,37 @@ from .models import FitModel, resolve_model
 __all__ = ["Fitter", "fit_percent"]
 
 
+#: an unbounded log-scaled parameter may move this far (natural log) from its start
+_LOG_SPAN = math.log(1e20)
+#: relative standard error above which a parameter is reported as not determined
+_MAX_REL_STDERR = 10.0
+#: singular values of the Jacobian below this fraction of the largest span a flat direction
+_FLAT = 1e-6
+
+
+def _undetermined(free, at_bound, J, cov, p) -> dict[str, str]:
+    """``{name: why}`` for the free parameters the data cannot determine.
+
+    At a bound; a standard error that is not finite, zero, or over ``_MAX_REL_STDERR``
+    times the value; or a large share in a flat direction of the Jacobian (singular value
+    below ``_FLAT`` of the largest (in the search space)), where the linearised covariance says nothing.
+    """
+    out: dict[str, str] = {k: "at a bound" for k in at_bound}
+    _, sv, vt = np.linalg.svd(J, full_matrices=False)
+    flat = vt[sv <= _FLAT * (sv.max() if sv.size else 0.0)] if sv.size else np.zeros((0, len(free)))
+    for i, k in enumerate(free):
+        if k in out:
+            continue
+        se = math.sqrt(cov[i, i]) if np.isfinite(cov[i, i]) and cov[i, i] >= 0 else math.inf
+        if flat.size and np.max(np.abs(flat[:, i])) > 0.1:
+            out[k] = "flat direction of the Jacobian"
+        elif not math.isfinite(se) or se == 0.0:
+            out[k] = f"standard error {se:g}"
+        elif se > _MAX_REL_STDERR * abs(p[k]):
+            out[k] = f"standard error {se:.2g} > {_MAX_REL_STDERR:g} x |value|"
+    return out
+
+
 def fit_percent(y: NDArray[np.float64], y_hat: NDArray[np.float64]) -> float:
     r"""Coefficient of determination in percent, :math:`100(1 - \sum(y-\hat y)^2/\sum(y-\bar y)^2)`."""
     y = np.asarray(y, dtype=float)
@@ -214,6 +245,11 @@ class Fitter:
         u0 = np.array([math.log(max(start[k], tiny)) if is_log[i] else float(start[k]) for i, k in enumerate(free)])
         box_lo = np.where(np.isfinite(ulo), ulo, u0 - 10 * (np.abs(u0) + 1))
         box_hi = np.where(np.isfinite(uhi), uhi, u0 + 10 * (np.abs(u0) + 1))
+        # an unbounded log parameter is kept within 1e20 of its start: exp(u) cannot overflow
+        u_start, open_ = u0.copy(), is_log & ~(np.isfinite(ulo) & np.isfinite(uhi))
+        ulo = np.where(is_log & ~np.isfinite(ulo), u0 - _LOG_SPAN, ulo)
+        uhi = np.where(is_log & ~np.isfinite(uhi), u0 + _LOG_SPAN, uhi)
+        box_lo, box_hi = np.maximum(box_lo, ulo), np.minimum(box_hi, uhi)
         u0 = np.clip(u0, ulo, uhi)
         rng = np.random.default_rng(self.seed)
         starts = [u0]
@@ -249,8 +285,14 @@ class Fitter:
         self.params_ = p_best
         # a parameter stopped at a bound has no meaningful linearised error: NaN, and listed
         active = np.asarray(getattr(best, "active_mask", np.zeros(len(free))))
-        self.at_bound_ = tuple(kk for i, kk in enumerate(free) if active[i] != 0)
-        self.stderr_ = {kk: (float("nan") if active[i] != 0 else float(math.sqrt(max(cov[i, i], 0.0))))
+        span = np.where(np.isfinite(uhi - ulo), uhi - ulo, np.inf)
+        near = (np.abs(best.x - ulo) <= 1e-6 * span) | (np.abs(uhi - best.x) <= 1e-6 * span)
+        self.at_bound_ = tuple(kk for i, kk in enumerate(free) if active[i] != 0 or near[i])
+        self.undetermined_ = _undetermined(free, self.at_bound_, J, cov, p_best)
+        for i, kk in enumerate(free):  # drifted by decades towards the search limit: the data do not hold it
+            if open_[i] and kk not in self.undetermined_ and abs(best.x[i] - u_start[i]) > 0.5 * _LOG_SPAN:
+                self.undetermined_[kk] = f"ran {math.exp(abs(best.x[i] - u_start[i])):.1g}x from its start"
+        self.stderr_ = {kk: (float("nan") if kk in self.undetermined_ else float(math.sqrt(max(cov[i, i], 0.0))))
                         for i, kk in enumerate(free)}
         self.covariance_ = cov
         self.y_pred_ = y_pred
@@ -281,6 +323,7 @@ class Fitter:
             "params": {k: _json_number(v) for k, v in self.params_.items()},
             "stderr": {k: _json_number(v) for k, v in self.stderr_.items()},
             "at_bound": list(self.at_bound_),
+            "undetermined": {k: v for k, v in self.undetermined_.items()},
             "free": list(self.free_),
             "fit_percent": _json_number(self.fit_percent_),
             "rmse": _json_number(self.rmse_),
@@ -318,7 +361,8 @@ class Fitter:
         ax2.axhline(0, color="k", lw=0.5)
         ax2.set_ylabel("model - data")
         ax2.set_xlabel(getattr(data, "x_name", "time [s]") if isinstance(data, XYData) else "time [s]")
-        txt = ", ".join(f"{k} = {self.params_[k]:.4g} ± {self.stderr_[k]:.2g}" for k in self.free_)
+        txt = ", ".join(f"{k} = {self.params_[k]:.4g} " + ("(not determined)" if k in self.undetermined_
+                                                          else f"± {self.stderr_[k]:.2g}") for k in self.free_)
         ax.set_title(title or txt, fontsize=8)
         fig.tight_layout()
         return fig

@@ -402,6 +402,7 @@ def fit_velocity_step(step: VelocityStep, *, law: str = "aging", fit_k: bool = T
     for bn, dn in (("b", "dc"), ("b2", "dc2")):
         if bn in f.at_bound_ and bounds[bn][0] == 0.0 and abs(f.params_[bn]) < 1e-12 and dn in f.stderr_:
             f.stderr_[dn] = float("nan")
+            f.undetermined_[dn] = f"{bn} = 0: no second state to measure"
     return f
 
 

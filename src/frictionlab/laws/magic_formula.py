@@ -99,7 +99,7 @@ def mf52_fy0(alpha: ArrayLike, fz: float, c: Mapping[str, float]) -> NDArray[np.
     r"""MF 5.2 pure lateral force :math:`F_{y0}(\alpha, F_z)` [N] at zero camber.
 
     .. math::
-        K_y = p_{Ky1}F_{z0}\sin\big(2\arctan\frac{F_z}{p_{Ky2}F_{z0}}\big),\
+        K_y = p_{Ky1}F'_{z0}\sin\big(2\arctan\frac{F_z}{p_{Ky2}F'_{z0}}\big)\lambda_{Ky},\ F'_{z0} = \lambda_{Fz0}F_{z0},\
         D_y = (p_{Dy1} + p_{Dy2}dF_z)F_z,\ E_y = (p_{Ey1} + p_{Ey2}dF_z)(1 - p_{Ey3}\operatorname{sgn}\alpha_y)
 
     Parameters
@@ -111,8 +111,7 @@ def mf52_fy0(alpha: ArrayLike, fz: float, c: Mapping[str, float]) -> NDArray[np.
     """
     if not fz > 0:
         raise ParameterError(f"mf52_fy0: fz = {fz!r} N must be > 0")
-    lfzo = _get(c, "LFZO", 1.0)
-    fz0 = _get(c, "FNOMIN") * lfzo
+    fz0 = _get(c, "FNOMIN") * _get(c, "LFZO", 1.0)
     dfz = (fz - fz0) / fz0
     shy = (_get(c, "PHY1", 0.0) + _get(c, "PHY2", 0.0) * dfz) * _get(c, "LHY", 1.0)
     ay = np.asarray(alpha, dtype=float) + shy
@@ -121,7 +120,8 @@ def mf52_fy0(alpha: ArrayLike, fz: float, c: Mapping[str, float]) -> NDArray[np.
     dy = muy * fz
     ey = (_get(c, "PEY1") + _get(c, "PEY2", 0.0) * dfz) * (1.0 - _get(c, "PEY3", 0.0) * np.sign(ay)) * _get(c, "LEY", 1.0)
     ey = np.minimum(ey, 1.0)
-    ky = _get(c, "PKY1") * fz0 * np.sin(2.0 * np.arctan(fz / (_get(c, "PKY2") * fz0))) * lfzo * _get(c, "LKY", 1.0)
+    # eq. 4.E25: lambda_Fz0 enters once, through the scaled nominal load F'_z0 = fz0
+    ky = _get(c, "PKY1") * fz0 * np.sin(2.0 * np.arctan(fz / (_get(c, "PKY2") * fz0))) * _get(c, "LKY", 1.0)
     by = ky / (cy * dy)
     svy = fz * (_get(c, "PVY1", 0.0) + _get(c, "PVY2", 0.0) * dfz) * _get(c, "LVY", 1.0) * _get(c, "LMUY", 1.0)
     u = by * ay

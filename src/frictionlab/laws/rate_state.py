@@ -91,6 +91,10 @@ class RateState(AbstractLaw):
     name: ClassVar[str] = "rate_state"
     state_names: ClassVar[tuple[str, ...]] = ("state_theta",)
     state_units: ClassVar[tuple[str, ...]] = ("s",)
+    #: a driven spring-slider starts at steady sliding by default (no finite friction at rest)
+    starts_steady: ClassVar[bool] = True
+    #: theta is a time (the age of the contacts, Dieterich 1979): a saved theta <= 0 is numerical garbage
+    state_min: ClassVar[tuple[float, ...]] = (0.0,)
     citation: ClassVar[str] = ("Dieterich, J. H. (1979). Modeling of rock friction 1. J. Geophys. Res. 84(B5), 2161-2168; "
                                "Ruina, A. (1983). Slip instability and state variable friction laws. J. Geophys. Res. 88(B12), 10359-10370.")
     doi: ClassVar[str] = "10.1029/JB084iB05p02161"

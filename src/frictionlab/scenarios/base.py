@@ -110,6 +110,9 @@ class Scenario:
     slow : True when the full (non-quick) run takes minutes
     summary : ``summary(ds) -> dict[str, float]``, the per-point metrics of a parameter sweep
         (:mod:`frictionlab.sweep`); when None the sweep uses final and mean friction
+    derived : ``{dotted key: what to set instead}`` for the config keys that ``run`` sets
+        itself (from other settings); ``--set`` and ``--grid`` refuse them, since a value
+        given there would be overwritten and silently ignored
     """
 
     name: str
@@ -122,6 +125,7 @@ class Scenario:
     references: list[str] = field(default_factory=list)
     slow: bool = False
     summary: Callable[[xr.Dataset], dict[str, float]] | None = None
+    derived: dict[str, str] = field(default_factory=dict)
 
     @property
     def paper(self) -> str:
@@ -134,8 +138,19 @@ class Scenario:
         if quick and self.quick:
             cfg = apply_overrides(cfg, self.quick, strict=False)
         if overrides:
+            self.refuse_derived(overrides, "--set")
             cfg = apply_overrides(cfg, overrides)
         return cfg
+
+    def refuse_derived(self, keys: Any, how: str) -> None:
+        """Raise :class:`ConfigError` for a key (or a key under one) that ``run`` sets itself."""
+        from ..core.errors import ConfigError
+
+        for key in keys:
+            for d, instead in self.derived.items():
+                if key == d or key.startswith(d + ".") or d.startswith(key + "."):
+                    raise ConfigError(f"{how} {key}: {self.name} sets {d} itself, so the value would be ignored; "
+                                      f"set {instead} instead")
 
     def execute(self, overrides: dict[str, Any] | None = None, quick: bool = False) -> tuple[xr.Dataset, dict[str, Any]]:
         """Run with ``overrides``; returns ``(dataset, config used)``."""

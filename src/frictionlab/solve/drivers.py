@@ -32,7 +32,20 @@ from ..core.errors import ConfigError, suggest
 from ..core.registry import discover
 from ..systems.base import AbstractSystem
 
-__all__ = ["Driver", "register_driver", "drivers_for", "default_driver", "driver_for", "check_options"]
+__all__ = ["Driver", "OptionSpec", "register_driver", "drivers_for", "default_driver", "driver_for", "check_options"]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """An option whose values are not of one type (e.g. ``progress``: a bool or a callable).
+
+    ``default`` is used when the caller gives nothing; ``accepts(value)`` decides what is valid
+    and ``kinds`` says it in error messages.
+    """
+
+    default: Any
+    accepts: Callable[[Any], bool]
+    kinds: str
 
 
 @dataclass(frozen=True)
@@ -239,13 +252,19 @@ def check_options(driver: Driver, given: Mapping[str, Any]) -> dict[str, Any]:
         One line naming the driver and its valid options (with a suggestion), or the
         expected type.
     """
-    out = dict(driver.options)
+    out = {k: (v.default if isinstance(v, OptionSpec) else v) for k, v in driver.options.items()}
     for key, value in given.items():
         if key not in driver.options:
             known = ", ".join(driver.options) or "none"
             raise ConfigError(f"driver {driver.name!r} has no option {key!r}{suggest(key, driver.options)}; "
                               f"its options: {known}")
         default = driver.options[key]
+        if isinstance(default, OptionSpec):
+            if not default.accepts(value):
+                raise ConfigError(f"option {key!r} of driver {driver.name!r} must be {default.kinds}, "
+                                  f"got {type(value).__name__} {value!r}")
+            out[key] = value
+            continue
         if not _type_ok(default, value):
             want = "a number" if default is None else type(default).__name__
             raise ConfigError(f"option {key!r} of driver {driver.name!r} must be {want} "

@@ -24,13 +24,16 @@ from typing import Any
 from ..core.base import AbstractLaw, AbstractSteppedModel
 from ..systems.base import AbstractSystem
 from ..systems.mass import MassSystem
-from .drivers import register_driver
+from .drivers import OptionSpec, register_driver
 from .simulate import _SCIPY, run_law
 
 __all__: list[str] = []
 
 _SAVE = {"max_points": 20000}
-_TOL = {"rtol": 1e-8, "atol": 1e-12}
+_TOL = {"rtol": 1e-8, "atol": 1e-12, "max_wall_time": None, "max_steps": None,
+        # None: report the simulated time on stderr once a run takes over 10 s; True/False; or f(t, t_end, steps, wall_s)
+        "progress": OptionSpec(None, lambda v: v is None or isinstance(v, bool) or callable(v),
+                               "None, a bool or a callable f(t, t_end, steps, wall_s)")}
 _NEWMARK = {"newmark_beta": 0.25, "newmark_gamma": 0.5}
 
 

@@ -17,13 +17,10 @@ calls it. The generic drivers of the rate laws (:mod:`frictionlab.solve.law_driv
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import xarray as xr
-from numba import njit
-from scipy.integrate import solve_ivp
 
 from ..core.base import AbstractLaw, AbstractModel, AbstractSteppedModel
 from ..core.errors import ConfigError, IntegrationError, ParameterError, suggest
@@ -32,13 +29,15 @@ from ..protocols.base import AbstractProtocol
 from ..systems.base import AbstractSystem
 from ..systems.prescribed_slip import PrescribedSlip
 from .drivers import check_options, default_driver, driver_for
+from .integrate.adaptive import SCIPY_METHODS as _SCIPY
+from .integrate.adaptive import run_adaptive
 from .integrate.compiled import fixed_step_loops
+from .integrate.guard import check_fixed_step
 from .integrate.newmark import newmark_loop_for
 from ..core.validation import check_run_settings
 
 __all__ = ["simulate", "run_law", "INTEGRATORS"]
 
-_SCIPY = {"radau": "Radau", "bdf": "BDF", "lsoda": "LSODA", "rk45": "RK45", "dop853": "DOP853"}
 INTEGRATORS: dict[str, str] = {"euler": "compiled", "rk4": "compiled", "newmark": "compiled",
                                "step": "stepped", **{k: "scipy" for k in _SCIPY}}
 #: nominal order of accuracy of each fixed-step integrator
@@ -126,6 +125,9 @@ def run_law(
     atol: float = 1e-12,
     newmark_beta: float = 0.25,
     newmark_gamma: float = 0.5,
+    max_wall_time: float | None = None,
+    max_steps: int | None = None,
+    progress: Any = None,
 ) -> xr.Dataset:
     """The generic law driver: ``integrator`` from :data:`INTEGRATORS` (see module docstring).
 
@@ -142,6 +144,17 @@ def run_law(
         Tolerances of the adaptive integrators.
     newmark_beta, newmark_gamma : float
         Newmark coefficients (default: average acceleration).
+    max_wall_time, max_steps, progress
+        Adaptive integrators only: stop with :class:`IntegrationError` after this many
+        seconds of wall time or steps; ``progress`` reports the simulated time reached
+        (``None``: on stderr once a run takes over 10 s; ``True``, ``False`` or a callable
+        ``f(t, t_end, steps, wall_s)``). See :mod:`frictionlab.solve.integrate.adaptive`.
+
+    Returns
+    -------
+    xarray.Dataset with ``time`` and the standard variables (``slip``, ``slip_velocity``,
+    ``normal_force``, ``friction_force``, ``friction_coefficient``, ... ) plus the model
+    state variables, each with ``units``; parameters in ``attrs``.
     """
     system = system or PrescribedSlip()
     check_run_settings(model, protocol, system, integrator, dt=dt, t_end=t_end, save_dt=save_dt, max_points=max_points, rtol=rtol, atol=atol, newmark_beta=newmark_beta, newmark_gamma=newmark_gamma)
@@ -153,6 +166,8 @@ def run_law(
     dt = float(t_end / 1e4 if dt is None else dt)
     if not (dt > 0 and math.isfinite(dt)):
         raise ParameterError(f"integrator.dt = {dt!r} s must be > 0")
+    if dt > t_end:
+        raise ParameterError(f"integrator.dt = {dt:g} s is longer than the run ({t_end:g} s); use dt <= t_end / 10")
     n = max(1, int(round(t_end / dt)))
     if save_dt is None:
         stride = max(1, math.ceil((n + 1) / max_points))
@@ -170,7 +185,7 @@ def run_law(
     if integrator == "newmark" and not system.second_order:
         raise ConfigError(f"integrator 'newmark' needs a second-order system (e.g. 'mass'), got {system.type_name!r}")
 
-    y0 = np.concatenate([system.initial_state(), model.initial_state()]).astype(np.float64)
+    y0 = np.concatenate(system.initial_conditions(model, protocol)).astype(np.float64)
     sp = system.param_vector().astype(np.float64)
     lp = model.param_vector()
     law_rates, law_friction = model.kernels()
@@ -178,8 +193,9 @@ def run_law(
 
     if INTEGRATORS[integrator] == "scipy":
         times = _save_steps(n, stride) * dt
-        Y, F, U = _run_scipy(rhs, law_rates, law_friction, sp, lp, protocol, y0, times, _SCIPY[integrator], dt, rtol, atol,
-                            len(system.state_names))
+        Y, F, U = run_adaptive(rhs, law_rates, law_friction, sp, lp, protocol, y0, times, integrator=integrator, dt=dt,
+                               rtol=rtol, atol=atol, ns=len(system.state_names), label=model.name,
+                               max_wall_time=max_wall_time, max_steps=max_steps, progress=progress)
     else:
         U = protocol.sample(np.arange(2 * n + 1) * (0.5 * dt)).T.copy()
         UL = _left_limits(protocol, U, dt, n)
@@ -204,6 +220,7 @@ def run_law(
                 f"reduce dt (e.g. dt = {dt / 10:g}) or use integrator='radau' (stiff, adaptive)",
                 time=t_fail, step=status,
             )
+        check_fixed_step(model, protocol, rhs, law_rates, law_friction, sp, lp, Y, steps, dt, n, ns, integrator)
         times = steps * dt
         U = U[2 * steps].T
     return _to_dataset(model, protocol, system, times, Y, F, U, integrator, dt)
@@ -223,42 +240,6 @@ def _save_steps(n: int, stride: int) -> np.ndarray:
     """Indices of the saved steps: every ``stride``-th step, plus the final step ``n``."""
     steps = np.arange(0, n, stride)
     return np.append(steps, n)
-
-
-@lru_cache(maxsize=None)
-def _pointwise(rhs, law_rates, law_friction):
-    """A jitted single evaluation ``f(y, u, ns, sp, lp, dy) -> F`` for adaptive solvers."""
-
-    @njit
-    def f(y, u, ns, sp, lp, dy):
-        return rhs(y[:ns], y[ns:], u[0], u[1], u[2], sp, law_rates, law_friction, lp, dy[:ns], dy[ns:])
-
-    return f
-
-
-def _run_scipy(rhs, law_rates, law_friction, sp, lp, protocol, y0, times, method, dt, rtol, atol, ns):
-    dy = np.empty_like(y0)
-    ev = _pointwise(rhs, law_rates, law_friction)
-
-    def fun(t: float, y: np.ndarray) -> np.ndarray:
-        u = protocol.sample(np.array([t]))[:, 0].copy()
-        ev(np.ascontiguousarray(y), u, ns, sp, lp, dy)
-        return dy.copy()
-
-    sol = solve_ivp(fun, (times[0], times[-1]), y0, method=method, t_eval=times, rtol=rtol, atol=atol,
-                    first_step=min(dt, times[-1]))
-    if sol.status != 0 or not np.all(np.isfinite(sol.y)):
-        raise IntegrationError(
-            f"solve_ivp ({method}) failed at t = {sol.t[-1] if sol.t.size else 0.0:.6g} s: {sol.message}; "
-            "try integrator='radau' or tighter/looser tolerances",
-            time=float(sol.t[-1]) if sol.t.size else 0.0,
-        )
-    Y = sol.y.T.copy()
-    U = protocol.sample(times)
-    F = np.empty(len(times))
-    for k in range(len(times)):
-        F[k] = ev(Y[k], U[:, k].copy(), ns, sp, lp, dy)
-    return Y, F, U
 
 
 def _to_dataset(model, protocol, system, times, Y, F, U, integrator, dt) -> xr.Dataset:

@@ -111,6 +111,9 @@ class Grid:
         for k, vals in self.axes.items():
             if len(vals) == 0:
                 raise ConfigError(f"grid axis {k!r} has no values")
+            if any(isinstance(v, (list, tuple, dict)) for v in vals):
+                raise ConfigError(f"grid axis {k!r}: a sweep axis takes single values (numbers, words, booleans), "
+                                  f"not lists or tables; sweep a scalar key instead")
             if len(set(map(repr, vals))) != len(vals):
                 raise ConfigError(f"grid axis {k!r} repeats a value: {vals}")
         check_grid_size(self.shape)

@@ -201,6 +201,11 @@ def run_sweep(
     sc = get_scenario(scenario) if isinstance(scenario, str) else scenario
     overrides = dict(overrides or {})
     base_cfg = sc.resolved_config(overrides or None, quick)
+    if isinstance(grid, Grid):
+        sc.refuse_derived(grid.keys, "--grid")
+    else:
+        grid = list(grid)
+        sc.refuse_derived([g.split("=", 1)[0].strip() for g in grid], "--grid")
     if not isinstance(grid, Grid):
         grid = parse_grid(list(grid), base_cfg)
     else:

@@ -78,6 +78,10 @@ class AbstractSystem(Parameters):
         """System states at t = 0 (zeros unless a system says otherwise)."""
         return np.zeros(len(self.state_names))
 
+    def initial_conditions(self, model: Any, protocol: Any) -> tuple[FloatArray, FloatArray]:
+        """``(system state, law state)`` at t = 0; by default :meth:`initial_state` and the law's own."""
+        return self.initial_state(), model.initial_state()
+
     def outputs(self, y: FloatArray, u: FloatArray, friction: FloatArray) -> dict[str, FloatArray]:
         """Standard result variables from the saved system states ``y[:, :n_sys]``."""
         raise NotImplementedError

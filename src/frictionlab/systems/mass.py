@@ -8,6 +8,15 @@ incline and the mass on a wall spring (seed 002 eqs. 1, 22-24), and the force ra
 
 with ``N`` the protocol normal load, or ``M g cos(theta)`` when ``normal_from_gravity``.
 ``x`` is the slider position (the slip), ``x_d`` the driver (load point) position.
+
+Initial conditions (``initial``): with a law that has no friction at rest but a steady
+state at every sliding velocity (rate-and-state, ``starts_steady`` on the law class), a
+driven spring-slider starts by default at **steady sliding at the drive velocity**
+V(0): slider velocity V(0), the law's state at its steady value for V(0) (replacing the
+law's own initial state, e.g. ``RateState.v_init``) and the spring stretched to carry the
+steady friction. ``initial="rest"`` keeps the given ``x0``, ``v0``, ``preload`` and the
+law's own initial state (the behaviour before; a rate-and-state slider then starts at
+v = 0 where the log law has no finite friction).
 The convenience constructors :func:`spring_slider`, :func:`incline`, :func:`spring_mass`
 and :func:`force_ramp_mass` fill the relevant fields.
 """
@@ -22,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from ..core.base import FloatArray
+from ..core.errors import ConfigError
 from ..core.params import option, param
 from .base import AbstractSystem, register_system
 
@@ -67,6 +77,12 @@ class MassSystem(AbstractSystem):
         Initial slider position [m] and velocity [m/s].
     preload : float
         Initial spring force [N]: the driver starts ``preload / K`` ahead of the slider.
+    initial : {"auto", "steady", "rest"}
+        ``"steady"``: start at steady sliding at the drive velocity (``v0``, ``preload`` and
+        the law state from the law's steady state); ``"rest"``: ``x0``, ``v0``, ``preload``
+        and the law's own initial state as given; ``"auto"`` (default): ``"steady"`` for a
+        law with ``starts_steady`` (rate-and-state) on a spring when ``v0`` and ``preload``
+        are left at 0, else ``"rest"``.
     """
 
     mass: float = param(1.0, units="kg", lo=0.0, lo_open=True)
@@ -79,6 +95,7 @@ class MassSystem(AbstractSystem):
     v0: float = param(0.0, units="m/s")
     #: start with the spring pre-stretched so the slider is in equilibrium with static friction
     preload: float = param(0.0, units="N")
+    initial: str = option("auto", choices=("auto", "steady", "rest"))
 
     type_name: ClassVar[str] = "mass"
     state_names: ClassVar[tuple[str, ...]] = ("driver_position", "slip", "slip_velocity")
@@ -94,6 +111,28 @@ class MassSystem(AbstractSystem):
         xd0 = self.x0 + (self.preload / self.stiffness if self.stiffness > 0 else 0.0)
         return np.array([xd0, self.x0, self.v0])
 
+    def initial_conditions(self, model, protocol) -> tuple[FloatArray, FloatArray]:
+        mode = self.initial
+        if mode == "auto":
+            steady = getattr(model, "starts_steady", False) and self.stiffness > 0 and self.v0 == 0 and self.preload == 0
+            mode = "steady" if steady else "rest"
+        if mode == "rest":
+            return self.initial_state(), model.initial_state()
+        if not self.stiffness > 0:
+            raise ConfigError("system.initial = 'steady' needs a spring (stiffness > 0) to carry the steady friction")
+        u = protocol.sample(np.array([0.0]))[:, 0]
+        vd = float(u[0])
+        if vd == 0.0:
+            raise ConfigError("system.initial = 'steady': the drive velocity at t = 0 is 0, there is no steady "
+                              "sliding to start from; use initial = 'rest' with v0 and preload")
+        th = math.radians(self.angle_deg)
+        fn = self.mass * self.gravity * math.cos(th) if self.normal_from_gravity else float(u[1])
+        z = np.asarray(model._steady_state(vd, fn), dtype=float)
+        _, friction = model.kernels()
+        f = float(friction(z, vd, fn, model.param_vector()))
+        spring = f - float(u[2]) - self.mass * self.gravity * math.sin(th)
+        return np.array([self.x0 + spring / self.stiffness, self.x0, vd]), z
+
     def outputs(self, y: FloatArray, u: FloatArray, friction: FloatArray) -> dict[str, FloatArray]:
         fn = u[1]
         if self.normal_from_gravity:
@@ -108,8 +147,12 @@ class MassSystem(AbstractSystem):
         }
 
 
-def spring_slider(mass: float, stiffness: float, damping: float = 0.0, **kw: float) -> MassSystem:
-    """Driven spring-slider: the protocol velocity moves the load point."""
+def spring_slider(mass: float, stiffness: float, damping: float = 0.0, **kw) -> MassSystem:
+    """Driven spring-slider: the protocol velocity moves the load point.
+
+    With a rate-and-state law it starts at steady sliding at the drive velocity unless
+    ``initial="rest"`` (or ``v0`` / ``preload``) is given; see :class:`MassSystem`.
+    """
     return MassSystem(mass=mass, stiffness=stiffness, damping=damping, **kw)
 
 

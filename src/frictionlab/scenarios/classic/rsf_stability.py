@@ -20,6 +20,7 @@ CONFIG = {
     "model": {"name": "rate_state", "preset": "granite-typical", "law": "aging", "form": "arcsinh",
               "v_init": V / 1.005},
     "protocol": {"type": "constant_velocity", "v": V, "duration_s": 2400.0, "normal_force_value": 1.0},
+    # stiffness 0: one run per entry of stiffness_ratios; a stiffness > 0 [N/m] is run alone (and swept)
     "system": {"type": "mass", "mass": 1.0, "stiffness": 0.0, "v0": V},
     # stiff (the direct effect a N / v is a huge damping at small v): adaptive Radau
     "integrator": {"driver": "radau", "dt": 1e-3, "save_dt": 0.1, "rtol": 1e-8, "atol": 1e-14},
@@ -64,14 +65,15 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     preload = float(steady.friction_curve(np.array([v]), fn)[0])
     base = {k: val for k, val in cfg.items() if k != "stiffness_ratios"}
     kc = k_critical(cfg)
+    given = float(cfg["system"].get("stiffness", 0.0))
+    ratios = [given / kc] if given > 0 else [float(r) for r in cfg["stiffness_ratios"]]
     runs = []
-    for ratio in cfg["stiffness_ratios"]:
-        c = apply_overrides(base, {"system.stiffness": float(ratio) * kc})
+    for ratio in ratios:
+        c = apply_overrides(base, {"system.stiffness": given if given > 0 else ratio * kc})
         c["system"]["preload"] = preload
         runs.append(run_config(c))
     ds = xr.concat(runs, dim="stiffness_ratio", combine_attrs="drop_conflicts")
-    ds = ds.assign_coords(stiffness_ratio=("stiffness_ratio", [float(r) for r in cfg["stiffness_ratios"]],
-                                           {"units": "1", "long_name": "K / k_c"}))
+    ds = ds.assign_coords(stiffness_ratio=("stiffness_ratio", ratios, {"units": "1", "long_name": "K / k_c"}))
     ds["log_velocity_ratio"] = (np.log(np.maximum(np.abs(ds.slip_velocity), 1e-300) / v))
     ds["log_velocity_ratio"].attrs["units"] = "1"
     ds.attrs["k_c"] = kc
@@ -123,6 +125,20 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     return out
 
 
+def summary(ds: xr.Dataset) -> dict[str, float]:
+    """Sweep metrics per stiffness: swing of ln(v/V) over the last 30 % and mean spring force."""
+    out = {}
+    ratios = ds.stiffness_ratio.values
+    for r in ratios:
+        sub = ds.sel(stiffness_ratio=r)
+        n = sub.time.size
+        suffix = "" if ratios.size == 1 else f"_{r:g}"
+        out[f"stiffness_ratio{suffix}"] = float(r)
+        out[f"log_velocity_swing{suffix}"] = float(np.ptp(sub.log_velocity_ratio.values[int(0.7 * n):]))
+        out[f"spring_force_mean{suffix}"] = float(sub.spring_force.mean())
+    return out
+
+
 def plot(ds: xr.Dataset):
     return time_series(ds, ["log_velocity_ratio", "spring_force"], hue="stiffness_ratio",
                        title="Spring-slider with rate-and-state friction: K / k_c")
@@ -134,7 +150,8 @@ register_scenario(Scenario(
                  "friction, arcsinh form, granite-typical (a 0.010, b 0.015, Dc 10 um), N = 1, V = 1 um/s, state "
                  "perturbed by 0.5 %; K = 0.6, 0.8, 1.2, 1.5 k_c with k_c = (b - a) N / Dc (Ruina 1983). "
                  "Integrated with adaptive Radau (the direct effect makes the problem very stiff)."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
+    config=CONFIG, run=run, checks=checks, plot=plot, summary=summary,
+    derived={"system.preload": "protocol.v or the model (the spring carries the steady friction at protocol.v)"},
     quick={"stiffness_ratios": [0.8, 1.2]},
     references=["Ruina 1983", "Rice & Ruina 1983", "Gu et al. 1984"],
 ))

@@ -1,0 +1,187 @@
+"""Adaptive integration (scipy's Radau, BDF, LSODA, RK45, DOP853), piecewise between jumps.
+
+A single adaptive call over a whole velocity-step or slide-hold-slide programme lets the
+step grow to tens of seconds near steady state and jump over a whole segment or hold. So
+:func:`run_adaptive` integrates each stretch between two of ``protocol.breakpoints`` on its
+own and restarts the solver at every breakpoint. Inside a stretch the protocol is read
+with the stretch's own values: at its end points the channels are taken just inside, the
+same left and right limits that the fixed-step loops use at a jump. The step is further
+bounded by ``max_step``, a fraction of the shortest protocol feature (segment or period),
+so no feature can fall between two steps.
+
+Long runs report the simulated time reached (``progress``) and can be stopped by a wall
+time (``max_wall_time``) or a step count (``max_steps``); every failure is an
+:class:`~frictionlab.core.errors.IntegrationError` that names the time reached and suggests
+an integrator other than the one that failed.
+"""
+
+from __future__ import annotations
+
+import sys
+import time as _time
+from collections.abc import Callable
+from functools import lru_cache
+
+import numpy as np
+from numba import njit
+from scipy.integrate import BDF, DOP853, LSODA, RK45, Radau
+
+from ...core.errors import IntegrationError, ParameterError
+
+__all__ = ["SCIPY_METHODS", "run_adaptive", "max_step_for"]
+
+SCIPY_METHODS = {"radau": Radau, "bdf": BDF, "lsoda": LSODA, "rk45": RK45, "dop853": DOP853}
+_STIFF = ("radau", "bdf", "lsoda")
+#: steps per shortest protocol feature, at least
+_STEPS_PER_FEATURE = 8
+#: seconds of wall time before the automatic progress report starts, and between reports
+_PROGRESS_AFTER = 10.0
+
+
+@lru_cache(maxsize=None)
+def pointwise(rhs, law_rates, law_friction):
+    """A jitted single evaluation ``f(y, u, ns, sp, lp, dy) -> F`` for adaptive solvers."""
+
+    @njit
+    def f(y, u, ns, sp, lp, dy):
+        return rhs(y[:ns], y[ns:], u[0], u[1], u[2], sp, law_rates, law_friction, lp, dy[:ns], dy[ns:])
+
+    return f
+
+
+def max_step_for(protocol, t_end: float) -> float:
+    """Largest adaptive step [s]: the shortest segment (or period) over ``_STEPS_PER_FEATURE``."""
+    edges = _stretches(protocol, t_end)
+    feature = float(np.min(np.diff(edges)))
+    freq = getattr(protocol, "frequency", None)
+    if isinstance(freq, (int, float)) and freq > 0:
+        feature = min(feature, 1.0 / float(freq))
+    return feature / _STEPS_PER_FEATURE
+
+
+def _stretches(protocol, t_end: float) -> np.ndarray:
+    inner = [b for b in protocol.breakpoints if 0.0 < b < t_end * (1 - 1e-12)]
+    return np.array([0.0, *sorted(inner), t_end])
+
+
+def _advice(integrator: str) -> str:
+    if integrator in _STIFF:
+        return ("check the parameters for a physical blow-up, loosen rtol/atol, or use a fixed step "
+                "(integrator='newmark' for a mass system, or 'rk4' with a small dt)")
+    return "the problem is probably stiff: use integrator='radau' or 'bdf'"
+
+
+class _Watch:
+    """Progress report and wall-time / step limits for one adaptive run."""
+
+    def __init__(self, integrator: str, t_end: float, max_wall_time: float | None, max_steps: int | None,
+                 progress: bool | Callable[[float, float, int, float], None] | None):
+        if max_wall_time is not None and not (max_wall_time > 0):
+            raise ParameterError(f"integrator.max_wall_time = {max_wall_time!r} s must be > 0")
+        if max_steps is not None and not (int(max_steps) >= 1):
+            raise ParameterError(f"integrator.max_steps = {max_steps!r} must be >= 1")
+        self.integrator, self.t_end = integrator, t_end
+        self.max_wall_time, self.max_steps = max_wall_time, max_steps
+        self.progress = progress
+        self.start = _time.perf_counter()
+        self.next_report = 0.0 if progress is True or callable(progress) else _PROGRESS_AFTER
+        self.steps = 0
+
+    def _where(self, t: float) -> str:
+        return f"t = {t:.6g} s of {self.t_end:.6g} s ({100.0 * t / self.t_end:.3g} %)"
+
+    def tick(self, t: float) -> None:
+        self.steps += 1
+        wall = _time.perf_counter() - self.start
+        if self.max_steps is not None and self.steps > self.max_steps:
+            raise IntegrationError(
+                f"{self.integrator}: stopped at max_steps = {self.max_steps} having reached {self._where(t)}; "
+                f"raise max_steps, or {_advice(self.integrator)}", time=t, step=self.steps)
+        if self.max_wall_time is not None and wall > self.max_wall_time:
+            raise IntegrationError(
+                f"{self.integrator}: stopped at max_wall_time = {self.max_wall_time:g} s having reached "
+                f"{self._where(t)} after {self.steps} steps; raise max_wall_time, or {_advice(self.integrator)}",
+                time=t, step=self.steps)
+        if self.progress is False or wall < self.next_report:
+            return
+        if callable(self.progress):
+            self.progress(t, self.t_end, self.steps, wall)
+            self.next_report = wall + 1.0
+        else:
+            sys.stderr.write(f"frictionlab: {self.integrator} reached {self._where(t)}, "
+                             f"{self.steps} steps, {wall:.0f} s wall\n")
+            sys.stderr.flush()
+            self.next_report = wall + _PROGRESS_AFTER
+
+
+def run_adaptive(rhs, law_rates, law_friction, sp, lp, protocol, y0, times, *, integrator: str, dt: float,
+                 rtol: float, atol: float, ns: int, label: str = "", max_wall_time: float | None = None,
+                 max_steps: int | None = None, progress=None):
+    """Integrate from ``times[0] = 0`` to ``times[-1]``, saving at ``times``; returns ``(Y, F, U)``.
+
+    ``Y`` is ``(len(times), n_states)``, ``F`` the friction at the saved times and ``U`` the
+    ``(3, len(times))`` protocol channels there (right limits at a jump, as the fixed-step loops).
+    """
+    if integrator not in SCIPY_METHODS:
+        raise ParameterError(f"{integrator!r} is not an adaptive integrator; known: {', '.join(SCIPY_METHODS)}")
+    if not (rtol > 0 and atol > 0):
+        raise ParameterError(f"integrator rtol = {rtol!r} and atol = {atol!r} must be > 0")
+    method = SCIPY_METHODS[integrator]
+    t_end = float(times[-1])
+    edges = _stretches(protocol, t_end)
+    max_step = max_step_for(protocol, t_end)
+    watch = _Watch(integrator, t_end, max_wall_time, max_steps, progress)
+    name = label or integrator
+    ev = pointwise(rhs, law_rates, law_friction)
+    dy = np.empty_like(y0)
+    Y = np.empty((len(times), y0.size))
+    y = np.array(y0, dtype=float)
+    first = min(dt, max_step)
+    for k in range(len(edges) - 1):
+        ta, tb = float(edges[k]), float(edges[k + 1])
+        last = k == len(edges) - 2
+        # read the protocol strictly inside the stretch at a jump (left / right limits)
+        gap = min(0.25 * (tb - ta), max(1e-9 * (tb - ta), 1e-11 * max(1.0, abs(tb))))
+        lo = ta + gap if k > 0 else ta
+        hi = tb - gap if not last else tb
+
+        def fun(t: float, yy: np.ndarray, lo=lo, hi=hi) -> np.ndarray:
+            u = protocol.sample(np.array([min(max(t, lo), hi)]))[:, 0].copy()
+            ev(np.ascontiguousarray(yy), u, ns, sp, lp, dy)
+            return dy.copy()
+
+        idx = np.nonzero((times >= ta) & ((times < tb) | last))[0]
+        j = 0
+        while j < idx.size and times[idx[j]] <= ta:
+            Y[idx[j]] = y
+            j += 1
+        if tb <= ta:
+            continue
+        # after a jump the solver picks its own first step (the old one may be far too large there)
+        solver = method(fun, ta, y, tb, rtol=rtol, atol=atol, max_step=max_step,
+                        first_step=min(first, tb - ta) if k == 0 else None)
+        while solver.status == "running":
+            t_old = solver.t
+            msg = solver.step()
+            if solver.status == "failed" or not np.all(np.isfinite(solver.y)):
+                t_fail = float(solver.t)
+                raise IntegrationError(
+                    f"{name}: {integrator} failed at t = {t_fail:.6g} s (stretch {ta:.6g}-{tb:.6g} s): "
+                    f"{msg or 'non-finite state'}; {_advice(integrator)}", time=t_fail, step=watch.steps)
+            watch.tick(float(solver.t))
+            stop = j
+            while stop < idx.size and times[idx[stop]] <= solver.t:
+                stop += 1
+            if stop > j:
+                sol = solver.dense_output()
+                for i in idx[j:stop]:
+                    Y[i] = solver.y if times[i] == solver.t else sol(times[i])
+                j = stop
+        for i in idx[j:]:  # round-off at the end of the stretch
+            Y[i] = solver.y
+        y = np.array(solver.y, dtype=float)
+    U = protocol.sample(times)
+    F = np.empty(len(times))
+    for k in range(len(times)):
+        F[k] = ev(Y[k], U[:, k].copy(), ns, sp, lp, dy)
+    return Y, F, U
