@@ -9,6 +9,7 @@ from frictionlab.fit.data import RecordedInput
 from frictionlab.protocols import (ConstantVelocity, ForceRamp, NormalLoadProgramme, PulsatingThreshold,
                                    SlideHoldSlide, Sinusoidal, VelocitySteps)
 from frictionlab.protocols.base import _PROTOCOLS, SEGMENT_KINDS, Segment
+from frictionlab.protocols.reference import PositionRamp, PositionSinusoid, PositionSteps
 
 
 def _summary(p):
@@ -64,7 +65,8 @@ def test_recorded_input_pieces_and_jump():
     assert p.segments()[0].t_start == 0.0 and p.segments()[-1].t_end == pytest.approx(3.0)
 
 
-ALL = [ConstantVelocity(), VelocitySteps(durations=(1.0, 2.0, 3.0)), SlideHoldSlide(), Sinusoidal(),
+ALL = [PositionSinusoid(), PositionSteps(positions=(1.0, 2.0), times=(0.0, 4.0)),
+       PositionRamp(t_start=0.5), PositionSinusoid(normal_force_end=3.0), ConstantVelocity(), VelocitySteps(durations=(1.0, 2.0, 3.0)), SlideHoldSlide(), Sinusoidal(),
        PulsatingThreshold(), NormalLoadProgramme(), ForceRamp(), RecordedInput()]
 
 

@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..core.params import param
-from .base import AbstractProtocol, register_protocol
+from .base import AbstractProtocol, Segment, register_protocol
 
 __all__ = ["PositionSinusoid", "PositionSteps", "PositionRamp", "reference_signals"]
 
@@ -41,6 +41,16 @@ class _Reference(AbstractProtocol):
     def position(self, t: ArrayLike) -> NDArray[np.float64]:  # pragma: no cover - abstract
         """Reference position [m] at times ``t`` [s]."""
         raise NotImplementedError
+
+    def _constant_load(self) -> float | None:
+        """The normal load when it is constant over the run, else ``None``."""
+        return None if self.normal_force_end >= 0 else float(self.normal_force_value)  # type: ignore[attr-defined]
+
+    def _pieces(self, edges: list[float], velocities: list[float]) -> tuple[Segment, ...]:
+        """Segments ``[edges[k], edges[k+1])`` with constant reference velocity ``velocities[k]``."""
+        fn = self._constant_load()
+        return tuple(Segment(a, b, "hold" if v == 0.0 else "slide", float(v), fn)
+                     for a, b, v in zip(edges[:-1], edges[1:], velocities))
 
     def acceleration(self, t: ArrayLike) -> NDArray[np.float64]:
         """Reference acceleration [m/s^2] (zero unless overridden)."""
@@ -88,6 +98,10 @@ class PositionSinusoid(_Reference):
         w = 2 * math.pi * self.frequency
         return -self.amplitude * w * w * np.sin(w * np.asarray(t, dtype=float))
 
+    def segments(self) -> tuple[Segment, ...]:
+        """One cyclic piece (the velocity varies within it)."""
+        return (Segment(0.0, self.duration, "cyclic", None, self._constant_load()),)
+
     def reversal_times(self) -> NDArray[np.float64]:
         """Times of the velocity reversals, ``(k + 1/2) / (2 f)`` within the duration [s]."""
         half = 0.5 / self.frequency
@@ -113,8 +127,8 @@ class PositionSteps(_Reference):
 
     Notes
     -----
-    The velocity and acceleration channels are zero (a step has no finite derivative); the
-    breakpoints are reported so that samplers do not straddle a step.
+    The velocity and acceleration channels are zero (a step has no finite derivative), so no
+    channel jumps: :attr:`breakpoints` is empty; :meth:`segments` splits at the switches.
     """
 
     positions: tuple[float, ...] = param((1.0,), units="m")
@@ -130,9 +144,10 @@ class PositionSteps(_Reference):
         if any(b <= a for a, b in zip(self.times, self.times[1:])):
             self._fail("times", f"= {list(self.times)} must be strictly increasing")
 
-    @property
-    def breakpoints(self) -> tuple[float, ...]:
-        return tuple(t for t in self.times if 0.0 < t < self.duration)
+    def segments(self) -> tuple[Segment, ...]:
+        """Hold pieces (zero reference velocity) between the set-point switches."""
+        edges = [0.0, *(t for t in self.times if 0.0 < t < self.duration), self.duration]
+        return self._pieces(edges, [0.0] * (len(edges) - 1))
 
     def position(self, t: ArrayLike) -> NDArray[np.float64]:
         t = np.asarray(t, dtype=float)
@@ -165,9 +180,13 @@ class PositionRamp(_Reference):
     normal_force_end: float = param(-1.0, units="N")
     type_name: ClassVar[str] = "position_ramp"
 
-    @property
-    def breakpoints(self) -> tuple[float, ...]:
-        return (self.t_start,) if 0.0 < self.t_start < self.duration else ()
+    def segments(self) -> tuple[Segment, ...]:
+        """At rest until ``t_start``, then sliding at ``v``."""
+        if self.t_start <= 0.0:
+            return self._pieces([0.0, self.duration], [self.v])
+        if self.t_start >= self.duration:
+            return self._pieces([0.0, self.duration], [0.0])
+        return self._pieces([0.0, self.t_start, self.duration], [0.0, self.v])
 
     def position(self, t: ArrayLike) -> NDArray[np.float64]:
         t = np.asarray(t, dtype=float)
@@ -188,10 +207,9 @@ def reference_signals(protocol: AbstractProtocol, times: NDArray[np.float64]) ->
     times = np.asarray(times, dtype=float)
     u = protocol.sample(times)
     vel, fn = u[0].copy(), u[1].copy()
-    if hasattr(protocol, "position"):
-        pos = np.asarray(protocol.position(times), dtype=float)  # type: ignore[attr-defined]
-        acc = np.asarray(protocol.acceleration(times), dtype=float) if hasattr(protocol, "acceleration") \
-            else np.gradient(vel, times)
+    if isinstance(protocol, _Reference):
+        pos = np.asarray(protocol.position(times), dtype=float)
+        acc = np.asarray(protocol.acceleration(times), dtype=float)
     else:
         pos = np.concatenate([[0.0], np.cumsum(0.5 * (vel[1:] + vel[:-1]) * np.diff(times))])
         acc = np.gradient(vel, times) if times.size > 1 else np.zeros_like(vel)

@@ -102,9 +102,14 @@ def simulate(
             raise ConfigError(why)
     opts = check_options(drv, options)
     for key, value in (("dt", dt), ("t_end", t_end), ("save_dt", save_dt)):
-        if value is not None and not (isinstance(value, (int, float, np.integer, np.floating))
-                                      and not isinstance(value, bool) and value > 0 and math.isfinite(value)):
-            raise ParameterError(f"integrator.{key} = {value!r} s must be a positive finite time")
+        if value is None:
+            continue
+        if not isinstance(value, (int, float, np.integer, np.floating)) or isinstance(value, bool):
+            raise ParameterError(f"integrator.{key} = {value!r} must be a number (a time in s)")
+        if not math.isfinite(value):
+            raise ParameterError(f"integrator.{key} = {value!r} must be finite (a time in s)")
+        if not value > 0:
+            raise ParameterError(f"integrator.{key} = {value!r} s must be > 0")
     model.cite()
     return drv.func(model, protocol, system, dt=None if dt is None else float(dt),
                     t_end=None if t_end is None else float(t_end),
