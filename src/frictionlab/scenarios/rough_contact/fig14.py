@@ -182,7 +182,7 @@ def _reference_curve(ds: xr.Dataset, cfg: dict) -> xr.Dataset:
         res = [meanfield_steady_sliding(v, lams=m.lams, As=m.As, C0=m.C0, tau_s=m.tau_s, alpha=m.alpha,
                                         pressure_bar=float(cfg["sliding"]["pressure_MPa"]) * 1e6 / STRESS_STAR,
                                         sigma=float(cfg["surface"]["sigma"]), beta=float(rf["beta"]),
-                                        acf=cfg["surface"]["acf"], slip_step=float(cfg["sliding"]["s_max"]),
+                                        acf=cfg["surface"]["acf"], slip_step=float(cfg["integrator"]["s_max"]),
                                         n_paths=int(rf["n_paths"]), window=float(rf["window"]),
                                         relax=float(rf["relax"]), seed=int(rf["seed"])) for v in vels]
         mu[i] = [r.friction_coefficient for r in res]
