@@ -27,7 +27,7 @@ from scipy.integrate import solve_ivp
 
 from ..core.errors import ConfigError, IntegrationError
 from ..core.result import make_dataset
-from ..solve.drivers import register_driver
+from ..solve.drivers import register_driver, run_attrs
 from ..systems.quasi_static import QuasiStaticSlider
 from .rate_state import RateState
 from .rate_state2 import RateState2
@@ -139,15 +139,8 @@ def run_quasi_static(model: Any, protocol: Any, system: QuasiStaticSlider, *, dt
     for name, unit, col in zip(model.state_names, model.state_units, lnth.T):
         data[name] = np.exp(col)
         units[name] = unit
-    attrs = {**model.attrs(), "model": model.name, "protocol": protocol.type_name, "system": system.type_name,
-             "integrator": "quasi_static", "solver": solver, "rtol": rtol, "atol": atol}
-    for k, val in protocol.attrs().items():
-        attrs[f"protocol.{k}"] = val
-    for k, val in system.attrs().items():
-        attrs[f"system.{k}"] = val
-    if model.citation:
-        attrs["citation"] = model.citation
-    return make_dataset(times, data, units=units, attrs=attrs)
+    return make_dataset(times, data, units=units,
+                        attrs=run_attrs(model, protocol, system, "quasi_static", solver=solver, rtol=rtol, atol=atol))
 
 
 for _cls in (RateState, RateState2):

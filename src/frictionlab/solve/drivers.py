@@ -32,7 +32,7 @@ from ..core.errors import ConfigError, suggest
 from ..core.registry import discover
 from ..systems.base import AbstractSystem
 
-__all__ = ["Driver", "OptionSpec", "register_driver", "drivers_for", "default_driver", "driver_for", "check_options"]
+__all__ = ["Driver", "OptionSpec", "run_attrs", "protocol_attrs", "register_driver", "drivers_for", "default_driver", "driver_for", "check_options"]
 
 
 @dataclass(frozen=True)
@@ -273,3 +273,20 @@ def check_options(driver: Driver, given: Mapping[str, Any]) -> dict[str, Any]:
             raise ConfigError(f"option {key!r} of driver {driver.name!r} must be finite, got {value!r}")
         out[key] = value
     return out
+
+
+def protocol_attrs(protocol: Any) -> dict[str, Any]:
+    """The protocol's fields as result attributes ``protocol.<field>``."""
+    return {f"protocol.{k}": v for k, v in protocol.attrs().items()}
+
+
+def run_attrs(model: Any, protocol: Any, system: Any, integrator: str, **extra: Any) -> dict[str, Any]:
+    """The ``attrs`` every driver's result carries: model parameters (literature names), model,
+    protocol and system names, the driver, ``protocol.*`` and ``system.*`` fields, the citation,
+    then ``extra`` (e.g. ``dt``, tolerances)."""
+    attrs = {**model.attrs(), "model": model.name, "protocol": protocol.type_name, "system": system.type_name,
+             "integrator": integrator, **extra, **protocol_attrs(protocol)}
+    attrs.update({f"system.{k}": v for k, v in system.attrs().items()})
+    if model.citation:
+        attrs["citation"] = model.citation
+    return attrs

@@ -28,7 +28,7 @@ from ..core.result import make_dataset
 from ..protocols.base import AbstractProtocol
 from ..systems.base import AbstractSystem
 from ..systems.prescribed_slip import PrescribedSlip
-from .drivers import check_options, default_driver, driver_for
+from .drivers import check_options, default_driver, driver_for, run_attrs
 from .integrate.adaptive import SCIPY_METHODS as _SCIPY
 from .integrate.adaptive import run_adaptive
 from .integrate.compiled import fixed_step_loops
@@ -262,12 +262,4 @@ def _to_dataset(model, protocol, system, times, Y, F, U, integrator, dt) -> xr.D
         for name in ("friction_force", "normal_force", "applied_force", "spring_force"):
             if name in data:
                 units[name] = model.force_units
-    attrs = {**model.attrs(), "model": model.name, "protocol": protocol.type_name,
-             "system": system.type_name, "integrator": integrator, "dt": dt}
-    for k, v in protocol.attrs().items():
-        attrs[f"protocol.{k}"] = v
-    for k, v in system.attrs().items():
-        attrs[f"system.{k}"] = v
-    if model.citation:
-        attrs["citation"] = model.citation
-    return make_dataset(times, data, units=units, attrs=attrs)
+    return make_dataset(times, data, units=units, attrs=run_attrs(model, protocol, system, integrator, dt=dt))

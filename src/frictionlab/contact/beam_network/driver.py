@@ -34,7 +34,7 @@ import numpy as np
 import xarray as xr
 
 from ...core.errors import ConfigError
-from ...solve.drivers import register_driver
+from ...solve.drivers import protocol_attrs, register_driver
 from .lbnm import run_lbnm
 from .mlbnm import run_mlbnm
 from .params import BeamNetworkParams
@@ -88,8 +88,7 @@ def _standard(ds: xr.Dataset, model: BeamNetworkParams, protocol: Any, v: float,
     ds["slip"] = ("time", v * t, {"units": "m", "description": "stage displacement V t"})
     ds["slip_velocity"] = ("time", np.full(t.size, v), {"units": "m/s", "description": "stage velocity V"})
     ds.attrs.update({"driver": name, "integrator": name, "protocol": protocol.type_name, "system": "prescribed_slip"})
-    for k, val in protocol.attrs().items():
-        ds.attrs[f"protocol.{k}"] = val
+    ds.attrs.update(protocol_attrs(protocol))
     return ds
 
 

@@ -34,7 +34,7 @@ import numpy as np
 import xarray as xr
 
 from ...core.errors import ConfigError
-from ...solve.drivers import register_driver
+from ...solve.drivers import protocol_attrs, register_driver
 from .ensemble import JunctionEnsemble, integrate_ensemble
 from .junction import ForceHistory, Microjunction, integrate_junction
 
@@ -106,8 +106,7 @@ def _complete(ds: xr.Dataset, protocol: Any, driver: str, dt: float | None, extr
     ds["slip"] = ("time", protocol_slip(protocol, t), {"units": "m"})
     ds.attrs.update({"driver": driver, "integrator": driver, "protocol": protocol.type_name,
                      "system": "prescribed_slip", "max_step": float(dt) if dt is not None else math.inf, **extra})
-    for k, v in protocol.attrs().items():
-        ds.attrs[f"protocol.{k}"] = v
+    ds.attrs.update(protocol_attrs(protocol))
     return ds
 
 
