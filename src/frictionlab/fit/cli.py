@@ -34,6 +34,11 @@ def _numbers(items: list[str] | None, what: str) -> dict[str, float]:
     return out
 
 
+def _progress_text(f: dict) -> str:
+    best = "" if f["best_cost"] == float("inf") else f", best so far {f['best_cost']:.4g}"
+    return f"start {f['start']}/{f['n_starts']}, {f['evaluations']} evaluations, cost {f['cost']:.4g}{best}"
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``fit`` command to the frictionlab CLI."""
 
@@ -61,33 +66,45 @@ def register(app: typer.Typer) -> None:
         negative_b2: Annotated[bool, typer.Option("--negative-b2", help="rsf: allow b2 < 0 (strengthening evolution)")] = False,
         n_starts: Annotated[int, typer.Option("--n-starts")] = 8,
         seed: Annotated[int, typer.Option("--seed")] = 0,
+        quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress lines on stderr")] = False,
     ) -> None:
-        """Fit MODEL to DATA -> OUT/<stem>_<model>.json (params ± errors, FIT %) and .png."""
+        """Fit MODEL to DATA -> OUT/<stem>_<model>.json (params ± errors, FIT %) and .png.
+
+        A fit running longer than about 2 s prints a progress line every 2 s on stderr (start,
+        evaluations, cost); --quiet turns them off.
+        """
         from ..plot import save
         from .data import load_timeseries, load_xy, slip_scale
         from .fitter import Fitter
 
         from ..core.files import writable_dir
+        from ..core.progress import ProgressLines
 
         fixed = _numbers(fix, "--fix")
         x0 = _numbers(start, "--start")
         writable_dir(out)
+        progress = None if quiet else ProgressLines(f"fit {model}", fmt=_progress_text)
         if model == "rsf":
             from .rsf import fit_velocity_step, load_velocity_step
 
             step = load_velocity_step(data, time=x, friction=y, slip=slip or "slip_um",
                                       slip_scale=slip_scale(slip or "slip_um", slip_units))
             f = fit_velocity_step(step, law=law, k=fixed.get("k"), n_starts=n_starts, seed=seed, trend=trend,
-                                  two_state=two_state, allow_negative_b2=negative_b2)
+                                  two_state=two_state, allow_negative_b2=negative_b2,
+                                  progress=progress)
         elif velocity or slip:
             ts = load_timeseries(data, x, y, velocity=velocity, slip=slip,
                                  slip_scale=slip_scale(slip, slip_units) if slip else 1.0, y_scale=y_scale,
                                  tmin=xmin, tmax=xmax)
-            f = Fitter(model, kind="dynamic", fixed=fixed, x0=x0, n_starts=n_starts, seed=seed).fit(ts)
+            f = Fitter(model, kind="dynamic", fixed=fixed, x0=x0, n_starts=n_starts, seed=seed,
+                       progress=progress).fit(ts)
         else:
             d = load_xy(data, x, y, where=_pairs(where, "--where"), xmin=xmin, xmax=xmax, x_scale=x_scale,
                         y_scale=y_scale)
-            f = Fitter(model, kind="static", fixed=fixed, x0=x0, n_starts=n_starts, seed=seed).fit(d)
+            f = Fitter(model, kind="static", fixed=fixed, x0=x0, n_starts=n_starts, seed=seed,
+                       progress=progress).fit(d)
+        if progress is not None:
+            progress.done(f"finished, {f.fit_percent_:.3f} % FIT")
         stem = out / f"{data.stem}_{model}"
         f.write_json(stem.with_suffix(".json"))
         save(f.plot(), stem.with_suffix(".png"))

@@ -133,6 +133,11 @@ class Fitter:
         ``least_squares`` loss (``"linear"`` = ordinary least squares).
     max_nfev : int, optional
         Evaluation budget per start.
+    progress : callable, optional
+        Called after every model evaluation as ``progress(start=i, n_starts=n, evaluations=m,
+        cost=c, best_cost=b)`` (``cost`` = half the sum of squared residuals; ``best_cost`` the
+        best finished start so far, ``inf`` before one finished), e.g. a
+        :class:`frictionlab.core.progress.ProgressLines`.
 
     Examples
     --------
@@ -148,7 +153,7 @@ class Fitter:
                  fixed: Mapping[str, float] | None = None, bounds: Mapping[str, tuple[float, float]] | None = None,
                  log_scale: Sequence[str] | None = None, x0: Mapping[str, float] | None = None, n_starts: int = 8,
                  seed: int = 0, kind: str = "auto", model_options: Mapping[str, Any] | None = None,
-                 loss: str = "linear", max_nfev: int | None = None) -> None:
+                 loss: str = "linear", max_nfev: int | None = None, progress=None) -> None:
         self.model = model
         self.free = free
         self.fixed = fixed
@@ -161,12 +166,13 @@ class Fitter:
         self.model_options = model_options
         self.loss = loss
         self.max_nfev = max_nfev
+        self.progress = progress
 
     # ------------------------------------------------------------------------------------
     def get_params(self) -> dict[str, Any]:
         """The constructor arguments as a dict (scikit-learn style)."""
         keys = ("model", "free", "fixed", "bounds", "log_scale", "x0", "n_starts", "seed", "kind", "model_options",
-                "loss", "max_nfev")
+                "loss", "max_nfev", "progress")
         return {k: getattr(self, k) for k in keys}
 
     def _setup(self, data: Any) -> tuple[FitModel, Any]:
@@ -231,7 +237,10 @@ class Fitter:
 
         penalty = 1e3 * (np.std(y) + np.abs(y).max() + 1.0)
 
+        state = {"start": 0, "evals": 0, "best": math.inf}
+
         def resid(u: NDArray[np.float64]) -> NDArray[np.float64]:
+            state["evals"] += 1
             try:
                 yh = fm.predict(to_p(u), data)
             except FrictionLabError:
@@ -239,6 +248,9 @@ class Fitter:
             r = yh - y
             if not np.all(np.isfinite(r)):
                 return np.full(y.size, penalty)
+            if self.progress is not None:
+                self.progress(start=state["start"], n_starts=len(starts), evaluations=state["evals"],
+                              cost=0.5 * float(r @ r), best_cost=state["best"])
             return r
 
         # start points
@@ -260,7 +272,8 @@ class Fitter:
             starts.append(np.clip(ug, ulo, uhi))
         starts += [rng.uniform(box_lo, box_hi) for _ in range(int(self.n_starts) - len(starts))]
         best = None
-        for s in starts:
+        for i_start, s in enumerate(starts, 1):
+            state["start"] = i_start
             try:
                 r = least_squares(resid, s, bounds=(ulo, uhi), method="trf", loss=self.loss, x_scale="jac",
                                   max_nfev=self.max_nfev)
@@ -268,6 +281,7 @@ class Fitter:
                 continue
             if best is None or r.cost < best.cost:
                 best = r
+                state["best"] = float(r.cost)
         if best is None:
             raise FrictionLabError(f"fit of {fm.name!r} failed from every start")
         p_best = to_p(best.x)

@@ -354,7 +354,7 @@ def initial_guess(step: VelocityStep) -> dict[str, float]:
 def fit_velocity_step(step: VelocityStep, *, law: str = "aging", fit_k: bool = True, k: float | None = None,
                       n_starts: int = 6, seed: int = 0, max_nfev: int | None = 200, trend: bool = False,
                       two_state: bool = False, allow_negative_b2: bool = False,
-                      x0: Mapping[str, float] | None = None) -> Fitter:
+                      x0: Mapping[str, float] | None = None, progress=None) -> Fitter:
     """Invert ``mu_ref, a, b, dc`` (and ``k`` unless fixed) from one velocity step.
 
     Returns the fitted :class:`Fitter`; ``dc`` in metres, ``k`` in 1/m (friction per metre
@@ -364,7 +364,7 @@ def fit_velocity_step(step: VelocityStep, *, law: str = "aging", fit_k: bool = T
     ``lin`` [1/m]; ``two_state`` adds a second state variable ``b2`` [1], ``dc2`` [m]
     (``b2`` in [0, 0.05], or in [-0.05, 0.05] with ``allow_negative_b2``). ``x0`` overrides
     starting values (e.g. a previous fit's parameters); it is used as the first start and
-    the record-based guess as the second. When ``b`` (or a non-negative ``b2``) stops at
+    the record-based guess as the second. ``progress`` is the :class:`Fitter` callback. When ``b`` (or a non-negative ``b2``) stops at
     0 its ``dc`` (``dc2``) is not identifiable and its standard error is set to NaN.
     """
     g = initial_guess(step)
@@ -397,7 +397,8 @@ def fit_velocity_step(step: VelocityStep, *, law: str = "aging", fit_k: bool = T
             start["k"] = float(k)
         fm.defaults = start
         fm.guess = lambda data: dict(g)  # type: ignore[method-assign]  # the record-based start as the second
-    f = Fitter(fm, fixed=fixed, n_starts=n_starts, seed=seed, max_nfev=max_nfev).fit(step.series)
+    f = Fitter(fm, fixed=fixed, n_starts=n_starts, seed=seed, max_nfev=max_nfev,
+               progress=progress).fit(step.series)
     # an evolution effect stopped at b = 0 leaves its D_c undetermined: its linearised error is meaningless
     for bn, dn in (("b", "dc"), ("b2", "dc2")):
         if bn in f.at_bound_ and bounds[bn][0] == 0.0 and abs(f.params_[bn]) < 1e-12 and dn in f.stderr_:

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # the report module imports this one
-    from .reproduce import ScenarioOutcome
+from ..core.files import write_text_atomic
+from .outcomes import ScenarioOutcome, by_paper, counts
 
 __all__ = ["validation_markdown", "write_validation"]
 
@@ -21,10 +20,8 @@ def _cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def validation_markdown(outcomes: list["ScenarioOutcome"], *, quick: bool, stamp: str, command: str = "") -> str:
+def validation_markdown(outcomes: list[ScenarioOutcome], *, quick: bool, stamp: str, command: str = "") -> str:
     """The validation page for ``outcomes`` (Markdown)."""
-    from .reproduce import _by_paper, counts
-
     n = counts(outcomes)
     how = f"`{command}`" if command else "`frictionlab reproduce`"
     md = ["# Validation against the papers", "",
@@ -39,7 +36,7 @@ def validation_markdown(outcomes: list["ScenarioOutcome"], *, quick: bool, stamp
           "convergence study), every evidence check passing.",
           "- *fail*: the claim does not reproduce and no evidence clears it.", "",
           "| paper | scenarios | pass | deviation | fail |", "|---|---|---|---|---|"]
-    papers = _by_paper(outcomes)
+    papers = by_paper(outcomes)
     for p, os_ in papers.items():
         c = counts(os_)
         md.append(f"| [{p}](#{p}) | {len(os_)} | {c.passed} | {c.deviation} | {c.failed} |")
@@ -74,10 +71,9 @@ def validation_markdown(outcomes: list["ScenarioOutcome"], *, quick: bool, stamp
     return "\n".join(md) + "\n"
 
 
-def write_validation(outcomes: list["ScenarioOutcome"], out: Path, *, quick: bool, stamp: str | None = None,
+def write_validation(outcomes: list[ScenarioOutcome], out: Path, *, quick: bool, stamp: str | None = None,
                      command: str = "") -> Path:
     """Write ``out/validation.md`` (see :func:`validation_markdown`)."""
     stamp = stamp or time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     path = Path(out) / "validation.md"
-    path.write_text(validation_markdown(outcomes, quick=quick, stamp=stamp, command=command))
-    return path
+    return write_text_atomic(path, validation_markdown(outcomes, quick=quick, stamp=stamp, command=command))
