@@ -51,14 +51,18 @@ def run(
     out: Annotated[Path, typer.Option("--out", help="output directory")] = Path("out"),
     dump: Annotated[bool, typer.Option("--dump", help="write the scenario as TOML (preset expanded to its values) and exit")] = False,
     quick: Annotated[bool, typer.Option("--quick", help="use the scenario's quick profile")] = False,
+    csv: Annotated[str, typer.Option("--csv", help="CSV beside the NetCDF file: 'decimated' (at most 10,000 rows, "
+                                     "said in its first line), 'full' (every sample) or 'none'")] = "decimated",
 ) -> None:
-    """Run one scenario (or TOML file) -> OUT/<name>.nc, .csv, .png."""
+    """Run one scenario (or TOML file) -> OUT/<name>.nc (every sample), .csv (decimated by default), .png."""
     from .core.files import write_text_atomic
-    from .core.result import write_csv, write_netcdf
+    from .core.result import CSV_MAX_ROWS, write_csv, write_netcdf
     from .plot import save, time_series
     from .scenarios import Scenario, get_scenario
     from .scenarios.config import apply_overrides, dump_toml, load_toml, parse_set
 
+    if csv not in _CSV_MODES:
+        raise ConfigError(f"--csv {csv!r}: choose one of {', '.join(_CSV_MODES)}")
     overrides = parse_set(set_ or [])
     if target.endswith(".toml") or Path(target).is_file():
         cfg = load_toml(target)
@@ -84,7 +88,9 @@ def run(
         with console.status(f"running {escape(sc.name)} ..."):
             ds, cfg = sc.execute(overrides, quick=quick)
         written.append(str(write_netcdf(ds, stem.with_suffix(".nc"))))
-        written.append(str(write_csv(ds, stem.with_suffix(".csv"))))
+        if csv != "none":
+            written.append(str(write_csv(ds, stem.with_suffix(".csv"),
+                                         max_rows=CSV_MAX_ROWS if csv == "decimated" else None)))
         fig = sc.plot(ds) if sc.plot else time_series(
             ds, [v for v in ("friction_force", "slip_velocity") if v in ds] or list(ds.data_vars)[:2])
         save(fig, stem.with_suffix(".png"))
@@ -97,11 +103,23 @@ def run(
     for c in checks:
         console.print(f"{'[green]pass[/green]' if c.passed else '[red]FAIL[/red]'}  "
                       + escape(f"{c.claim}: expected {c.expected}, measured {c.measured}"))
-    _say(f"wrote {stem}.nc, .csv, .png")
+    _say(f"wrote {stem}.nc" + ("" if csv == "none" else f", .csv ({_csv_note(stem.with_suffix('.csv'))})")
+         + ", .png")
     n_fail = sum(not c.passed for c in checks)
     if n_fail:
         _say(f"{n_fail}/{len(checks)} checks of {sc.name} failed", err=True)
         raise SystemExit(1)
+
+
+_CSV_MODES = ("decimated", "full", "none")
+
+
+def _csv_note(path: Path) -> str:
+    """``decimated: ...`` from a CSV's first line, else ``every sample``."""
+    with open(path, encoding="utf-8") as fh:
+        first = fh.readline()
+    return "decimated: " + first.split("decimated: ", 1)[1].split(";")[0] if first.startswith("# frictionlab: decimated") \
+        else "every sample"
 
 
 def _say(text: str, err: bool = False) -> None:

@@ -12,7 +12,7 @@ import xarray as xr
 from .errors import DataError
 from .files import atomic_target
 
-__all__ = ["STANDARD_UNITS", "make_dataset", "write_netcdf", "write_csv", "read_netcdf"]
+__all__ = ["STANDARD_UNITS", "CSV_MAX_ROWS", "make_dataset", "write_netcdf", "write_csv", "read_netcdf"]
 
 #: standard variable names and their units
 STANDARD_UNITS: dict[str, str] = {
@@ -93,8 +93,18 @@ def read_netcdf(path: str | Path) -> xr.Dataset:
         raise DataError(f"cannot read NetCDF file {path}: {exc}") from None
 
 
-def write_csv(ds: xr.Dataset, path: str | Path) -> Path:
+#: rows of the CSV ``frictionlab run`` writes by default (the NetCDF file holds every sample)
+CSV_MAX_ROWS = 10_000
+
+
+def write_csv(ds: xr.Dataset, path: str | Path, *, max_rows: int | None = None) -> Path:
     """Write the data variables as CSV, one column per variable, units in the header.
+
+    With ``max_rows``, a longer series is decimated to one time sample in every k (the last sample
+    kept), k a stride that keeps the table within ``max_rows`` rows, and a first line
+    ``# frictionlab: decimated ...`` says so (read with ``pandas.read_csv(path, comment="#")``;
+    ``numpy.loadtxt`` skips it by default). Without ``max_rows`` (or when the table is short
+    enough) every sample is written and there is no comment line.
 
     Written through a temporary name and a rename: an interrupted write leaves no CSV that
     parses as complete."""
@@ -107,9 +117,25 @@ def write_csv(ds: xr.Dataset, path: str | Path) -> Path:
         keep_dims = set().union(*(ds[v].dims for v in timed))
         ds = ds[[v for v in ds.data_vars if set(ds[v].dims) <= keep_dims]]
         ds = ds.drop_vars([c for c in ds.coords if not set(ds[c].dims) <= keep_dims])
+    note = ""
+    if max_rows is not None and "time" in ds.dims:
+        n_time = ds.sizes["time"]
+        per_time = max(1, int(np.prod([n for d, n in ds.sizes.items() if d != "time"])))
+        if n_time * per_time > max_rows:
+            stride = int(np.ceil(n_time * per_time / max(max_rows - 2 * per_time, per_time)))
+            idx = np.unique(np.r_[np.arange(0, n_time, stride), n_time - 1])
+            ds = ds.isel(time=idx)
+            note = (f"# frictionlab: decimated: one time sample in every {stride} of {n_time} (and the last), "
+                    f"{idx.size * per_time} rows of at most {max_rows}; the .nc file beside it holds every "
+                    "sample (frictionlab run --csv full writes them all here)\n")
     df = ds.to_dataframe()
     df.columns = [f"{c} [{ds[c].attrs.get('units', '')}]" for c in df.columns]
     df.index.names = [f"{n} [{ds[n].attrs.get('units', '')}]" if n in ds.coords else n for n in df.index.names]
     with atomic_target(path) as tmp:
-        df.to_csv(tmp)
+        if note:
+            with open(tmp, "w", encoding="utf-8", newline="") as fh:
+                fh.write(note)
+                df.to_csv(fh)
+        else:
+            df.to_csv(tmp)
     return path
