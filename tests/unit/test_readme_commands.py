@@ -22,16 +22,21 @@ from frictionlab.cli import app
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 
-def readme_commands() -> list[str]:
-    """The ``frictionlab`` command lines of the README's bash blocks, comments stripped, in order."""
-    blocks = re.findall(r"```bash\n(.*?)```", README.read_text(), flags=re.S)
+def command_lines(block: str) -> list[str]:
+    """The ``frictionlab`` command lines of one shell block, comments stripped, in order
+    (also used for the docs' tasks page, ``test_tasks_page.py``)."""
     lines = []
-    for block in blocks:
-        for line in block.splitlines():
-            line = line.split(" #", 1)[0].strip()
-            if line.startswith("frictionlab "):
-                lines.append(line)
+    for line in block.splitlines():
+        line = line.split(" #", 1)[0].strip()
+        if line.startswith("frictionlab "):
+            lines.append(line)
     return lines
+
+
+def readme_commands() -> list[str]:
+    """The ``frictionlab`` command lines of the README's bash blocks, in order."""
+    blocks = re.findall(r"```bash\n(.*?)```", README.read_text(), flags=re.S)
+    return [line for block in blocks for line in command_lines(block)]
 
 
 #: commands whose full run takes minutes (reason shown in the slow marker)
