@@ -1,9 +1,13 @@
 """Sphinx configuration of the frictionlab documentation (``make docs``).
 
-The API reference and the developer pages are generated at build time: ``api.rst`` lists
-every module of the installed package (so a new model appears without editing this file),
-and ``developing.rst`` / ``naming.rst`` are converted from ``docs/developing.md``, the single
-source of the developer conventions.
+The API reference and the developer pages are generated at build time: ``api.rst`` indexes
+every module of the installed package, each documented on its own page ``api/<module>.rst``
+(so a new model appears without editing this file), and ``developing.rst`` / ``naming.rst``
+are converted from ``docs/developing.md``, the single source of the developer conventions.
+
+The site needs no network: MathJax (TeX to SVG) is served from ``_static/mathjax/`` (a copy of
+the MathJax 3 release file, see its README), never from a CDN; ``_static/frictionlab.css``
+wraps long code lines.
 """
 
 from __future__ import annotations
@@ -36,8 +40,13 @@ extensions = [
     "sphinx_gallery.gen_gallery",
 ]
 templates_path: list[str] = []
-exclude_patterns = ["_build", "developing.md", "validation.md", "sg_execution_times.rst", "auto_examples/*.ipynb", "auto_examples/*.py", "auto_examples/*.zip"]
+exclude_patterns = ["_build", "developing.md", "validation.md", "sg_execution_times.rst", "auto_examples/sg_execution_times.rst", "auto_examples/*.ipynb", "auto_examples/*.py", "auto_examples/*.zip"]
 html_theme = "alabaster"
+html_static_path = ["_static"]
+html_css_files = ["frictionlab.css"]
+# offline mathematics: the MathJax 3 file in _static (relative paths are under _static/)
+mathjax_path = "mathjax/tex-svg-full.js"
+mathjax3_config = {"options": {"enableMenu": False}, "svg": {"fontCache": "global"}}
 html_title = f"frictionlab {release}"
 html_theme_options = {"description": "Friction models from five research works, behind one interface.",
                       "fixed_sidebar": True}
@@ -56,6 +65,7 @@ sphinx_gallery_conf = {
     "download_all_examples": False,
     "remove_config_comments": True,
     "within_subsection_order": "FileNameSortKey",
+    "write_computation_times": False,  # its page loads jQuery/DataTables from CDNs: the site stays offline
 }
 
 # --- generated pages --------------------------------------------------------------------
@@ -93,19 +103,38 @@ def _modules(package: str, recursive: bool) -> list[str]:
     return sorted(set(names))
 
 
+def _summary(module) -> str:
+    """The first sentence of a module's docstring, as one rst-safe line."""
+    doc = (module.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+    return re.sub(r"\s+", " ", doc).replace("|", "\\|") or "(no description)"
+
+
 def _write_api() -> None:
+    """``api.rst``: an index of the modules by section, each module on its own page ``api/<module>.rst``."""
     out = ["API reference", "=============", "",
            "Generated from the docstrings of every module (numpydoc format: parameters with units",
-           "in brackets, equations under *Notes*). Scenarios are listed on :doc:`scenarios`.", ""]
+           "in brackets, equations under *Notes*), one page per module. Scenarios are listed on",
+           ":doc:`scenarios`.", ""]
+    pages = GEN / "api"
+    if pages.exists():
+        for old in pages.glob("*.rst"):
+            old.unlink()
+    pages.mkdir(exist_ok=True)
     for title, package, recursive in _SECTIONS:
         mods = _modules(package, recursive)
         if not mods:
             continue
-        out += [title, "-" * len(title), ""]
+        out += [title, "-" * len(title), "", ".. toctree::", "   :hidden:", ""]
+        out += [f"   api/{m}" for m in mods]
+        out += ["", ".. list-table::", "   :widths: 35 65", ""]
         for m in mods:
-            is_pkg = hasattr(importlib.import_module(m), "__path__")
+            mod = importlib.import_module(m)
+            is_pkg = hasattr(mod, "__path__")
+            out += [f"   * - :doc:`{m} <api/{m}>`", f"     - {_summary(mod)}"]
             # a package shows its docstring only: its re-exports are documented in their modules
-            out += [f".. automodule:: {m}", "   :no-members:" if is_pkg else "", ""]
+            body = [m, "=" * len(m), "", f".. automodule:: {m}"] + (["   :no-members:"] if is_pkg else [])
+            (pages / f"{m}.rst").write_text("\n".join(body) + "\n")
+        out.append("")
     (GEN / "api.rst").write_text("\n".join(out) + "\n")
 
 
