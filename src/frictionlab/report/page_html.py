@@ -40,8 +40,6 @@ nav{margin:8px 0 0;font-size:14px}nav a{margin-right:14px}
 table{border-collapse:collapse;width:100%;table-layout:fixed;font-size:13px;margin:8px 0 14px}
 th,td{border:1px solid var(--line);padding:4px 7px;text-align:left;vertical-align:top;overflow-wrap:anywhere;word-break:break-word}
 th{background:#f3f5f8;position:sticky;top:0}
-col.verdict{width:92px}col.scen{width:15%}col.claim{width:34%}col.exp{width:18%}col.meas{width:16%}
-col.num{width:11%}col.wide{width:40%}
 td.meas{font-variant-numeric:tabular-nums}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 tr.pass td.verdict{background:var(--okbg);color:var(--ok);font-weight:600}
@@ -63,7 +61,7 @@ details.paper{border-bottom:2px solid var(--line)}
 figure{margin:8px 0 12px}img.thumb{width:THUMBpx;max-width:100%;border:1px solid var(--line);border-radius:4px}
 figcaption{color:var(--mute);font-size:12px;max-width:THUMBpx}
 .amb{color:#6b4e00;font-size:12px}
-@page{size:A4;margin:12mm}
+@page{size:A4 landscape;margin:10mm}
 @media (max-width:900px){.scenario-body{grid-template-columns:minmax(0,1fr)}}
 @media print{body{max-width:none;padding:0;font-size:11px}nav,.noprint{display:none}table{font-size:10px}
 th{position:static}thead{display:table-header-group}tr,figure,.card{break-inside:avoid}h2,h3{break-after:avoid}
@@ -85,8 +83,10 @@ def _badge(status: str) -> str:
     return f"<span class='badge {status}'>{LABEL[status]}</span>"
 
 
-def _cols(*names: str) -> str:
-    return "<colgroup>" + "".join(f"<col class='{n}'>" if n else "<col>" for n in names) + "</colgroup>"
+def _cols(*widths: int) -> str:
+    """Column widths in percent of the table (fixed layout: the table never outgrows the page)."""
+    assert sum(widths) == 100
+    return "<colgroup>" + "".join(f"<col style='width:{w}%'>" for w in widths) + "</colgroup>"
 
 
 def _scen_link(name: str) -> str:
@@ -96,7 +96,7 @@ def _scen_link(name: str) -> str:
 def _check_table(outcomes: list[ScenarioOutcome], table_id: str | None, with_scenario: bool) -> list[str]:
     head = ("<th>verdict</th>" + ("<th>scenario</th>" if with_scenario else "")
             + "<th>claim</th><th>expected</th><th>measured</th><th>ambiguity it depends on</th>")
-    cols = _cols("verdict", *(["scen"] if with_scenario else []), "claim", "exp", "meas", "")
+    cols = _cols(9, 13, 27, 15, 17, 19) if with_scenario else _cols(9, 33, 18, 18, 22)
     h = [f"<table{f' id={chr(39)}{table_id}{chr(39)}' if table_id else ''} class='checks'>{cols}<thead><tr>{head}"
          "</tr></thead><tbody>"]
     for o in outcomes:
@@ -117,7 +117,7 @@ def _attention(outcomes: list[ScenarioOutcome]) -> list[str]:
     h = ["<section id='attention'>", f"<h2>Needs attention: {n_fail} fail, {len(rs) - n_fail} deviation</h2>"]
     if not rs:
         return h + ["<p class='allpass'>Every claim passes.</p></section>"]
-    h.append(f"<table class='attention'>{_cols('verdict', 'scen', 'claim', 'exp', '')}<thead><tr><th>verdict</th>"
+    h.append(f"<table class='attention'>{_cols(9, 15, 34, 20, 22)}<thead><tr><th>verdict</th>"
              "<th>scenario</th><th>claim</th><th>expected</th><th>measured</th></tr></thead><tbody>")
     h += [f"<tr class='{r.status}'><td class='verdict'>{LABEL[r.status]}</td><td>{_scen_link(r.scenario)}</td>"
           f"<td class='claim'>{_e(r.claim)}</td><td>{_e(r.expected)}</td><td class='meas'>{_e(r.measured)}</td></tr>"
@@ -137,7 +137,7 @@ def _deviations(outcomes: list[ScenarioOutcome]) -> list[str]:
         h.append(f"<h3 class='deviation'>{_scen_link(o.name)}: {_e(c.claim)} {_badge('deviation')}</h3>")
         h.append(f"<p class='why'><b>Paper:</b> {_e(c.expected)}; <b>measured:</b> {_e(c.measured)}.<br>"
                  f"<b>Why:</b> {_e(c.explanation)}</p>")
-        h.append(f"<table class='evidence'>{_cols('verdict', 'claim', 'exp', '')}<thead><tr><th>verdict</th>"
+        h.append(f"<table class='evidence'>{_cols(9, 45, 20, 26)}<thead><tr><th>verdict</th>"
                  "<th>evidence</th><th>expected</th><th>measured</th></tr></thead><tbody>")
         h += [f"<tr class='{x.status}'><td class='verdict'>{LABEL[x.status]}</td><td>{_e(x.claim)}</td>"
               f"<td>{_e(x.expected)}</td><td class='meas'>{_e(x.measured)}</td></tr>" for x in c.evidence]
@@ -188,7 +188,7 @@ def _paper(p: str, os_: list[ScenarioOutcome]) -> list[str]:
     c = counts(os_)
     h = [f"<details class='paper'{'' if c.status == 'pass' else ' open'}><summary><h2 id='paper-{_e(p)}'>{_e(p)} "
          f"{_badge(c.status)} <small>{c.line()}</small></h2></summary>",
-         f"<table class='paper-summary'>{_cols('verdict', 'wide', 'num', 'num', 'num', '')}<thead><tr><th>status</th>"
+         f"<table class='paper-summary'>{_cols(10, 42, 12, 12, 12, 12)}<thead><tr><th>status</th>"
          "<th>scenario</th><th>pass</th><th>deviation</th><th>fail</th><th>time [s]</th></tr></thead><tbody>"]
     for o in os_:
         k = counts([o])
