@@ -3,7 +3,9 @@ r"""What one friction record does at a protocol's velocity changes and holds (an
 Measured on the record itself (no model-specific code):
 
 * :func:`step_response` at the first change between two sliding velocities: the jump of
-  :math:`\mu` across it (``direct_effect``), the largest rise over the first 5 % of the new
+  :math:`\mu` across it (``direct_effect``; the change over the sample interval that ends at
+  the step, less the change over the interval before it, which removes the drift of a state
+  still relaxing), the largest rise over the first 5 % of the new
   segment (``peak_after_step``), :math:`\mu` at the end of that segment
   (``steady_after_step``) and :math:`\mu` just before the step or the first hold
   (``mu_reference``);
@@ -68,7 +70,9 @@ def step_response(ds: xr.Dataset, protocol: Any) -> dict[str, Any]:
         i1 = int(np.searchsorted(t, t_step - 1e-9 * max(1.0, t_step)))
         i0 = i1 - 1
         if 0 <= i0 and i1 < t.size:
-            out.update(i_before=i0, i_step=i1, direct_effect=float(mu[i1] - mu[i0]))
+            # minus the drift over the previous interval (the state still relaxing before the step)
+            drift = float(mu[i0] - mu[i0 - 1]) if i0 >= 1 and np.isclose(t[i1] - t[i0], t[i0] - t[i0 - 1]) else 0.0
+            out.update(i_before=i0, i_step=i1, direct_effect=float(mu[i1] - mu[i0]) - drift)
             win = (t >= t[i1]) & (t <= t_step + 0.05 * (t_next - t_step))
             out["peak_after_step"] = float(np.max(mu[win]) - mu[i0])
         i_end = int(np.searchsorted(t, t_next - 1e-9 * max(1.0, t_next))) - 1
