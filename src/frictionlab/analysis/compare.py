@@ -51,7 +51,7 @@ from ..protocols.base import AbstractProtocol
 from ..solve import simulate
 from .response import first_velocity_change, hold_peaks, hold_windows, interp_segments, step_response, time_grid
 
-__all__ = ["QuickFull", "Setup", "SETUPS", "run_model", "compare", "fixed_step", "rsf_table",
+__all__ = ["QuickFull", "Setup", "SETUPS", "setup_run", "run_model", "compare", "fixed_step", "rsf_table",
            "format_table"]
 
 #: variables every run returns (over ``time``)
@@ -150,7 +150,7 @@ def fixed_step(protocol: AbstractProtocol, n: int) -> float:
     return target
 
 
-def _prepare(name: str, protocol: AbstractProtocol, quick: bool, system: Any) -> tuple[Any, AbstractProtocol, dict]:
+def setup_run(name: str, protocol: AbstractProtocol, quick: bool, system: Any) -> tuple[Any, AbstractProtocol, dict]:
     """The model, the protocol it runs and the keyword arguments of its ``simulate`` call."""
     setup = SETUPS.get(name, Setup())
     params = _pick(setup.params, quick)
@@ -180,7 +180,7 @@ def _prepare(name: str, protocol: AbstractProtocol, quick: bool, system: Any) ->
 
 def run_model(name: str, protocol: AbstractProtocol, quick: bool = True, system: Any = None) -> xr.Dataset:
     """``simulate(make_model(name, ...), protocol, ...)`` with the settings of ``SETUPS[name]``."""
-    model, proto, kw = _prepare(name, protocol, quick, system)
+    model, proto, kw = setup_run(name, protocol, quick, system)
     return simulate(model, proto, system=system, **kw)
 
 
@@ -189,7 +189,7 @@ def _expectations(name: str, ds: xr.Dataset, protocol: AbstractProtocol, quick: 
     ch = first_velocity_change(protocol)
     if ch is None:
         return {}
-    model, proto, _ = _prepare(name, protocol, quick, None)
+    model, proto, _ = setup_run(name, protocol, quick, None)
     _, v0, v1, _ = ch
     fn = float(proto.normal_force(np.array([ch[0]]))[0])
     out: dict[str, float] = {}

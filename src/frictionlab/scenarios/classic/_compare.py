@@ -51,9 +51,9 @@ def _row(ds: xr.Dataset, name: str) -> int | None:
 
 def _rate_state(protocol: Any) -> Any:
     """The ``rate_state`` model exactly as compare ran it."""
-    from ...analysis.compare import _prepare
+    from ...analysis.compare import setup_run
 
-    return _prepare("rate_state", protocol, True, None)[0]
+    return setup_run("rate_state", protocol, True, None)[0]
 
 
 def model_coverage_check(ds: xr.Dataset, requested: Sequence[str]):

@@ -11,7 +11,9 @@ Notes
   during the hold); there is no elastic loading, so this is not the spring-slider healing
   rate of laboratory tests (Marone 1998).
 * Memoryless or rate-only laws (Coulomb, Stribeck, Kloss, Dahl, LuGre) cannot heal: their state
-  does not evolve at zero slip rate. The LuGre law is known to lack dwell-time-dependent
+  does not evolve at zero slip rate; the dynamic Kloss law only lags its memoryless curve. The
+  two-state rate-and-state law (aging) and both subloading forms (return mapping and rate form,
+  the same physics) heal. The LuGre law is known to lack dwell-time-dependent
   stiction without extensions (Olsson et al. 1998). GMS element forces are frozen at zero slip
   rate, so it does not heal under prescribed slip either (its stick/slip switch is regularised,
   see frictionlab.laws.gms, so no chatter masks the hold peaks).
@@ -35,8 +37,8 @@ from ._compare import (healing_checks, model_coverage_check, plot as plot_compar
                        rsf_recovery_checks, run_from_config)
 
 #: what each model does during a hold under prescribed slip: heals (True) or cannot (False; see Notes)
-HEALS = {"rate_state": True, "subloading": True, "coulomb": False, "stribeck": False, "dahl": False, "lugre": False,
-         "gms": False, "kloss": False}
+HEALS = {"rate_state": True, "rate_state2": True, "subloading": True, "subloading_rate": True, "coulomb": False,
+         "stribeck": False, "dahl": False, "lugre": False, "gms": False, "kloss": False, "kloss_dynamic": False}
 
 CONFIG = {
     "protocol": {"type": "slide_hold_slide", "v": 1e-3, "slide_duration": 0.2, "holds": [0.1, 1.0, 10.0],
