@@ -18,8 +18,8 @@ that no interpolated sample straddles a velocity jump; the grid contains the jum
   ``direct_effect``, ``peak_after_step``, ``steady_after_step``, ``mu_reference``,
   ``hold_peaks`` over ``(model, hold)``; and the model's own expectations where it has them:
   ``steady_expected`` (its steady-state curve ``friction_curve`` at the new velocity) and
-  ``direct_expected`` (a rate law's friction with its state frozen just before the step,
-  evaluated at the new velocity minus at the old one; or the jump the model's driver records
+  ``direct_expected`` (a rate law's friction with its state frozen at the step, evaluated at
+  the new velocity minus at the old one; or the jump the model's driver records
   itself, ``direct_effect_expected`` over ``jump``);
 * rate-and-state parameters fitted to each response (:func:`frictionlab.fit.rsf_prescribed.fit_rsf`):
   ``rsf_mu_ref``, ``rsf_a``, ``rsf_b``, ``rsf_dc`` and their standard errors ``*_stderr``
@@ -190,7 +190,7 @@ def _expectations(name: str, ds: xr.Dataset, protocol: AbstractProtocol, quick: 
     if ch is None:
         return {}
     model, proto, _ = setup_run(name, protocol, quick, None)
-    _, v0, v1, _ = ch
+    v1 = ch[2]
     fn = float(proto.normal_force(np.array([ch[0]]))[0])
     out: dict[str, float] = {}
     curve = getattr(model, "friction_curve", None)
@@ -202,7 +202,7 @@ def _expectations(name: str, ds: xr.Dataset, protocol: AbstractProtocol, quick: 
         out["direct_expected"] = float(ds.direct_effect_expected.values[0])
     elif isinstance(model, AbstractLaw) and "i_before" in resp:
         i0, i1 = resp["i_before"], resp["i_step"]
-        state = np.array([float(ds[s].values[i0]) for s in model.state_names])
+        state = np.array([float(ds[s].values[i1]) for s in model.state_names])  # the state at the step
         va, vb = float(ds.slip_velocity.values[i0]), float(ds.slip_velocity.values[i1])
         out["direct_expected"] = (model.friction(0.0, state, vb, fn) - model.friction(0.0, state, va, fn)) / fn
     return out
