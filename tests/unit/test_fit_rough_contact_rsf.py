@@ -61,6 +61,7 @@ def test_simulate_gives_si_jump_record(record):
     assert jump.sizes["jump"] == 2
 
 
+@pytest.mark.slow(reason="a dynamic rate-and-state fit (hundreds of simulate calls): ~20-45 s on 2 shared cores")
 def test_fitted_rate_state_is_velocity_weakening_and_determined(record):
     ts, jump = record
     f = _fit(ts, ["mu0", "a", "b", "dc"], fixed={"v0": V_FAST})
