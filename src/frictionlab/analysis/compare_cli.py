@@ -38,7 +38,7 @@ def register(app: typer.Typer) -> None:
     def compare(
         protocol: Annotated[str, typer.Argument(help="protocol type: velocity_steps, slide_hold_slide, constant_velocity, ...")] = "velocity_steps",
         set_: Annotated[Optional[list[str]], typer.Option("--set", help="protocol field, e.g. velocities=[1e-6,1e-5]")] = None,
-        models: Annotated[Optional[str], typer.Option("--models", help="comma-separated adapter names (default: all)")] = None,
+        models: Annotated[Optional[str], typer.Option("--models", help="comma-separated registered model names (default: every registered model)")] = None,
         out: Annotated[Path, typer.Option("--out", help="output directory")] = Path("out"),
         full: Annotated[bool, typer.Option("--full", help="finer integration (4e4 steps) and larger ensembles")] = False,
         law: Annotated[str, typer.Option("--law", help="evolution law of the fitted RSF model: aging | slip")] = "aging",
@@ -53,11 +53,12 @@ def register(app: typer.Typer) -> None:
         from ..core.files import writable_dir, write_json_atomic
         from ..core.result import write_netcdf
         from ..plot import save
-        from .compare import ADAPTERS, compare as run_compare, format_table, plot_compare, rsf_table
+        from ..plot.compare import plot_compare
+        from .compare import compare as run_compare, format_table, rsf_table
 
         proto = build_protocol(protocol, set_)
         writable_dir(out)
-        names = [m.strip() for m in models.split(",") if m.strip()] if models else list(ADAPTERS)
+        names = [m.strip() for m in models.split(",") if m.strip()] if models else None
         system = None
         if stiffness is not None:
             from ..systems.mass import spring_slider
@@ -67,11 +68,12 @@ def register(app: typer.Typer) -> None:
                          system=system)
         stem = out / f"compare_{protocol}"
         write_netcdf(ds, stem.with_suffix(".nc"))
-        save(plot_compare(ds, title=f"{protocol}: {', '.join(f'{k}={v}' for k, v in proto.attrs().items())}"[:110]),
-             stem.with_suffix(".png"))
+        table = format_table(ds) if not no_fit and system is None else ""
+        save(plot_compare(ds, title=f"{protocol}: {', '.join(f'{k}={v}' for k, v in proto.attrs().items())}"[:110],
+                          table=table), stem.with_suffix(".png"))
         write_json_atomic(stem.with_suffix(".json"), rsf_table(ds), indent=2, default=str)
         for m, s, sec in zip(ds.model.values, ds.status.values, ds.run_seconds.values):
-            typer.echo(f"{m:<14} {'ok' if s == 'ok' else s}" + (f"  ({sec:.1f} s)" if s == "ok" else ""))
-        if not no_fit and system is None:
-            typer.echo(format_table(ds))
+            typer.echo(f"{m:<16} {'ok' if s == 'ok' else s}" + (f"  ({sec:.1f} s)" if s == "ok" else ""))
+        if table:
+            typer.echo(table)
         typer.echo(f"wrote {stem}.nc, {stem}.png, {stem}.json")

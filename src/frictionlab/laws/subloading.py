@@ -400,6 +400,13 @@ class SubloadingParams:
             return self.pressure_factor(fn) * A * self.tau(v)
         return A * self.tau(v)
 
+    def friction_curve(self, v: FloatArray, normal_force: float = 3e5) -> FloatArray:
+        """Steady friction (tangential stress [Pa]) at each slip speed in ``v`` under normal stress
+        ``normal_force`` [Pa]: :meth:`steady_stress` (overrides the zero-state default of the
+        rate form, whose state is not zero at steady sliding)."""
+        v = np.asarray(v, dtype=float)
+        return np.asarray(self.steady_stress(np.abs(v), normal_force), dtype=float) * np.sign(v)
+
     def microslip(self, R: float | FloatArray, fn: float) -> tuple[FloatArray, FloatArray]:
         r"""Plastic and total slip to reach ratio ``R`` under monotonic loading (spec C3).
 

@@ -1,9 +1,9 @@
 """``classic/compare-velocity-step``: one velocity step 0.1 -> 1 mm/s through every model.
 
 The same :class:`~frictionlab.protocols.VelocitySteps` object (prescribed slip, 1 N normal
-load; 0.3 MPa for the stress-based subloading model) runs through every adapter of
-:mod:`frictionlab.analysis.compare`; the rate-and-state law (aging, closed form under
-prescribed slip) is fitted to each model's response.
+load; 0.3 MPa for the stress-based subloading models) runs through every registered model by
+plain ``simulate`` calls (:func:`frictionlab.analysis.compare.compare`); the rate-and-state law
+(aging, closed form under prescribed slip) is fitted to each model's response.
 
 Notes
 -----
@@ -14,11 +14,13 @@ Notes
   laboratory-like resolution), so that the Jacobian standard errors are statistical: on the
   noise-free record of the rate_state model they would reflect round-off only (the recovery is
   exact to the optimiser tolerance, ~1e-9 relative), and "within 3 SE" would be meaningless.
-* Steady-state and direct-effect expectations come from each model's own closed forms
-  (``friction_curve``, ``steady_stress``, a ln(V2/V1), the LuGre jump sigma1 dz/dt + sigma2 dv,
-  the GMS viscous jump sigma2 dv, the rough-contact jump alpha ln(V2/V1) A/W of Hulikal et al.
-  2015 Sec. 5.5); the beam network driver takes one constant velocity and reports itself
-  unsupported. The rough-contact run is a small periodic patch (32^2 quick), so its friction
+* Steady-state and direct-effect expectations come from each model itself: its steady-state
+  curve (``friction_curve``; the subloading models' ``steady_stress``), the friction of a rate
+  law with its state frozen at the step evaluated at the new minus the old velocity (a ln(V2/V1)
+  for rate-and-state, sigma1 dz/dt + sigma2 dv for LuGre, sigma2 dv for GMS, the curve
+  difference for static laws), and the jump alpha ln(V2/V1) A/W the rough-contact driver
+  records (Hulikal et al. 2015 Sec. 5.5); the beam network driver takes one constant velocity
+  and says so in its row. The rough-contact run is a small periodic patch (32^2 quick), so its friction
   carries roughness noise and its fitted RSF parameters are rough estimates.
 """
 
@@ -26,15 +28,18 @@ from __future__ import annotations
 
 import xarray as xr
 
-from ...analysis.compare import (DEFAULT_MODELS, run_from_config, direct_effect_checks, model_coverage_check,
-                                 plot_compare, rsf_recovery_checks, steady_checks)
 from ...protocols import make_protocol
 from ..base import Scenario, register_scenario
+from ._compare import (direct_effect_checks, model_coverage_check, plot as plot_compare, requested_models,
+                       rsf_recovery_checks, run_from_config, steady_checks)
+
+#: models with a positive direct effect (friction rises right after a velocity increase)
+RATE_STRENGTHENING = ("gms", "rate_state", "rate_state2", "subloading", "subloading_rate", "rough_contact")
 
 CONFIG = {
     "protocol": {"type": "velocity_steps", "velocities": [1e-4, 1e-3], "durations": [1.0, 1.0],
                  "normal_force_value": 1.0},
-    "models": list(DEFAULT_MODELS),
+    "models": "all",
     "law": "aging",
     "fit_noise": 1e-4,
     "seed": 0,
@@ -44,23 +49,23 @@ CONFIG = {
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
     proto = make_protocol(cfg["protocol"])
-    out = [model_coverage_check(ds, cfg["models"])]
+    out = [model_coverage_check(ds, requested_models(cfg))]
     out += rsf_recovery_checks(ds, proto)
     out += steady_checks(ds)
-    out += direct_effect_checks(ds)
+    out += direct_effect_checks(ds, RATE_STRENGTHENING)
     return out
 
 
 def plot(ds: xr.Dataset):
-    return plot_compare(ds, title="One velocity step 0.1 -> 1 mm/s, every model (prescribed slip)")
+    return plot_compare(ds, "One velocity step 0.1 -> 1 mm/s, every model (prescribed slip)")
 
 
 register_scenario(Scenario(
     name="classic/compare-velocity-step",
     description=("One protocol, many models: a velocity step 0.1 -> 1 mm/s (1 s each, prescribed slip) run "
-                 "through Coulomb, Stribeck, Dahl, LuGre, GMS, rate-and-state, Kloss, subloading, the "
-                 "microjunction ensemble and the rough-contact sliding model (the beam network, constant "
-                 "velocity only, reports itself unsupported), with rate-and-state a, b, D_c fitted to each "
+                 "through every registered model (Coulomb, Stribeck, Dahl, LuGre, GMS, rate-and-state, Kloss, "
+                 "subloading, the microjunction ensemble, the rough-contact sliding model; the beam network, "
+                 "constant velocity only, says so in its row), with rate-and-state a, b, D_c fitted to each "
                  "response."),
     config=CONFIG, run=run_from_config, checks=checks, plot=plot, quick={"n_grid": 2001},
     references=["Dieterich 1979", "Ruina 1983", "Marone 1998", "Hulikal, Lapusta & Bhattacharya 2015"],

@@ -1,0 +1,155 @@
+r"""Shared run and checks of the ``classic/compare-*`` scenarios (one protocol through every model).
+
+The runs are :func:`frictionlab.analysis.compare.compare` (a loop of ``simulate`` calls); the
+checks compare each model's measured response with its own closed forms and with what each
+scenario states about the models (which are rate strengthening, which heal during holds).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from ..base import check
+
+__all__ = ["run_from_config", "requested_models", "model_coverage_check", "rsf_recovery_checks", "steady_checks",
+           "direct_effect_checks", "healing_checks", "plot"]
+
+
+def requested_models(cfg: dict) -> list[str]:
+    """The config's ``models``: a list of registered names, or ``"all"`` (every registered model)."""
+    from ...core.registry import model_names
+
+    return model_names() if cfg["models"] == "all" else list(cfg["models"])
+
+
+def run_from_config(cfg: dict, quick: bool) -> xr.Dataset:
+    """Run :func:`~frictionlab.analysis.compare.compare` from a scenario config (``protocol``,
+    ``models``, ``law``, ``n_grid``, ``fit_noise``, ``seed``)."""
+    from ...analysis.compare import compare
+    from ...protocols import make_protocol
+
+    return compare(make_protocol(cfg["protocol"]), requested_models(cfg), quick, law=cfg["law"],
+                   n_grid=int(cfg["n_grid"]), fit_noise=float(cfg["fit_noise"]), seed=int(cfg["seed"]))
+
+
+def plot(ds: xr.Dataset, title: str):
+    from ...analysis.compare import format_table
+    from ...plot.compare import plot_compare
+
+    return plot_compare(ds, title=title, table=format_table(ds))
+
+
+def _row(ds: xr.Dataset, name: str) -> int | None:
+    names = [str(m) for m in ds.model.values]
+    return names.index(name) if name in names else None
+
+
+def _rate_state(protocol: Any) -> Any:
+    """The ``rate_state`` model exactly as compare ran it."""
+    from ...analysis.compare import setup_run
+
+    return setup_run("rate_state", protocol, True, None)[0]
+
+
+def model_coverage_check(ds: xr.Dataset, requested: Sequence[str]):
+    """Every requested model appears in the result, run or with the reason it could not run."""
+    names = [str(m) for m in ds.model.values]
+    ok = [n for n, s in zip(names, ds.status.values) if s == "ok"]
+    failed = [f"{n} ({str(s)[:60]})" for n, s in zip(names, ds.status.values) if s != "ok"]
+    passed = sorted(names) == sorted(requested) and all(str(s) for s in ds.status.values)
+    return check("every requested model is run or reported with the reason it failed (none dropped)",
+                 f"{len(requested)} models", f"{len(ok)} ran; failed: {'; '.join(failed) or 'none'}", passed)
+
+
+def rsf_recovery_checks(ds: xr.Dataset, protocol: Any) -> list:
+    """The RSF law fitted to the ``rate_state`` model recovers its own a, b, D_c within 3 standard errors."""
+    i = _row(ds, "rate_state")
+    if i is None:
+        return []
+    truth = _rate_state(protocol)
+    out = []
+    for k in ("a", "b", "dc"):
+        val, se = float(ds[f"rsf_{k}"].values[i]), float(ds[f"rsf_{k}_stderr"].values[i])
+        if not math.isfinite(val):
+            out.append(check(f"RSF fit to the rate_state model: {k} not identifiable from this protocol "
+                             "(single sliding velocity), held fixed", "fixed (n/a)", "fixed", True))
+            continue
+        exp = float(getattr(truth, k))
+        err = abs(val - exp)
+        out.append(check(f"RSF fit to the rate_state model recovers its own {k} within 3 standard errors",
+                         f"{exp:.6g} ± 3 SE", f"{val:.8g} ± {se:.2g} (|err| = {err:.2g})", err <= 3.0 * se))
+    return out
+
+
+def steady_checks(ds: xr.Dataset, rtol: float = 1e-3) -> list:
+    """Friction at the end of the post-step segment equals the model's own steady-state curve."""
+    out = []
+    for i, m in enumerate(ds.model.values):
+        exp = float(ds.steady_expected.values[i])
+        if ds.status.values[i] != "ok" or not math.isfinite(exp):
+            continue
+        got = float(ds.steady_after_step.values[i])
+        out.append(check(f"{m}: friction at the end of the {ds.attrs['v_after']:g} m/s segment = its steady-state "
+                         "curve", f"{exp:.6f} (rel {rtol:g})", got, abs(got - exp) <= rtol * max(abs(exp), 1e-3),
+                         fmt=".6f"))
+    return out
+
+
+def direct_effect_checks(ds: xr.Dataset, rate_strengthening: Collection[str], rtol: float = 0.01) -> list:
+    """Instantaneous jump at the step vs the model's own frozen-state value; for the models named
+    ``rate_strengthening``, the sign of the early response."""
+    out = []
+    for i, m in enumerate(ds.model.values):
+        if ds.status.values[i] != "ok":
+            continue
+        exp = float(ds.direct_expected.values[i])
+        got = float(ds.direct_effect.values[i])
+        if math.isfinite(exp):
+            out.append(check(f"{m}: instantaneous friction jump at the velocity step (state frozen at the step)",
+                             f"{exp:+.6f} (rel {rtol:g}, abs 1e-6)", got,
+                             abs(got - exp) <= max(rtol * abs(exp), 1e-6), fmt="+.6f"))
+        if str(m) not in rate_strengthening:
+            continue
+        if math.isfinite(exp) and exp != 0.0:  # an instantaneous jump exists: its sign
+            out.append(check(f"{m}: positive direct effect (instantaneous rise at the velocity increase)",
+                             "> 0", got, got > 0, fmt="+.3g"))
+        else:  # elastic models (friction = a stress state): no jump, the rise builds over a short slip
+            peak = float(ds.peak_after_step.values[i])
+            out.append(check(f"{m}: positive direct effect (friction rises within 5 % of the segment after "
+                             "the velocity increase)", "> 0", peak, peak > 0, fmt="+.3g"))
+    return out
+
+
+def healing_checks(ds: xr.Dataset, protocol: Any, heals: Mapping[str, bool], rtol: float = 0.01,
+                   atol_none: float = 1e-4) -> list:
+    """Slide-hold-slide: RSF closed-form healing; the models in ``heals`` heal (True), more for
+    longer holds, or not at all (False)."""
+    out = []
+    holds = np.asarray(ds.hold.values, dtype=float)
+    i = _row(ds, "rate_state")
+    if i is not None and ds.status.values[i] == "ok":
+        m = _rate_state(protocol)
+        v = abs(float(protocol.segments()[0].velocity))
+        for k, th in enumerate(holds):
+            exp = m.b * math.log(1.0 + v * th / m.dc)
+            got = float(ds.hold_peaks.values[i, k])
+            out.append(check(f"rate_state: reslide peak after a {th:g} s hold = b ln(1 + V t_h / D_c)",
+                             f"{exp:.6f} (rel {rtol:g})", got, abs(got - exp) <= rtol * exp, fmt=".6f"))
+    for j, name in enumerate(ds.model.values):
+        if ds.status.values[j] != "ok" or str(name) not in heals:
+            continue
+        peaks = ds.hold_peaks.values[j]
+        if heals[str(name)]:
+            ok = bool(np.all(peaks > 0) and np.all(np.diff(peaks) > 0))
+            out.append(check(f"{name}: friction heals during holds, more for longer holds",
+                             "peaks > 0, increasing", ", ".join(f"{p:.4g}" for p in peaks), ok))
+        else:
+            worst = float(np.max(np.abs(peaks)))
+            out.append(check(f"{name}: no healing (memoryless, or its state is frozen at zero slip rate)",
+                             f"|peak| < {atol_none:g}", worst, worst < atol_none, fmt=".2g"))
+    return out
