@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import re
 import shutil
 import textwrap
 from typing import Annotated, Any, Optional
@@ -25,9 +26,21 @@ __all__ = ["register", "catalogue", "describe", "KINDS"]
 KINDS = ("model", "protocol", "system", "scenario")
 
 
+_TEX = {r"\mu": "mu", r"\sigma": "sigma", r"\theta": "theta", r"\operatorname{sgn}": "sgn", r"\,": " "}
+
+
+def _plain(text: str) -> str:
+    """Docstring reST as terminal text: roles (``:math:`x```, ``:class:`x```) and literals unwrapped."""
+    text = re.sub(r":[a-z]+:`([^`]*)`", r"\1", text)
+    text = re.sub(r"``([^`]*)``", r"\1", text)
+    for tex, word in _TEX.items():
+        text = text.replace(tex, word)
+    return text.replace("`", "")
+
+
 def _first_paragraph(text: str | None) -> str:
     text = inspect.cleandoc(text or "")
-    return " ".join(text.split("\n\n", 1)[0].split())
+    return _plain(" ".join(text.split("\n\n", 1)[0].split()))
 
 
 def _docstring_params(cls: type) -> dict[str, str]:
@@ -97,7 +110,7 @@ def catalogue(paper: str | None = None, kind: str | None = None) -> list[tuple[s
             rows.append((kind_, n, ", ".join(sorted(papers.get((kind_, n), ()))), _first_paragraph(reg[n].__doc__)))
     for n in scenario_names():
         sc = get_scenario(n)
-        rows.append(("scenario", n, sc.paper, " ".join(sc.description.split())))
+        rows.append(("scenario", n, sc.paper, _plain(" ".join(sc.description.split()))))
     return [r for r in rows if (kind is None or r[0] == kind)
             and (paper is None or paper in r[2].split(", "))]
 

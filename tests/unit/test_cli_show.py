@@ -126,3 +126,14 @@ print("COMPILED", compiled)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "COMPILED []" in out.stdout, out.stdout
+
+
+def test_list_descriptions_carry_no_rst_markup():
+    """`list` shows plain text: a docstring's ``:math:`...``` role or ````literal```` quoting is unwrapped."""
+    from frictionlab.cli_show import catalogue
+
+    rows = catalogue(kind="model")
+    coulomb = next(r for r in rows if r[1] == "coulomb")
+    assert ":math:" not in coulomb[3] and "`" not in coulomb[3]
+    assert "F = mu N sgn(v)" in coulomb[3]
+    assert not [r[1] for r in catalogue() if ":math:" in r[3] or "``" in r[3]]
