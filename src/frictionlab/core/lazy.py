@@ -16,10 +16,29 @@ from __future__ import annotations
 
 import importlib
 import sys
+import types
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 __all__ = ["lazy_exports"]
+
+
+class _SameNamePackage(types.ModuleType):
+    """A package exporting a name defined in a submodule of that same name (``analysis.steady_state``,
+    the function of ``analysis/steady_state.py``).
+
+    Importing the submodule (``from frictionlab.analysis.steady_state import SteadyState``) makes the
+    import system set the package attribute to the module; here it is set to the exported object
+    instead, as an eager ``from .steady_state import steady_state`` in the ``__init__`` would leave it.
+    """
+
+    _same_name: frozenset[str] = frozenset()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if (name in self._same_name and isinstance(value, types.ModuleType)
+                and value.__name__ == f"{self.__name__}.{name}"):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
 
 
 def lazy_exports(package: str, exports: Mapping[str, str], submodules: Iterable[str] = ()
@@ -28,10 +47,17 @@ def lazy_exports(package: str, exports: Mapping[str, str], submodules: Iterable[
 
     ``exports`` maps a public name to the module holding it (relative to ``package``, e.g.
     ``".solve"``); ``submodules`` names subpackages exposed as attributes (``frictionlab.laws``).
+    A name exported from a submodule of the same name stays the exported object even after that
+    submodule is imported directly (:class:`_SameNamePackage`).
     An unknown name raises :class:`AttributeError` as a plain module would.
     """
     exports = dict(exports)
     subs = frozenset(submodules)
+    same_name = frozenset(n for n, m in exports.items() if m == f".{n}")
+    if same_name:
+        module = sys.modules[package]
+        module.__class__ = _SameNamePackage
+        module._same_name = same_name
 
     def __getattr__(name: str) -> Any:
         if name in subs:
