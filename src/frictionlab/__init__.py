@@ -18,4 +18,4 @@ __getattr__, __dir__ = lazy_exports(__name__, {
     "IntegrationError": ".core.errors", "DataError": ".core.errors",
     "make_model": ".core.registry", "model_names": ".core.registry",
     "simulate": ".solve", "citations": ".core.citations", "Fitter": ".fit",
-}, submodules=("laws", "protocols", "systems"))
+})

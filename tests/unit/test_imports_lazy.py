@@ -77,6 +77,15 @@ def test_names_are_the_defining_modules_objects():
     assert isinstance(frictionlab.citations(), (list, tuple, dict, str))
 
 
+def test_submodules_are_reachable_as_attributes():
+    """What the eager ``__init__``s made reachable after ``import frictionlab`` still is (imported on access)."""
+    code = ("import frictionlab as fl\n"
+            "assert callable(fl.solve.drivers.drivers_for) and callable(fl.core.result.make_dataset)\n"
+            "assert fl.fit.rsf.__name__ == 'frictionlab.fit.rsf' and fl.protocols.base.segment_kind\n"
+            "assert {'laws', 'protocols', 'systems', 'simulate'} <= set(dir(fl))")
+    _heavy_after(code)
+
+
 def test_unknown_name_is_an_attribute_error():
     with pytest.raises(AttributeError, match="no attribute 'simulat'"):
         frictionlab.simulat  # noqa: B018

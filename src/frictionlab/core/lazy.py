@@ -3,8 +3,7 @@
 A package ``__init__`` declares where each public name lives and gets module-level
 ``__getattr__`` / ``__dir__`` from :func:`lazy_exports`::
 
-    __getattr__, __dir__ = lazy_exports(__name__, {"simulate": ".solve", "Fitter": ".fit"},
-                                        submodules=("laws",))
+    __getattr__, __dir__ = lazy_exports(__name__, {"simulate": ".solve", "Fitter": ".fit"})
 
 ``import frictionlab`` then loads none of the heavy dependencies (xarray, pandas, scipy,
 numba, matplotlib, dask); ``frictionlab.simulate`` or ``from frictionlab import simulate``
@@ -15,9 +14,10 @@ second access costs nothing. ``tests/unit/test_imports_lazy.py`` guards it.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 import types
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 __all__ = ["lazy_exports"]
@@ -41,18 +41,17 @@ class _SameNamePackage(types.ModuleType):
         super().__setattr__(name, value)
 
 
-def lazy_exports(package: str, exports: Mapping[str, str], submodules: Iterable[str] = ()
-                 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+def lazy_exports(package: str, exports: Mapping[str, str]) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """``(__getattr__, __dir__)`` for package ``package``.
 
     ``exports`` maps a public name to the module holding it (relative to ``package``, e.g.
-    ``".solve"``); ``submodules`` names subpackages exposed as attributes (``frictionlab.laws``).
-    A name exported from a submodule of the same name stays the exported object even after that
-    submodule is imported directly (:class:`_SameNamePackage`).
-    An unknown name raises :class:`AttributeError` as a plain module would.
+    ``".solve"``). Any other name that is a subpackage or submodule (``frictionlab.laws``,
+    ``frictionlab.solve.drivers`` after ``import frictionlab``) is imported on access, as it was
+    reachable when the ``__init__`` imported everything. A name exported from a submodule of the
+    same name stays the exported object even after that submodule is imported directly
+    (:class:`_SameNamePackage`). An unknown name raises :class:`AttributeError` as a plain module would.
     """
     exports = dict(exports)
-    subs = frozenset(submodules)
     same_name = frozenset(n for n, m in exports.items() if m == f".{n}")
     if same_name:
         module = sys.modules[package]
@@ -60,16 +59,17 @@ def lazy_exports(package: str, exports: Mapping[str, str], submodules: Iterable[
         module._same_name = same_name
 
     def __getattr__(name: str) -> Any:
-        if name in subs:
-            value = importlib.import_module(f"{package}.{name}")
-        elif name in exports:
+        if name in exports:
             value = getattr(importlib.import_module(exports[name], package), name)
+        elif not name.startswith("__") and importlib.util.find_spec(f"{package}.{name}") is not None:
+            value = importlib.import_module(f"{package}.{name}")
         else:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         setattr(sys.modules[package], name, value)  # cached: later accesses skip __getattr__
         return value
 
     def __dir__() -> list[str]:
-        return sorted(set(vars(sys.modules[package])) | set(exports) | subs)
+        mod = sys.modules[package]
+        return sorted(set(vars(mod)) | set(exports) | set(getattr(mod, "__all__", ())))
 
     return __getattr__, __dir__
