@@ -8,7 +8,7 @@ run the console script's code (``frictionlab.cli.main``) with output discarded.
 
 Targets (issue 19): ``import frictionlab`` <= 0.3 s and ``frictionlab --help`` <= 0.5 s.
 ``list`` imports every model and scenario module (it shows their metadata), so it carries
-numba, scipy and xarray: its figure is informational. The heavy modules each call loads are
+numba, scipy.integrate, xarray/pandas and matplotlib: its figure is informational. The heavy modules each call loads are
 listed by ``tests/unit/test_imports_lazy.py``, which fails if ``import frictionlab`` loads any.
 Run with ``frictionlab bench startup`` (``--quick``: 3 processes per figure instead of 7).
 """
