@@ -23,8 +23,6 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from .core.errors import ConfigError, FrictionLabError
 from .core.files import writable_dir
@@ -149,6 +147,8 @@ def reproduce(
     Exit status: 0 when no claim fails (proven deviations of the papers are not failures), 1 when
     one does, 2 when a scenario could not run.
     """
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
     from .report.reproduce import counts, exit_code, run_one, write_report
     from .scenarios.base import select
 
@@ -205,6 +205,8 @@ def bench(
     quick: Annotated[bool, typer.Option("--quick", help="smaller problem sizes")] = False,
 ) -> None:
     """Print benchmark figures (times, rates, ratios against targets)."""
+    from rich.table import Table
+
     d = _find_benchmarks()
     if d is None:
         raise ConfigError("no benchmarks/ directory found (run from the repository checkout)")

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import xarray as xr
 from numpy.typing import ArrayLike
 
 from ..core.errors import DataError
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 __all__ = ["SteadyState", "steady_state"]
 
@@ -79,6 +82,8 @@ def steady_state(
     (2.0, 6.2)
     """
     if y is None:
+        import xarray as xr
+
         if not isinstance(t, xr.DataArray):
             raise DataError("steady_state needs (t, y) arrays or one DataArray with a 'time' coordinate")
         y = t.values

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import xarray as xr
 from numpy.typing import ArrayLike
-from scipy.signal import find_peaks
 
 from ..core.errors import DataError
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 __all__ = ["StickSlip", "stick_slip"]
 
@@ -59,6 +61,8 @@ class StickSlip:
 
     def to_dataset(self) -> xr.Dataset:
         """Metrics as an xarray Dataset (peak times on ``event``, stick onsets on ``cycle``)."""
+        import xarray as xr
+
         d = asdict(self)
         ds = xr.Dataset(
             {
@@ -122,6 +126,8 @@ def stick_slip(
     StickSlip
     """
     if force is None:
+        import xarray as xr
+
         if not isinstance(t, xr.DataArray):
             raise DataError("stick_slip needs (t, force) arrays or one DataArray with a 'time' coordinate")
         force = t.values
@@ -140,6 +146,8 @@ def stick_slip(
     scale = float(np.mean(np.abs(fw)))
     if scale == 0.0:
         scale = 1.0
+    from scipy.signal import find_peaks
+
     peaks, _ = find_peaks(fw, prominence=prominence * scale)
     nan = float("nan")
     empty = np.array([], dtype=float)

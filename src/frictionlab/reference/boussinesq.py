@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import optimize, stats
+from scipy import optimize
 
 __all__ = ["point_load_displacement", "square_centre_coef", "meanfield_eta", "meanfield_area_fraction",
            "meanfield_mu"]
@@ -38,6 +38,8 @@ def square_centre_coef() -> float:
 
 
 def _load_per_element(eta: float, sigma: float, C: float) -> float:
+    from scipy import stats  # here, not at import: scipy.stats alone costs ~0.3 s (frictionlab list)
+
     return sigma * (stats.norm.pdf(eta) - eta * stats.norm.sf(eta)) / C
 
 
@@ -48,6 +50,8 @@ def meanfield_eta(pressure_bar: float, dx: float = 1.0, sigma: float = 1.0, C0: 
 
 
 def meanfield_area_fraction(pressure_bar: float, **kw) -> float:
+    from scipy import stats
+
     return float(stats.norm.sf(meanfield_eta(pressure_bar, **kw)))
 
 

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
-from scipy import optimize, stats
+from scipy import optimize
 
 from ..contact.rough.constitutive import Viscoelastic
 from ..core.errors import ParameterError
@@ -91,6 +91,8 @@ def meanfield_mu_static(pressure_bar: float, tau_s: float, *, c: float = 1.0, C0
 def meanfield_pressure_elasticity(pressure_bar: float, *, c: float = 1.0, C0: float = 16.0, dx: float = 1.0,
                                   sigma: float = 1.0) -> float:
     r""":math:`d\ln\mu_s/d\ln\bar p = \varphi(\eta)\psi(\eta)/\bar\Phi(\eta)^2 - 1` (exact, see module)."""
+    from scipy import stats  # here, not at import: scipy.stats alone costs ~0.3 s (frictionlab list)
+
     eta = meanfield_eta(pressure_bar, dx=dx, sigma=sigma, C0=C0, c=c)
     sf = stats.norm.sf(eta)
     psi = stats.norm.pdf(eta) - eta * sf

@@ -8,9 +8,14 @@ See :func:`run_sweep` (running), :mod:`frictionlab.sweep.grid` (the ``--grid`` s
 :class:`SweepStore` (the on-disk store) and :func:`gather` (the result Dataset).
 """
 
-from .grid import Grid, parse_axis, parse_grid
-from .runner import default_summary, gather, run_point, run_sweep
-from .store import SweepStore, point_key
+from ..core.lazy import lazy_exports
 
 __all__ = ["Grid", "parse_axis", "parse_grid", "run_sweep", "gather", "default_summary", "run_point",
            "SweepStore", "point_key"]
+
+# imported on first use: ``frictionlab sweep --help`` needs none of xarray / dask
+__getattr__, __dir__ = lazy_exports(__name__, {
+    "Grid": ".grid", "parse_axis": ".grid", "parse_grid": ".grid",
+    "default_summary": ".runner", "gather": ".runner", "run_point": ".runner", "run_sweep": ".runner",
+    "SweepStore": ".store", "point_key": ".store",
+})

@@ -64,7 +64,6 @@ from numba import njit
 from numpy.typing import ArrayLike, NDArray
 from scipy.integrate import solve_ivp
 from scipy.optimize import brentq
-from scipy.stats import norm
 
 from ...core.errors import IntegrationError, ParameterError
 from ...core.params import Parameters, param
@@ -97,6 +96,8 @@ class JunctionEnsemble(Parameters):
 
     def heights(self, delta_c: float) -> NDArray[np.float64]:
         """Summit heights normalised by :math:`\\delta_c`, descending [1]."""
+        from scipy.stats import norm  # here, not at import: scipy.stats alone costs ~0.3 s (frictionlab list)
+
         q = (np.arange(self.n_junctions) + 0.5) / self.n_junctions
         return np.sort(self.sigma_z / delta_c * norm.ppf(q))[::-1].copy()
 

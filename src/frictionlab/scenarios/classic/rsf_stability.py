@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 import xarray as xr
-from scipy.signal import find_peaks
 
 from ...core.registry import make_model
 from ...plot import time_series
@@ -82,6 +81,8 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
 
 def oscillation(t: np.ndarray, phi: np.ndarray, lo: float = 1e-6, hi: float = 0.2) -> tuple[float, float, int]:
     """Growth rate [1/s] and period [s] from the maxima of phi = ln(v/V) in the linear regime."""
+    from scipy.signal import find_peaks  # here, not at import: it loads scipy.stats (~0.3 s for frictionlab list)
+
     pk, _ = find_peaks(phi)
     big = np.nonzero(phi[pk] >= hi)[0]
     if big.size:  # keep the linear regime only: the maxima before the first large one

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import xarray as xr
-from scipy.signal import find_peaks
 
 from ...analysis.stick_slip import stick_slip
 from ...core.registry import make_model
@@ -79,6 +78,8 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     mass = float(cfg["system"]["mass"])
     rate_th = (slope + float(cfg["system"].get("damping", 0.0))) / (2 * mass)
     u = sub.slip_velocity.values - v_hi
+    from scipy.signal import find_peaks  # here, not at import: it loads scipy.stats (~0.3 s for frictionlab list)
+
     pk, _ = find_peaks(u)
     pk = pk[(t[pk] > 0.2 * t[-1]) & (u[pk] > 1e-6 * v_hi)]
     rate = float(-np.polyfit(t[pk], np.log(u[pk]), 1)[0]) if pk.size >= 3 else float("nan")

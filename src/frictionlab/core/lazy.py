@@ -1,0 +1,75 @@
+"""Lazy package exports: a name is imported from its module on first access (PEP 562).
+
+A package ``__init__`` declares where each public name lives and gets module-level
+``__getattr__`` / ``__dir__`` from :func:`lazy_exports`::
+
+    __getattr__, __dir__ = lazy_exports(__name__, {"simulate": ".solve", "Fitter": ".fit"})
+
+``import frictionlab`` then loads none of the heavy dependencies (xarray, pandas, scipy,
+numba, matplotlib, dask); ``frictionlab.simulate`` or ``from frictionlab import simulate``
+imports :mod:`frictionlab.solve` at that moment and caches the name in the package, so the
+second access costs nothing. ``tests/unit/test_imports_lazy.py`` guards it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+import types
+from collections.abc import Callable, Mapping
+from typing import Any
+
+__all__ = ["lazy_exports"]
+
+
+class _SameNamePackage(types.ModuleType):
+    """A package exporting a name defined in a submodule of that same name (``analysis.steady_state``,
+    the function of ``analysis/steady_state.py``).
+
+    Importing the submodule (``from frictionlab.analysis.steady_state import SteadyState``) makes the
+    import system set the package attribute to the module; here it is set to the exported object
+    instead, as an eager ``from .steady_state import steady_state`` in the ``__init__`` would leave it.
+    """
+
+    _same_name: frozenset[str] = frozenset()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if (name in self._same_name and isinstance(value, types.ModuleType)
+                and value.__name__ == f"{self.__name__}.{name}"):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+def lazy_exports(package: str, exports: Mapping[str, str]) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """``(__getattr__, __dir__)`` for package ``package``.
+
+    ``exports`` maps a public name to the module holding it (relative to ``package``, e.g.
+    ``".solve"``). Any other name that is a subpackage or submodule (``frictionlab.laws``,
+    ``frictionlab.solve.drivers`` after ``import frictionlab``) is imported on access, as it was
+    reachable when the ``__init__`` imported everything. A name exported from a submodule of the
+    same name stays the exported object even after that submodule is imported directly
+    (:class:`_SameNamePackage`). An unknown name raises :class:`AttributeError` as a plain module would.
+    """
+    exports = dict(exports)
+    same_name = frozenset(n for n, m in exports.items() if m == f".{n}")
+    if same_name:
+        module = sys.modules[package]
+        module.__class__ = _SameNamePackage
+        module._same_name = same_name
+
+    def __getattr__(name: str) -> Any:
+        if name in exports:
+            value = getattr(importlib.import_module(exports[name], package), name)
+        elif not name.startswith("__") and importlib.util.find_spec(f"{package}.{name}") is not None:
+            value = importlib.import_module(f"{package}.{name}")
+        else:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        setattr(sys.modules[package], name, value)  # cached: later accesses skip __getattr__
+        return value
+
+    def __dir__() -> list[str]:
+        mod = sys.modules[package]
+        return sorted(set(vars(mod)) | set(exports) | set(getattr(mod, "__all__", ())))
+
+    return __getattr__, __dir__

@@ -1,0 +1,124 @@
+"""Lazy imports: ``import frictionlab`` and ``frictionlab --help`` load no heavy dependency, and
+every public name still resolves (issue 19). Behaviour tests on fresh processes, never on time."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import pkgutil
+import subprocess
+import sys
+
+import pytest
+
+import frictionlab
+
+HEAVY = ("xarray", "pandas", "numba", "scipy", "matplotlib", "dask", "distributed")
+
+#: packages whose ``__init__`` exports names lazily (``frictionlab.core.lazy``)
+LAZY_PACKAGES = ("frictionlab", "frictionlab.core", "frictionlab.fit", "frictionlab.sweep", "frictionlab.analysis")
+
+
+def _heavy_after(code: str, heavy: tuple[str, ...] = HEAVY) -> list[str]:
+    """Heavy modules (by top-level package) loaded in a fresh interpreter after running ``code``."""
+    probe = (f"{code}\nimport json, sys\n"
+             f"print(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}} & set({list(heavy)!r}))))")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_import_frictionlab_loads_no_heavy_dependency():
+    assert _heavy_after("import frictionlab", (*HEAVY, "numpy")) == []
+
+
+def test_cli_help_loads_no_heavy_dependency():
+    code = ("import contextlib, io\nfrom frictionlab.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+            "    try:\n        main(['--help'])\n    except SystemExit as e:\n        assert not e.code, e.code\n"
+            "assert 'reproduce' in out.getvalue() and 'sweep' in out.getvalue(), out.getvalue()")
+    assert _heavy_after(code, (*HEAVY, "numpy")) == []
+
+
+@pytest.mark.parametrize("command", ["fit", "sweep", "compare", "data"])
+def test_command_help_loads_no_heavy_dependency(command):
+    code = ("import contextlib, io\nfrom frictionlab.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    try:\n        main([{command!r}, '--help'])\n    except SystemExit as e:\n        assert not e.code\n")
+    assert _heavy_after(code) == []
+
+
+def test_a_public_name_imports_its_module_on_first_use():
+    assert "xarray" in _heavy_after("import frictionlab\nfrictionlab.simulate")
+
+
+@pytest.mark.parametrize("package", LAZY_PACKAGES)
+def test_every_public_name_resolves(package):
+    mod = importlib.import_module(package)
+    for name in mod.__all__:
+        value = getattr(mod, name)
+        assert value is not None, name
+        assert name in dir(mod)
+    star: dict = {}
+    exec(f"from {package} import *", star)
+    assert set(mod.__all__) <= set(star)
+
+
+def test_names_are_the_defining_modules_objects():
+    from frictionlab.core.base import AbstractLaw
+    from frictionlab.core.errors import ConfigError
+    from frictionlab.solve import simulate
+
+    assert frictionlab.simulate is simulate
+    assert frictionlab.ConfigError is ConfigError and frictionlab.core.AbstractLaw is AbstractLaw
+    assert frictionlab.laws.LuGre.name == "lugre"
+    assert isinstance(frictionlab.citations(), (list, tuple, dict, str))
+
+
+def test_submodules_are_reachable_as_attributes():
+    """What the eager ``__init__``s made reachable after ``import frictionlab`` still is (imported on access)."""
+    code = ("import frictionlab as fl\n"
+            "assert callable(fl.solve.drivers.drivers_for) and callable(fl.core.result.make_dataset)\n"
+            "assert fl.fit.rsf.__name__ == 'frictionlab.fit.rsf' and fl.protocols.base.segment_kind\n"
+            "assert {'laws', 'protocols', 'systems', 'simulate'} <= set(dir(fl))")
+    _heavy_after(code)
+
+
+def test_unknown_name_is_an_attribute_error():
+    with pytest.raises(AttributeError, match="no attribute 'simulat'"):
+        frictionlab.simulat  # noqa: B018
+    with pytest.raises(ImportError):
+        exec("from frictionlab import simulat", {})
+
+
+@pytest.mark.parametrize("package", LAZY_PACKAGES)
+def test_a_name_shadowed_by_a_submodule_is_declared(package):
+    """A lazily exported name equal to a submodule's name must be exported from that submodule
+    (``analysis.steady_state``), which ``lazy_exports`` then keeps from being replaced by the module."""
+    mod = importlib.import_module(package)
+    subs = {m.name for m in pkgutil.iter_modules(mod.__path__)}
+    for name in (set(mod.__all__) - {"laws", "protocols", "systems"}) & subs:
+        assert name in mod._same_name, name
+
+
+def test_importing_a_same_named_submodule_keeps_the_function():
+    """``from frictionlab.analysis.steady_state import ...`` (as scenarios do) before
+    ``from frictionlab.analysis import steady_state`` still gives the function, as with eager imports."""
+    code = ("from frictionlab.analysis.steady_state import SteadyState\n"
+            "import frictionlab.analysis.stick_slip\n"
+            "from frictionlab.analysis import steady_state, stick_slip\n"
+            "import frictionlab.analysis as A\n"
+            "assert callable(steady_state) and callable(stick_slip) and A.stick_slip is stick_slip, (steady_state, stick_slip)\n"
+            "assert steady_state.__module__ == 'frictionlab.analysis.steady_state'")
+    _heavy_after(code)
+
+
+def test_recorded_protocol_registered_without_fit():
+    """``type = "recorded"`` works in a fresh process that never imported frictionlab.fit (it used to be
+    registered only as a side effect of importing the fit package)."""
+    code = ("import sys\nfrom frictionlab.protocols import make_protocol\n"
+            "p = make_protocol({'type': 'recorded', 'times': [0, 1], 'velocities': [1e-6, 1e-6], 'normal_forces': [1, 1]})\n"
+            "assert p.duration == 1.0 and 'frictionlab.fit' not in sys.modules")
+    _heavy_after(code)
