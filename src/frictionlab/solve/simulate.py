@@ -87,10 +87,6 @@ def simulate(
     if not isinstance(protocol, AbstractProtocol):
         raise ConfigError(f"protocol must be an AbstractProtocol, got {type(protocol).__name__}")
     system = system or PrescribedSlip()
-    if getattr(system, "closed_loop", False):  # frictionlab.control.ServoSystem: its own compiled closed loop
-        if options:
-            raise ConfigError(f"the closed-loop servo system takes no driver options; got {', '.join(options)}")
-        return system.run(model, protocol, integrator=integrator or "rk4", dt=dt, t_end=t_end, save_dt=save_dt)
     if not isinstance(system, AbstractSystem):
         raise ConfigError(f"system must be an AbstractSystem, got {type(system).__name__}")
     if integrator is None:

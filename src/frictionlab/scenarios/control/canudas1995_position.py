@@ -25,7 +25,8 @@ import math
 import numpy as np
 import xarray as xr
 
-from ...control import ServoSystem, lugre_observer_condition, run_servo
+from ...control import ServoSystem, lugre_observer_condition
+from ...solve import simulate
 from ...laws import LuGre
 from ...plot import time_series
 from ...protocols.reference import PositionSteps
@@ -65,7 +66,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
             else:
                 servo = ServoSystem(**cfg["servo"], **cfg["observer"], **gains, compensation="observer", model=law,
                                     check_passivity=bool(g["check_passivity"]))
-            ds = run_servo(law, servo, ref, dt=cfg["integrator"]["dt"], save_dt=cfg["integrator"]["save_dt"])
+            ds = simulate(law, ref, system=servo, dt=cfg["integrator"]["dt"], save_dt=cfg["integrator"]["save_dt"])
             runs.append(ds[["position", "velocity", "tracking_error", "friction_force", "friction_estimate",
                             "friction_estimate_error", "control_force", "reference_position"]])
             labels.append(f"{case}/{comp}")
