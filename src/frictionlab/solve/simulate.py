@@ -221,7 +221,7 @@ def run_law(
                 f"reduce dt (e.g. dt = {dt / 10:g}) or use integrator='radau' (stiff, adaptive)",
                 time=t_fail, step=status,
             )
-        check_fixed_step(model, protocol, rhs, law_rates, law_friction, sp, lp, Y, steps, dt, n, ns, integrator)
+        check_fixed_step(model, protocol, rhs, law_rates, law_friction, sp, lp, Y, steps, dt, n, ns, integrator, F)
         times = steps * dt
         U = U[2 * steps].T
     return _to_dataset(model, protocol, system, times, Y, F, U, integrator, dt)
