@@ -108,7 +108,9 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     dts = np.asarray(C["dt"], float)
     amp_c, fail_c = [], []
     for dt in dts:
-        rc = run_batch([base], [7.5e-4], float(C["duration"]), dt=float(dt), save_dt=1e-3, scheme="euler",
+        # whole numbers of steps (the driver refuses a duration or save interval that is not one)
+        n_run, n_save = round(float(C["duration"]) / dt), max(1, round(1e-3 / dt))
+        rc = run_batch([base], [7.5e-4], n_run * float(dt), dt=float(dt), save_dt=n_save * float(dt), scheme="euler",
                              allow_unstable=True, raise_on_failure=False)
         F = rc["friction_force"][0]
         amp_c.append(float(steady_metrics(rc["time"], F).stick_slip) if np.all(np.isfinite(F)) else np.nan)
