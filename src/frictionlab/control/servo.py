@@ -131,13 +131,16 @@ class ServoSystem(AbstractSystem):
     model_mass: float = param(0.0, units="kg", lo=0.0)
     inertia_feedforward: bool = option(True, choices=(True, False))
     compensation: str = option("none", choices=tuple(COMPENSATIONS))
-    model: Any = field(default=None)
+    #: structured fields ("table"): validated by :meth:`_check`, not by ``param``/``option``
+    model: Any = field(default=None, metadata={"kind": "table", "units": "", "doc": (
+        "the rate law the compensator believes, or a table {name, preset, parameters}")})
     apply_compensation: bool = option(True, choices=(True, False))
     observer_gain: float = param(1.0, units="state units/(m s)", lo=0.0)
     check_passivity: bool = option(True, choices=(True, False))
     estimator_bandwidth: float = param(200.0, units="1/s", lo=0.0, lo_open=True)
     estimator_substeps: int = param(1, units="1", lo=1, integer=True)
-    ekf_params: tuple = field(default=())
+    ekf_params: tuple = field(default=(), metadata={"kind": "table", "units": "", "doc": (
+        "names of model.kernel_params the EKF estimates online")})
     ekf_position_noise: float = param(1e-6, units="m", lo=0.0, lo_open=True)
     ekf_velocity_noise: float = param(1e-4, units="m/s", lo=0.0)
     ekf_force_noise: float = param(0.1, units="N s^0.5", lo=0.0)

@@ -132,11 +132,16 @@ def _fail(model, what: str, step: int, dt: float, integrator: str, advice: str) 
 
 def _force_scale(model, protocol, F: np.ndarray, steps: np.ndarray, dt: float) -> float:
     """The physical force level of a run: the largest steady friction of the law at the protocol's
-    inputs (at most 64 samples), and at least 1e-3 of the saved force's range."""
+    inputs (at most 64 samples) and at its typical slip velocity times 1e-3 ... 10 (a mass system
+    slides at velocities of its own: the protocol may hold its drive still), and at least 1e-3 of
+    the saved force's range."""
     k = np.unique(np.linspace(0, steps.size - 1, min(64, steps.size)).astype(int))
     u = protocol.sample(steps[k] * dt)
+    v_typ = abs(float(getattr(model, "typical_inputs", {}).get("v", 0.0)))
+    fn_max = float(np.max(np.abs(u[1]))) if np.all(np.isfinite(u[1])) else 0.0
+    pairs = list(zip(u[0], u[1])) + [(v_typ * f, fn_max) for f in (1e-3, 1e-2, 1e-1, 1.0, 10.0)]
     level = 0.0
-    for v, fn in zip(u[0], u[1]):
+    for v, fn in pairs:
         try:
             level = max(level, abs(float(model.friction_curve(np.array([v]), float(fn))[0])))
         except Exception:  # noqa: BLE001  (a law without a steady state at this input: no level from it)
