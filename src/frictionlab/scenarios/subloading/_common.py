@@ -7,7 +7,8 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from ...core.registry import make_model
+from ...core.errors import ConfigError
+from ...core.registry import make_model, presets_of
 from ...protocols.base import make_protocol
 from ...systems.base import make_system
 from ...solve import simulate
@@ -28,6 +29,19 @@ def models(cfg: dict[str, Any], **changes: Any) -> tuple[Subloading, SubloadingR
     over = {**model_overrides(cfg), **changes}
     return (make_model("subloading", m.get("preset"), **over),
             make_model("subloading_rate", m.get("preset"), **over))
+
+
+def swept_model_key(cfg: dict[str, Any], key: str, instead: str) -> None:
+    """Refuse a ``[model]`` value of ``key`` that a sweep replaces (a dumped TOML carries the preset's
+    value, which is accepted; any other value would be silently ignored)."""
+    m = cfg["model"]
+    if key not in m:
+        return
+    preset = presets_of(m["name"]).get(m.get("preset")) if m.get("preset") else None
+    default = preset.params.get(key) if preset is not None else None
+    if default is None or m[key] != default:
+        raise ConfigError(f"model.{key} = {m[key]!r}: this scenario sets {key} itself from {instead}; "
+                          f"set {instead} instead")
 
 
 def with_c_mm(cfg: dict[str, Any], c_mm: float) -> dict[str, Any]:

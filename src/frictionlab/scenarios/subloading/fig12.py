@@ -11,7 +11,7 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._common import MM, REFERENCE, hertz_area, models, protocol_from, run_integrator
+from ._common import MM, REFERENCE, hertz_area, models, protocol_from, run_integrator, swept_model_key
 
 CONFIG = {
     "model": {"name": "subloading", "preset": "fig12-I"},
@@ -31,6 +31,7 @@ DERIVED = {"protocol.v": "sweep.velocities", "protocol.duration_s": "sweep.slide
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
+    swept_model_key(cfg, 'b', 'specimens.b')
     pc = cfg["sweep"]
     c = cfg["contact"]
     loads = np.array(pc["loads"], dtype=float)

@@ -12,7 +12,7 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._common import MM, MPA, REFERENCE, models, on_grid, reference, run_integrator
+from ._common import MM, MPA, REFERENCE, models, on_grid, reference, run_integrator, swept_model_key
 from ._path import path_protocol, path_slips
 
 CONFIG = {
@@ -33,6 +33,7 @@ DERIVED = {"model.b": "sweep.b"}
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
+    swept_model_key(cfg, 'b', 'sweep.b')
     bs = [float(b) for b in cfg["sweep"]["b"]]
     grid = np.linspace(0.0, path_slips(cfg)[3], 2001)
     w0, w1 = (float(x) for x in cfg["analysis"]["window"])

@@ -20,7 +20,7 @@ import xarray as xr
 from ...solve import simulate
 from ...systems import spring_slider
 from ..base import Scenario, check, register_scenario
-from ._common import MM, MPA, REFERENCE, models, peaks, protocol_from, rel, run_integrator, with_c_mm
+from ._common import MM, MPA, REFERENCE, models, peaks, protocol_from, rel, run_integrator, with_c_mm, swept_model_key
 
 CONFIG = {
     "model": {"name": "subloading", "preset": "fig9"},
@@ -55,6 +55,7 @@ def _metrics(t: np.ndarray, f: np.ndarray, t0: float) -> tuple[float, float, flo
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
+    swept_model_key(cfg, 'c', 'sweep.c_mm')
     t0 = float(cfg["analysis"]["window_start"])
     cs = [float(c) for c in cfg["sweep"]["c_mm"]]
     prot = protocol_from(cfg)

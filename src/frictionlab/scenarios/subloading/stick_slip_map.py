@@ -84,7 +84,7 @@ from scipy.optimize import brentq
 from ...core.errors import ConfigError
 from ...laws.subloading import Subloading, c_from_mm_mpa
 from ..base import Scenario, check, register_scenario
-from ._common import MM, MPA, REFERENCE, models, protocol_from, run_integrator
+from ._common import MM, MPA, REFERENCE, models, protocol_from, run_integrator, swept_model_key
 
 __all__ = ["critical_stiffness", "critical_c", "linear_coefficients", "POINT"]
 
@@ -174,6 +174,7 @@ def _model_c(cfg: dict, c_mm: float) -> Subloading:
 
 
 def _run_point(cfg: dict, quick: bool) -> xr.Dataset:
+    swept_model_key(cfg, 'c', 'point.c_mm')
     p, n = cfg["point"], cfg["run_length"]
     V = float(p["drive_velocity_mm_s"]) * MM
     if not V > 0:
