@@ -58,3 +58,41 @@ def test_check_model_every_preset(preset):
     m = make_model("beam_network", preset)
     r = check_model(m, protocol=_cv(m, duration=0.2), steps=2000)
     assert r.driver == "mlbnm"
+
+
+def test_mlbnm_batch_matches_single_runs():
+    """A batch (parameter changes and stage velocities) gives each case's single run, bit for bit."""
+    from frictionlab.contact.beam_network import run_mlbnm_batch
+
+    m = make_model("beam_network", "vf60-calibrated")
+    ds = fl.simulate(m, _cv(m, duration=0.05), save_dt=1e-3, batch_params=[{}, {"cb": 30.0}, {"normal_load": 40.0}],
+                     batch_velocities=[7.5e-4, 1.5e-3, 7.5e-4], save_columns=True)
+    assert ds.friction_force.dims == ("case", "time") and ds.column_lag.dims == ("case", "time", "iub")
+    for j, (p, v) in enumerate([(m, 7.5e-4), (m.replace(cb=30.0), 1.5e-3), (m.replace(normal_load=40.0), 7.5e-4)]):
+        ref = run_mlbnm(p, v, 0.05, save_dt=1e-3)
+        np.testing.assert_array_equal(ds.friction_force.values[j], ref.friction_force.values)
+    assert list(ds.case_normal_force.values) == [88.0, 88.0, 40.0] and list(ds.failed_step.values) == [-1, -1, -1]
+    direct = run_mlbnm_batch([m, m], [7.5e-4, 1.5e-3], 0.05, save_dt=1e-3)
+    via = fl.simulate(m, _cv(m, duration=0.05), save_dt=1e-3, batch_velocities=[7.5e-4, 1.5e-3])
+    np.testing.assert_array_equal(via.friction_force.values, direct["friction_force"])
+    with pytest.raises(ConfigError, match="first of batch_velocities"):
+        fl.simulate(m, _cv(m, duration=0.05), batch_velocities=[1.5e-3])
+    with pytest.raises(ConfigError, match="apply to batches"):
+        fl.simulate(m, _cv(m, duration=0.05), save_columns=True)
+    with pytest.raises(ConfigError, match="2 batch_params but 1"):
+        fl.simulate(m, _cv(m, duration=0.05), batch_params=[{}, {}], batch_velocities=[7.5e-4])
+
+
+def test_fig8_set_integrator_dt_changes_the_result():
+    """``frictionlab run beam-network/fig8 --set integrator.dt=1e-5`` reaches every loop (issue 12)."""
+    from frictionlab.scenarios import get_scenario
+
+    sc = get_scenario("beam-network/fig8")
+    short = {"drive.duration": 0.1, "integrator.beam_save_dt": 1e-2}
+    a, _ = sc.execute(short)
+    b, cfg = sc.execute({**short, "integrator.dt": 1e-5})
+    assert cfg["integrator"]["dt"] == 1e-5 and b.attrs["dt"] == 1e-5 and a.attrs["dt"] == 2e-5
+    for model in ("LBNM", "MLBNM", "LBNM-column-mean-load"):
+        fa, fb = a.friction_force.sel(model=model).values, b.friction_force.sel(model=model).values
+        assert not np.array_equal(fa, fb), model
+        np.testing.assert_allclose(fa, fb, rtol=0, atol=0.05 * np.max(np.abs(fa)))  # same physics, another step

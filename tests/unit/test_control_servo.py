@@ -10,6 +10,7 @@ from frictionlab import simulate
 from frictionlab.control import ServoSystem, lugre_observer_condition, run_servo
 from frictionlab.control.passivity import re_g
 from frictionlab.core.errors import ConfigError, ParameterError
+from frictionlab.core.registry import make_model
 from frictionlab.laws import Coulomb, LuGre
 from frictionlab.laws.kloss import Kloss
 from frictionlab.protocols import ConstantVelocity
@@ -61,8 +62,10 @@ def test_other_refusals():
         run_servo(Coulomb(), ServoSystem(contact_area=1e-4), PositionRamp())
     with pytest.raises(ParameterError, match="divide"):
         run_servo(Coulomb(), ServoSystem(), PositionRamp(), dt=3e-4)
-    with pytest.raises(ConfigError, match="rk4"):
+    with pytest.raises(ConfigError, match="cannot host system 'servo'.*drivers that do: servo"):
         simulate(Coulomb(), PositionRamp(), system=ServoSystem(), integrator="euler")
+    with pytest.raises(ConfigError, match="driver 'servo' has no option 'rtol'"):
+        simulate(Coulomb(), PositionRamp(), system=ServoSystem(), rtol=1e-6)
 
 
 def test_reference_signals():
@@ -145,3 +148,32 @@ def test_ekf_estimates_lugre_state_and_coulomb_level():
     z_err = np.abs(ds.estimated_bristle_deflection.values[late] - ds.bristle_deflection.values[late])
     assert np.max(z_err) < 0.05 * LUGRE.fs / LUGRE.sigma0
     assert np.sqrt(np.mean(ds.friction_estimate_error.values[late] ** 2)) < 0.05
+
+
+def test_servo_is_a_registered_system_and_driver():
+    """``[system] type = "servo"`` with a model table runs through simulate's driver lookup, no special case."""
+    from frictionlab.scenarios.config import dump_toml, run_config
+    from frictionlab.solve.drivers import default_driver, drivers_for
+    from frictionlab.systems import make_system, system_names
+
+    assert "servo" in system_names()
+    cfg = {"model": {"name": "lugre", "preset": "canudas1995"},
+           "protocol": {"type": "position_steps", "positions": [0.01], "times": [0.0], "duration_s": 0.2},
+           "system": {"type": "servo", "kp": 1000.0, "kv": 400.0, "compensation": "observer",
+                      "model": {"name": "lugre", "preset": "canudas1995"}, "observer_gain": 0.01},
+           "integrator": {"dt": 1e-4}}
+    servo = make_system(cfg["system"])
+    assert isinstance(servo, ServoSystem) and isinstance(servo.model, LuGre)
+    law = LuGre(**make_model("lugre", "canudas1995").to_dict())
+    assert default_driver(law, servo).name == "servo" and "servo" in drivers_for(law)
+    ds = run_config(cfg, strict=True)
+    direct = run_servo(law, servo, PositionSteps(positions=(0.01,), times=(0.0,), duration_s=0.2), dt=1e-4)
+    np.testing.assert_array_equal(ds.position.values, direct.position.values)
+    np.testing.assert_array_equal(ds.friction_estimate.values, direct.friction_estimate.values)
+    # the system dumps to TOML and re-runs to the same result
+    import tomllib
+
+    again = run_config(tomllib.loads(dump_toml({**cfg, "system": servo.to_config()})), strict=True)
+    np.testing.assert_array_equal(again.position.values, ds.position.values)
+    with pytest.raises(ParameterError, match="needs a 'name'"):
+        make_system({"type": "servo", "compensation": "observer", "model": {"sigma0": 1e5}})

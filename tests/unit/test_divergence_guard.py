@@ -89,3 +89,48 @@ def test_adaptive_step_limit_and_progress():
         simulate(law, proto, integrator="rk45", dt=1e-3, max_steps=5)
     with pytest.raises(ParameterError, match="max_wall_time"):
         simulate(law, proto, integrator="radau", max_wall_time=0.0)
+
+
+_GMS_REF_FORCE = 1.4  # N: the fine-step (RK4, dt = 1e-5 s) friction of the four-element GMS at 1 m/s
+
+
+@pytest.mark.parametrize("integrator,dt", [("euler", 1e-2), ("euler", 5e-2), ("rk4", 5e-2)])
+def test_gms_far_above_step_limit_refused(integrator, dt):
+    """Far above the limit the step-doubling ratio tends to 1 and the old guard let these through.
+
+    Before the fix: Euler at dt = 1e-2 s ended at -430 N, Euler at 5e-2 s at -1.5e5 N and RK4 at
+    5e-2 s at -5.1e4 N, against 1.4 N from a fine-step reference: finite, normal-looking, wrong.
+    """
+    g = make_model("gms", "four-element")
+    proto = ConstantVelocity(v=1.0, duration_s=1.0)
+    ref = simulate(g, proto, integrator="rk4", dt=1e-5, save_dt=1e-2)
+    assert ref.friction_force.values[-1] == pytest.approx(_GMS_REF_FORCE, rel=1e-6)
+    with pytest.raises(IntegrationError, match=r"step \d+ \(t = .*reduce dt"):
+        simulate(g, proto, integrator=integrator, dt=dt)
+
+
+@pytest.mark.parametrize("integrator,dt", [("euler", 1e-3), ("rk4", 1e-3), ("euler", 1e-4)])
+def test_gms_below_step_limit_accepted_and_accurate(integrator, dt):
+    """No false alarm where the step is stable: the result agrees with the fine-step reference."""
+    g = make_model("gms", "four-element")
+    proto = ConstantVelocity(v=1.0, duration_s=1.0)
+    ref = simulate(g, proto, integrator="rk4", dt=1e-5, save_dt=1e-2)
+    ds = simulate(g, proto, integrator=integrator, dt=dt, save_dt=1e-2)
+    f = np.interp(ref.time.values, ds.time.values, ds.friction_force.values)
+    assert np.max(np.abs(f - ref.friction_force.values)) < 1e-2
+
+
+def test_mass_system_held_drive_no_false_alarm():
+    """kloss/fig6: a wall-spring mass with the drive held still (protocol v = 0) under the paper's Euler.
+
+    The force scale comes from the law's steady friction at its typical slip velocities too, not only
+    at the protocol's (zero) velocity: with the protocol's alone the scale was 1e-3 of the force range
+    and the stable (if unconverged) Euler runs at 1 and 0.5 ms were refused.
+    """
+    from frictionlab.systems import make_system
+
+    k = make_model("kloss", "fig6")
+    system = make_system({"type": "mass", "mass": 0.3, "stiffness": 20.0, "x0": -0.2, "preload": 4.0})
+    for dt in (1e-3, 5e-4):
+        ds = simulate(k, ConstantVelocity(v=0.0, duration_s=3.0), system=system, integrator="euler", dt=dt, save_dt=1e-3)
+        assert np.all(np.abs(ds.friction_force.values) <= 1.0 + 1e-9)  # |F| <= F_max

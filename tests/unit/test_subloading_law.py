@@ -14,11 +14,20 @@ from frictionlab.solve import simulate
 from frictionlab.laws.subloading import (P_COMMON, Subloading, SubloadingRate, c_from_mm_mpa, evolution_u,
                                          rates_full, return_map, shear_strength)
 from frictionlab.protocols import ConstantVelocity, VelocitySteps
-from frictionlab.scenarios.subloading._path import path_protocol
 from frictionlab.laws.subloading_drivers import run_prescribed, run_rate_reference
 
 FN = 3e5  # 0.3 MPa
 FIXED = {**P_COMMON, "c": 0.0, "kappa": 0.0, "xi": 0.0}  # fixed sliding surface (spec C3)
+
+
+def path_protocol(v_mm_s, fn_start_mpa, fn_end_mpa, abcd_mm):
+    """The A-B-C-D normal-stress path of Figs. 6-7 (mm, MPa, mm/s in; SI protocol out)."""
+    from frictionlab.protocols import NormalLoadProgramme
+
+    v = v_mm_s * 1e-3
+    a, b, c, d = (x * 1e-3 for x in abcd_mm)
+    fs, fe = fn_start_mpa * 1e6, fn_end_mpa * 1e6
+    return NormalLoadProgramme(times=(a / v, b / v, c / v, d / v), loads=(fs, fs, fe, fe), v=v)
 
 
 def test_presets_and_units():

@@ -63,7 +63,7 @@ def test_critical_c_values_and_trend():
 
 def _point(c_mm, v_mm_s, **numerics):
     cfg = ssm.POINT.resolved_config({"point.c_mm": c_mm, "point.drive_velocity_mm_s": v_mm_s,
-                                     **{f"numerics.{k}": v for k, v in numerics.items()}})
+                                     **{f"integrator.{k}": v for k, v in numerics.items()}})
     return ssm._summary(ssm._run_point(cfg, False))
 
 

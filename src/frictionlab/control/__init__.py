@@ -3,12 +3,14 @@
 * :class:`ServoSystem` -- mass, sensors (sampling, quantisation), actuator saturation,
   PID / PD controller and the compensation strategy (none, feedforward, observer, EKF,
   motion-dynamics estimate);
-* :func:`run_servo` -- one compiled closed-loop run as an ``xarray.Dataset``;
+* :func:`run_servo` -- one compiled closed-loop run as an ``xarray.Dataset``, also the driver
+  ``"servo"`` of :func:`frictionlab.simulate` (:mod:`frictionlab.control.driver`);
 * :mod:`frictionlab.control.passivity` -- the LuGre observer gain condition
   (Canudas de Wit et al. 1995, Sec. V);
 * :mod:`frictionlab.control.cstep` -- C-callable single-step functions of every law.
 """
 
+from . import driver as _driver  # noqa: F401  (registers the 'servo' driver)
 from .compensation import feedthrough
 from .passivity import check_lugre_observer, lugre_observer_condition
 from .run import run_servo

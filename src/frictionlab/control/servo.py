@@ -46,7 +46,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..core.base import AbstractLaw, FloatArray
-from ..core.params import Parameters, option, param
+from ..core.params import option, param
+from ..systems.base import AbstractSystem, register_system
 
 __all__ = ["ServoSystem", "COMPENSATIONS"]
 
@@ -55,8 +56,9 @@ COMPENSATIONS = {"none": 0, "feedforward": 1, "observer": 2, "ekf": 3, "motion_d
 _NEEDS_MODEL = ("feedforward", "observer", "ekf")
 
 
+@register_system
 @dataclass(frozen=True)
-class ServoSystem(Parameters):
+class ServoSystem(AbstractSystem):
     """A sampled position servo on a mass with friction (see module docstring).
 
     Parameters
@@ -82,9 +84,10 @@ class ServoSystem(Parameters):
         Add ``model_mass * reference acceleration`` to the command.
     compensation : str
         One of ``none``, ``feedforward``, ``observer``, ``ekf``, ``motion_dynamics``.
-    model : AbstractLaw or None
+    model : AbstractLaw, dict or None
         The friction law the compensator believes (required by feedforward, observer, ekf;
-        refused by the others).
+        refused by the others); in a configuration a table ``{name = "lugre", preset = ...,
+        sigma0 = ...}`` built with :func:`~frictionlab.core.registry.make_model`.
     apply_compensation : bool
         Feed the estimate back (False: estimate only, logged as ``friction_estimate``).
     observer_gain : float
@@ -128,13 +131,16 @@ class ServoSystem(Parameters):
     model_mass: float = param(0.0, units="kg", lo=0.0)
     inertia_feedforward: bool = option(True, choices=(True, False))
     compensation: str = option("none", choices=tuple(COMPENSATIONS))
-    model: Any = field(default=None)
+    #: structured fields ("table"): validated by :meth:`_check`, not by ``param``/``option``
+    model: Any = field(default=None, metadata={"kind": "table", "units": "", "doc": (
+        "the rate law the compensator believes, or a table {name, preset, parameters}")})
     apply_compensation: bool = option(True, choices=(True, False))
     observer_gain: float = param(1.0, units="state units/(m s)", lo=0.0)
     check_passivity: bool = option(True, choices=(True, False))
     estimator_bandwidth: float = param(200.0, units="1/s", lo=0.0, lo_open=True)
     estimator_substeps: int = param(1, units="1", lo=1, integer=True)
-    ekf_params: tuple = field(default=())
+    ekf_params: tuple = field(default=(), metadata={"kind": "table", "units": "", "doc": (
+        "names of model.kernel_params the EKF estimates online")})
     ekf_position_noise: float = param(1e-6, units="m", lo=0.0, lo_open=True)
     ekf_velocity_noise: float = param(1e-4, units="m/s", lo=0.0)
     ekf_force_noise: float = param(0.1, units="N s^0.5", lo=0.0)
@@ -146,10 +152,17 @@ class ServoSystem(Parameters):
     v0: float = param(0.0, units="m/s")
 
     type_name: ClassVar[str] = "servo"
-    #: marks a closed-loop system: ``simulate`` hands it the whole run (:meth:`run`)
-    closed_loop: ClassVar[bool] = True
+    #: no right-hand-side kernel for the generic integrators: the driver ``servo`` runs its own loop
+    rhs_form: ClassVar[bool] = False
 
     def _check(self) -> None:
+        if isinstance(self.model, dict):  # from a configuration: [system] model = {name = ..., ...}
+            from ..core.registry import make_model
+
+            spec = dict(self.model)
+            if "name" not in spec:
+                self._fail("model", "as a table needs a 'name' (e.g. model = {name = \"lugre\", preset = \"canudas1995\"})")
+            object.__setattr__(self, "model", make_model(spec.pop("name"), spec.pop("preset", None), **spec))
         if self.model is not None and not isinstance(self.model, AbstractLaw):
             self._fail("model", f"must be a rate law (AbstractLaw), got {type(self.model).__name__}")
         if self.compensation in _NEEDS_MODEL and self.model is None:
@@ -198,6 +211,13 @@ class ServoSystem(Parameters):
                        f"(force units {law.force_units})")
         return self.contact_area
 
+    def to_dict(self) -> dict[str, Any]:
+        """Field values; ``model`` as the table ``{name, **parameters}`` that :meth:`from_dict` rebuilds."""
+        out = super().to_dict()
+        if self.model is not None:
+            out["model"] = {"name": self.model.name, **self.model.to_dict()}
+        return out
+
     def param_vector(self) -> FloatArray:
         """The loop's ``sp`` vector (layout :data:`frictionlab.control.loop.SP_FIELDS`)."""
         from .compensation import feedthrough
@@ -223,19 +243,3 @@ class ServoSystem(Parameters):
                 out[f"model.{k}"] = v
         out["ekf_params"] = ",".join(self.ekf_params)
         return out
-
-    def run(self, law: AbstractLaw, protocol: Any, *, integrator: str = "rk4", dt: float | None = None,
-            t_end: float | None = None, save_dt: float | None = None) -> Any:
-        """Closed-loop run (what ``simulate(law, protocol, system=servo)`` calls).
-
-        The plant is integrated with RK4 between samples; another ``integrator`` is refused.
-        """
-        from ..core.errors import ConfigError
-        from .run import run_servo
-
-        if integrator != "rk4":
-            raise ConfigError(f"the servo system integrates its plant with 'rk4' between samples; "
-                              f"integrator {integrator!r} is not available for it")
-
-        return run_servo(law, self, protocol, dt=dt, t_end=t_end, save_dt=save_dt)
-

@@ -51,7 +51,8 @@ _DISCOVERED = False
 
 def discover() -> None:
     """Import every module of the model packages so that they register (models, presets and
-    their drivers); done once per process."""
+    their drivers), and :mod:`frictionlab.control` (the ``servo`` system and driver); done
+    once per process."""
     global _DISCOVERED
     if _DISCOVERED:
         return
@@ -59,6 +60,7 @@ def discover() -> None:
         pkg = importlib.import_module(pkg_name)
         for mod in pkgutil.walk_packages(pkg.__path__, pkg_name + "."):
             importlib.import_module(mod.name)
+    importlib.import_module("frictionlab.control")
     _DISCOVERED = True
 
 

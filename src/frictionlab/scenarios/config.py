@@ -31,7 +31,7 @@ from ..core.registry import get_model_class, make_model, presets_of
 from ..protocols.base import _PROTOCOLS, make_protocol
 from ..solve import simulate
 from ..solve.drivers import Driver, check_options, default_driver, driver_for
-from ..systems.base import _SYSTEMS, make_system
+from ..systems.base import _SYSTEMS, make_system, system_names
 
 __all__ = ["SECTIONS", "INTEGRATOR_KEYS", "parse_set", "apply_overrides", "load_toml", "dump_toml", "build",
            "run_config", "config_driver", "expand_preset"]
@@ -133,7 +133,7 @@ def _allowed_keys(section: str, table: dict[str, Any], cfg: dict[str, Any]) -> l
     kind = table.get("type")
     if section == "protocol" and isinstance(kind, str) and kind in _PROTOCOLS:
         return ["type", *_PROTOCOLS[table["type"]].field_names()]
-    if section == "system" and isinstance(kind, str) and kind in _SYSTEMS:
+    if section == "system" and isinstance(kind, str) and system_names() and kind in _SYSTEMS:
         return ["type", *_SYSTEMS[table["type"]].field_names()]
     if section == "integrator":
         if "model" in cfg and "name" in cfg["model"] and "method" not in table:

@@ -86,15 +86,25 @@ class Driver:
     description: str = ""
 
     def hosts(self, system: Any) -> bool:
-        """Whether this driver can run a model inside ``system``."""
-        return isinstance(system, self.systems)
+        """Whether this driver can run a model inside ``system``.
+
+        A system without a right-hand-side form (``rhs_form = False``) is hosted only by drivers
+        that name its class (or a subclass of :class:`AbstractSystem` it derives from), never by
+        the generic ``systems=(AbstractSystem,)`` drivers.
+        """
+        if not isinstance(system, self.systems):
+            return False
+        return getattr(system, "rhs_form", True) or any(
+            s is not AbstractSystem and isinstance(system, s) for s in self.systems)
 
     def refusal(self, protocol: Any, system: Any) -> str | None:
         """One-line reason why this driver cannot run ``protocol`` in ``system``, or ``None``."""
         if not self.hosts(system):
             names = ", ".join(repr(s.type_name or s.__name__) for s in self.systems)
+            others = [d.name for d in drivers_for(self.model_cls).values() if d.hosts(system)]
+            hint = f" (drivers that do: {', '.join(others)})" if others else ""
             return (f"driver {self.name!r} of {self.model_cls.__name__} cannot host system "
-                    f"{system.type_name!r}; it hosts {names}")
+                    f"{system.type_name!r}; it hosts {names}{hint}")
         if protocol is not None and protocol.feedback and not self.feedback:
             return f"driver {self.name!r} cannot run the feedback protocol {protocol.type_name!r}"
         return None

@@ -87,10 +87,6 @@ def simulate(
     if not isinstance(protocol, AbstractProtocol):
         raise ConfigError(f"protocol must be an AbstractProtocol, got {type(protocol).__name__}")
     system = system or PrescribedSlip()
-    if getattr(system, "closed_loop", False):  # frictionlab.control.ServoSystem: its own compiled closed loop
-        if options:
-            raise ConfigError(f"the closed-loop servo system takes no driver options; got {', '.join(options)}")
-        return system.run(model, protocol, integrator=integrator or "rk4", dt=dt, t_end=t_end, save_dt=save_dt)
     if not isinstance(system, AbstractSystem):
         raise ConfigError(f"system must be an AbstractSystem, got {type(system).__name__}")
     if integrator is None:
@@ -225,7 +221,7 @@ def run_law(
                 f"reduce dt (e.g. dt = {dt / 10:g}) or use integrator='radau' (stiff, adaptive)",
                 time=t_fail, step=status,
             )
-        check_fixed_step(model, protocol, rhs, law_rates, law_friction, sp, lp, Y, steps, dt, n, ns, integrator)
+        check_fixed_step(model, protocol, rhs, law_rates, law_friction, sp, lp, Y, steps, dt, n, ns, integrator, F)
         times = steps * dt
         U = U[2 * steps].T
     return _to_dataset(model, protocol, system, times, Y, F, U, integrator, dt)

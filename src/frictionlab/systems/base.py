@@ -36,6 +36,9 @@ def register_system(cls: type) -> type:
 
 def system_names() -> list[str]:
     """Sorted ``type_name`` of every registered system."""
+    from ..core.registry import discover
+
+    discover()
     return sorted(_SYSTEMS)
 
 
@@ -51,6 +54,10 @@ def make_system(config: dict[str, Any] | None) -> "AbstractSystem":
     name = cfg.pop("type", "prescribed_slip")
     if not isinstance(name, str):
         raise ConfigError(f"system type must be a string, got {type(name).__name__} {name!r}"[:200])
+    if name not in _SYSTEMS:  # systems registered by the model packages (e.g. "servo", frictionlab.control)
+        from ..core.registry import discover
+
+        discover()
     if name not in _SYSTEMS:
         raise ConfigError(f"unknown system type {name!r}{suggest(name, _SYSTEMS)}; known: {', '.join(system_names())}")
     return _SYSTEMS[name].from_dict(cfg)
@@ -68,6 +75,10 @@ class AbstractSystem(Parameters):
     state_names: ClassVar[tuple[str, ...]] = ()
     #: True when the system is second order in the slider position (Newmark applies)
     second_order: ClassVar[bool] = False
+    #: True when the generic integrators can advance it through ``_rhs_kernel``; a system with a
+    #: loop of its own (e.g. the sampled servo, :mod:`frictionlab.control`) sets False and is
+    #: hosted only by drivers that name its class
+    rhs_form: ClassVar[bool] = True
     _rhs_kernel: ClassVar[Any]
 
     def param_vector(self) -> FloatArray:

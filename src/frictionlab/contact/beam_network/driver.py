@@ -20,6 +20,17 @@ rather than one of the two being ignored.
 interval (default 1 ms); ``scheme``, ``n_picard`` and ``allow_unstable`` are options (plus
 ``single`` for the MLBNM and ``beam_save_dt`` for the LBNM's per-beam fields).
 
+**Batches** (``mlbnm`` only): ``batch_params`` (a list of tables of parameter changes, one
+case each, e.g. ``[{cb = 7.4}, {cb = 30.0}]``) and/or ``batch_velocities`` (the stage
+velocity of each case [m/s]; the protocol's velocity must be the first of them) run many
+independent cases in one parallel compiled loop
+(:func:`~frictionlab.contact.beam_network.mlbnm.run_mlbnm_batch`, the sweep figures'
+performance). The result then has a ``case`` dimension: ``friction_force`` (case, time),
+``stage_velocity`` and ``case_normal_force`` (case), ``failed_step`` (case; -1: finished, with
+``raise_on_failure = false`` a diverged case keeps NaN after its failing step) and, with
+``save_columns = true``, ``column_friction``, ``column_lag``, ``column_velocity`` (case,
+time, iub). Every case shares the protocol's duration, ``dt``, ``save_dt`` and scheme.
+
 Results (SI): ``time`` [s], ``friction_force`` (total x friction F_f [N]), ``normal_force``
 [N], ``friction_coefficient`` (F_f / F_N), ``driver_position`` [m] and ``slip`` [m] (the
 stage displacement V t, the slip prescribed at the base of the beams), ``slip_velocity``
@@ -34,9 +45,10 @@ import numpy as np
 import xarray as xr
 
 from ...core.errors import ConfigError
+from ...core.result import sanitize_attrs
 from ...solve.drivers import protocol_attrs, register_driver
 from .lbnm import run_lbnm
-from .mlbnm import run_mlbnm
+from .mlbnm import run_mlbnm, run_mlbnm_batch
 from .params import BeamNetworkParams
 
 __all__: list[str] = []
@@ -94,13 +106,60 @@ def _standard(ds: xr.Dataset, model: BeamNetworkParams, protocol: Any, v: float,
 
 def _drive_mlbnm(model: BeamNetworkParams, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
                  save_dt: float | None, scheme: str = "semi-implicit", n_picard: int = 1, single: bool = False,
-                 allow_unstable: bool = False) -> xr.Dataset:
-    """Driver ``"mlbnm"`` (default): :func:`run_mlbnm` at the protocol's stage velocity."""
+                 allow_unstable: bool = False, batch_params: list | None = None, batch_velocities: list | None = None,
+                 save_columns: bool = False, raise_on_failure: bool = True) -> xr.Dataset:
+    """Driver ``"mlbnm"`` (default): :func:`run_mlbnm` at the protocol's stage velocity, or a batch."""
     v, T = _stage(model, protocol, "mlbnm", t_end)
     h, sv = _steps(T, dt, save_dt, "mlbnm")
+    if batch_params or batch_velocities:
+        return _batch(model, protocol, v, T, h, sv, list(batch_params or []), list(batch_velocities or []),
+                      scheme=scheme, single=single, n_picard=n_picard, allow_unstable=allow_unstable,
+                      save_columns=save_columns, raise_on_failure=raise_on_failure)
+    if save_columns or not raise_on_failure:
+        raise ConfigError("driver 'mlbnm': save_columns and raise_on_failure apply to batches (batch_params / "
+                          "batch_velocities); a single run always saves its per-IUB fields and raises on divergence")
     ds = run_mlbnm(model, v, T, dt=h, save_dt=sv,
                    scheme=scheme, single=single, n_picard=n_picard, allow_unstable=allow_unstable)
     return _standard(ds, model, protocol, v, "mlbnm")
+
+
+def _batch(model: BeamNetworkParams, protocol: Any, v: float, T: float, h: float, sv: float, changes: list,
+           velocities: list, *, scheme: str, single: bool, n_picard: int, allow_unstable: bool, save_columns: bool,
+           raise_on_failure: bool) -> xr.Dataset:
+    """A batch of MLBNM cases (see the module docstring) in one call of :func:`run_mlbnm_batch`."""
+    if not all(isinstance(c, dict) for c in changes):
+        raise ConfigError("driver 'mlbnm': batch_params must be a list of tables of parameter changes, "
+                          "e.g. [{cb = 7.4}, {cb = 30.0}]")
+    if changes and velocities and len(changes) != len(velocities):
+        raise ConfigError(f"driver 'mlbnm': {len(changes)} batch_params but {len(velocities)} batch_velocities")
+    if velocities and abs(float(velocities[0]) - v) > 1e-12 * max(abs(v), 1e-300):
+        raise ConfigError(f"driver 'mlbnm': the protocol's stage velocity {v:g} m/s must be the first of "
+                          f"batch_velocities ({float(velocities[0]):g} m/s)")
+    n = len(changes) or len(velocities)
+    params = [model.replace(**c) for c in changes] if changes else [model] * n
+    vels = [float(x) for x in velocities] if velocities else [v] * n
+    r = run_mlbnm_batch(params, vels, T, dt=h, save_dt=sv, scheme=scheme, single=single, n_picard=n_picard,
+                        save_columns=save_columns, allow_unstable=allow_unstable, raise_on_failure=raise_on_failure)
+    t = r["time"]
+    F = r["friction_force"]
+    fz = np.array([p.normal_load for p in params])
+    ds = xr.Dataset(coords={"time": ("time", t, {"units": "s"}), "case": ("case", np.arange(n))})
+    ds["friction_force"] = (("case", "time"), F, {"units": "N"})
+    ds["friction_coefficient"] = (("case", "time"), F / fz[:, None], {"units": "1"})
+    ds["stage_velocity"] = ("case", np.asarray(vels), {"units": "m/s"})
+    ds["case_normal_force"] = ("case", fz, {"units": "N"})
+    ds["slip"] = (("case", "time"), np.asarray(vels)[:, None] * t[None, :],
+                  {"units": "m", "description": "stage displacement V t"})
+    ds["failed_step"] = ("case", np.asarray(r["failed_step"], dtype=np.int64), {"units": "1"})
+    if save_columns:
+        for name, unit in (("column_friction", "N"), ("column_lag", "m"), ("column_velocity", "m/s")):
+            ds[name] = (("case", "time", "iub"), r[name], {"units": unit})
+    ds.attrs.update({**sanitize_attrs({**model.attrs(), "citation": model.citation, "doi": model.doi}),
+                     "model": "single-IUB" if single else "MLBNM", "scheme": scheme, "dt": h,
+                     "driver": "mlbnm", "integrator": "mlbnm", "protocol": protocol.type_name,
+                     "system": "prescribed_slip", "batch_params": repr(changes)})
+    ds.attrs.update(protocol_attrs(protocol))
+    return ds
 
 
 def _drive_lbnm(model: BeamNetworkParams, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
@@ -115,8 +174,10 @@ def _drive_lbnm(model: BeamNetworkParams, protocol: Any, system: Any, *, dt: flo
 
 
 register_driver(BeamNetworkParams, "mlbnm", _drive_mlbnm, default=True,
-                options={"scheme": "semi-implicit", "n_picard": 1, "single": False, "allow_unstable": False},
-                description="integrated unit beams (MLBNM), compiled loop, one constant stage velocity")
+                options={"scheme": "semi-implicit", "n_picard": 1, "single": False, "allow_unstable": False,
+                         "batch_params": [], "batch_velocities": [], "save_columns": False, "raise_on_failure": True},
+                description="integrated unit beams (MLBNM), compiled loop, one constant stage velocity "
+                            "(or a batch of cases in one parallel loop)")
 register_driver(BeamNetworkParams, "lbnm", _drive_lbnm,
                 options={"scheme": "semi-implicit", "n_picard": 1, "beam_save_dt": 1e-2, "allow_unstable": False},
                 description="2-D LuGre beam network (LBNM), compiled loop, one constant stage velocity")

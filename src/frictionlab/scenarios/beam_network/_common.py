@@ -12,6 +12,7 @@ from ...contact.beam_network.stability import iub_stability
 from ...core.errors import ConfigError
 from ...core.registry import make_model
 from ...protocols import ConstantVelocity
+from ...solve import simulate
 from ..base import Check, check
 
 REFERENCES = [CITATION]
@@ -47,6 +48,24 @@ def check_integrator(cfg: dict[str, Any], *extra: str) -> dict[str, Any]:
         raise ConfigError(f"this beam-network scenario takes the integrator keys {', '.join(allowed)}; "
                           f"got {', '.join(unknown)}")
     return integ
+
+
+def run_batch(params: list[BeamNetworkParams], velocities, duration: float, *, dt: float = 2e-5,
+              save_dt: float = 1e-3, scheme: str = "semi-implicit", n_picard: int = 1, **options: Any) -> dict[str, Any]:
+    """Many MLBNM cases in one parallel loop through ``simulate`` (driver ``mlbnm``, batch options).
+
+    The first case is the base model; the others are given to the driver as parameter changes
+    against it. Returns ``time``, ``friction_force`` (case, time), ``failed_step`` and, with
+    ``save_columns=True``, ``column_friction``, ``column_lag``, ``column_velocity`` as arrays.
+    """
+    base = params[0]
+    ref = base.to_dict()
+    changes = [{k: v for k, v in q.to_dict().items() if v != ref[k]} for q in params]
+    vels = [float(v) for v in np.atleast_1d(np.asarray(velocities, dtype=float))]
+    prot = ConstantVelocity(v=vels[0], duration_s=float(duration), normal_force_value=base.normal_load)
+    ds = simulate(base, prot, integrator="mlbnm", dt=float(dt), save_dt=float(save_dt), scheme=scheme,
+                  n_picard=int(n_picard), batch_params=changes, batch_velocities=vels, **options)
+    return {k: ds[k].values for k in ds.variables}
 
 
 def numerics(cfg: dict[str, Any]) -> dict[str, Any]:

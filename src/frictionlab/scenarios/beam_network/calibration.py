@@ -50,11 +50,11 @@ import xarray as xr
 
 from ...analysis.beam_patterns import steady_metrics
 from ...contact.beam_network.lbnm import run_lbnm
-from ...contact.beam_network.mlbnm import iub_arrays, iub_linear_eigenvalues, run_mlbnm_batch
+from ...contact.beam_network.mlbnm import iub_arrays, iub_linear_eigenvalues
 from ...contact.beam_network.stability import iub_stability
 from ...core.registry import make_model
 from ..base import Scenario, check, deviation, register_scenario
-from ._common import NUMERICS, REFERENCES, steady_friction, table3_evidence, check_integrator
+from ._common import NUMERICS, REFERENCES, check_integrator, run_batch, steady_friction, table3_evidence
 
 CONFIG = {
     "model": {"name": "beam_network", "preset": "vf60-table3"},
@@ -88,7 +88,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     A = cfg["sweep_a"]
     cb_a, mf_a, v_a = (np.asarray(A[k], float) for k in ("cb", "mass_factor", "velocities"))
     cases = [(c, f, v) for c in cb_a for f in mf_a for v in v_a]
-    r = run_mlbnm_batch([base.replace(cb=c, beam_mass=m0 * f) for c, f, v in cases], [v for *_, v in cases], T, **kw)
+    r = run_batch([base.replace(cb=c, beam_mass=m0 * f) for c, f, v in cases], [v for *_, v in cases], T, **kw)
     ss_a = np.array([steady_metrics(r["time"], F).stick_slip for F in r["friction_force"]], float)
     last = r["time"] >= 0.6 * r["time"][-1]
     Fl = r["friction_force"][:, last]
@@ -101,14 +101,16 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     B = cfg["sweep_b"]
     cb_b = np.asarray(B["cb"], float)
     lump = base.replace(param_convention="lumped")
-    rb = run_mlbnm_batch([lump.replace(cb=c) for c in cb_b], [7.5e-4] * cb_b.size, float(B["duration"]), **kw)
+    rb = run_batch([lump.replace(cb=c) for c in cb_b], [7.5e-4] * cb_b.size, float(B["duration"]), **kw)
     fmax_b = rb["friction_force"].max(axis=1)
     # C
     C = cfg["sweep_c"]
     dts = np.asarray(C["dt"], float)
     amp_c, fail_c = [], []
     for dt in dts:
-        rc = run_mlbnm_batch([base], [7.5e-4], float(C["duration"]), dt=float(dt), save_dt=1e-3, scheme="euler",
+        # whole numbers of steps (the driver refuses a duration or save interval that is not one)
+        n_run, n_save = round(float(C["duration"]) / dt), max(1, round(1e-3 / dt))
+        rc = run_batch([base], [7.5e-4], n_run * float(dt), dt=float(dt), save_dt=n_save * float(dt), scheme="euler",
                              allow_unstable=True, raise_on_failure=False)
         F = rc["friction_force"][0]
         amp_c.append(float(steady_metrics(rc["time"], F).stick_slip) if np.all(np.isfinite(F)) else np.nan)
@@ -122,7 +124,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     growth_d = np.zeros((vs_d.size, v_d.size))
     for i, vs in enumerate(vs_d):
         p = base.replace(cb=float(D["cb"]), v_stribeck=float(vs))
-        rd = run_mlbnm_batch([p] * v_d.size, v_d, T, **kw)
+        rd = run_batch([p] * v_d.size, v_d, T, **kw)
         for j, F in enumerate(rd["friction_force"]):
             m = steady_metrics(rd["time"], F)
             ss_d[i, j], amp_d[i, j], per_d[i, j] = m.stick_slip, m.amplitude, m.period
@@ -165,7 +167,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     found = False
     for i, vs in enumerate(vs_e):
         p = base.replace(cb=float(D["cb"]), v_stribeck=float(vs))
-        rd = run_mlbnm_batch([p] * 3, [7.5e-4, 1.5e-3, 4.5e-3], T_e, **kw)
+        rd = run_batch([p] * 3, [7.5e-4, 1.5e-3, 4.5e-3], T_e, **kw)
         m = [steady_metrics(rd["time"], F) for F in rd["friction_force"]]
         ml_e[i] = [m[0].stick_slip, (not m[1].stick_slip) or m[1].amplitude < m[0].amplitude, not m[2].stick_slip]
         if ml_e[i].all() and not found:

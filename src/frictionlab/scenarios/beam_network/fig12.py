@@ -20,10 +20,10 @@ import numpy as np
 import xarray as xr
 
 from ...analysis.beam_patterns import steady_metrics
-from ...contact.beam_network.mlbnm import run_mlbnm_batch
+
 from ...contact.beam_network.stability import band_edges
 from ..base import Scenario, check, deviation, register_scenario
-from ._common import (CALIBRATION_NOTE, NUMERICS, REFERENCES, linear_stability_evidence, params_from, rank_corr, check_integrator)
+from ._common import (CALIBRATION_NOTE, NUMERICS, REFERENCES, linear_stability_evidence, params_from, rank_corr, check_integrator, run_batch)
 
 CONFIG = {
     "model": {"name": "beam_network"},
@@ -74,7 +74,7 @@ def _vf40_evidence(ds: xr.Dataset, cfg: dict) -> list:
 def _metrics(cases, cfg):
     n = check_integrator(cfg)
     ps = [c[0] for c in cases]
-    r = run_mlbnm_batch(ps, [c[1] for c in cases], float(cfg["drive"]["duration"]), dt=float(n["dt"]),
+    r = run_batch(ps, [c[1] for c in cases], float(cfg["drive"]["duration"]), dt=float(n["dt"]),
                         save_dt=float(n["save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
     return [steady_metrics(r["time"], F) for F in r["friction_force"]]
 

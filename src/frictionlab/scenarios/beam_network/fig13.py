@@ -23,10 +23,10 @@ import xarray as xr
 
 from ...analysis.beam_patterns import (fit_tip_velocity, friction_from_tip_velocity, gaussian_tip_velocity,
                                        one_period, steady_metrics)
-from ...contact.beam_network.mlbnm import iub_arrays, run_mlbnm_batch
+from ...contact.beam_network.mlbnm import iub_arrays
 from ...contact.beam_network.stability import iub_stability
 from ..base import Scenario, check, deviation, register_scenario
-from ._common import (CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, params_from, rank_corr, steady_friction, table3_evidence, check_integrator)
+from ._common import (CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, params_from, rank_corr, steady_friction, table3_evidence, check_integrator, run_batch)
 
 CONFIG = {
     "model": dict(MODEL),
@@ -49,7 +49,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     cbs = np.asarray(cfg["damping"]["cb"], float)
     v = float(cfg["drive"]["v"])
     n = check_integrator(cfg)
-    r = run_mlbnm_batch([p.replace(cb=float(c)) for c in cbs], [v] * cbs.size, float(cfg["drive"]["duration"]),
+    r = run_batch([p.replace(cb=float(c)) for c in cbs], [v] * cbs.size, float(cfg["drive"]["duration"]),
                         dt=float(n["dt"]), save_dt=float(n["save_dt"]), scheme=n["scheme"],
                         n_picard=int(n["n_picard"]), single=True, save_columns=True)
     t = r["time"]
@@ -92,7 +92,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     # printed Table 3 (v_s = 0.018 m/s) at the paper's three c_b: runs from rest and linear stability
     cbp = np.asarray(cfg["damping"]["paper_cb"], float)
     pt = params_from({"model": {"name": "beam_network", "preset": cfg["printed"]["preset"]}})
-    rp = run_mlbnm_batch([pt.replace(cb=float(c)) for c in cbp], [v] * cbp.size, float(cfg["drive"]["duration"]),
+    rp = run_batch([pt.replace(cb=float(c)) for c in cbp], [v] * cbp.size, float(cfg["drive"]["duration"]),
                          dt=float(n["dt"]), save_dt=1e-3, scheme=n["scheme"], n_picard=int(n["n_picard"]), single=True)
     last = rp["time"] >= 0.6 * rp["time"][-1]
     Fl = rp["friction_force"][:, last]

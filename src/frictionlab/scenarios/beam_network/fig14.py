@@ -14,10 +14,10 @@ import numpy as np
 import xarray as xr
 
 from ...analysis.beam_patterns import steady_metrics
-from ...contact.beam_network.mlbnm import run_mlbnm_batch
+
 from ...contact.beam_network.stability import band_edges
 from ..base import Scenario, check, deviation, register_scenario
-from ._common import (CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, linear_stability_evidence, params_from, rank_corr, check_integrator)
+from ._common import (CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, linear_stability_evidence, params_from, rank_corr, check_integrator, run_batch)
 
 CONFIG = {
     "model": dict(MODEL),
@@ -41,7 +41,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     V, LL = np.meshgrid(v, L, indexing="ij")
     ps = [p.replace(normal_load=float(x)) for x in LL.ravel()]
     n = check_integrator(cfg)
-    r = run_mlbnm_batch(ps, V.ravel(), float(cfg["drive"]["duration"]), dt=float(n["dt"]),
+    r = run_batch(ps, V.ravel(), float(cfg["drive"]["duration"]), dt=float(n["dt"]),
                         save_dt=float(n["save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
     mets = [steady_metrics(r["time"], F) for F in r["friction_force"]]
     ss = np.array([m.stick_slip for m in mets], float).reshape(V.shape)
@@ -68,7 +68,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
             break
         mid = np.sqrt(lo * hi)
         idx = np.nonzero(ok)[0]
-        rr = run_mlbnm_batch([p.replace(normal_load=float(L[j])) for j in idx], mid[idx],
+        rr = run_batch([p.replace(normal_load=float(L[j])) for j in idx], mid[idx],
                              float(cfg["drive"]["duration"]), **kw)
         for k, F in zip(idx, rr["friction_force"]):
             if steady_metrics(rr["time"], F).stick_slip:

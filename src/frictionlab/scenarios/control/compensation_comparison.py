@@ -30,7 +30,8 @@ import math
 import numpy as np
 import xarray as xr
 
-from ...control import ServoSystem, run_servo
+from ...control import ServoSystem
+from ...solve import simulate
 from ...core.registry import make_model
 from ...laws import LuGre, Stribeck
 from ...protocols.reference import PositionSinusoid
@@ -108,7 +109,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     for i, p in enumerate(plants):
         law = plant_law(p)
         for j, s in enumerate(strategies):
-            ds = run_servo(law, servo_for(s, p, cfg), ref, dt=float(cfg["integrator"]["dt"]))
+            ds = simulate(law, ref, system=servo_for(s, p, cfg), dt=float(cfg["integrator"]["dt"]))
             rms[i, j], rev[i, j] = _metrics(ds, ref, float(cfg["analysis"]["reversal_window"]))
             if err is None:
                 time = ds.time.values

@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ...control import ServoSystem, run_servo
+from ...control import ServoSystem
+from ...solve import simulate
 from ...laws.kloss import Kloss
 from ...plot import time_series
 from ...protocols.reference import PositionSinusoid
@@ -45,7 +46,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     for apply in (True, False):
         servo = ServoSystem(**cfg["servo"], compensation="ekf", model=guess, ekf_params=("f_max", "v_max0"),
                             apply_compensation=apply)
-        ds = run_servo(plant, servo, ref, dt=cfg["integrator"]["dt"], save_dt=cfg["integrator"]["save_dt"])
+        ds = simulate(plant, ref, system=servo, dt=cfg["integrator"]["dt"], save_dt=cfg["integrator"]["save_dt"])
         ds["true_f_max"] = ("time", plant.f_max * ds.normal_force.values, {"units": "N"})
         runs.append(ds)
     out = xr.concat(runs, dim="feedback", combine_attrs="drop_conflicts")

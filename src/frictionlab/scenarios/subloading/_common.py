@@ -7,10 +7,12 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from ...core.registry import make_model
+from ...core.errors import ConfigError
+from ...core.registry import make_model, presets_of
+from ...protocols.base import make_protocol
+from ...systems.base import make_system
 from ...solve import simulate
 from ...laws.subloading import Subloading, SubloadingRate, c_from_mm_mpa
-from ...laws.subloading_drivers import run_prescribed
 
 MM = 1e-3  # m per mm
 MPA = 1e6  # Pa per MPa
@@ -29,19 +31,47 @@ def models(cfg: dict[str, Any], **changes: Any) -> tuple[Subloading, SubloadingR
             make_model("subloading_rate", m.get("preset"), **over))
 
 
+def swept_model_key(cfg: dict[str, Any], key: str, instead: str) -> None:
+    """Refuse a ``[model]`` value of ``key`` that a sweep replaces (a dumped TOML carries the preset's
+    value, which is accepted; any other value would be silently ignored)."""
+    m = cfg["model"]
+    if key not in m:
+        return
+    preset = presets_of(m["name"]).get(m.get("preset")) if m.get("preset") else None
+    default = preset.params.get(key) if preset is not None else None
+    if default is None or m[key] != default:
+        raise ConfigError(f"model.{key} = {m[key]!r}: this scenario sets {key} itself from {instead}; "
+                          f"set {instead} instead")
+
+
 def with_c_mm(cfg: dict[str, Any], c_mm: float) -> dict[str, Any]:
     """Model changes setting ``c`` given in MPa (s/mm)^d (converted with the model's ``d``)."""
     m, _ = models(cfg)
     return {"c": c_from_mm_mpa(c_mm, m.d)}
 
 
-def prescribed(model: Subloading, protocol, du: float, dt_max: float | None = None) -> xr.Dataset:
-    return run_prescribed(model, protocol, du_max=du, dt_max=dt_max)
+def protocol_from(cfg: dict[str, Any], **fields: Any):
+    """The ``[protocol]`` table as a protocol, with ``fields`` (the swept ones) set over it."""
+    return make_protocol({**cfg["protocol"], **fields})
 
 
-def reference(model: SubloadingRate, protocol, du: float, vmax: float) -> xr.Dataset:
-    """Rate form through the core's compiled RK4 with slip increments ``du`` [m]."""
-    return simulate(model, protocol, integrator="rk4", dt=du / vmax, max_points=20000)
+def run_integrator(model, protocol, cfg: dict[str, Any], **changes: Any) -> xr.Dataset:
+    """``simulate`` with the ``[integrator]`` table (``driver``, ``dt``, ``save_dt``, ``t_end`` and
+    that driver's options, e.g. ``du_max`` [m] of ``prescribed``), ``changes`` set over it."""
+    table = {**cfg.get("integrator", {}), **changes}
+    driver = table.pop("driver", None)
+    return simulate(model, protocol, system=make_system(cfg.get("system")), integrator=driver, **table)
+
+
+def reference(model: SubloadingRate, protocol, cfg: dict[str, Any], vmax: float) -> xr.Dataset:
+    """The rate-form reference of the ``[reference]`` table: ``driver`` ``"rk4"`` (the core's
+    compiled RK4, ``dt = du / vmax``) or ``"rate_reference"`` (RK4 with the normal-stress
+    rate as input), slip increments ``du`` [m]."""
+    ref = cfg["reference"]
+    du = float(ref["du"])
+    if ref["driver"] == "rate_reference":
+        return simulate(model, protocol, integrator="rate_reference", du=du)
+    return simulate(model, protocol, integrator=ref["driver"], dt=du / vmax)
 
 
 def on_grid(x: np.ndarray, y: np.ndarray, grid: np.ndarray) -> np.ndarray:

@@ -1,15 +1,36 @@
-"""The normal-stress path A-B-C-D of Figs. 6 and 7 (spec 7.4; abscissae are spec [R] choices)."""
+"""The normal-stress path A-B-C-D of Figs. 6 and 7 (spec 7.4; abscissae are spec [R] choices).
+
+The ``[protocol]`` table of those scenarios is a ``normal_load`` programme at constant speed
+``v`` [m/s]: ``loads`` [Pa] held from A to B, ramped to C, held to D, at ``times`` [s]
+(slip / v). The sweeps change the speed, the final level and the end of the path, keeping the
+slip abscissae A, B, C.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 from ...protocols import NormalLoadProgramme
-from ._common import MM, MPA
 
 
-def path_protocol(v_mm_s: float, fn_start_mpa: float, fn_end_mpa: float, abcd_mm: list[float]) -> NormalLoadProgramme:
-    """f_n held at ``fn_start`` from A to B, ramped linearly to ``fn_end`` at C, held to D,
-    as a function of slip at constant speed ``v`` (so of time ``t = u / v``)."""
-    a, b, c, d = (x * MM for x in abcd_mm)
-    v = v_mm_s * MM
-    return NormalLoadProgramme(times=(a / v, b / v, c / v, d / v),
-                               loads=(fn_start_mpa * MPA, fn_start_mpa * MPA, fn_end_mpa * MPA, fn_end_mpa * MPA), v=v)
+def path_slips(cfg: dict[str, Any]) -> np.ndarray:
+    """Slip [m] at A, B, C, D of the ``[protocol]`` path."""
+    p = cfg["protocol"]
+    return np.asarray(p["times"], dtype=float) * float(p["v"])
+
+
+def path_protocol(cfg: dict[str, Any], *, v: float | None = None, fn_end: float | None = None,
+                  end: float | None = None) -> NormalLoadProgramme:
+    """The ``[protocol]`` path, optionally at speed ``v`` [m/s], final normal stress ``fn_end`` [Pa]
+    (at C and D) and end of the path ``end`` [m] (D)."""
+    p = cfg["protocol"]
+    slips = path_slips(cfg)
+    if end is not None:
+        slips[-1] = float(end)
+    speed = float(p["v"]) if v is None else float(v)
+    loads = [float(x) for x in p["loads"]]
+    if fn_end is not None:
+        loads[2] = loads[3] = float(fn_end)
+    return NormalLoadProgramme(times=tuple(float(x) for x in slips / speed), loads=tuple(loads), v=speed)

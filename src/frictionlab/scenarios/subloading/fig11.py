@@ -12,48 +12,52 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ...protocols import ConstantVelocity
 from ..base import Scenario, check, register_scenario
-from ._common import MM, REFERENCE, hertz_area, models, on_grid, prescribed, reference, rel
+from ._common import MM, REFERENCE, hertz_area, models, on_grid, protocol_from, reference, rel, run_integrator
 
 CONFIG = {
     "model": {"name": "subloading", "preset": "fig11"},
-    "protocol": {"loads_n": [0.1, 0.3, 0.5, 1.0], "v_mm_s": 0.1, "slide_mm": 1.0},
-    "contact": {"radius_mm": 10.0, "E_mpa": 1.2, "nu": 0.5},
-    "numerics": {"du_mm": 1e-5, "reference_du_mm": 2e-6, "reference_slide_mm": 0.05},
+    # 0.1 mm/s; the normal stress (load / Hertz area) and the duration are set per load of [sweep]
+    "protocol": {"type": "constant_velocity", "v": 0.1 * MM},
+    # normal loads W [N] and the slide at each [m]
+    "sweep": {"loads": [0.1, 0.3, 0.5, 1.0], "slide": 1.0 * MM},
+    # the rubber hemisphere on rigid PMMA (spec A14): radius [m], Young's modulus [Pa], Poisson ratio
+    "contact": {"radius": 10.0 * MM, "youngs_modulus": 1.2e6, "poisson_ratio": 0.5},
+    "integrator": {"driver": "prescribed", "du_max": 1e-5 * MM},
+    # the rate form with the core RK4 at slip increments du [m], over this slide [m]
+    "reference": {"driver": "rk4", "du": 2e-6 * MM, "slide": 0.05 * MM},
 }
+DERIVED = {"protocol.normal_force_value": "sweep.loads", "protocol.duration_s": "sweep.slide"}
 
 
 def areas(cfg: dict) -> np.ndarray:
     c = cfg["contact"]
-    return np.array([hertz_area(W, c["radius_mm"] * MM, c["E_mpa"] * 1e6, c["nu"]) for W in cfg["protocol"]["loads_n"]])
+    return np.array([hertz_area(W, c["radius"], c["youngs_modulus"], c["poisson_ratio"]) for W in cfg["sweep"]["loads"]])
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     m, mr = models(cfg)
-    pc = cfg["protocol"]
-    v = pc["v_mm_s"] * MM
-    L = pc["slide_mm"] * MM
+    pc = cfg["sweep"]
+    v = float(cfg["protocol"]["v"])
+    L = float(pc["slide"])
     grid = np.linspace(0.0, L, 2001)
     Fx, ratio, fn_all, ref_dev, slopes = [], [], [], [], []
-    for W, Aa in zip(pc["loads_n"], areas(cfg)):
+    for W, Aa in zip(pc["loads"], areas(cfg)):
         fn = W / Aa
-        pr = ConstantVelocity(v=v, duration_s=L / v, normal_force_value=fn)
-        d = prescribed(m, pr, cfg["numerics"]["du_mm"] * MM)
+        d = run_integrator(m, protocol_from(cfg, duration_s=L / v, normal_force_value=fn), cfg)
         f = on_grid(d.slip.values, d.shear_stress.values, grid)
         Fx.append(Aa * f)
         s0, f0 = d.slip.values, d.shear_stress.values
         slopes.append(Aa * (f0[1] - f0[0]) / (s0[1] - s0[0]))
         ratio.append(Aa * f[-1] / W)
         fn_all.append(fn)
-        Lr = cfg["numerics"]["reference_slide_mm"] * MM
-        dr = reference(mr, ConstantVelocity(v=v, duration_s=Lr / v, normal_force_value=fn),
-                       cfg["numerics"]["reference_du_mm"] * MM, v)
+        Lr = float(cfg["reference"]["slide"])
+        dr = reference(mr, protocol_from(cfg, duration_s=Lr / v, normal_force_value=fn), cfg, v)
         g = grid[grid <= Lr]
         a = on_grid(d.slip.values, d.shear_stress.values, g)
         b = on_grid(dr.slip.values, dr.friction_force.values, g)
         ref_dev.append(rel(float(a[-1]), float(b[-1])))
-    closed = [float(m.steady_stress(v, fn)) * Aa / W for W, Aa, fn in zip(pc["loads_n"], areas(cfg), fn_all)]
+    closed = [float(m.steady_stress(v, fn)) * Aa / W for W, Aa, fn in zip(pc["loads"], areas(cfg), fn_all)]
     return xr.Dataset(
         {"friction_force": (("normal_load", "slip"), np.array(Fx), {"units": "N"}),
          "steady_ratio": ("normal_load", np.array(ratio), {"units": "1"}),
@@ -62,7 +66,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
          "initial_slope": ("normal_load", np.array(slopes), {"units": "N/m"}),
          "normal_stress": ("normal_load", np.array(fn_all), {"units": "Pa"}),
          "reference_deviation": ("normal_load", np.array(ref_dev), {"units": "1"})},
-        coords={"normal_load": ("normal_load", np.array(pc["loads_n"], dtype=float), {"units": "N"}),
+        coords={"normal_load": ("normal_load", np.array(pc["loads"], dtype=float), {"units": "N"}),
                 "slip": ("slip", grid, {"units": "m"})},
         attrs={**m.attrs(), "model": m.name})
 
@@ -106,6 +110,6 @@ register_scenario(Scenario(
                  "0.1, 0.3, 0.5, 1.0 N (not in the paper, spec [R]). No measured data ship with the paper's text, so "
                  "the checks compare with closed forms and the paper's qualitative statements."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"protocol.slide_mm": 0.3},
+    quick={"sweep.slide": 0.3 * MM}, derived=DERIVED,
     references=[REFERENCE],
 ))

@@ -10,45 +10,51 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ...protocols import ConstantVelocity
 from ..base import Scenario, check, register_scenario
-from ._common import MM, REFERENCE, hertz_area, models, prescribed
+from ._common import MM, REFERENCE, hertz_area, models, protocol_from, run_integrator, swept_model_key
 
 CONFIG = {
     "model": {"name": "subloading", "preset": "fig12-I"},
-    "protocol": {"loads_n": [0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0], "velocities_mm_s": [0.1, 1.0, 10.0],
-                 "slide_mm": 0.05},
-    "specimens": {"b_per_mpa": [7.0, 11.0], "names": ["I", "II"]},
-    "contact": {"radius_mm": 10.0, "E_mpa": 1.2, "nu": 0.5},
-    "numerics": {"du_mm": 1e-5},
+    # v, duration and normal stress (load / Hertz area) are set per point of [sweep]
+    "protocol": {"type": "constant_velocity"},
+    # normal loads W [N], speeds [m/s] (0.1, 1, 10 mm/s) and the slide at each point [m]
+    "sweep": {"loads": [0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0], "velocities": [0.1 * MM, 1.0 * MM, 10.0 * MM],
+              "slide": 0.05 * MM},
+    # pressure sensitivity b [1/Pa] of the two specimens (7 and 11 /MPa)
+    "specimens": {"b": [7.0e-6, 11.0e-6], "names": ["I", "II"]},
+    # the rubber hemisphere on rigid PMMA (spec A14): radius [m], Young's modulus [Pa], Poisson ratio
+    "contact": {"radius": 10.0 * MM, "youngs_modulus": 1.2e6, "poisson_ratio": 0.5},
+    "integrator": {"driver": "prescribed", "du_max": 1e-5 * MM},
 }
+DERIVED = {"protocol.v": "sweep.velocities", "protocol.duration_s": "sweep.slide",
+           "protocol.normal_force_value": "sweep.loads", "model.b": "specimens.b"}
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
-    pc = cfg["protocol"]
+    swept_model_key(cfg, 'b', 'specimens.b')
+    pc = cfg["sweep"]
     c = cfg["contact"]
-    loads = np.array(pc["loads_n"], dtype=float)
-    vels = np.array(pc["velocities_mm_s"], dtype=float)
-    bs = np.array(cfg["specimens"]["b_per_mpa"], dtype=float)
-    L = pc["slide_mm"] * MM
+    loads = np.array(pc["loads"], dtype=float)
+    vels = np.array(pc["velocities"], dtype=float)
+    bs = np.array(cfg["specimens"]["b"], dtype=float)
+    L = float(pc["slide"])
     ratio = np.zeros((bs.size, vels.size, loads.size))
     closed = np.zeros_like(ratio)
     for i, b in enumerate(bs):
-        m, _ = models(cfg, b=b * 1e-6)
+        m, _ = models(cfg, b=b)
         for j, v in enumerate(vels):
             for k, W in enumerate(loads):
-                Aa = hertz_area(W, c["radius_mm"] * MM, c["E_mpa"] * 1e6, c["nu"])
+                Aa = hertz_area(W, c["radius"], c["youngs_modulus"], c["poisson_ratio"])
                 fn = W / Aa
-                d = prescribed(m, ConstantVelocity(v=v * MM, duration_s=L / (v * MM), normal_force_value=fn),
-                               cfg["numerics"]["du_mm"] * MM)
+                d = run_integrator(m, protocol_from(cfg, v=v, duration_s=L / v, normal_force_value=fn), cfg)
                 ratio[i, j, k] = Aa * float(d.shear_stress.values[-1]) / W
-                closed[i, j, k] = Aa * float(m.steady_stress(v * MM, fn)) / W
+                closed[i, j, k] = Aa * float(m.steady_stress(v, fn)) / W
     m, _ = models(cfg)
     return xr.Dataset(
         {"steady_ratio": (("specimen", "velocity", "normal_load"), ratio, {"units": "1"}),
          "steady_ratio_closed_form": (("specimen", "velocity", "normal_load"), closed, {"units": "1"})},
-        coords={"specimen": list(cfg["specimens"]["names"]), "b": ("specimen", bs * 1e-6, {"units": "1/Pa"}),
-                "velocity": ("velocity", vels * MM, {"units": "m/s"}), "normal_load": ("normal_load", loads, {"units": "N"})},
+        coords={"specimen": list(cfg["specimens"]["names"]), "b": ("specimen", bs, {"units": "1/Pa"}),
+                "velocity": ("velocity", vels, {"units": "m/s"}), "normal_load": ("normal_load", loads, {"units": "N"})},
         attrs={**m.attrs(), "model": m.name})
 
 
@@ -93,6 +99,6 @@ register_scenario(Scenario(
                  "(b = 7 /MPa) and II (b = 11 /MPa), P-exp set, scaled variant (A2), Hertz apparent area (A14), loads "
                  "0.05-2 N (not in the paper, spec [R])."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"protocol.loads_n": [0.05, 0.2, 0.5, 1.0, 2.0]},
+    quick={"sweep.loads": [0.05, 0.2, 0.5, 1.0, 2.0]}, derived=DERIVED,
     references=[REFERENCE],
 ))

@@ -11,35 +11,37 @@ import numpy as np
 import xarray as xr
 from scipy.optimize import minimize_scalar
 
-from ...protocols import ConstantVelocity
 from ..base import Scenario, check, register_scenario
-from ._common import MM, MPA, REFERENCE, models, on_grid, prescribed, reference, rel
+from ._common import MM, MPA, REFERENCE, models, on_grid, protocol_from, reference, rel, run_integrator
 
 CONFIG = {
     "model": {"name": "subloading", "preset": "fig4"},
-    "protocol": {"normal_stress_mpa": 0.3, "velocities_mm_s": [1e-3, 1e-2, 0.1, 1.0, 10.0, 100.0, 1000.0],
-                 "slide_mm": 3.0},
-    "numerics": {"du_mm": 1e-5, "reference_du_mm": 2e-6, "reference_velocities_mm_s": [0.01, 1.0, 100.0],
-                 "reference_slide_mm": 0.5},
+    # the normal stress [Pa]; v and duration_s are set per speed of [sweep]
+    "protocol": {"type": "constant_velocity", "normal_force_value": 0.3 * MPA},
+    # speeds [m/s] (1e-3 ... 1e3 mm/s, spec [R]) and the slide from rest at each [m]
+    "sweep": {"velocities": [1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1.0], "slide": 3.0 * MM},
+    # the compiled return mapping, slip increment du_max [m] per step (1e-5 mm)
+    "integrator": {"driver": "prescribed", "du_max": 1e-5 * MM},
+    # the rate form with the core RK4 at slip increments du [m] (2e-6 mm), at these speeds [m/s], over this slide [m]
+    "reference": {"driver": "rk4", "du": 2e-6 * MM, "velocities": [1e-5, 1e-3, 0.1], "slide": 0.5 * MM},
 }
+DERIVED = {"protocol.v": "sweep.velocities", "protocol.duration_s": "sweep.slide"}
 #: spec 7.2 prototype peak ratios (variant L), for information
 PROTOTYPE_PEAKS = {0.01: 0.316, 0.1: 0.314, 1.0: 0.317, 10.0: 0.324, 100.0: 0.342, 1000.0: 0.386}
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     m, mr = models(cfg)
-    fn = cfg["protocol"]["normal_stress_mpa"] * MPA
-    vels = [float(v) for v in cfg["protocol"]["velocities_mm_s"]]
-    L = cfg["protocol"]["slide_mm"] * MM
-    du = cfg["numerics"]["du_mm"] * MM
+    fn = float(cfg["protocol"]["normal_force_value"])
+    vels = [float(v) for v in cfg["sweep"]["velocities"]]
+    L = float(cfg["sweep"]["slide"])
     grid = np.linspace(0.0, min(L, 1.0 * MM), 2001)
-    ref_vels = [float(v) for v in cfg["numerics"]["reference_velocities_mm_s"]]
-    Lr = cfg["numerics"]["reference_slide_mm"] * MM
+    ref_vels = [float(v) for v in cfg["reference"]["velocities"]]
+    Lr = float(cfg["reference"]["slide"])
     rgrid = np.linspace(0.0, Lr, 1001)
     ft, R, Sr, stats, ref_dev = [], [], [], [], []
     for v in vels:
-        pr = ConstantVelocity(v=v * MM, duration_s=L / (v * MM), normal_force_value=fn)
-        d = prescribed(m, pr, du)
+        d = run_integrator(m, protocol_from(cfg, v=v, duration_s=L / v), cfg)
         s, f = d.slip.values, d.shear_stress.values
         ft.append(on_grid(s, f, grid))
         R.append(on_grid(s, d.sliding_ratio.values, grid))
@@ -47,9 +49,8 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
         k = int(np.argmax(f))
         stats.append((f[k] / fn, s[k], f[-1] / fn, float(d.sliding_ratio.values.max()), float(d.sliding_ratio.values[-1]),
                       float(np.max(np.diff(f) / np.maximum(np.diff(s), 1e-30)))))
-        if v in ref_vels:
-            prr = ConstantVelocity(v=v * MM, duration_s=Lr / (v * MM), normal_force_value=fn)
-            dr = reference(mr, prr, cfg["numerics"]["reference_du_mm"] * MM, v * MM)
+        if any(abs(v - vr) <= 1e-9 * vr for vr in ref_vels):
+            dr = reference(mr, protocol_from(cfg, v=v, duration_s=Lr / v), cfg, v)
             a = on_grid(s, f, rgrid)
             b = on_grid(dr.slip.values, dr.friction_force.values, rgrid)
             ref_dev.append((rel(float(a.max()), float(b.max())), rel(float(a[-1]), float(b[-1])),
@@ -57,7 +58,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
         else:
             ref_dev.append((np.nan, np.nan, np.nan))
     st = np.array(stats)
-    vel = np.array(vels) * MM
+    vel = np.array(vels)
     ds = xr.Dataset(
         {"shear_stress": (("velocity", "slip"), np.array(ft), {"units": "Pa"}),
          "sliding_ratio": (("velocity", "slip"), np.array(R), {"units": "1"}),
@@ -168,7 +169,7 @@ register_scenario(Scenario(
                  "paper; spec [R]), slide 3 mm from rest, implicit return mapping (du = 1e-5 mm) checked against the "
                  "rate form integrated by the core RK4."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"protocol.velocities_mm_s": [0.01, 0.1, 1.0, 10.0, 100.0, 1000.0],
-           "numerics.reference_velocities_mm_s": [1.0], "numerics.reference_slide_mm": 0.3},
-    references=[REFERENCE],
+    quick={"sweep.velocities": [1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1.0],
+           "reference.velocities": [1e-3], "reference.slide": 0.3 * MM},
+    references=[REFERENCE], derived=DERIVED,
 ))

@@ -10,64 +10,78 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ...protocols import PulsatingThreshold, VelocitySteps
-from ...laws.subloading_drivers import run_pulsating
+from ...protocols import VelocitySteps
+from ...solve import simulate
 from ..base import Scenario, check, register_scenario
-from ._common import MM, MPA, REFERENCE, models, on_grid, prescribed, reference, rel
+from ._common import MM, MPA, REFERENCE, models, on_grid, protocol_from, reference, rel, run_integrator
 
 CONFIG = {
     "model": {"name": "subloading", "preset": "fig5"},
-    "protocol": {"normal_stress_mpa": 0.3, "v_mm_s": 0.1, "rhos": [0.6, 0.7, 0.8], "cycles": 2000,
-                 "r_conventional_per_mm": 1e9,
-                 "plot_cycles": 10},
-    "numerics": {"du_mm": 1e-6, "reference_cycles": 3, "reference_du_mm": 2e-7},
+    # +-0.1 mm/s between f_t = upper (set from [sweep] rhos) and lower, f_n = 0.3 MPa
+    "protocol": {"type": "pulsating_threshold", "v": 0.1 * MM, "lower": 0.0, "cycles": 2000, "max_duration": 1e3,
+                 "normal_force_value": 0.3 * MPA},
+    # amplitudes rho = f_t,amp / (S_max tau0) (spec A11)
+    "sweep": {"rhos": [0.6, 0.7, 0.8]},
+    # the compiled threshold-switched return mapping, slip increment du [m] (1e-6 mm)
+    "integrator": {"driver": "pulsating", "du": 1e-6 * MM},
+    # the conventional limit r -> infinity [1/m] (1e9 /mm), run at the largest amplitude
+    "conventional_limit": {"r": 1e9 / MM},
+    # the first cycles again, return mapping and rate form (core RK4, slip increments du [m])
+    "reference": {"driver": "rk4", "du": 2e-7 * MM, "cycles": 3},
+    "plot": {"cycles": 10},
 }
+DERIVED = {"protocol.upper": "sweep.rhos"}
 #: spec 7.3 prototype (variant L): plastic slip in cycle 1 [um]
 PROTOTYPE_CYCLE1_UM = {0.6: 0.38, 0.7: 0.58, 0.8: 0.89}
 
 
 def _protocol(m, cfg, rho):
-    pc = cfg["protocol"]
-    v = pc["v_mm_s"] * MM
-    return PulsatingThreshold(v=v, upper=rho * m.s_max * m.tau0, lower=0.0, cycles=int(pc["cycles"]),
-                              max_duration=1e3, normal_force_value=pc["normal_stress_mpa"] * MPA)
+    return protocol_from(cfg, upper=rho * m.s_max * m.tau0)
+
+
+def _cycles(ds: xr.Dataset) -> np.ndarray:
+    """Rows (plastic slip, slip, peak stress, reversal time, end time) of the completed cycles."""
+    names = ("cycle_plastic_slip", "cycle_slip", "cycle_peak_stress", "cycle_reversal_time", "cycle_end_time")
+    return np.stack([ds[n].values for n in names], axis=1)
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     m, mr = models(cfg)
     pc = cfg["protocol"]
-    rhos = [float(x) for x in pc["rhos"]]
+    rhos = [float(x) for x in cfg["sweep"]["rhos"]]
     ncyc = int(pc["cycles"])
-    du = cfg["numerics"]["du_mm"] * MM
     up = np.full((len(rhos), ncyc), np.nan)
     gross = []
     curves = []
     grid_n = 4000
     cyc_all = []
     for rho in rhos:
-        ds, cyc, g = run_pulsating(m, _protocol(m, cfg, rho), du=du)
+        ds = run_integrator(m, _protocol(m, cfg, rho), cfg)
+        cyc, g = _cycles(ds), int(ds.attrs["gross_sliding_cycle"])
         up[len(gross), : len(cyc)] = cyc[:, 0]
         gross.append(g)
         cyc_all.append(cyc)
         # the loops of the first cycles (resolving every cycle of a long run would alias)
-        t_show = float(cyc[min(len(cyc), int(pc.get("plot_cycles", 10))) - 1, 4]) if len(cyc) else float(ds.time[-1])
+        t_show = float(cyc[min(len(cyc), int(cfg["plot"]["cycles"])) - 1, 4]) if len(cyc) else float(ds.time[-1])
         tt = np.linspace(0, t_show, grid_n)
         curves.append((on_grid(ds.time.values, ds.slip.values, tt), on_grid(ds.time.values, ds.shear_stress.values, tt)))
     # conventional limit r -> infinity at the largest amplitude
-    mc, _ = models(cfg, r=float(pc["r_conventional_per_mm"]) / MM)
-    _, cyc_c, g_c = run_pulsating(mc, _protocol(mc, cfg, rhos[-1]), du=du)
+    mc, _ = models(cfg, r=float(cfg["conventional_limit"]["r"]))
+    dc = run_integrator(mc, _protocol(mc, cfg, rhos[-1]), cfg)
+    cyc_c, g_c = _cycles(dc), int(dc.attrs["gross_sliding_cycle"])
     # rate-form reference: the same velocity history (switch times of the return mapping)
-    nref = int(cfg["numerics"]["reference_cycles"])
+    nref = int(cfg["reference"]["cycles"])
     cyc = cyc_all[-1][:nref]
-    v = pc["v_mm_s"] * MM
+    v = float(pc["v"])
     durs, vels, t0 = [], [], 0.0
     for row in cyc:
         durs += [row[3] - t0, row[4] - row[3]]
         vels += [v, -v]
         t0 = row[4]
-    prot = VelocitySteps(velocities=tuple(vels), durations=tuple(durs), normal_force_value=pc["normal_stress_mpa"] * MPA)
-    d_rm = prescribed(m, prot, du)
-    d_rf = reference(mr, prot, cfg["numerics"]["reference_du_mm"] * MM, v)
+    prot = VelocitySteps(velocities=tuple(vels), durations=tuple(durs), normal_force_value=float(pc["normal_force_value"]))
+    # the return mapping under prescribed slip with the same slip increment as the pulsating runs
+    d_rm = simulate(m, prot, integrator="prescribed", du_max=float(cfg["integrator"]["du"]))
+    d_rf = reference(mr, prot, cfg, v)
     t_ends = cyc[:, 4]
     up_rm = on_grid(d_rm.time.values, d_rm.plastic_slip.values, t_ends)
     up_rf = on_grid(d_rf.time.values, d_rf.plastic_slip.values, t_ends)
@@ -158,5 +172,5 @@ register_scenario(Scenario(
                  "r -> infinity is run for comparison, and the first cycles are cross-checked against the rate form."),
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"protocol.cycles": 150},
-    references=[REFERENCE],
+    references=[REFERENCE], derived=DERIVED,
 ))

@@ -12,46 +12,52 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ...laws.subloading_drivers import run_rate_reference
-from ._common import MM, MPA, REFERENCE, models, on_grid, prescribed
-from ._path import path_protocol
+from ._common import MM, MPA, REFERENCE, models, on_grid, reference, run_integrator, swept_model_key
+from ._path import path_protocol, path_slips
 
 CONFIG = {
     "model": {"name": "subloading", "preset": "fig6"},
-    "protocol": {"v_mm_s": 1.0, "abcd_mm": [0.0, 0.1, 0.2, 0.5], "fn_start_mpa": 0.1, "fn_end_mpa": 0.5,
-                 "fn_end_sweep_mpa": [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0], "b_per_mpa": [5.0, 10.0, 20.0],
-                 "window_mm": [0.3, 0.4]},
-    "numerics": {"du_mm": 1e-5, "reference_du_mm": 2e-6},
+    # 1 mm/s; f_n = 0.1 MPa at A (0) and B (0.1 mm), 0.5 MPa at C (0.2 mm) and D (0.5 mm)
+    "protocol": {"type": "normal_load", "v": 1.0 * MM, "times": [0.0, 0.1, 0.2, 0.5],
+                 "loads": [0.1 * MPA, 0.1 * MPA, 0.5 * MPA, 0.5 * MPA]},
+    # final normal stress at C-D [Pa] and pressure sensitivity b [1/Pa] (5, 10, 20 /MPa)
+    "sweep": {"fn_end": [x * MPA for x in (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)],
+              "b": [5.0 / MPA, 10.0 / MPA, 20.0 / MPA]},
+    # slip window of the mean f_t / f_n [m]
+    "analysis": {"window": [0.3 * MM, 0.4 * MM]},
+    "integrator": {"driver": "prescribed", "du_max": 1e-5 * MM},
+    # RK4 on the rate form with the normal-stress rate as input, slip increments du [m]
+    "reference": {"driver": "rate_reference", "du": 2e-6 * MM},
 }
+DERIVED = {"model.b": "sweep.b"}
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
-    pc = cfg["protocol"]
-    du = cfg["numerics"]["du_mm"] * MM
-    bs = [float(b) for b in pc["b_per_mpa"]]
-    grid = np.linspace(0.0, pc["abcd_mm"][3] * MM, 2001)
-    w0, w1 = (x * MM for x in pc["window_mm"])
-    sweep = [float(x) for x in pc["fn_end_sweep_mpa"]]
+    swept_model_key(cfg, 'b', 'sweep.b')
+    bs = [float(b) for b in cfg["sweep"]["b"]]
+    grid = np.linspace(0.0, path_slips(cfg)[3], 2001)
+    w0, w1 = (float(x) for x in cfg["analysis"]["window"])
+    sweep = [float(x) for x in cfg["sweep"]["fn_end"]]
     ft, fn_c, ref_dev, ratio, rmax = [], [], [], [], []
     for b in bs:
-        m, mr = models(cfg, b=b / MPA)
-        pr = path_protocol(pc["v_mm_s"], pc["fn_start_mpa"], pc["fn_end_mpa"], pc["abcd_mm"])
-        d = prescribed(m, pr, du)
+        m, mr = models(cfg, b=b)
+        pr = path_protocol(cfg)
+        d = run_integrator(m, pr, cfg)
         ft.append(on_grid(d.slip.values, d.shear_stress.values, grid))
         fn_c.append(on_grid(d.slip.values, d.normal_stress.values, grid))
         rmax.append(float(d.sliding_ratio.max()))
-        dr = run_rate_reference(mr, pr, du=cfg["numerics"]["reference_du_mm"] * MM)
+        dr = reference(mr, pr, cfg, float(cfg["protocol"]["v"]))
         ref = on_grid(dr.slip.values, dr.friction_force.values, grid)
         err = np.abs(ft[-1] - ref) / np.max(np.abs(ref))
         ref_dev.append((float(err[grid > 0.01 * MM].max()), float(err.max())))
         row = []
         for fe in sweep:
-            ds = prescribed(m, path_protocol(pc["v_mm_s"], pc["fn_start_mpa"], fe, pc["abcd_mm"]), du)
+            ds = run_integrator(m, path_protocol(cfg, fn_end=fe), cfg)
             sel = (ds.slip.values >= w0) & (ds.slip.values <= w1)
             row.append(float(np.mean(ds.shear_stress.values[sel] / ds.normal_stress.values[sel])))
         ratio.append(row)
     m, _ = models(cfg)
-    closed = [[float(m.replace(b=b / MPA).steady_stress(0.0, fe * MPA)) / (fe * MPA) for fe in sweep] for b in bs]
+    closed = [[float(m.replace(b=b).steady_stress(0.0, fe)) / fe for fe in sweep] for b in bs]
     return xr.Dataset(
         {"shear_stress": (("b", "slip"), np.array(ft), {"units": "Pa"}),
          "normal_stress": (("b", "slip"), np.array(fn_c), {"units": "Pa"}),
@@ -59,8 +65,8 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
          "steady_ratio_closed_form": (("b", "fn_end"), np.array(closed), {"units": "1"}),
          "max_sliding_ratio": ("b", np.array(rmax), {"units": "1"}),
          "reference_deviation": (("b", "measure"), np.array(ref_dev), {"units": "1"})},
-        coords={"b": ("b", np.array(bs) / MPA, {"units": "1/Pa"}), "slip": ("slip", grid, {"units": "m"}),
-                "fn_end": ("fn_end", np.array(sweep) * MPA, {"units": "Pa"}),
+        coords={"b": ("b", np.array(bs), {"units": "1/Pa"}), "slip": ("slip", grid, {"units": "m"}),
+                "fn_end": ("fn_end", np.array(sweep), {"units": "Pa"}),
                 "measure": ("measure", ["beyond_0.01mm", "whole_path"])},
         attrs={**m.attrs(), "model": m.name})
 
@@ -82,11 +88,11 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     out.append(check("larger b: stronger decrease of the ratio with f_n (b controls the nonlinearity)",
                      "ratio(f_max)/ratio(f_min) decreasing in b", " ".join(f"{x:.3f}" for x in drop),
                      bool(np.all(np.diff(drop) < 0))))
-    B, C = pc["abcd_mm"][1] * MM, pc["abcd_mm"][2] * MM
+    B, C = path_slips(cfg)[1:3]
     sub = []
     for i in range(ds.sizes["b"]):
         gain_t = _at(ds, i, C) / _at(ds, i, B)
-        gain_n = pc["fn_end_mpa"] / pc["fn_start_mpa"]
+        gain_n = pc["loads"][-1] / pc["loads"][0]
         sub.append(gain_t / gain_n)
     out.append(check("f_t follows f_n but rises less than linearly from B to C (nonlinear surface)",
                      "f_t(C)/f_t(B) < f_n(C)/f_n(B) for every b", " ".join(f"{x:.3f}" for x in sub),
@@ -124,6 +130,7 @@ register_scenario(Scenario(
                  "infinity), v = 1 mm/s, normal path A-B-C-D = 0, 0.1, 0.2, 0.5 mm with f_n 0.1 -> f_n,end MPa and "
                  "b = 5, 10, 20 /MPa (abscissae, start value and b are not in the paper: spec 7.4 [R]); variant L."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"protocol.fn_end_sweep_mpa": [0.2, 0.5, 1.0], "numerics.du_mm": 2e-5},
+    quick={"sweep.fn_end": [0.2 * MPA, 0.5 * MPA, 1.0 * MPA], "integrator.du_max": 2e-5 * MM},
+    derived=DERIVED,
     references=[REFERENCE],
 ))

@@ -12,51 +12,54 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ...laws.subloading_drivers import run_rate_reference
 from ..base import Scenario, check, register_scenario
-from ._common import MM, MPA, REFERENCE, models, on_grid, prescribed
-from ._path import path_protocol
+from ._common import MM, MPA, REFERENCE, models, on_grid, reference, run_integrator
+from ._path import path_protocol, path_slips
 
 CONFIG = {
     "model": {"name": "subloading", "preset": "fig7"},
-    "protocol": {"v_mm_s": 1.0, "abcd_mm": [0.0, 0.1, 0.2, 0.5], "fn_start_mpa": 0.1, "fn_end_mpa": 0.5,
-                 "fn_end_sweep_mpa": [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0],
-                 "weakening_speeds_mm_s": [0.01, 0.1, 1.0], "strengthening_speeds_mm_s": [10.0, 100.0, 1000.0],
-                 "steady_end_mm": 3.0},
-    "numerics": {"du_mm": 1e-5, "reference_du_mm": 2e-6},
+    # 1 mm/s; f_n = 0.1 MPa at A (0) and B (0.1 mm), 0.5 MPa at C (0.2 mm) and D (0.5 mm)
+    "protocol": {"type": "normal_load", "v": 1.0 * MM, "times": [0.0, 0.1, 0.2, 0.5],
+                 "loads": [0.1 * MPA, 0.1 * MPA, 0.5 * MPA, 0.5 * MPA]},
+    # final normal stress at C-D [Pa]; speeds [m/s] below / above the minimum of the steady ratio;
+    # end of the long path for the steady state [m]
+    "sweep": {"fn_end": [x * MPA for x in (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)],
+              "weakening_speeds": [0.01 * MM, 0.1 * MM, 1.0 * MM],
+              "strengthening_speeds": [10.0 * MM, 100.0 * MM, 1000.0 * MM], "steady_end": 3.0 * MM},
+    "integrator": {"driver": "prescribed", "du_max": 1e-5 * MM},
+    # RK4 on the rate form with the normal-stress rate as input, slip increments du [m]
+    "reference": {"driver": "rate_reference", "du": 2e-6 * MM},
 }
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
-    pc = cfg["protocol"]
-    du = cfg["numerics"]["du_mm"] * MM
+    sw = cfg["sweep"]
     m, mr = models(cfg)
-    grid = np.linspace(0.0, pc["abcd_mm"][3] * MM, 2001)
-    pr = path_protocol(pc["v_mm_s"], pc["fn_start_mpa"], pc["fn_end_mpa"], pc["abcd_mm"])
-    d = prescribed(m, pr, du)
+    grid = np.linspace(0.0, path_slips(cfg)[3], 2001)
+    pr = path_protocol(cfg)
+    d = run_integrator(m, pr, cfg)
     ft = on_grid(d.slip.values, d.shear_stress.values, grid)
     rmax = float(d.sliding_ratio.max())
-    dr = run_rate_reference(mr, pr, du=cfg["numerics"]["reference_du_mm"] * MM)
+    dr = reference(mr, pr, cfg, float(cfg["protocol"]["v"]))
     ref = on_grid(dr.slip.values, dr.shear_stress.values, grid)
     err = np.abs(ft - ref) / np.max(np.abs(ref))
     # Fig. 6 counterpart (rate effects off, same b) for the B -> C comparison
     m6, _ = models(cfg, c=0.0, kappa=0.0, xi=0.0)
-    d6 = prescribed(m6, pr, du)
+    d6 = run_integrator(m6, pr, cfg)
     ft6 = on_grid(d6.slip.values, d6.shear_stress.values, grid)
-    speeds = [float(v) for v in pc["weakening_speeds_mm_s"]] + [float(v) for v in pc["strengthening_speeds_mm_s"]]
-    sweep = [float(x) for x in pc["fn_end_sweep_mpa"]]
-    abcd_long = list(pc["abcd_mm"][:3]) + [float(pc["steady_end_mm"])]
+    speeds = [float(v) for v in sw["weakening_speeds"]] + [float(v) for v in sw["strengthening_speeds"]]
+    sweep = [float(x) for x in sw["fn_end"]]
     steady, window, closed = [], [], []
     for v in speeds:
         row, roww, rowc = [], [], []
         for fe in sweep:
-            ds = prescribed(m, path_protocol(v, pc["fn_start_mpa"], fe, abcd_long), du)
+            ds = run_integrator(m, path_protocol(cfg, v=v, fn_end=fe, end=float(sw["steady_end"])), cfg)
             s = ds.slip.values
             ratio = ds.shear_stress.values / ds.normal_stress.values
             row.append(float(ratio[-1]))
             sel = (s >= 0.3 * MM) & (s <= 0.4 * MM)
             roww.append(float(np.mean(ratio[sel])))
-            rowc.append(float(m.steady_stress(v * MM, fe * MPA)) / (fe * MPA))
+            rowc.append(float(m.steady_stress(v, fe)) / fe)
         steady.append(row)
         window.append(roww)
         closed.append(rowc)
@@ -68,17 +71,16 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
          "window_ratio": (("velocity", "fn_end"), np.array(window), {"units": "1"}),
          "steady_ratio_closed_form": (("velocity", "fn_end"), np.array(closed), {"units": "1"})},
         coords={"slip": ("slip", grid, {"units": "m"}),
-                "velocity": ("velocity", np.array(speeds) * MM, {"units": "m/s"}),
-                "fn_end": ("fn_end", np.array(sweep) * MPA, {"units": "Pa"})},
+                "velocity": ("velocity", np.array(speeds), {"units": "m/s"}),
+                "fn_end": ("fn_end", np.array(sweep), {"units": "Pa"})},
         attrs={**m.attrs(), "model": m.name, "max_sliding_ratio": rmax,
                "reference_deviation": float(err[grid > 0.01 * MM].max()),
                "reference_deviation_whole": float(err.max())})
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
-    pc = cfg["protocol"]
     out = []
-    A, B, C, D = (x * MM for x in pc["abcd_mm"])
+    A, B, C, D = path_slips(cfg)
     s = ds.slip.values
     ft = ds.shear_stress.values
     ab = (s > A) & (s <= B)
@@ -102,7 +104,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                      worst < 1e-6, fmt=".2e"))
     falls = bool(np.all(np.diff(st, axis=1) < 0))
     out.append(check("(b, c) the ratio falls with f_n at every speed", "monotone decrease", "yes" if falls else "no", falls))
-    nw = len(pc["weakening_speeds_mm_s"])
+    nw = len(cfg["sweep"]["weakening_speeds"])
     wk, sg = st[:nw], st[nw:]
     order_b = bool(np.all(np.diff(wk, axis=0) < 0))
     order_c = bool(np.all(np.diff(sg, axis=0) > 0))
@@ -146,7 +148,7 @@ register_scenario(Scenario(
                  "as Fig. 3' read as Fig. 4, spec A12) on the A-B-C-D path of Fig. 6 (spec 7.4 [R]); steady ratios at "
                  "0.01-1 and 10-1000 mm/s (spec [R]) with the C-D hold extended to 3 mm so the state converges."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"protocol.fn_end_sweep_mpa": [0.2, 0.5, 1.0], "protocol.weakening_speeds_mm_s": [0.01, 1.0],
-           "protocol.strengthening_speeds_mm_s": [10.0, 1000.0], "numerics.du_mm": 2e-5},
+    quick={"sweep.fn_end": [0.2 * MPA, 0.5 * MPA, 1.0 * MPA], "sweep.weakening_speeds": [0.01 * MM, 1.0 * MM],
+           "sweep.strengthening_speeds": [10.0 * MM, 1000.0 * MM], "integrator.du_max": 2e-5 * MM},
     references=[REFERENCE],
 ))

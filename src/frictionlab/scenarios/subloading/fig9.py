@@ -18,26 +18,28 @@ import numpy as np
 import xarray as xr
 
 from ...solve import simulate
-from ...protocols import ConstantVelocity
 from ...systems import spring_slider
-from ...laws.subloading_drivers import SubloadingOscillator
 from ..base import Scenario, check, register_scenario
-from ._common import MM, MPA, REFERENCE, models, peaks, rel, with_c_mm
+from ._common import MM, MPA, REFERENCE, models, peaks, protocol_from, rel, run_integrator, with_c_mm, swept_model_key
 
 CONFIG = {
     "model": {"name": "subloading", "preset": "fig9"},
-    "system": {"stiffness_n_mm": 40.0, "drive_velocity_mm_s": 0.01, "area_mm2": 100.0, "normal_stress_mpa": 0.3,
-               "mass_paper_like_kg": 3000.0, "mass_consistent_kg": 3.0},
+    # drive velocity V = 0.01 mm/s, f_n = 0.3 MPa (A13), 0-300 s
+    "protocol": {"type": "constant_velocity", "v": 0.01 * MM, "duration_s": 300.0, "normal_force_value": 0.3 * MPA},
+    # K = 40 N/mm; M = 3 read as 3 N s^2/mm = 3000 kg ("paper-like", A9)
+    "system": {"type": "mass", "mass": 3000.0, "stiffness": 40.0 / MM},
+    # the Newmark 1-DOF system of eq. (39), A_a = 100 mm^2
+    "integrator": {"driver": "oscillator", "dt": 1e-3, "save_dt": 0.01, "area": 100.0 * MM**2},
+    # c in MPa (s/mm)^d, as the paper's parameter tables give it
     "sweep": {"c_mm": [0.0, 0.0015, 0.005, 0.01], "c_consistent_mm": [0.0, 0.0015]},
-    "numerics": {"t_end": 300.0, "dt": 1e-3, "dt_consistent": 1e-4, "window_start": 150.0,
-                 "reference_c_mm": 0.0015, "reference_t_end": 60.0, "reference_dt": 1e-4},
+    # M = 3 kg (consistent units) and its step [s]
+    "consistent_units": {"mass": 3.0, "dt": 1e-4},
+    # the rate form in the foundation's spring-slider (core RK4), per unit area
+    "reference": {"driver": "rk4", "c_mm": 0.0015, "t_end": 60.0, "dt": 1e-4},
+    # start of the late window of the stick-slip metrics [s]
+    "analysis": {"window_start": 150.0},
 }
-
-
-def _osc(cfg: dict, mass: float) -> SubloadingOscillator:
-    s = cfg["system"]
-    return SubloadingOscillator(mass=mass, stiffness=s["stiffness_n_mm"] / MM, drive_velocity=s["drive_velocity_mm_s"] * MM,
-                                area=s["area_mm2"] * MM**2, normal_stress=s["normal_stress_mpa"] * MPA)
+DERIVED = {"model.c": "sweep.c_mm"}
 
 
 def _metrics(t: np.ndarray, f: np.ndarray, t0: float) -> tuple[float, float, float]:
@@ -53,35 +55,37 @@ def _metrics(t: np.ndarray, f: np.ndarray, t0: float) -> tuple[float, float, flo
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
-    n = cfg["numerics"]
+    swept_model_key(cfg, 'c', 'sweep.c_mm')
+    t0 = float(cfg["analysis"]["window_start"])
     cs = [float(c) for c in cfg["sweep"]["c_mm"]]
-    osc = _osc(cfg, cfg["system"]["mass_paper_like_kg"])
+    prot = protocol_from(cfg)
     runs, mets, first = [], [], []
     for c in cs:
         m, _ = models(cfg, **with_c_mm(cfg, c))
-        d = osc.simulate(m, n["t_end"], n["dt"], save_dt=0.01)
+        d = run_integrator(m, prot, cfg)
         runs.append(d.spring_force.values)
-        mets.append(_metrics(d.time.values, d.spring_force.values, n["window_start"]))
+        mets.append(_metrics(d.time.values, d.spring_force.values, t0))
         k = int(np.argmax(d.spring_force.values[d.time.values < 60.0]))
         first.append((float(d.spring_force.values[k]), float(d.time.values[k])))
     t = d.time.values
     # consistent units (M = 3 kg)
-    oscc = _osc(cfg, cfg["system"]["mass_consistent_kg"])
+    cu = cfg["consistent_units"]
+    cfg_c = {**cfg, "system": {**cfg["system"], "mass": float(cu["mass"])}}
     cc = [float(c) for c in cfg["sweep"]["c_consistent_mm"]]
     metc = []
     for c in cc:
         m, _ = models(cfg, **with_c_mm(cfg, c))
-        d = oscc.simulate(m, n["t_end"], n["dt_consistent"], save_dt=0.01)
-        metc.append(_metrics(d.time.values, d.spring_force.values, n["window_start"]))
+        d = run_integrator(m, prot, cfg_c, dt=float(cu["dt"]))
+        metc.append(_metrics(d.time.values, d.spring_force.values, t0))
     # cross-check: the rate form in the foundation's spring-slider (core RK4), per unit area
-    s = cfg["system"]
-    Aa = s["area_mm2"] * MM**2
-    m, mr = models(cfg, **with_c_mm(cfg, n["reference_c_mm"]))
-    sys_ = spring_slider(mass=s["mass_paper_like_kg"] / Aa, stiffness=s["stiffness_n_mm"] / MM / Aa)
-    prot = ConstantVelocity(v=s["drive_velocity_mm_s"] * MM, duration_s=n["reference_t_end"],
-                            normal_force_value=s["normal_stress_mpa"] * MPA)
-    dr = simulate(mr, prot, system=sys_, integrator="rk4", dt=n["reference_dt"], save_dt=0.01)
-    dn = osc.simulate(m, n["reference_t_end"], n["dt"], save_dt=0.01)
+    s, ref = cfg["system"], cfg["reference"]
+    Aa = float(cfg["integrator"]["area"])
+    m, mr = models(cfg, **with_c_mm(cfg, float(ref["c_mm"])))
+    sys_ = spring_slider(mass=float(s["mass"]) / Aa, stiffness=float(s["stiffness"]) / Aa)
+    prot_r = protocol_from(cfg, duration_s=float(ref["t_end"]))
+    dr = simulate(mr, prot_r, system=sys_, integrator=ref["driver"], dt=float(ref["dt"]),
+                  save_dt=float(cfg["integrator"]["save_dt"]))
+    dn = run_integrator(m, prot_r, cfg)
     f_ref = Aa * dr.spring_force.values
     f_nm = np.interp(dr.time.values, dn.time.values, dn.spring_force.values)
     mets = np.array(mets)
@@ -117,8 +121,8 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     out.append(check("no stick-slip for the largest c (velocity strengthening)", "amplitude < 1e-3 N",
                      f"{amp[-1]:.2e} N at c = {cs[-1]:g}", amp[-1] < 1e-3))
     m, _ = models(cfg, **with_c_mm(cfg, float(cs[-1])))
-    s = cfg["system"]
-    f_ss = float(m.steady_stress(s["drive_velocity_mm_s"] * MM, s["normal_stress_mpa"] * MPA)) * s["area_mm2"] * MM**2
+    pc = cfg["protocol"]
+    f_ss = float(m.steady_stress(float(pc["v"]), float(pc["normal_force_value"]))) * float(cfg["integrator"]["area"])
     f_num = 0.5 * (fmin[-1] + fmax[-1])
     out.append(check("C10: steady spring force A_a A_ss(V) tau(V) when no stick-slip", f"{f_ss:.4f} N (rel. 1e-6)",
                      f_num, rel(f_num, f_ss) < 1e-6, fmt=".6f"))
@@ -158,6 +162,6 @@ register_scenario(Scenario(
                  "paper), Newmark-beta (1/4, 1/2; A10) + return mapping, 0-300 s. M = 3 read as 3 N s^2/mm (3000 kg, "
                  "'paper-like', A9); M = 3 kg in consistent units is also run and shows no stick-slip."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"sweep.c_consistent_mm": [0.0], "numerics.reference_t_end": 40.0},
-    references=[REFERENCE],
+    quick={"sweep.c_consistent_mm": [0.0], "reference.t_end": 40.0},
+    references=[REFERENCE], derived=DERIVED,
 ))

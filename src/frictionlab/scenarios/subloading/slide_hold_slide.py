@@ -14,15 +14,17 @@ import numpy as np
 import xarray as xr
 
 from ...protocols import SlideHoldSlide
-from ...laws.subloading_drivers import run_rate_reference
 from ..base import Scenario, check, register_scenario
-from ._common import MM, MPA, REFERENCE, models, prescribed, rel
+from ._common import MM, MPA, REFERENCE, models, reference, rel, run_integrator
 
 CONFIG = {
     "model": {"name": "subloading", "preset": "fig4"},
     "protocol": {"type": "slide_hold_slide", "v": 1e-3, "slide_duration": 0.6, "holds": [1.0, 10.0, 100.0],
                  "hold_velocity": 0.0, "normal_force_value": 3e5},
-    "numerics": {"du_mm": 1e-5, "dt_max": 1e-3, "reference_du_mm": 2e-6},
+    # slip increment du_max [m] per step (1e-5 mm), at most dt_max [s] (the holds)
+    "integrator": {"driver": "prescribed", "du_max": 1e-5 * MM, "dt_max": 1e-3},
+    # RK4 on the rate form (shortest hold), slip increments du [m]
+    "reference": {"driver": "rate_reference", "du": 2e-6 * MM},
 }
 
 
@@ -47,7 +49,7 @@ def _peaks(ds: xr.Dataset, pr: SlideHoldSlide) -> list[float]:
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     m, mr = models(cfg)
     pr = _protocol(cfg)
-    d = prescribed(m, pr, cfg["numerics"]["du_mm"] * MM, dt_max=cfg["numerics"]["dt_max"])
+    d = run_integrator(m, pr, cfg)
     pk = _peaks(d, pr)
     t = d.time.values
     A_end, A_start, A_exact, df_hold = [], [], [], []
@@ -61,8 +63,8 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
         df_hold.append(float(np.ptp(d.shear_stress.values[i0:i1 + 1])))
     # rate-form reference for the shortest hold only (a uniform-step explicit run)
     pr1 = _protocol(cfg, holds=[min(pr.holds)])
-    dr = run_rate_reference(mr, pr1, du=cfg["numerics"]["reference_du_mm"] * MM)
-    d1 = prescribed(m, pr1, cfg["numerics"]["du_mm"] * MM, dt_max=cfg["numerics"]["dt_max"])
+    dr = reference(mr, pr1, cfg, float(pr1.v))
+    d1 = run_integrator(m, pr1, cfg)
     ref_pk = (_peaks(d1, pr1)[0], _peaks(dr, pr1)[0])
     ds = d.assign_coords(hold=("hold", np.array(pr.holds), {"units": "s"}))
     ds["peak_after_hold"] = ("hold", np.array(pk), {"units": "Pa"})

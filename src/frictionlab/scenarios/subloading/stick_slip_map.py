@@ -83,9 +83,8 @@ from scipy.optimize import brentq
 
 from ...core.errors import ConfigError
 from ...laws.subloading import Subloading, c_from_mm_mpa
-from ...laws.subloading_drivers import SubloadingOscillator
 from ..base import Scenario, check, register_scenario
-from ._common import MM, MPA, REFERENCE, models
+from ._common import MM, MPA, REFERENCE, models, protocol_from, run_integrator, swept_model_key
 
 __all__ = ["critical_stiffness", "critical_c", "linear_coefficients", "POINT"]
 
@@ -146,22 +145,27 @@ def critical_c(model: Subloading, V: float, area: float, mass: float, stiffness:
 
 # --- one point ----------------------------------------------------------------------------------
 
-_SYSTEM = {"stiffness_n_mm": 40.0, "area_mm2": 100.0, "normal_stress_mpa": 0.3, "mass_kg": 3000.0}
-_NUMERICS = {"drive_slip_mm": 3.0, "t_min": 100.0, "dt": 1e-3, "samples": 20000}
+#: f_n = 0.3 MPa (A13); the drive velocity and duration are set per point
+_PROTOCOL = {"type": "constant_velocity", "normal_force_value": 0.3 * MPA}
+#: K = 40 N/mm, M = 3000 kg (Fig. 9, A9)
+_SYSTEM = {"type": "mass", "mass": 3000.0, "stiffness": 40.0 / MM}
+#: the Newmark 1-DOF system of eq. (39), A_a = 100 mm^2; save_dt is set from run_length.samples
+_INTEGRATOR = {"driver": "oscillator", "dt": 1e-3, "area": 100.0 * MM**2}
+#: each point runs max(drive_slip / V, t_min) [m, s], saved at this many samples
+_RUN_LENGTH = {"drive_slip": 3.0 * MM, "t_min": 100.0, "samples": 20000}
+#: keys the point sets itself
+DERIVED = {"protocol.v": "point.drive_velocity_mm_s", "protocol.duration_s": "run_length.drive_slip / t_min",
+           "integrator.save_dt": "run_length.samples", "integrator.t_end": "run_length.drive_slip / t_min",
+           "model.c": "point.c_mm"}
 
 POINT_CONFIG = {
     "model": {"name": "subloading", "preset": "fig9"},
+    "protocol": dict(_PROTOCOL),
     "system": dict(_SYSTEM),
-    "numerics": dict(_NUMERICS),
+    "integrator": dict(_INTEGRATOR),
+    "run_length": dict(_RUN_LENGTH),
     "point": {"c_mm": 0.0015, "drive_velocity_mm_s": 0.01},
 }
-
-
-def _oscillator(cfg: dict, V: float) -> SubloadingOscillator:
-    s = cfg["system"]
-    return SubloadingOscillator(mass=float(s["mass_kg"]), stiffness=float(s["stiffness_n_mm"]) / MM,
-                                drive_velocity=V, area=float(s["area_mm2"]) * MM**2,
-                                normal_stress=float(s["normal_stress_mpa"]) * MPA)
 
 
 def _model_c(cfg: dict, c_mm: float) -> Subloading:
@@ -170,18 +174,19 @@ def _model_c(cfg: dict, c_mm: float) -> Subloading:
 
 
 def _run_point(cfg: dict, quick: bool) -> xr.Dataset:
-    p, n = cfg["point"], cfg["numerics"]
+    swept_model_key(cfg, 'c', 'point.c_mm')
+    p, n = cfg["point"], cfg["run_length"]
     V = float(p["drive_velocity_mm_s"]) * MM
     if not V > 0:
         raise ConfigError(f"point.drive_velocity_mm_s = {p['drive_velocity_mm_s']!r} must be > 0")
-    t_end = max(float(n["drive_slip_mm"]) * MM / V, float(n["t_min"]))
+    t_end = max(float(n["drive_slip"]) / V, float(n["t_min"]))
     m = _model_c(cfg, float(p["c_mm"]))
-    osc = _oscillator(cfg, V)
-    d = osc.simulate(m, t_end, float(n["dt"]), save_dt=t_end / float(n["samples"]))
+    d = run_integrator(m, protocol_from(cfg, v=V, duration_s=t_end), cfg, save_dt=t_end / float(n["samples"]))
     f = d.spring_force.values
     i3, i2 = int(0.75 * f.size), int(0.5 * f.size)
     late, prev = f[i3:], f[i2:i3]
-    f_ss = float(m.steady_stress(V, osc.normal_stress)) * osc.area  # closed form, spec C10
+    fn = float(cfg["protocol"]["normal_force_value"])
+    f_ss = float(m.steady_stress(V, fn)) * float(cfg["integrator"]["area"])  # closed form, spec C10
     ds = xr.Dataset({"spring_force": ("time", f, {"units": "N"})}, coords={"time": ("time", d.time.values, {"units": "s"})},
                     attrs={"amplitude": float(np.ptp(late)), "amplitude_previous": float(np.ptp(prev)),
                            "force_mid": float(0.5 * (late.max() + late.min())), "steady_force": f_ss,
@@ -197,15 +202,17 @@ def _summary(ds: xr.Dataset) -> dict[str, float]:
 
 #: the per-point scenario the map sweeps (not registered)
 POINT = Scenario("subloading/stick-slip-point", "one point of subloading/stick-slip-map", POINT_CONFIG,
-                 run=_run_point, summary=_summary, references=[REFERENCE])
+                 run=_run_point, summary=_summary, references=[REFERENCE], derived=DERIVED)
 
 
 # --- the map ------------------------------------------------------------------------------------
 
 CONFIG = {
     "model": {"name": "subloading", "preset": "fig9"},
+    "protocol": dict(_PROTOCOL),
     "system": dict(_SYSTEM),
-    "numerics": dict(_NUMERICS),
+    "integrator": dict(_INTEGRATOR),
+    "run_length": dict(_RUN_LENGTH),
     "map": {"c_mm": [0.0, 0.001, 0.0015, 0.0025, 0.004, 0.005, 0.0065, 0.008, 0.01, 0.013, 0.016, 0.02, 0.025],
             "drive_velocities_mm_s": [0.001, 0.003, 0.01, 0.03, 0.1],
             "fig9_velocity_mm_s": 0.01, "fig9_c_mm": [0.0, 0.0015, 0.005, 0.01], "amplitude_threshold": 1e-3, "validity_ratio": 10.0, "margin": 0.2,
@@ -222,7 +229,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     point_cfg = {k: copy.deepcopy(v) for k, v in cfg.items() if k != "map"}
     point_cfg["point"] = dict(POINT_CONFIG["point"])
     sc = Scenario(POINT.name, POINT.description, point_cfg, run=_run_point, summary=_summary,
-                  references=POINT.references)
+                  references=POINT.references, derived=DERIVED)
     if not mp["c_mm"] or not mp["drive_velocities_mm_s"]:
         raise ConfigError("map.c_mm and map.drive_velocities_mm_s must each list at least one value")
     grid = [f"point.c_mm=[{', '.join(repr(float(c)) for c in mp['c_mm'])}]",
@@ -239,7 +246,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     # linear-stability boundary c*(V) and its validity (L >= validity_ratio * l_R)
     m, _ = models(cfg)
     s = cfg["system"]
-    area, mass, K = float(s["area_mm2"]) * MM**2, float(s["mass_kg"]), float(s["stiffness_n_mm"]) / MM
+    area, mass, K = float(cfg["integrator"]["area"]), float(s["mass"]), float(s["stiffness"])
     conv = c_from_mm_mpa(1.0, m.d)
     cstar, valid = [], []
     for v_mm in ds.drive_velocity.values:
@@ -400,6 +407,7 @@ register_scenario(Scenario(
                  "the linear-stability boundary c*(V) from K_cr(V, c) = K of the linearised law drawn over it."),
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"map.c_mm": [0.0, 0.0015, 0.0025, 0.005, 0.01, 0.02], "map.drive_velocities_mm_s": [0.003, 0.01, 0.1]},
+    derived=DERIVED,
     references=[REFERENCE, "Rice & Ruina 1983", "Gu et al. 1984"],
     slow=True,
 ))
