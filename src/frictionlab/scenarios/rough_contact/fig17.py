@@ -18,14 +18,12 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, rigid, slide
+from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, build_model, slide
 
 CONFIG = {
     "model": {**MODEL, "preset": "fig7", "A_cr": 1e-3},
-    "surface": dict(SURFACE),
-    "sliding": dict(SLIDING),
     "integrator": dict(INTEGRATOR),
-    "protocol": {"v": 10.0, "slip": 150.0, "control": True},
+    "protocol": {**SLIDING, "v": 10.0, "slip": 150.0, "control": True},
 }
 
 
@@ -48,12 +46,11 @@ def _offsets(r: xr.Dataset, L: float) -> tuple[float, float]:
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     pr = cfg["protocol"]
     v, L = float(pr["v"]), float(pr["slip"])
-    h = rigid(cfg)
     mats = ["viscoplastic"] + (["viscoelastic"] if pr.get("control", True) else [])
     rows = []
     for mat in mats:
         m = build_model(cfg, interaction="boussinesq", material=mat)
-        r = slide(cfg, m, [v, -v], [L, L], h=h)
+        r = slide(cfg, m, [v, -v], [L, L])
         dd, dmu = _offsets(r, L)
         rows.append(xr.Dataset({"slip": ("step", r.slip.values), "slip_velocity": ("step", r.slip_velocity.values),
                                 "dilatation": ("step", r.dilatation.values),
@@ -101,6 +98,6 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 17: forward (v = +10, 150) then reverse (v = -10, 150) sliding with viscoplastic "
                  "asperities (A_cr = 1e-3), Boussinesq, 100 MPa, 512^2 on 1024 x 512; viscoelastic control."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={**QUICK_BASE, "surface.mx": 112, "protocol.slip": 40.0},
+    quick={**QUICK_BASE, "model.surface_mx": 112, "protocol.slip": 40.0},
     references=REFS, slow=True,
 ))

@@ -16,20 +16,18 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, slide
+from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, build_model, slide
 
 CONFIG = {
     "model": dict(MODEL),
-    "surface": dict(SURFACE),
-    "sliding": dict(SLIDING),
     "integrator": dict(INTEGRATOR),
-    "protocol": {"v": 5.0, "slip": 200.0, "n_probes": 100, "probe_seed": 1},
+    "protocol": {**SLIDING, "v": 5.0, "slip": 200.0, "n_probes": 100, "probe_seed": 1},
 }
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     pr = cfg["protocol"]
-    n = int(cfg["surface"]["n"])
+    n = int(cfg["model"]["patch_nx"])
     rng = np.random.default_rng(int(pr["probe_seed"]))
     flat = rng.choice(n * n, size=min(int(pr["n_probes"]), n * n), replace=False)
     probes = tuple((int(k // n), int(k % n)) for k in flat)
@@ -89,6 +87,6 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 9: force, length change and gap of single elements while sliding at v = 5, "
                  "Boussinesq, viscoelastic lambda = 1, A = 0.2, 100 MPa, 512^2 on 1024 x 512."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={**QUICK_BASE, "surface.mx": 128, "protocol.slip": 40.0, "protocol.n_probes": 200},
+    quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.slip": 40.0, "protocol.n_probes": 200},
     references=REFS, slow=True,
 ))
