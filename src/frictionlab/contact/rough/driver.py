@@ -340,6 +340,7 @@ register_driver(RoughContact, "sliding", _drive_sliding, default=True,
                 options={"s_max": 0.25, "hold_dt": 0.25, "shift": "cubic", "probes": _PROBES,
                          "pdf_after_slip": None, **_SHARED},
                 description="patch sliding over the rigid surface under the protocol's velocity and load (paper §5)")
+#: a hold never slides: its solves use ``tol`` only, so ``tol_sliding`` is not an option of ``hold``
 register_driver(RoughContact, "hold", _drive_hold,
-                options={"t_first": None, "per_decade": 40, **_SHARED},
+                options={"t_first": None, "per_decade": 40, **{k: v for k, v in _SHARED.items() if k != "tol_sliding"}},
                 description="static hold at constant normal load, log-spaced steps (ageing, paper §4)")
