@@ -35,7 +35,7 @@ from ...protocols import VelocitySteps
 from ...solve import simulate
 from ._common import build_model, driver_options, normal_force
 
-__all__ = ["MODEL", "INTEGRATOR", "SLIDING", "QUICK_BASE", "QUICK_VELOCITY_NOTE", "REFS", "build_model", "steps",
+__all__ = ["to_paper_units", "MODEL", "INTEGRATOR", "SLIDING", "QUICK_BASE", "QUICK_VELOCITY_NOTE", "REFS", "build_model", "steps",
            "slide", "window_mean", "on_path"]
 
 #: a 512^2 patch sliding over a 1024 x 512 rigid surface (paper §5, Table 1)
@@ -58,19 +58,21 @@ def steps(velocities_um_s: list[float], slips_um: list[float], normal_force_n: f
                          distances=tuple(float(s) * L_STAR for s in slips_um), normal_force_value=float(normal_force_n))
 
 
-def slide(cfg: dict[str, Any], model: RoughContact, velocities: list[float], slips: list[float],
-          **options: Any) -> xr.Dataset:
+def slide(cfg: dict[str, Any], model: RoughContact, velocities: list[float], slips: list[float], *,
+          si: bool = False, **options: Any) -> xr.Dataset:
     """Load at t = 0+ and slide through the velocity steps [um/s, um] with :func:`frictionlab.simulate`.
 
     ``options`` are driver options the scenario derives from its ``[protocol]`` (``snapshot_times``
     [s], ``probes``; ``pdf_after_slip`` is given here in um); the others come from ``[integrator]``.
-    Returns the result in the paper's units (:func:`~frictionlab.contact.rough.driver.to_paper_units`).
+    Returns the driver's SI result with ``si``, else the result in the paper's units
+    (:func:`~frictionlab.contact.rough.driver.to_paper_units`) for analyses written in them.
     """
     if options.get("pdf_after_slip") is not None:
         options["pdf_after_slip"] = float(options["pdf_after_slip"]) * L_STAR
     name, opts = driver_options(cfg, "sliding", **options)
     prot = steps(velocities, slips, normal_force(cfg, model))
-    return to_paper_units(simulate(model, prot, integrator=name, **opts))
+    ds = simulate(model, prot, integrator=name, **opts)
+    return ds if si else to_paper_units(ds)
 
 
 def window_mean(ds: xr.Dataset, var: str, s_lo: float, s_hi: float) -> float:

@@ -17,7 +17,7 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, build_model, slide
+from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, build_model, slide, to_paper_units
 
 CONFIG = {
     "model": dict(MODEL),
@@ -34,12 +34,14 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     times = [t0 + k * float(pr["snapshot_dt"]) for k in range(int(pr["n_snapshots"]))]
     t_last = times[-1] + float(pr["replace_betas"]) * float(cfg["model"]["surface_beta"]) / v
     times.append(t_last)
-    ds = slide(cfg, build_model(cfg, interaction="boussinesq"), [v], [v * t_last], snapshot_times=tuple(times))
+    ds = slide(cfg, build_model(cfg, interaction="boussinesq"), [v], [v * t_last], snapshot_times=tuple(times),
+               si=True)
     ds.attrs["window"] = int(min(int(pr["window"]), int(cfg["model"]["patch_nx"])))
     return ds
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
+    ds = to_paper_units(ds)  # the result is SI; maps are compared in the paper's um and F*
     out = []
     P = ds.contact_force.values > 0
     nsn = P.shape[0] - 1
@@ -73,6 +75,7 @@ def plot(ds: xr.Dataset):
     import matplotlib.pyplot as plt
     from matplotlib.colors import LogNorm
 
+    ds = to_paper_units(ds)
     w = int(ds.attrs.get("window", 64))
     P = ds.contact_force.values
     fig = plt.figure(figsize=(14, 7))

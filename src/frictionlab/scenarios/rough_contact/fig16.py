@@ -11,9 +11,10 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ..base import Scenario, check, register_scenario
 from ...contact.rough.driver import rigid_surface
-from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, build_model, slide
+from ...contact.rough.sliding import L_STAR
+from ..base import Scenario, check, register_scenario
+from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, build_model, slide, to_paper_units
 
 CONFIG = {
     "model": {**MODEL, "preset": "fig7", "A_cr": 1e-3},
@@ -26,19 +27,20 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     pr = cfg["protocol"]
     v, L = float(pr["v"]), float(pr["slip"])
     m = build_model(cfg, interaction="boussinesq")
-    ds = slide(cfg, m, [v], [L], snapshot_times=(0.0, L / v))
+    ds = slide(cfg, m, [v], [L], snapshot_times=(0.0, L / v), si=True)
     h = rigid_surface(m)
     n = m.patch_nx
     # highest rigid height each element passed over (integer rows of its path)
     k = int(np.ceil(L))
     hmax = np.stack([h[i: i + k + 1, :n].max(axis=0) for i in range(n)])
-    ds["path_max_height"] = (("x", "y"), hmax, {"units": "um"})
+    ds["path_max_height"] = (("x", "y"), hmax * L_STAR, {"units": "m"})
     ds["undeformed_surface_end"] = (("x", "y"), ds.deformed_surface.values[-1] - ds.plastic_shortening_map.values[-1],
-                                    {"units": "um"})
+                                    {"units": "m"})
     return ds
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
+    ds = to_paper_units(ds)  # the result is SI; the paper's heights are in um
     out = []
     up = ds.plastic_shortening.values
     out.append(check("u_p <= 0 everywhere (plastic flow only shortens)", "max u_p <= 0", f"{up.max():.3e}",
@@ -63,6 +65,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 def plot(ds: xr.Dataset):
     import matplotlib.pyplot as plt
 
+    ds = to_paper_units(ds)
     fig, ax = plt.subplots(1, 4, figsize=(18, 4))
     s0, s1 = ds.deformed_surface.values[0], ds.deformed_surface.values[-1]
     vmin, vmax = float(min(s0.min(), s1.min())), float(max(s0.max(), s1.max()))

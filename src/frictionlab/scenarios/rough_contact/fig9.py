@@ -16,7 +16,7 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, build_model, slide
+from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, build_model, slide, to_paper_units
 
 CONFIG = {
     "model": dict(MODEL),
@@ -31,7 +31,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     rng = np.random.default_rng(int(pr["probe_seed"]))
     flat = rng.choice(n * n, size=min(int(pr["n_probes"]), n * n), replace=False)
     probes = tuple((int(k // n), int(k % n)) for k in flat)
-    return slide(cfg, build_model(cfg, interaction="boussinesq"), [pr["v"]], [pr["slip"]], probes=probes)
+    return slide(cfg, build_model(cfg, interaction="boussinesq"), [pr["v"]], [pr["slip"]], probes=probes, si=True)
 
 
 def _episodes(in_contact: np.ndarray) -> int:
@@ -39,6 +39,7 @@ def _episodes(in_contact: np.ndarray) -> int:
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
+    ds = to_paper_units(ds)  # the result is SI; the paper's criteria are in um and F*
     out = []
     F = ds.probe_force.values
     g = ds.probe_gap.values
@@ -68,6 +69,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 def plot(ds: xr.Dataset):
     import matplotlib.pyplot as plt
 
+    ds = to_paper_units(ds)
     F = ds.probe_force.values
     k = int(np.argmax([np.sum(np.diff((F[:, j] < 0).astype(int)) == 1) for j in range(F.shape[1])]))
     t = ds.time.values
