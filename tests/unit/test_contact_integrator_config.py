@@ -102,3 +102,29 @@ def test_scenarios_refuse_integrator_keys_their_runs_do_not_use(name, key):
     with pytest.raises(ConfigError, match=f"got {key}"):
         get_scenario(name).execute({f"integrator.{key}": value, "drive.duration": 0.01} if name.startswith("beam")
                                    else {f"integrator.{key}": value}, quick=True)
+
+
+#: sections the rough-contact scenarios may add to the four: process pool, fig14's mean-field reference
+ROUGH_EXTRA_SECTIONS = {"parallel", "reference"}
+
+
+def test_rough_scenarios_use_the_four_sections_and_name_their_driver():
+    from frictionlab.scenarios.base import scenario_names
+
+    names = [n for n in scenario_names() if n.startswith("rough-contact/")]
+    assert len(names) == 15
+    for name in names:
+        for quick in (False, True):
+            cfg = get_scenario(name).resolved_config(quick=quick)
+            assert set(cfg) <= {"model", "protocol", "system", "integrator"} | ROUGH_EXTRA_SECTIONS, (name, set(cfg))
+            if name != "rough-contact/fig3":  # Hertz validation: direct displacement-controlled solves
+                assert cfg["model"]["name"] == "rough_contact"
+                assert cfg["integrator"]["driver"] in ("sliding", "hold"), name
+                assert not {"solver", "tol", "tol_sliding", "max_iter", "backend"} & set(cfg["model"]), name
+
+
+def test_fig3_takes_tol_from_integrator_and_refuses_other_keys():
+    sc = get_scenario("rough-contact/fig3")
+    assert sc.resolved_config()["integrator"] == {"tol": 1e-10}
+    with pytest.raises(ConfigError, match="takes tol only, got dt"):
+        sc.execute({"integrator.dt": 1e-3}, quick=True)

@@ -311,7 +311,8 @@ def to_paper_units(ds: xr.Dataset) -> xr.Dataset:
     velocities in um/s, forces in F*; ``contact_area`` (fraction) becomes ``area_fraction``,
     ``real_contact_area`` becomes ``contact_area`` [um^2], ``friction_force`` becomes
     ``shear_force``, ``normal_force`` takes the paper's sign (:math:`\bar F_N = -W < 0`) and
-    ``attrs["W"]`` is the load at the end of the run [F*]. Every variable keeps its ``units``.
+    ``attrs["W"]`` is the load at the end of the run [F*] (of the last run, for results
+    concatenated over a dimension). Every variable keeps its ``units``.
     """
     out = ds.copy()
     for name in list(out.variables):
@@ -330,7 +331,7 @@ def to_paper_units(ds: xr.Dataset) -> xr.Dataset:
     out = out.rename({k: v for k, v in (("contact_area", "area_fraction"),) if k in out})
     out = out.rename({k: v for k, v in (("real_contact_area", "contact_area"), ("friction_force", "shear_force"))
                       if k in out})
-    out.attrs["W"] = float(W[-1])
+    out.attrs["W"] = float(np.ravel(W)[-1])
     out.attrs["units_note"] = "paper units: L* = 1 um, T* = 1 s, F* = 0.2513 N (eq. 6)"
     return out
 
