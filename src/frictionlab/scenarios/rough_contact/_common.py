@@ -70,16 +70,17 @@ def driver_options(cfg: dict[str, Any], driver: str, **set_here: Any) -> tuple[s
     return name, {**integ, **set_here}
 
 
-def hold(cfg: dict[str, Any], model: RoughContact, t_end: float, pressure_MPa: float | None = None,
-         **options: Any) -> xr.Dataset:
+def hold(cfg: dict[str, Any], model: RoughContact, t_end: float, pressure_MPa: float | None = None, *,
+         si: bool = False, **options: Any) -> xr.Dataset:
     """A static hold at ``pressure_MPa`` (default ``[protocol] pressure_MPa``) to ``t_end`` [s] through
-    :func:`frictionlab.simulate` (``"hold"`` driver, ``[integrator]`` options); the result in the
-    paper's units (:func:`to_paper_units`)."""
+    :func:`frictionlab.simulate` (``"hold"`` driver, ``[integrator]`` options); the driver's SI result
+    with ``si``, else in the paper's units (:func:`to_paper_units`) for analyses written in them."""
     if pressure_MPa is not None:
         cfg = {**cfg, "protocol": {**cfg["protocol"], "pressure_MPa": pressure_MPa}}
     prot = ConstantVelocity(v=0.0, duration_s=float(t_end), normal_force_value=normal_force(cfg, model))
     name, opts = driver_options(cfg, "hold", **options)
-    return to_paper_units(simulate(model, prot, integrator=name, **opts))
+    ds = simulate(model, prot, integrator=name, **opts)
+    return ds if si else to_paper_units(ds)
 
 
 def value_at(ds: xr.Dataset, var: str, t: float) -> float:

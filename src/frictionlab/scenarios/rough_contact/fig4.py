@@ -11,6 +11,7 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
+from ...contact.rough.driver import to_paper_units
 from ._common import INTEGRATOR, MODEL, build_model, hold, quick_size
 
 CONFIG = {
@@ -26,7 +27,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     runs = []
     for inter in ("boussinesq", "meanfield"):
         m = build_model(cfg, interaction=inter)
-        runs.append(hold(cfg, m, pr["t_end"], snapshot_times=tuple(pr["snapshots"])))
+        runs.append(hold(cfg, m, pr["t_end"], snapshot_times=tuple(pr["snapshots"]), si=True))
     ds = xr.concat(runs, dim="interaction", combine_attrs="drop_conflicts", coords="minimal",
                    compat="override")
     ds = ds.assign_coords(interaction=["boussinesq", "meanfield"])
@@ -38,16 +39,17 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
         if s == 0:
             radii.append(runs[0].mean_contact_radius.values)
             continue
-        r = hold(cfg, m.replace(surface_seed=base_seed + s), pr["t_end"])
+        r = hold(cfg, m.replace(surface_seed=base_seed + s), pr["t_end"], si=True)
         radii.append(r.mean_contact_radius.values)
     radii = np.array(radii)
-    ds["radius_mean"] = ("time", radii.mean(axis=0), {"units": "um"})
-    ds["radius_std"] = ("time", radii.std(axis=0), {"units": "um"})
+    ds["radius_mean"] = ("time", radii.mean(axis=0), {"units": "m"})
+    ds["radius_std"] = ("time", radii.std(axis=0), {"units": "m"})
     ds.attrs["n_seeds"] = len(radii)
     return ds
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
+    ds = to_paper_units(ds)  # the result is SI; the paper's forces and radii are in F* and um
     out = []
     b = ds.sel(interaction="boussinesq")
     n_el = b.sizes["x"] * b.sizes["y"]
@@ -96,6 +98,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 def plot(ds: xr.Dataset):
     import matplotlib.pyplot as plt
 
+    ds = to_paper_units(ds)
     b = ds.sel(interaction="boussinesq")
     fig, ax = plt.subplots(1, 3, figsize=(14, 4))
     ft = b.first_contact_time.values
