@@ -228,7 +228,8 @@ def _drive_sliding(model: RoughContact, protocol: Any, system: Any, *, dt: float
     if shift not in ("cubic", "fourier"):
         raise ConfigError(f"option 'shift' of driver 'sliding' must be 'cubic' or 'fourier', got {shift!r}")
     if pdf_after_slip is not None and not (pdf_after_slip >= 0 and math.isfinite(pdf_after_slip)):
-        raise ConfigError(f"option 'pdf_after_slip' of driver 'sliding' must be a slip >= 0 [m], got {pdf_after_slip!r}")
+        raise ConfigError(f"option 'pdf_after_slip' of driver 'sliding' must be a slip >= 0 [m], "
+                          f"got {pdf_after_slip!r}")
     num = _numerics(model, numerics)
     m = model
     s_step, h_step = step_controls(protocol, m.dx, s_max, hold_dt, dt)

@@ -212,9 +212,10 @@ class RoughContact(AbstractModel):
         """As :meth:`Parameters.from_dict`; the former solver fields are refused with a pointer to ``[integrator]``."""
         moved = [k for k in values if k in SOLVER_OPTION_NAMES]
         if moved:
-            raise ConfigError(f"rough_contact: {', '.join(repr(k) for k in moved)} {'is a solver option' if len(moved) == 1 else 'are solver options'}"
-                              f", not a model parameter; set it under [integrator] (driver option), e.g. "
-                              f"[integrator] {moved[0]} = ...")
+            what = "is a solver option, not a model parameter; set it" if len(moved) == 1 else \
+                "are solver options, not model parameters; set them"
+            raise ConfigError(f"rough_contact: {', '.join(repr(k) for k in moved)} {what} under [integrator] "
+                              f"(driver option), e.g. [integrator] {moved[0]} = ...")
         return super().from_dict(values)
 
 
@@ -326,7 +327,8 @@ class RoughContactSim:
         if solver == "exact":
             return meanfield_solve(g, W, op.diagonal(), backend=self.be)
         if solver == "pk":
-            return pk_solve(op, g, W, warm, tol=self.tol, max_iter=self.numerics.max_iter, step=self.n_steps, time=self.t)
+            return pk_solve(op, g, W, warm, tol=self.tol, max_iter=self.numerics.max_iter, step=self.n_steps,
+                            time=self.t)
         res = alg1_solve(op, g, W, self._active, consistent=(solver == "alg1_consistent"), tol=self.tol,
                          step=self.n_steps, time=self.t)
         self._active = res.info.get("next_active", res.p > 0)

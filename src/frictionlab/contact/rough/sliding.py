@@ -306,7 +306,7 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
     Parameters
     ----------
     model : RoughContact
-        Parameters (interaction, material, :math:`\bar\tau_S`, :math:`\alpha`, solver).
+        Parameters (interaction, material, :math:`\bar\tau_S`, :math:`\alpha`); the solver is ``numerics``.
     rigid : ndarray (mx, my) or RigidSurface
         Rigid heights [L*], periodic in ``x``; the patch starts over rows ``0..nx-1``.
     protocol : AbstractProtocol
