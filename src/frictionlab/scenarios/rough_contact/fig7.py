@@ -11,6 +11,7 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
+from ...contact.rough.driver import to_paper_units
 from ._common import INTEGRATOR, MODEL, build_model, hold, monotone, quick_size
 
 CONFIG = {
@@ -26,11 +27,12 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     for inter in ("boussinesq", "meanfield"):
         per = []
         for a in pr["A_cr"]:
-            r = hold(cfg, build_model(cfg, interaction=inter, A_cr=float(a)), pr["t_end"])
+            r = hold(cfg, build_model(cfg, interaction=inter, A_cr=float(a)), pr["t_end"], si=True)
             ok_up = bool(np.all(r.plastic_shortening.values <= 0))
             touched = np.isfinite(r.first_contact_time.values)
             ok_loc = bool(np.all(r.plastic_shortening.values[~touched] == 0))
-            r = r[["dilatation", "area_fraction", "friction_coefficient", "max_plastic_shortening", "iterations"]]
+            r = r[["dilatation", "contact_area", "friction_coefficient", "max_plastic_shortening", "iterations",
+                   "normal_force"]]
             r["up_nonpositive"] = ((), float(ok_up))
             r["up_only_where_contacted"] = ((), float(ok_loc))
             per.append(r)
@@ -40,6 +42,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
+    ds = to_paper_units(ds)  # the result is SI; the paper's lengths are in um
     out = []
     t = ds.time.values
     acr = ds.A_cr.values
