@@ -23,6 +23,7 @@ from ...contact.rough.model import load_from_pressure
 from ...contact.rough.solver import meanfield_solve, pk_solve
 from ...reference.meanfield_rough import relaxed_compliance
 from ..base import Scenario, check, register_scenario
+from ...contact.rough.driver import to_paper_units
 from ._common import INTEGRATOR, MODEL, build_model, growth_fraction, hold, monotone, numerics, quick_size, surface
 
 CONFIG = {
@@ -51,8 +52,9 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
         m = build_model(cfg, interaction=inter, **({"patch_nx": n, "patch_ny": n, "surface_mx": n}
                                                    if inter == "meanfield" else {}))
         h = surface(m)
-        r = hold(cfg, m, pr["t_end"])
-        runs.append(r[["dilatation", "area_fraction", "friction_coefficient", "mean_contact_radius", "iterations"]])
+        r = hold(cfg, m, pr["t_end"], si=True)
+        runs.append(r[["dilatation", "contact_area", "friction_coefficient", "mean_contact_radius", "iterations",
+                       "normal_force"]])
         # the relaxed state (sum A/lambda = 0.2 as the single-rate Table 1 material): one direct solve
         W = load_from_pressure(float(pr["pressure_MPa"]) * 1e6, n, n, m.dx)
         finals.append(_relaxed_mu(m, h, W, relaxed_compliance(m.lams, m.As, float(pr["t_end"])), numerics(cfg)))
@@ -61,11 +63,12 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     ds["mu_final_single_rate"] = ("interaction", np.array(finals), {"units": "1"})
     ds["size"] = ("interaction", [x[0] for x in loads])
     ds["mu_per_element"] = ("interaction", [x[1] for x in loads], {"units": "1", "description": "tau_s Delta^2 / W"})
-    ds.attrs.update({k: v for k, v in r.attrs.items() if k in ("W", "nx", "ny", "units_note", "lams", "As")})
+    ds.attrs.update({k: v for k, v in r.attrs.items() if k in ("nx", "ny", "lams", "As")})
     return ds
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
+    ds = to_paper_units(ds)  # the result is SI; the paper's lengths are in um
     out = []
     t = ds.time.values
     lam_min = 1e-3
