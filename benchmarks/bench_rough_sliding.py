@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 
+from frictionlab.contact.rough.numerics import SolverOptions
 from frictionlab.contact.rough.model import RoughContact, load_from_pressure
 from frictionlab.contact.rough.sliding import run_sliding
 from frictionlab.contact.rough.surface import make_surface
@@ -44,7 +45,7 @@ def tolerance_study(n: int, n_steps: int) -> list[tuple[str, float, str, str]]:
     prot = ConstantVelocity(v=10e-6, duration_s=n_steps * 0.025)
     out, ref = [], None
     for tol in (1e-10, 1e-8, 1e-6, 1e-5, 1e-4, 1e-3):
-        ds = run_sliding(RoughContact(tol_sliding=tol), h, prot, W=W, nx=n, ny=n)
+        ds = run_sliding(RoughContact(), h, prot, W=W, nx=n, ny=n, numerics=SolverOptions(tol_sliding=tol))
         mu, a = ds.friction_coefficient.values, ds.contact_area.values
         if ref is None:
             ref = (mu, a, ds.dilatation.values)

@@ -1,8 +1,9 @@
 """A ``--dump``ed scenario TOML re-runs with ``frictionlab run FILE.toml`` to the same result.
 
 Covers every classic, subloading and Kloss scenario whose run goes through
-:func:`frictionlab.scenarios.config.run_config` (the others build their objects by hand), on
-the quick profile, through the CLI itself.
+:func:`frictionlab.scenarios.config.run_config` (the others build their objects by hand), and
+every rough-contact scenario (their runs call :func:`frictionlab.simulate` with the
+``[model]``/``[protocol]``/``[integrator]`` sections), on the quick profile, through the CLI itself.
 """
 
 from __future__ import annotations
@@ -25,14 +26,16 @@ def _through_run_config(name: str) -> bool:
 
 
 NAMES = [n for n in scenario_names() if n.split("/")[0] in ("classic", "subloading", "kloss") and _through_run_config(n)]
-#: kept in the fast suite; the others run two quick scenario runs each (~10-30 s) and are marked slow
-FAST = ("classic/rsf-velocity-step", "kloss/fig5")
+NAMES += [n for n in scenario_names() if n.startswith("rough-contact/")]
+#: kept in the fast suite; the others run two quick scenario runs each (~10-100 s) and are marked slow
+FAST = ("classic/rsf-velocity-step", "kloss/fig5", "rough-contact/fig9")
 CASES = [n if n in FAST else pytest.param(n, marks=pytest.mark.slow(reason="two quick scenario runs through the CLI"))
          for n in NAMES]
 
 
 def test_the_selection_is_not_empty():
     assert {"classic/rsf-velocity-step", "classic/spring-slider-stick-slip"} <= set(NAMES)
+    assert sum(n.startswith("rough-contact/") for n in NAMES) == 15
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -44,8 +47,11 @@ def test_dumped_toml_reruns_to_the_same_result(name, tmp_path):
     assert "method" not in toml.read_text()  # the [integrator] vocabulary is 'driver'
     a = runner.invoke(app, ["run", name, "--quick", "--out", str(tmp_path / "a")])
     b = runner.invoke(app, ["run", str(toml), "--out", str(tmp_path / "b")])
-    assert a.exit_code == 0, a.output
-    assert b.exit_code == 0, b.output
+    # exit 1: a check did not pass -- ``frictionlab run`` counts a proven deviation of the paper
+    # (rough-contact/fig8, fig14, kloss/fig6) as not passed; the checks are tested elsewhere, here
+    # the re-run must give the same verdicts and the same data
+    assert a.exit_code in (0, 1), a.output
+    assert b.exit_code == a.exit_code, b.output
     stem = name.replace("/", "__")
     with xr.open_dataset(tmp_path / "a" / f"{stem}.nc", engine="h5netcdf") as da, \
          xr.open_dataset(tmp_path / "b" / f"{stem}.nc", engine="h5netcdf") as db:

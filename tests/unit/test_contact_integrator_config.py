@@ -48,10 +48,30 @@ def test_beam_network_scenario_uses_integrator_dt():
     assert cfg["integrator"]["dt"] == 1e-5 and ds.attrs["dt"] == 1e-5
 
 
-def test_rough_scenario_refuses_an_integrator_key_it_does_not_use():
+SMALL_SLIDING = {"model.patch_nx": 8, "model.patch_ny": 8, "model.surface_mx": 24, "model.surface_beta": 2.0,
+                 "protocol.pressure_MPa": 1000.0, "protocol.run_in": 2.0, "protocol.n_snapshots": 2,
+                 "protocol.replace_betas": 1.0}
+
+
+def test_rough_scenario_passes_every_integrator_key_to_the_driver():
+    """Issue 12 item 6: the sliding scenarios run through ``simulate``; ``--set integrator.X`` is used."""
     sc = get_scenario("rough-contact/fig10")
-    with pytest.raises(ConfigError, match="integrator keys s_max, shift, hold_dt, dt; got tol"):
-        sc.execute({"integrator.tol": 1e-12, "surface.n": 8, "surface.mx": 16}, quick=True)
+    ds, cfg = sc.execute({**SMALL_SLIDING, "integrator.tol_sliding": 1e-3, "integrator.solver": "pk"}, quick=True)
+    assert ds.attrs["driver"] == "sliding" and ds.attrs["tol_sliding"] == 1e-3 and ds.attrs["solver"] == "pk"
+    tight, _ = sc.execute({**SMALL_SLIDING, "integrator.tol_sliding": 1e-9}, quick=True)
+    assert ds.solver_iterations.values.sum() < tight.solver_iterations.values.sum()
+    with pytest.raises(ConfigError, match="unknown key 'integrator.rtol'"):
+        sc.execute({**SMALL_SLIDING, "integrator.rtol": 1e-6}, quick=True)
+    with pytest.raises(ConfigError, match="integrator.snapshot_times is set by this scenario"):
+        sc.execute({**SMALL_SLIDING, "integrator.snapshot_times": [1.0]}, quick=True)
+    with pytest.raises(ConfigError, match="runs the 'sliding' driver"):
+        sc.execute({**SMALL_SLIDING, "integrator.driver": "hold"}, quick=True)
+
+
+def test_rough_scenario_refuses_the_former_model_solver_keys():
+    with pytest.raises(ConfigError, match=r"model.tol is not a model parameter: it is an option of driver 'sliding'; "
+                                          r"set integrator.tol instead"):
+        get_scenario("rough-contact/fig10").execute({**SMALL_SLIDING, "model.tol": 1e-6}, quick=True)
 
 
 def test_microjunction_scenario_uses_integrator_dt():
@@ -63,11 +83,17 @@ def test_microjunction_scenario_uses_integrator_dt():
         get_scenario("microjunction/hold-time-friction").execute({"integrator.dt": 1e-3}, quick=True)
 
 
-def test_rough_static_scenario_takes_per_decade_from_integrator_and_refuses_dt():
+def test_rough_static_scenario_runs_the_hold_driver_with_integrator_options():
     sc = get_scenario("rough-contact/fig6")
-    assert sc.resolved_config(quick=True)["integrator"] == {"per_decade": 8}
-    with pytest.raises(ConfigError, match="per_decade only; got dt"):
-        sc.execute({"integrator.dt": 1.0, "surface.n": 16, "surface.beta": 2.0}, quick=True)
+    assert sc.resolved_config(quick=True)["integrator"] == {"driver": "hold", "per_decade": 8}
+    small = {"model.patch_nx": 16, "model.patch_ny": 16, "model.surface_mx": 16, "model.surface_beta": 2.0,
+             "protocol.meanfield_n": 16}
+    with pytest.raises(ConfigError, match="log-spaced"):
+        sc.execute({**small, "integrator.dt": 1.0}, quick=True)
+    with pytest.raises(ConfigError, match="unknown key 'integrator.tol_sliding'"):
+        sc.execute({**small, "integrator.tol_sliding": 1e-3}, quick=True)
+    ds, _ = sc.execute({**small, "integrator.per_decade": 3}, quick=True)
+    assert ds.sizes["time"] == 1 + 3 * 9 + 1  # t = 0+, then 3 steps per decade from 1e-4 s (1e-4/lam_max) to 1e5 s
 
 
 @pytest.mark.parametrize("name, key", [("beam-network/fig8", "allow_unstable"), ("microjunction/cyclic-load", "driver")])
@@ -76,3 +102,29 @@ def test_scenarios_refuse_integrator_keys_their_runs_do_not_use(name, key):
     with pytest.raises(ConfigError, match=f"got {key}"):
         get_scenario(name).execute({f"integrator.{key}": value, "drive.duration": 0.01} if name.startswith("beam")
                                    else {f"integrator.{key}": value}, quick=True)
+
+
+#: sections the rough-contact scenarios may add to the four: process pool, fig14's mean-field reference
+ROUGH_EXTRA_SECTIONS = {"parallel", "reference"}
+
+
+def test_rough_scenarios_use_the_four_sections_and_name_their_driver():
+    from frictionlab.scenarios.base import scenario_names
+
+    names = [n for n in scenario_names() if n.startswith("rough-contact/")]
+    assert len(names) == 15
+    for name in names:
+        for quick in (False, True):
+            cfg = get_scenario(name).resolved_config(quick=quick)
+            assert set(cfg) <= {"model", "protocol", "system", "integrator"} | ROUGH_EXTRA_SECTIONS, (name, set(cfg))
+            if name != "rough-contact/fig3":  # Hertz validation: direct displacement-controlled solves
+                assert cfg["model"]["name"] == "rough_contact"
+                assert cfg["integrator"]["driver"] in ("sliding", "hold"), name
+                assert not {"solver", "tol", "tol_sliding", "max_iter", "backend"} & set(cfg["model"]), name
+
+
+def test_fig3_takes_tol_from_integrator_and_refuses_other_keys():
+    sc = get_scenario("rough-contact/fig3")
+    assert sc.resolved_config()["integrator"] == {"tol": 1e-10}
+    with pytest.raises(ConfigError, match="takes tol only, got dt"):
+        sc.execute({"integrator.dt": 1e-3}, quick=True)

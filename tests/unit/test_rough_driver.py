@@ -11,6 +11,7 @@ from frictionlab.contact.rough.model import F_STAR, run_static
 from frictionlab.contact.rough.sliding import run_sliding
 from frictionlab.core.errors import ConfigError
 from frictionlab.core.registry import make_model, presets_of
+from frictionlab.scenarios.config import run_config
 from frictionlab.protocols import ConstantVelocity, ForceRamp, SlideHoldSlide, VelocitySteps
 from frictionlab.testing import check_model, standard_protocol
 
@@ -102,12 +103,71 @@ def test_refusals_are_one_line():
         fl.simulate(m, prot, shift="linear")
 
 
-def test_solver_options_replace_the_models_numerics():
+def test_solver_options_are_driver_options_and_are_used():
     m = _model()
     prot = _steps(m)
-    ds = fl.simulate(m, prot, tol=1e-12, solver="pk")
-    assert ds.attrs["tol"] == 1e-12 and ds.attrs["solver"] == "pk"
-    assert fl.simulate(m, prot).attrs["tol"] == m.tol
+    ds = fl.simulate(m, prot, tol=1e-12, tol_sliding=1e-10, solver="pk")
+    assert ds.attrs["tol"] == 1e-12 and ds.attrs["tol_sliding"] == 1e-10 and ds.attrs["solver"] == "pk"
+    default = fl.simulate(m, prot)
+    assert default.attrs["tol"] == 1e-8 and default.attrs["tol_sliding"] == 1e-6
+    # the tolerance is used: tighter costs more PK iterations on the sliding steps
+    assert ds.solver_iterations.values.sum() > default.solver_iterations.values.sum()
+    with pytest.raises(ConfigError, match="applies only to interaction = 'meanfield'"):
+        fl.simulate(m, prot, solver="exact")
+    with pytest.raises(ConfigError, match="fft_precision = 'single' needs tol"):
+        fl.simulate(m, prot, fft_precision="single")
+    with pytest.raises(ConfigError, match="has no option 'tolerance'"):
+        fl.simulate(m, prot, tolerance=1e-6)
+
+
+@pytest.mark.parametrize("key, value", [("tol", 1e-6), ("tol_sliding", 1e-5), ("solver", "pk"), ("max_iter", 100),
+                                        ("backend", "numpy"), ("fft_precision", "double"), ("fft_workers", 1)])
+def test_model_refuses_the_former_solver_fields_pointing_to_integrator(key, value):
+    """Issue 12 item 5: numerics left the model; an old [model] key is refused, never ignored."""
+    with pytest.raises(ConfigError, match=rf"'{key}' is a solver option.*\[integrator\]"):
+        make_model("rough_contact", "table1", **{key: value})
+    with pytest.raises(ConfigError, match=r"\[integrator\]"):
+        run_config({"model": {"name": "rough_contact", key: value},
+                       "protocol": {"type": "constant_velocity", "v": 1e-6, "normal_force_value": 1.0}})
+    assert key not in make_model("rough_contact", "table1").to_dict()
+
+
+def test_sliding_records_snapshots_probes_and_pooled_pdf_in_si():
+    m = _model()
+    prot = _steps(m)
+    ds = fl.simulate(m, prot, snapshot_times=[0.0, 1.0], probes=[[2, 3], [10, 11]], pdf_after_slip=2e-6)
+    W = prot.normal_force_value / F_STAR
+    ref = run_sliding(m, rigid_surface(m), prot, nx=16, ny=16, W=W, snapshot_times=(0.0, 1.0),
+                      probes=((2, 3), (10, 11)), pdf_after_slip=2.0)
+    np.testing.assert_allclose(ds.snapshot_time.values, [0.0, 1.0], atol=1e-12)
+    np.testing.assert_allclose(ds.snapshot_slip.values, ref.snapshot_slip.values * 1e-6, rtol=1e-12)
+    np.testing.assert_allclose(ds.contact_force.values, ref.contact_force.values * F_STAR, rtol=1e-6)
+    np.testing.assert_allclose(ds.probe_force.values, ref.probe_force.values * F_STAR, rtol=1e-12)
+    np.testing.assert_allclose(ds.probe_gap.values, ref.probe_gap.values * 1e-6, rtol=1e-12, atol=1e-20)
+    np.testing.assert_allclose(ds.force_pdf.values, ref.force_pdf.values / F_STAR, rtol=1e-12)
+    assert ds.contact_force.attrs["units"] == "N" and ds.probe_gap.attrs["units"] == "m"
+    assert ds.attrs["pdf_samples"] == ref.attrs["pdf_samples"] > 0
+    with pytest.raises(ConfigError, match="outside the 16 x 16 patch"):
+        fl.simulate(m, prot, probes=[[16, 0]])
+    with pytest.raises(ConfigError, match="option 'probes' of driver 'sliding' must be a list of element index pairs"):
+        fl.simulate(m, prot, probes=[1, 2])
+
+
+def test_hold_records_snapshots_and_to_paper_units_inverts_the_si_conversion():
+    from frictionlab.contact.rough.driver import to_paper_units
+
+    m = _model(surface_mx=16)
+    fn = 10 * m.typical_inputs["normal_force"]
+    ds = fl.simulate(m, ConstantVelocity(v=0.0, duration_s=10.0, normal_force_value=fn), integrator="hold",
+                     per_decade=3, snapshot_times=[0.0, 10.0])
+    ref = run_static(m, rigid_surface(m), fn / F_STAR, t_end=10.0, per_decade=3, snapshot_times=(0.0, 10.0))
+    p = to_paper_units(ds)
+    for v in ("dilatation", "contact_area", "area_fraction", "mean_contact_radius", "friction_coefficient",
+              "normal_force", "force_pdf", "mean_force_per_contact"):
+        np.testing.assert_allclose(p[v].values, ref[v].values, rtol=1e-12, err_msg=v)
+        assert p[v].attrs["units"] == ref[v].attrs["units"], v
+    np.testing.assert_allclose(p.contact_force.values, ref.contact_force.values, rtol=1e-6)
+    assert p.attrs["W"] == pytest.approx(ref.attrs["W"], rel=1e-12)
 
 
 @pytest.mark.parametrize("preset", sorted(presets_of("rough_contact")))

@@ -6,6 +6,7 @@ import pytest
 from frictionlab.contact.rough.elasticity import BoussinesqFFT, StepOperator
 from frictionlab.contact.rough.model import (TAU_S_BAR, RoughContact, RoughContactSim, contact_clusters,
                                              load_from_pressure, run_static)
+from frictionlab.contact.rough.numerics import SolverOptions
 from frictionlab.contact.rough.solver import meanfield_solve, pk_solve
 from frictionlab.contact.rough.surface import make_surface, shift_x
 from frictionlab.core.errors import ParameterError
@@ -20,8 +21,9 @@ def surf():
 
 def test_static_hold_limits_match_direct_solves(surf):
     W = load_from_pressure(100e6, 40, 40)
-    m = RoughContact(lams=(1.0,), As=(0.2,), tol=1e-12)
-    ds = run_static(m, surf, W, t_end=50.0, per_decade=10)
+    m = RoughContact(lams=(1.0,), As=(0.2,))
+    num = SolverOptions(tol=1e-12)
+    ds = run_static(m, surf, W, t_end=50.0, per_decade=10, numerics=num)
     op = BoussinesqFFT(40, 40)
     r0 = pk_solve(StepOperator(op), surf, W, tol=1e-12)
     rinf = pk_solve(StepOperator(op, c=1.2), surf, W, tol=1e-12)
@@ -112,16 +114,18 @@ def test_direct_effect_identity(surf):
 @pytest.mark.parametrize("solver", ["alg1_consistent", "pk"])
 def test_solver_modes_agree_in_a_hold(surf, solver):
     W = load_from_pressure(100e6, 40, 40)
-    ref = run_static(RoughContact(solver="pk", tol=1e-12), surf, W, t_end=10.0, per_decade=3)
-    ds = run_static(RoughContact(solver=solver, tol=1e-12), surf, W, t_end=10.0, per_decade=3)
+    ref = run_static(RoughContact(), surf, W, t_end=10.0, per_decade=3, numerics=SolverOptions(solver="pk", tol=1e-12))
+    ds = run_static(RoughContact(), surf, W, t_end=10.0, per_decade=3, numerics=SolverOptions(solver=solver, tol=1e-12))
     assert np.allclose(ds.dilatation.values, ref.dilatation.values, rtol=1e-8)
     assert np.array_equal(ds.n_contact_elements.values, ref.n_contact_elements.values)
 
 
 def test_meanfield_pk_and_exact_agree_in_a_hold(surf):
     W = load_from_pressure(100e6, 40, 40)
-    a = run_static(RoughContact(interaction="meanfield", solver="exact"), surf, W, t_end=10.0, per_decade=3)
-    b = run_static(RoughContact(interaction="meanfield", solver="pk", tol=1e-13), surf, W, t_end=10.0, per_decade=3)
+    a = run_static(RoughContact(interaction="meanfield"), surf, W, t_end=10.0, per_decade=3,
+                   numerics=SolverOptions(solver="exact"))
+    b = run_static(RoughContact(interaction="meanfield"), surf, W, t_end=10.0, per_decade=3,
+                   numerics=SolverOptions(solver="pk", tol=1e-13))
     assert np.allclose(a.dilatation.values, b.dilatation.values, rtol=1e-9)
     assert np.array_equal(a.n_contact_elements.values, b.n_contact_elements.values)
 
@@ -129,7 +133,7 @@ def test_meanfield_pk_and_exact_agree_in_a_hold(surf):
 def test_paper_alg1_lagged_mode_runs_and_stays_close(surf):
     W = load_from_pressure(100e6, 40, 40)
     ref = run_static(RoughContact(), surf, W, t_end=10.0, per_decade=5)
-    lag = run_static(RoughContact(solver="alg1"), surf, W, t_end=10.0, per_decade=5)
+    lag = run_static(RoughContact(), surf, W, t_end=10.0, per_decade=5, numerics=SolverOptions(solver="alg1"))
     # one-step lag of the contact set (spec R22): same trend, small deviations
     assert lag.friction_coefficient.values[-1] == pytest.approx(ref.friction_coefficient.values[-1], rel=0.05)
 
@@ -140,8 +144,8 @@ def test_static_hold_converges_when_steps_are_halved():
     # sum_i q_i = (A/lambda) W (1 - e^{-lambda t}) is integrated exactly by both schemes.)
     h = make_surface(64, 64, beta_x=6.0, seed=2)
     W = load_from_pressure(100e6, 64, 64)
-    ps = [run_static(RoughContact(tol=1e-13), h, W, t_end=1.0, per_decade=k,
-                     snapshot_times=(1.0,)).contact_force.values[0].astype(float) for k in (5, 10, 20)]
+    ps = [run_static(RoughContact(), h, W, t_end=1.0, per_decade=k, snapshot_times=(1.0,),
+                     numerics=SolverOptions(tol=1e-13)).contact_force.values[0].astype(float) for k in (5, 10, 20)]
     e1 = np.abs(ps[1] - ps[0]).max()
     e2 = np.abs(ps[2] - ps[1]).max()
     assert e2 < e1

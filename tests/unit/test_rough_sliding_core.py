@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 
+from frictionlab.contact.rough.numerics import SolverOptions
 from frictionlab.contact.rough.model import RoughContact, RoughContactSim, load_from_pressure
 from frictionlab.contact.rough.sliding import (RigidSurface, check_slip_budget, direct_effect, plan_steps,
                                                required_rigid_length, run_sliding, steady_mean)
@@ -241,10 +242,11 @@ def test_warm_and_cold_sliding_agree_and_warm_steps_are_cheap():
     n = 32
     h = make_surface(n + 40, n, beta_x=4.0, seed=5)
     W = load_from_pressure(100e6, n, n)
-    m = RoughContact(tol_sliding=1e-6)
+    m = RoughContact()
+    num = SolverOptions(tol_sliding=1e-6)
     prot = ConstantVelocity(v=10 * UM, duration_s=80 * 0.025)
-    warm = run_sliding(m, h, prot, W=W, nx=n, ny=n)
-    cold = run_sliding(m, h, prot, W=W, nx=n, ny=n, warm_start=False)
+    warm = run_sliding(m, h, prot, W=W, nx=n, ny=n, numerics=num)
+    cold = run_sliding(m, h, prot, W=W, nx=n, ny=n, warm_start=False, numerics=num)
     np.testing.assert_array_equal(warm.contact_area.values, cold.contact_area.values)
     np.testing.assert_allclose(warm.friction_coefficient.values, cold.friction_coefficient.values, rtol=0, atol=1e-12)
     np.testing.assert_allclose(warm.dilatation.values, cold.dilatation.values, rtol=0, atol=1e-5)
@@ -257,6 +259,6 @@ def test_warm_and_cold_sliding_agree_and_warm_steps_are_cheap():
 
 def test_sliding_uses_tol_sliding(rigid, W):
     prot = ConstantVelocity(v=10 * UM, duration_s=20 * 0.025)
-    loose = run_sliding(RoughContact(tol_sliding=1e-3), rigid, prot, W=W, nx=32, ny=32)
-    tight = run_sliding(RoughContact(tol_sliding=1e-9), rigid, prot, W=W, nx=32, ny=32)
+    loose = run_sliding(RoughContact(), rigid, prot, W=W, nx=32, ny=32, numerics=SolverOptions(tol_sliding=1e-3))
+    tight = run_sliding(RoughContact(), rigid, prot, W=W, nx=32, ny=32, numerics=SolverOptions(tol_sliding=1e-9))
     assert loose.solver_iterations.values[1:].sum() < 0.6 * tight.solver_iterations.values[1:].sum()

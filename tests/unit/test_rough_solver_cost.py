@@ -4,12 +4,13 @@ allocation-free product, sparse projection corrections, single-precision FFTs, F
 import numpy as np
 import pytest
 
+from frictionlab.contact.rough.numerics import SolverOptions
 from frictionlab.contact.rough.elasticity import (FFT_THREAD_CROSSOVER, BoussinesqFFT, MeanField, StepOperator,
                                                   resolve_fft_workers)
 from frictionlab.contact.rough.model import RoughContact, load_from_pressure
 from frictionlab.contact.rough.solver import pk_solve
 from frictionlab.contact.rough.surface import make_surface
-from frictionlab.core.errors import ParameterError
+from frictionlab.core.errors import ConfigError, ParameterError
 
 
 @pytest.fixture(scope="module")
@@ -86,10 +87,10 @@ def test_single_precision_fft_accuracy_and_solution(problem):
 
 
 def test_single_precision_needs_a_loose_tolerance():
-    with pytest.raises(ParameterError, match="fft_precision"):
-        RoughContact(fft_precision="single", tol=1e-8)
-    m = RoughContact(fft_precision="single", tol=1e-6, tol_sliding=1e-5)
-    assert m.operator(16, 16).fft_precision == "single"
+    with pytest.raises(ConfigError, match="fft_precision"):
+        SolverOptions(fft_precision="single", tol=1e-8)
+    num = SolverOptions(fft_precision="single", tol=1e-6, tol_sliding=1e-5)
+    assert RoughContact().operator(16, 16, num).fft_precision == "single"
     with pytest.raises(ParameterError, match="fft_precision"):
         BoussinesqFFT(8, 8, fft_precision="half")
 
@@ -100,7 +101,7 @@ def test_fft_workers_option():
     assert resolve_fft_workers(-1, 10) >= 1
     with pytest.raises(ParameterError):
         resolve_fft_workers(0, 10)
-    assert RoughContact(fft_workers=2).operator(16, 16).workers == 2
+    assert RoughContact().operator(16, 16, SolverOptions(fft_workers=2)).workers == 2
     assert RoughContact().operator(16, 16).workers == 1
     # a threaded operator gives the same product
     x = np.random.default_rng(3).random((16, 16))

@@ -30,7 +30,7 @@ from ..core.errors import ConfigError, suggest
 from ..core.registry import get_model_class, make_model, presets_of
 from ..protocols.base import _PROTOCOLS, make_protocol
 from ..solve import simulate
-from ..solve.drivers import Driver, check_options, default_driver, driver_for
+from ..solve.drivers import Driver, check_options, default_driver, driver_for, drivers_for
 from ..systems.base import _SYSTEMS, make_system, system_names
 
 __all__ = ["SECTIONS", "INTEGRATOR_KEYS", "parse_set", "apply_overrides", "load_toml", "dump_toml", "build",
@@ -145,6 +145,16 @@ def _allowed_keys(section: str, table: dict[str, Any], cfg: dict[str, Any]) -> l
     return None
 
 
+def _refuse_driver_option_as_model_key(section: str, node: dict[str, Any], key: str, leaf: str) -> None:
+    """A ``model.X`` where X is an option of one of the model's drivers (numerics that left the model)."""
+    if section != "model" or not isinstance(node.get("name"), str):
+        return
+    owners = [d.name for d in drivers_for(get_model_class(node["name"])).values() if leaf in d.options]
+    if owners:
+        raise ConfigError(f"{key} is not a model parameter: it is an option of driver {owners[0]!r}; "
+                          f"set integrator.{leaf} instead")
+
+
 def apply_overrides(cfg: dict[str, Any], overrides: dict[str, Any], strict: bool = True) -> dict[str, Any]:
     """Return a copy of ``cfg`` with dotted-key ``overrides`` applied (validated)."""
     cfg = copy.deepcopy(cfg)
@@ -169,6 +179,7 @@ def apply_overrides(cfg: dict[str, Any], overrides: dict[str, Any], strict: bool
             if allowed is None:
                 allowed = list(node)
             if leaf not in allowed:
+                _refuse_driver_option_as_model_key(parts[0], node, key, leaf)
                 raise ConfigError(f"unknown key {key!r}{suggest(leaf, allowed)}; known: {', '.join(allowed)}")
         if isinstance(node.get(leaf), dict) and not isinstance(value, dict):
             raise ConfigError(f"cannot set {key!r} to {value!r}: it is a table; set its keys instead "

@@ -17,9 +17,16 @@ length, ACF, seed, periodic re-use) is the contact *geometry* and is read from t
 ``patch_*``/``surface_*`` fields (see :class:`~frictionlab.contact.rough.model.RoughContact`);
 the time discretisation (slip per step ``s_max``, hold step ``hold_dt``, the interpolation
 ``shift`` of the moving surface, viscoplastic sub-stepping ``vp_max_dup``, log spacing of the
-hold) and the contact solver (``solver``, ``tol``, ``max_iter``, ``backend``) are driver
-options. The solver options default to the model's own fields (``""`` / ``None`` = the
-model's value); a value given here replaces it for the run and is recorded in ``attrs``.
+hold) and the contact solver (``solver``, ``tol``, ``tol_sliding``, ``max_iter``, ``backend``,
+``fft_precision``, ``fft_workers``: :class:`~frictionlab.contact.rough.numerics.SolverOptions`)
+are driver options, recorded in ``attrs``. What a run records besides the standard series is
+also a driver option: ``snapshot_times`` [s] (contact-force maps, and for the viscoplastic
+material the plastic shortening and deformed surface, at the first step at or after each
+time; 0 = the loaded state), ``probes`` (elements ``[i, j]`` whose force, length change and
+gap are recorded at every step, paper Fig. 9), ``pdf_after_slip`` [m] (force PDF pooled over
+the steps after this slip, the run-in excluded). Velocity jumps come from the protocol's
+:meth:`~frictionlab.protocols.base.AbstractProtocol.segments`: at each jump the direct effect
+is recorded over the ``jump`` dimension without a solve in between (paper §5.5).
 
 Results are in SI with the standard names: ``time`` [s], ``slip`` [m], ``slip_velocity``
 [m/s], ``normal_force`` [N] (compressive, > 0), ``friction_force`` [N] (the shear strength
@@ -33,20 +40,38 @@ eq. 6) by their ``units``.
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
 import numpy as np
 import xarray as xr
 
 from ...core.errors import ConfigError
-from ...solve.drivers import register_driver
+from ...solve.drivers import OptionSpec, register_driver
 from .model import F_STAR, RoughContact, run_static
+from .numerics import SolverOptions
 from .sliding import L_STAR, V_STAR, run_sliding
 from .surface import make_surface
 
-__all__ = ["rigid_surface", "to_si", "step_controls"]
+__all__ = ["rigid_surface", "to_si", "to_paper_units", "step_controls"]
 
-_NUMERICS = {"solver": "", "tol": None, "max_iter": None, "backend": ""}
+#: solver options of both drivers, with their defaults (:class:`SolverOptions`)
+_NUMERICS = SolverOptions().attrs()
+
+
+def _is_times(value: Any) -> bool:
+    return isinstance(value, (list, tuple)) and all(
+        isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(float(x)) and x >= 0 for x in value)
+
+
+def _is_probes(value: Any) -> bool:
+    return isinstance(value, (list, tuple)) and all(
+        isinstance(p, (list, tuple)) and len(p) == 2 and all(isinstance(i, numbers.Integral) and not isinstance(i, bool)
+                                                              for i in p) for p in value)
+
+
+_SNAPSHOTS = OptionSpec((), _is_times, "a list of times >= 0 [s]")
+_PROBES = OptionSpec((), _is_probes, "a list of element index pairs [i, j]")
 
 
 def rigid_surface(model: RoughContact) -> np.ndarray:
@@ -55,20 +80,11 @@ def rigid_surface(model: RoughContact) -> np.ndarray:
                         acf=model.surface_acf, seed=model.surface_seed, dx=model.dx)
 
 
-def _with_numerics(model: RoughContact, solver: str, tol: float | None, max_iter: float | None,
-                   backend: str) -> RoughContact:
-    given: dict[str, Any] = {}
-    if solver:
-        given["solver"] = solver
-    if tol is not None:
-        given["tol"] = float(tol)
-    if max_iter is not None:
-        if float(max_iter) != int(max_iter):
-            raise ConfigError(f"option 'max_iter' must be a whole number, got {max_iter!r}")
-        given["max_iter"] = int(max_iter)
-    if backend:
-        given["backend"] = backend
-    return model.replace(**given) if given else model
+def _numerics(model: RoughContact, options: dict[str, Any]) -> SolverOptions:
+    """The solver options of a run, checked against the model's interaction."""
+    num = SolverOptions.from_options(options)
+    num.check_for(model.interaction)
+    return num
 
 
 def _refuse_t_end(name: str, protocol: Any, t_end: float | None) -> None:
@@ -176,9 +192,18 @@ def step_controls(protocol: Any, dx: float, s_max: float, hold_dt: float, dt: fl
     return s_step, h_step
 
 
+def _checked_probes(model: RoughContact, probes: Any) -> tuple[tuple[int, int], ...]:
+    out = tuple((int(i), int(j)) for i, j in probes)
+    for i, j in out:
+        if not (0 <= i < model.patch_nx and 0 <= j < model.patch_ny):
+            raise ConfigError(f"probe element [{i}, {j}] is outside the {model.patch_nx} x {model.patch_ny} patch")
+    return out
+
+
 def _drive_sliding(model: RoughContact, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
                    save_dt: float | None, s_max: float = 0.25, hold_dt: float = 0.25, shift: str = "cubic",
-                   vp_max_dup: float = 0.02, **numerics: Any) -> xr.Dataset:
+                   vp_max_dup: float = 0.02, snapshot_times: Any = (), probes: Any = (),
+                   pdf_after_slip: float | None = None, **numerics: Any) -> xr.Dataset:
     """Driver ``"sliding"`` (default): :func:`~frictionlab.contact.rough.sliding.run_sliding`.
 
     Step control (paper §3.8 / §5): the slip per step is at most ``s_max`` element spacings
@@ -189,6 +214,9 @@ def _drive_sliding(model: RoughContact, protocol: Any, system: Any, *, dt: float
     control), and the hold step ``min(hold_dt, dt)``. ``save_dt`` [s] keeps the first step at
     or after each of its multiples. A protocol that applies a tangential force (a ``ramp`` at
     constant velocity, e.g. ``force_ramp``) needs a mass system and is refused.
+    ``snapshot_times`` [s], ``probes`` and ``pdf_after_slip`` [m] add the records described in
+    the module docstring; the solver options are those of
+    :class:`~frictionlab.contact.rough.numerics.SolverOptions`.
     """
     _refuse_t_end("sliding", protocol, t_end)
     for sg in protocol.segments():
@@ -199,11 +227,17 @@ def _drive_sliding(model: RoughContact, protocol: Any, system: Any, *, dt: float
         raise ConfigError(f"option 'vp_max_dup' of driver 'sliding' must be > 0, got {vp_max_dup!r}")
     if shift not in ("cubic", "fourier"):
         raise ConfigError(f"option 'shift' of driver 'sliding' must be 'cubic' or 'fourier', got {shift!r}")
-    m = _with_numerics(model, **numerics)
+    if pdf_after_slip is not None and not (pdf_after_slip >= 0 and math.isfinite(pdf_after_slip)):
+        raise ConfigError(f"option 'pdf_after_slip' of driver 'sliding' must be a slip >= 0 [m], "
+                          f"got {pdf_after_slip!r}")
+    num = _numerics(model, numerics)
+    m = model
     s_step, h_step = step_controls(protocol, m.dx, s_max, hold_dt, dt)
     h = rigid_surface(m)
     ds = run_sliding(m, h, protocol, nx=m.patch_nx, ny=m.patch_ny, W=None, s_max=s_step, hold_dt=h_step,
-                     shift=shift, allow_wrap=m.surface_wrap, vp_max_dup=vp_max_dup, sigma=m.surface_sigma)
+                     shift=shift, allow_wrap=m.surface_wrap, vp_max_dup=vp_max_dup, sigma=m.surface_sigma,
+                     snapshot_times=tuple(float(t) for t in snapshot_times), probes=_checked_probes(m, probes),
+                     pdf_after_slip=None if pdf_after_slip is None else float(pdf_after_slip) / L_STAR, numerics=num)
     rows = _pick_rows(ds.time.values, save_dt)
     ds = ds.isel(time=rows)
     W = -ds.normal_force.values  # F*, compressive > 0
@@ -221,13 +255,15 @@ def _drive_sliding(model: RoughContact, protocol: Any, system: Any, *, dt: float
 # --------------------------------------------------------------------------- hold
 def _drive_hold(model: RoughContact, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
                 save_dt: float | None, t_first: float | None = None, per_decade: int = 40,
-                vp_max_dup: float = 0.02, **numerics: Any) -> xr.Dataset:
-    """Driver ``"hold"``: :func:`~frictionlab.contact.rough.model.run_static` (ageing, paper §4).
+                vp_max_dup: float = 0.02, snapshot_times: Any = (), **numerics: Any) -> xr.Dataset:
+    r"""Driver ``"hold"``: :func:`~frictionlab.contact.rough.model.run_static` (ageing, paper §4).
 
     Instantaneous loading at :math:`t = 0^+`, then the constant load; steps log-spaced from
-    ``t_first`` [s] (default :math:`10^{-4}/\\lambda_{max}`, viscoplastic 0.01 s) with
+    ``t_first`` [s] (default :math:`10^{-4}/\lambda_{max}`, viscoplastic 0.01 s) with
     ``per_decade`` steps per decade to ``t_end`` (default the protocol duration). The step
-    is not uniform, so ``dt`` and ``save_dt`` are refused.
+    is not uniform, so ``dt`` and ``save_dt`` are refused. ``snapshot_times`` [s]: contact-force
+    maps and force PDFs at the first step at or after each time (0 = the loaded state).
+    The rigid surface under the patch is the first ``patch_nx`` rows of the model's surface.
     """
     if dt is not None or save_dt is not None:
         raise ConfigError("driver 'hold' of rough_contact steps log-spaced in time; set t_first / per_decade "
@@ -244,10 +280,11 @@ def _drive_hold(model: RoughContact, protocol: Any, system: Any, *, dt: float | 
     T = float(protocol.duration if t_end is None else t_end)
     if T > float(protocol.duration) * (1 + 1e-12):
         raise ConfigError(f"t_end = {T:g} s is beyond the protocol duration {float(protocol.duration):g} s")
-    m = _with_numerics(model, **numerics)
+    num = _numerics(model, numerics)
+    m = model
     h = rigid_surface(m)[: m.patch_nx]
     ds = run_static(m, h, fn / F_STAR, t_end=T, t_first=t_first, per_decade=int(per_decade), vp_max_dup=vp_max_dup,
-                    sigma=m.surface_sigma)
+                    sigma=m.surface_sigma, snapshot_times=tuple(float(t) for t in snapshot_times), numerics=num)
     W = -ds.normal_force.values
     ds["normal_force"] = ("time", W, {"units": "F* (0.2513 N)"})
     ds["friction_force"] = ("time", ds.friction_coefficient.values * W, {"units": "F* (0.2513 N)"})
@@ -262,9 +299,50 @@ def _drive_hold(model: RoughContact, protocol: Any, system: Any, *, dt: float | 
     return out
 
 
+# --------------------------------------------------------------------------- paper units
+_PAPER = {"m": (1.0 / L_STAR, "um"), "m^2": (1.0 / L_STAR**2, "um^2"), "m/s": (1.0 / V_STAR, "um/s"),
+          "N": (1.0 / F_STAR, "F* (0.2513 N)"), "1/N": (F_STAR, "1/F*")}
+
+
+def to_paper_units(ds: xr.Dataset) -> xr.Dataset:
+    """A driver's SI result in the paper's units and names (:func:`run_sliding` / :func:`run_static` layout).
+
+    The inverse of the drivers' conversion, for analyses written in the paper's units
+    (:math:`L^* = 1` µm, :math:`T^* = 1` s, :math:`F^*`, eq. 6): lengths in um, areas in um^2,
+    velocities in um/s, forces in F*; ``contact_area`` (fraction) becomes ``area_fraction``,
+    ``real_contact_area`` becomes ``contact_area`` [um^2], ``friction_force`` becomes
+    ``shear_force``, ``normal_force`` takes the paper's sign (:math:`\bar F_N = -W < 0`) and
+    ``attrs["W"]`` is the load at the end of the run [F*] (of the last run, for results
+    concatenated over a dimension). Every variable keeps its ``units``.
+    """
+    out = ds.copy()
+    for name in list(out.variables):
+        var = out[name]
+        unit = var.attrs.get("units")
+        if unit not in _PAPER:
+            continue
+        fac, new_unit = _PAPER[unit]
+        new = xr.Variable(var.dims, np.asarray(var.values, dtype=float) * fac, {**var.attrs, "units": new_unit})
+        if name in out.coords:
+            out = out.assign_coords({name: new})
+        else:
+            out[name] = new
+    W = np.asarray(out["normal_force"].values, dtype=float)
+    out["normal_force"] = (out["normal_force"].dims, -W, out["normal_force"].attrs)
+    out = out.rename({k: v for k, v in (("contact_area", "area_fraction"),) if k in out})
+    out = out.rename({k: v for k, v in (("real_contact_area", "contact_area"), ("friction_force", "shear_force"))
+                      if k in out})
+    out.attrs["W"] = float(np.ravel(W)[-1])
+    out.attrs["units_note"] = "paper units: L* = 1 um, T* = 1 s, F* = 0.2513 N (eq. 6)"
+    return out
+
+
+_SHARED = {"vp_max_dup": 0.02, "snapshot_times": _SNAPSHOTS, **_NUMERICS}
 register_driver(RoughContact, "sliding", _drive_sliding, default=True,
-                options={"s_max": 0.25, "hold_dt": 0.25, "shift": "cubic", "vp_max_dup": 0.02, **_NUMERICS},
+                options={"s_max": 0.25, "hold_dt": 0.25, "shift": "cubic", "probes": _PROBES,
+                         "pdf_after_slip": None, **_SHARED},
                 description="patch sliding over the rigid surface under the protocol's velocity and load (paper §5)")
+#: a hold never slides: its solves use ``tol`` only, so ``tol_sliding`` is not an option of ``hold``
 register_driver(RoughContact, "hold", _drive_hold,
-                options={"t_first": None, "per_decade": 40, "vp_max_dup": 0.02, **_NUMERICS},
+                options={"t_first": None, "per_decade": 40, **{k: v for k, v in _SHARED.items() if k != "tol_sliding"}},
                 description="static hold at constant normal load, log-spaced steps (ageing, paper §4)")

@@ -42,11 +42,12 @@ import xarray as xr
 from scipy import ndimage
 
 from ...core.base import AbstractModel
-from ...core.errors import IntegrationError, ParameterError
+from ...core.errors import ConfigError, IntegrationError, ParameterError
 from ...core.params import option, param
 from ...core.registry import Preset, add_presets, register_model
 from .constitutive import Viscoelastic, Viscoplastic
 from .elasticity import BoussinesqFFT, MeanField, StepOperator
+from .numerics import SOLVER_OPTION_NAMES, SolverOptions
 from .solver import SolveResult, alg1_solve, meanfield_solve, pk_solve
 
 __all__ = ["RoughContact", "RoughContactSim", "run_static", "load_from_pressure", "contact_clusters",
@@ -129,36 +130,13 @@ class RoughContact(AbstractModel):
         (:mod:`frictionlab.contact.rough.driver`). They are read by the drivers of
         :func:`frictionlab.simulate` only; the lower-level :func:`run_static` /
         :func:`~frictionlab.contact.rough.sliding.run_sliding` take explicit height arrays.
-    solver : {"auto", "pk", "exact", "alg1", "alg1_consistent"}
-        ``auto``: exact sorted solve for the mean field, Polonsky-Keer CG otherwise.
-    tol : float
-        Solver tolerance of static solves and holds (relative L1 change of ``p`` per PK
-        iteration; default 1e-8, see *Tolerances* below).
-    tol_sliding : float
-        Solver tolerance of the sliding steps (``v != 0``) of
-        :func:`~frictionlab.contact.rough.sliding.run_sliding` (default 1e-6).
-    max_iter : int
-    backend : {"numpy", "cupy", "torch"}
-    fft_precision : {"double", "single"}
-        Precision of the FFT convolution (the solver's vectors stay float64). ``"single"``
-        (complex64) needs ``tol`` and ``tol_sliding`` >= 1e-6; measured cost in
-        ``frictionlab bench rough_contact`` (section "single precision").
-    fft_workers : int
-        FFT threads: 0 = auto (1 below :data:`~frictionlab.contact.rough.elasticity.FFT_THREAD_CROSSOVER`
-        transform points, 2 above), -1 = all cores, or a count.
-
     Notes
     -----
-    *Tolerances* (convergence study, ``frictionlab bench rough_sliding`` section "tolerance
-    study" and ``bench rough_contact`` section "tolerance study"): the contact set -- hence
-    :math:`\bar A` and :math:`\mu` -- settles long before the forces do. Static 256^2 solve
-    (100 MPa): the contact area is identical from tol 1e-12 to 1e-4, the dilatation changes by
-    3e-11 at 1e-8 and 2e-7 at 1e-5; static ageing 128^2 (1e-4..1e2 s): mu(t) identical to 1e-10
-    down to tol 1e-5, dilatation within 7e-7. Sliding 128^2 (v = 10, 80 steps, viscoelastic
-    history carried): mu and area of every step identical to 1e-10 down to tol 1e-5; at 1e-4
-    one element differs in one step (mu by 1.6e-3). Defaults keep a factor 100 (static, 1e-8)
-    and 10 (sliding, 1e-6) below the first tolerance that changes any recorded mu or area;
-    they cost ~2/3 (static) and ~0.58x (sliding) of the iterations at 1e-10.
+    The contact solver, its tolerances, the array backend and the FFT settings are numerics:
+    they are options of the drivers (``[integrator]``: ``solver``, ``tol``, ``tol_sliding``,
+    ``max_iter``, ``backend``, ``fft_precision``, ``fft_workers``; see
+    :class:`~frictionlab.contact.rough.numerics.SolverOptions`), not parameters of the model.
+    A configuration naming them under ``[model]`` is refused with a pointer to ``[integrator]``.
     """
 
     interaction: str = option("boussinesq", choices=("boussinesq", "meanfield"))
@@ -186,13 +164,6 @@ class RoughContact(AbstractModel):
     surface_acf: str = option("gaussian", choices=("gaussian", "exponential"))
     surface_seed: int = param(0, units="1", lo=0, integer=True)
     surface_wrap: bool = option(False, choices=(False, True))
-    solver: str = option("auto", choices=("auto", "pk", "exact", "alg1", "alg1_consistent"))
-    tol: float = param(1e-8, units="1", lo=0, lo_open=True, hi=1e-2)
-    tol_sliding: float = param(1e-6, units="1", lo=0, lo_open=True, hi=1e-2)
-    max_iter: int = param(5000, units="1", lo=1, integer=True)
-    backend: str = option("numpy", choices=("numpy", "cupy", "torch"))
-    fft_precision: str = option("double", choices=("double", "single"))
-    fft_workers: int = param(0, units="1", lo=-1, integer=True)
 
     name: ClassVar[str] = "rough_contact"
     force_units: ClassVar[str] = "N"
@@ -210,11 +181,6 @@ class RoughContact(AbstractModel):
         object.__setattr__(self, "As", tuple(As))
         if len(lams) != len(As):
             self._fail("As", f"has {len(As)} entries but lams has {len(lams)}")
-        if self.solver == "exact" and self.interaction != "meanfield":
-            self._fail("solver", "= 'exact' applies only to interaction = 'meanfield'")
-        if self.fft_precision == "single" and min(self.tol, self.tol_sliding) < 1e-6:
-            self._fail("fft_precision", "= 'single' needs tol and tol_sliding >= 1e-6 (float32 products "
-                       "carry ~1e-7 relative round-off)")
         if self.surface_mx < self.patch_nx:
             self._fail("surface_mx", f"= {self.surface_mx} is shorter than the patch (patch_nx = {self.patch_nx})")
 
@@ -233,12 +199,24 @@ class RoughContact(AbstractModel):
     def viscoplastic(self) -> Viscoplastic:
         return Viscoplastic(self.A_cr, self.n_cr, self.Fy0, self.B, self.m_h, self.vp_scheme)
 
-    def operator(self, nx: int, ny: int) -> BoussinesqFFT | MeanField:
+    def operator(self, nx: int, ny: int, numerics: SolverOptions | None = None) -> BoussinesqFFT | MeanField:
+        """The interaction operator of an ``nx x ny`` patch, on the backend and FFT settings of ``numerics``."""
+        num = numerics or SolverOptions()
         if self.interaction == "meanfield":
-            return MeanField(self.C0, nx, ny, backend=self.backend)
-        return BoussinesqFFT(nx, ny, self.dx, self.self_coef, periodic=self.periodic, backend=self.backend,
-                             workers="auto" if self.fft_workers == 0 else int(self.fft_workers),
-                             fft_precision=self.fft_precision)
+            return MeanField(self.C0, nx, ny, backend=num.backend)
+        return BoussinesqFFT(nx, ny, self.dx, self.self_coef, periodic=self.periodic, backend=num.backend,
+                             workers=num.workers, fft_precision=num.fft_precision)
+
+    @classmethod
+    def from_dict(cls, values: Any) -> RoughContact:  # type: ignore[override]
+        """As :meth:`Parameters.from_dict`; the former solver fields are refused with a pointer to ``[integrator]``."""
+        moved = [k for k in values if k in SOLVER_OPTION_NAMES]
+        if moved:
+            what = "is a solver option, not a model parameter; set it" if len(moved) == 1 else \
+                "are solver options, not model parameters; set them"
+            raise ConfigError(f"rough_contact: {', '.join(repr(k) for k in moved)} {what} under [integrator] "
+                              f"(driver option), e.g. [integrator] {moved[0]} = ...")
+        return super().from_dict(values)
 
 
 add_presets("rough_contact", {
@@ -278,6 +256,8 @@ class RoughContactSim:
     z0 : ndarray, optional
         Undeformed element lengths :math:`z^0_i` [L*] (0 for the flat body; the sphere profile for
         Hertz).
+    numerics : SolverOptions, optional
+        Contact solver, tolerances, backend and FFT settings (default :class:`SolverOptions`).
 
     Attributes
     ----------
@@ -291,7 +271,8 @@ class RoughContactSim:
         Time [T*] and dilatation [L*].
     """
 
-    def __init__(self, model: RoughContact, heights: np.ndarray, W: float, z0: np.ndarray | None = None):
+    def __init__(self, model: RoughContact, heights: np.ndarray, W: float, z0: np.ndarray | None = None,
+                 numerics: SolverOptions | None = None):
         h = np.asarray(heights, dtype=float)
         if h.ndim != 2:
             raise ParameterError(f"heights must be a 2-D array, got shape {h.shape}")
@@ -300,8 +281,10 @@ class RoughContactSim:
         if not (W > 0 and math.isfinite(W)):
             raise ParameterError(f"normal load W = {W!r} must be positive: the total force F_N = -W must be compressive")
         self.model = model
+        self.numerics = numerics or SolverOptions()
+        self.numerics.check_for(model.interaction)
         self.nx, self.ny = h.shape
-        self.base = model.operator(self.nx, self.ny)
+        self.base = model.operator(self.nx, self.ny, self.numerics)
         self.be = self.base.be
         self.heights = self.be.asarray(h)
         self.z0 = self.be.asarray(np.zeros_like(h) if z0 is None else np.asarray(z0, dtype=float))
@@ -326,18 +309,15 @@ class RoughContactSim:
         self.warm_ratio: float | None = None
         #: start each solve from the previous solution (False: cold start, for checks)
         self.warm_start = True
-        #: solver tolerance of the next solves (drivers switch it per use, see RoughContact.tol)
-        self.tol = model.tol
+        #: solver tolerance of the next solves (drivers switch it per use, see SolverOptions.tol)
+        self.tol = self.numerics.tol
         self._p_prev = None
         self._dt_prev = 0.0
         self._dt_now = 0.0
 
     # --- per-step problem -----------------------------------------------------------------
     def _solve(self, op: StepOperator, g: Any, W: float) -> SolveResult:
-        m = self.model
-        solver = m.solver
-        if solver == "auto":
-            solver = "exact" if m.interaction == "meanfield" else "pk"
+        solver = self.numerics.resolved_solver(self.model.interaction)
         warm = self.p if (self.loaded and self.warm_start) else None
         if warm is not None and self.extrapolate and self._p_prev is not None and self._dt_prev:
             # linear extrapolation of the previous two solutions (clipped at 0; the solver
@@ -347,7 +327,8 @@ class RoughContactSim:
         if solver == "exact":
             return meanfield_solve(g, W, op.diagonal(), backend=self.be)
         if solver == "pk":
-            return pk_solve(op, g, W, warm, tol=self.tol, max_iter=m.max_iter, step=self.n_steps, time=self.t)
+            return pk_solve(op, g, W, warm, tol=self.tol, max_iter=self.numerics.max_iter, step=self.n_steps,
+                            time=self.t)
         res = alg1_solve(op, g, W, self._active, consistent=(solver == "alg1_consistent"), tol=self.tol,
                          step=self.n_steps, time=self.t)
         self._active = res.info.get("next_active", res.p > 0)
@@ -515,7 +496,7 @@ def log_times(t_end: float, t_first: float, per_decade: int) -> np.ndarray:
 def run_static(model: RoughContact, heights: np.ndarray, W: float, *, t_end: float = 1e3,
                t_first: float | None = None, per_decade: int = 40, snapshot_times: tuple = (),
                pdf_bins: np.ndarray | None = None, vp_max_dup: float = 0.02, sigma: float = 1.0,
-               z0: np.ndarray | None = None) -> xr.Dataset:
+               z0: np.ndarray | None = None, numerics: SolverOptions | None = None) -> xr.Dataset:
     r"""Static hold (ageing): instantaneous load at :math:`t=0^+`, then constant ``W``.
 
     Parameters
@@ -538,6 +519,8 @@ def run_static(model: RoughContact, heights: np.ndarray, W: float, *, t_end: flo
         Force-PDF bin edges [F*] (default: (0, 1e-6], 40 log bins on [1e-6, 1], last edge max(1, W)).
     vp_max_dup : float
         Viscoplastic step control: substeps keep :math:`\max|\Delta u^p|\le` ``vp_max_dup`` σ.
+    numerics : SolverOptions, optional
+        Contact solver, tolerance ``tol``, backend, FFT settings (default :class:`SolverOptions`).
 
     Returns
     -------
@@ -547,7 +530,7 @@ def run_static(model: RoughContact, heights: np.ndarray, W: float, *, t_end: flo
         over ``(snapshot, x, y)``: ``contact_force`` maps, ``first_contact_time``; over
         ``(snapshot, force_bin)``: ``force_pdf``. Parameters in ``attrs``.
     """
-    sim = RoughContactSim(model, heights, W, z0=z0)
+    sim = RoughContactSim(model, heights, W, z0=z0, numerics=numerics)
     if t_first is None:
         t_first = 1e-4 / max(model.lams) if model.material == "viscoelastic" else 1e-2
     times = log_times(t_end, t_first, per_decade)
@@ -612,6 +595,7 @@ def run_static(model: RoughContact, heights: np.ndarray, W: float, *, t_end: flo
         ds["plastic_shortening"] = (("x", "y"), sim.be.to_numpy(sim.u_p), {"units": "um"})
     ds.attrs.update({k: (str(v) if isinstance(v, (bool, str)) else (list(v) if isinstance(v, tuple) else v))
                      for k, v in model.to_dict().items()})
+    ds.attrs.update(sim.numerics.attrs())
     ds.attrs.update({"W": W, "nx": sim.nx, "ny": sim.ny, "model": "rough_contact",
                      "units_note": "non-dimensional: L*=1 um, T*=1 s, F*=0.2513 N (paper eq. 6)",
                      "total_solver_iterations": float(data["iterations"].sum()), "n_steps": sim.n_steps})

@@ -65,6 +65,7 @@ import xarray as xr
 from ...core.errors import DataError, ParameterError
 from ...protocols.base import AbstractProtocol
 from .model import F_STAR, UNITS, RoughContact, RoughContactSim, force_pdf
+from .numerics import SolverOptions
 
 __all__ = ["RigidSurface", "SlidingPlan", "plan_steps", "required_rigid_length", "check_slip_budget",
            "run_sliding", "direct_effect", "steady_mean", "rate_state_series", "fit_rate_state", "L_STAR", "T_STAR",
@@ -298,13 +299,14 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
                 snapshot_times: tuple = (), probes: tuple = (), pdf_bins: np.ndarray | None = None,
                 pdf_after_slip: float | None = None, vp_max_dup: float = 0.02, sigma: float = 1.0,
                 sim: RoughContactSim | None = None, every: int = 1, return_sim: bool = False,
-                warm_start: bool = True, warm_extrapolate: bool = True) -> Any:
+                warm_start: bool = True, warm_extrapolate: bool = True,
+                numerics: SolverOptions | None = None) -> Any:
     r"""Slide the patch over the rigid surface under a velocity protocol.
 
     Parameters
     ----------
     model : RoughContact
-        Parameters (interaction, material, :math:`\bar\tau_S`, :math:`\alpha`, solver).
+        Parameters (interaction, material, :math:`\bar\tau_S`, :math:`\alpha`); the solver is ``numerics``.
     rigid : ndarray (mx, my) or RigidSurface
         Rigid heights [L*], periodic in ``x``; the patch starts over rows ``0..nx-1``.
     protocol : AbstractProtocol
@@ -350,7 +352,11 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
         cubic): contact spots are a few elements wide, so a quarter-element slip changes
         ~10 % of the load distribution at their edges whatever the start.
 
-    The solver tolerance is ``model.tol_sliding`` on sliding steps and ``model.tol`` in holds;
+    numerics : SolverOptions, optional
+        Contact solver, tolerances, backend and FFT settings of a new ``sim`` (default
+        :class:`~frictionlab.contact.rough.numerics.SolverOptions`); a given ``sim`` keeps its own.
+
+    The solver tolerance is ``numerics.tol_sliding`` on sliding steps and ``numerics.tol`` in holds;
     the PK iterations and operator products of every recorded step are returned as
     ``solver_iterations`` and ``solver_products`` (summed over the steps since the previous
     record).
@@ -397,7 +403,7 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
     if not allow_wrap:
         check_slip_budget(surf.mx, nx, x0 + slip_bounds, model.dx)
     if sim is None:
-        sim = RoughContactSim(model, surf(0.0), float(plan.W[0]))
+        sim = RoughContactSim(model, surf(0.0), float(plan.W[0]), numerics=numerics)
         sim.xbar = 0.0
         sim.initial_load()
     elif (sim.nx, sim.ny) != (nx, ny):
@@ -491,10 +497,10 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
                 nsub = min(int(math.ceil(rate * dt / (vp_max_dup * sigma))), 200)
         # warm start: linear extrapolation of the last two solutions -- in slip while sliding
         # (steps of equal slip: 2 p_n - p_{n-1}), in time during holds (so that v = 0 reproduces
-        # the static model exactly); tolerance per use (RoughContact.tol_sliding / tol)
+        # the static model exactly); tolerance per use (SolverOptions.tol_sliding / tol)
         steady = v != 0.0 and k > 0 and k not in jump_set and last_sub_ds[0] * ds > 0
         sim.extrapolate = v == 0.0 or (warm_extrapolate and steady)
-        sim.tol = model.tol if v == 0.0 else model.tol_sliding
+        sim.tol = sim.numerics.tol if v == 0.0 else sim.numerics.tol_sliding
         sim.warm_start = warm_start
         for _ in range(nsub):
             sim.warm_ratio = (ds / nsub) / last_sub_ds[0] if (v != 0.0 and steady) else None
@@ -554,6 +560,7 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
     ds_out.attrs.update({k: (str(v) if isinstance(v, (bool, str)) else
                              (np.asarray(v, dtype=float) if isinstance(v, tuple) else v))
                          for k, v in model.to_dict().items()})
+    ds_out.attrs.update(sim.numerics.attrs())
     ds_out.attrs.update({"W": float(plan.W[-1]), "nx": nx, "ny": ny, "rigid_mx": surf.mx, "s_max": s_max,
                          "shift": surf.method, "model": "rough_contact", "n_steps": n,
                          "units_note": "non-dimensional: L*=1 um, T*=1 s, F*=0.2513 N (paper eq. 6)",

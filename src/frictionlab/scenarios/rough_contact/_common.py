@@ -7,45 +7,80 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from ...contact.rough.model import RoughContact, load_from_pressure, run_static
-from ...contact.rough.surface import make_surface
+from ...contact.rough.driver import rigid_surface, to_paper_units
+from ...contact.rough.model import RoughContact
+from ...contact.rough.numerics import SolverOptions
 from ...core.errors import ConfigError
 from ...core.registry import make_model
+from ...protocols import ConstantVelocity
+from ...solve import simulate
 
-SURFACE = {"n": 512, "sigma": 1.0, "beta": 10.0, "acf": "gaussian", "seed": 0}
-MODEL = {"name": "rough_contact", "preset": "table1"}
+#: the rough surface of the static scenarios: a square 512^2 patch over a 512^2 surface (Table 1)
+MODEL = {"name": "rough_contact", "preset": "table1", "patch_nx": 512, "patch_ny": 512, "surface_mx": 512,
+         "surface_sigma": 1.0, "surface_beta": 10.0, "surface_acf": "gaussian", "surface_seed": 0}
+#: the static scenarios run the ``"hold"`` driver of :func:`frictionlab.simulate`
+INTEGRATOR = {"driver": "hold", "per_decade": 40}
+
+
+def quick_size(n: int) -> dict[str, int]:
+    """Quick-profile overrides of a square ``n x n`` patch on an ``n x n`` surface."""
+    return {"model.patch_nx": n, "model.patch_ny": n, "model.surface_mx": n}
 
 
 def build_model(cfg: dict[str, Any], **over: Any) -> RoughContact:
+    """The scenario's model: ``[model]`` (preset, physics and surface geometry) with ``over`` applied."""
     m = dict(cfg["model"])
     m.pop("name", None)
     preset = m.pop("preset", None)
     m.update(over)
+    for k in ("lams", "As"):
+        if k in m and isinstance(m[k], list):
+            m[k] = tuple(m[k])
     return make_model("rough_contact", preset, **m)
 
 
-def surface(cfg: dict[str, Any], seed: int | None = None, n: int | None = None) -> np.ndarray:
-    s = cfg["surface"]
-    n = int(n or s["n"])
-    return make_surface(n, n, sigma=s["sigma"], beta_x=s["beta"], acf=s["acf"],
-                        seed=int(s["seed"] if seed is None else seed))
+def normal_force(cfg: dict[str, Any], model: RoughContact) -> float:
+    """Normal force [N] of ``[protocol] pressure_MPa`` on the model's patch (nominal area ``nx ny dx^2``)."""
+    area = model.patch_nx * model.patch_ny * (model.dx * 1e-6) ** 2
+    return float(cfg["protocol"]["pressure_MPa"]) * 1e6 * area
 
 
-def hold(cfg: dict[str, Any], model: RoughContact, h: np.ndarray, t_end: float, **kw: Any) -> xr.Dataset:
-    n = h.shape[0]
-    W = load_from_pressure(cfg["protocol"]["pressure_MPa"] * 1e6, n, n, model.dx)
-    return run_static(model, h, W, t_end=t_end, per_decade=static_steps(cfg), **kw)
+def numerics(cfg: dict[str, Any]) -> SolverOptions:
+    """The solver options of ``[integrator]`` (for the scenarios' direct solves)."""
+    return SolverOptions.from_options(cfg.get("integrator") or {})
 
 
-def static_steps(cfg: dict[str, Any]) -> int:
-    """``[integrator] per_decade``, the log-spaced steps per decade of a static hold (as the
-    ``"hold"`` driver of :func:`frictionlab.simulate`); any other integrator key is refused."""
-    integ = dict(cfg["integrator"])
-    unknown = sorted(set(integ) - {"per_decade"})
-    if unknown:
-        raise ConfigError(f"the rough-contact static-hold scenarios step log-spaced in time and take the integrator "
-                          f"key per_decade only; got {', '.join(unknown)}")
-    return int(integ["per_decade"])
+def surface(model: RoughContact) -> np.ndarray:
+    """The rigid surface under the patch, ``patch_nx x patch_ny`` heights [um] (as the ``hold`` driver)."""
+    return rigid_surface(model)[: model.patch_nx]
+
+
+def driver_options(cfg: dict[str, Any], driver: str, **set_here: Any) -> tuple[str, dict[str, Any]]:
+    """``[integrator]`` as ``(driver, options)`` for :func:`frictionlab.simulate`, with the options the
+    scenario derives from its ``[protocol]`` (``set_here``) added; the driver must be ``driver`` and
+    an option set both ways is refused (the scenario's value would replace it)."""
+    integ = dict(cfg.get("integrator") or {})
+    name = integ.pop("driver", driver)
+    if name != driver:
+        raise ConfigError(f"this scenario runs the {driver!r} driver of rough_contact; got integrator.driver = {name!r}")
+    clash = sorted(set(integ) & set(set_here))
+    if clash:
+        raise ConfigError(f"integrator.{clash[0]} is set by this scenario from its [protocol] section; "
+                          "change the [protocol] keys instead")
+    return name, {**integ, **set_here}
+
+
+def hold(cfg: dict[str, Any], model: RoughContact, t_end: float, pressure_MPa: float | None = None, *,
+         si: bool = False, **options: Any) -> xr.Dataset:
+    """A static hold at ``pressure_MPa`` (default ``[protocol] pressure_MPa``) to ``t_end`` [s] through
+    :func:`frictionlab.simulate` (``"hold"`` driver, ``[integrator]`` options); the driver's SI result
+    with ``si``, else in the paper's units (:func:`to_paper_units`) for analyses written in them."""
+    if pressure_MPa is not None:
+        cfg = {**cfg, "protocol": {**cfg["protocol"], "pressure_MPa": pressure_MPa}}
+    prot = ConstantVelocity(v=0.0, duration_s=float(t_end), normal_force_value=normal_force(cfg, model))
+    name, opts = driver_options(cfg, "hold", **options)
+    ds = simulate(model, prot, integrator=name, **opts)
+    return ds if si else to_paper_units(ds)
 
 
 def value_at(ds: xr.Dataset, var: str, t: float) -> float:

@@ -2,14 +2,17 @@
 
 Configuration layout (every scenario)::
 
-    model    = {name = "rough_contact", preset = "table1", ...}   # RoughContact fields
-    surface  = {n, mx, sigma, beta, acf, seed}     # patch n x n on a rigid mx x n surface
-    sliding  = {pressure_MPa}                      # nominal pressure (the load)
-    integrator = {s_max, shift, [hold_dt, dt]}    # slip per step, interpolation (the driver's step control)
-    protocol = scenario-specific velocities [um/s] and slips [um]
+    model      = {name = "rough_contact", preset = "table1", patch_nx, patch_ny, surface_mx,
+                  surface_sigma, surface_beta, surface_acf, surface_seed, ...}   # physics and geometry
+    protocol   = {pressure_MPa, ...}   # nominal pressure (the load) and the scenario's velocities [um/s], slips [um]
+    integrator = {driver = "sliding", s_max, shift, ...}   # the driver's options: step control, solver, tolerances
 
+Every run goes through :func:`frictionlab.simulate` with the ``"sliding"`` driver; the
+``[integrator]`` keys are its options (any of them may be set; an unknown one is refused).
 Velocities are given in um/s (= the paper's non-dimensional v) and turned into the core SI
-protocols (:class:`~frictionlab.protocols.VelocitySteps`, m/s and m) here.
+protocol :class:`~frictionlab.protocols.VelocitySteps` (m/s and m) here; the normal force [N]
+is the pressure times the patch area. The analyses read the result in the paper's units
+(:func:`~frictionlab.contact.rough.driver.to_paper_units`).
 
 Quick profiles use a 64^2 patch, correlation length beta = 5 (instead of 10, so that the small
 patch still holds tens of asperities) and 0.5 um of slip per step; the paper sizes (512^2 on
@@ -25,70 +28,51 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from ...contact.rough.driver import step_controls
-from ...contact.rough.model import RoughContact, load_from_pressure
-from ...contact.rough.sliding import V_STAR, run_sliding
-from ...contact.rough.surface import make_surface
-from ...core.errors import ConfigError
-from ...core.registry import make_model
+from ...contact.rough.driver import to_paper_units
+from ...contact.rough.model import RoughContact
+from ...contact.rough.sliding import L_STAR, V_STAR
 from ...protocols import VelocitySteps
+from ...solve import simulate
+from ._common import build_model, driver_options, normal_force
 
-SURFACE = {"n": 512, "mx": 1024, "sigma": 1.0, "beta": 10.0, "acf": "gaussian", "seed": 0}
+__all__ = ["to_paper_units", "MODEL", "INTEGRATOR", "SLIDING", "QUICK_BASE", "QUICK_VELOCITY_NOTE", "REFS", "build_model", "steps",
+           "slide", "window_mean", "on_path"]
+
+#: a 512^2 patch sliding over a 1024 x 512 rigid surface (paper §5, Table 1)
+MODEL = {"name": "rough_contact", "preset": "table1", "patch_nx": 512, "patch_ny": 512, "surface_mx": 1024,
+         "surface_sigma": 1.0, "surface_beta": 10.0, "surface_acf": "gaussian", "surface_seed": 0}
+#: the load: nominal pressure [MPa] on the patch (a ``[protocol]`` key of every sliding scenario)
 SLIDING = {"pressure_MPa": 100.0}
 #: step control, as the options of the ``"sliding"`` driver of :func:`frictionlab.simulate`
-#: (``s_max`` in element spacings, ``shift``; optional ``hold_dt`` and ``dt`` [s])
-INTEGRATOR = {"s_max": 0.25, "shift": "cubic"}
-MODEL = {"name": "rough_contact", "preset": "table1"}
-QUICK_BASE = {"surface.n": 64, "surface.beta": 5.0, "integrator.s_max": 0.5}
+#: (``s_max`` in element spacings, ``shift``; any other option of the driver may be added)
+INTEGRATOR = {"driver": "sliding", "s_max": 0.25, "shift": "cubic"}
+QUICK_BASE = {"model.patch_nx": 64, "model.patch_ny": 64, "model.surface_beta": 5.0, "integrator.s_max": 0.5}
 QUICK_VELOCITY_NOTE = (" Quick: 64^2 with beta = 5; contacts live about beta/v, so a quick-profile velocity acts like "
                        "2x that velocity on the paper's beta = 10 surface.")
 REFS = ["Hulikal, Lapusta & Bhattacharya (2015), JMPS 76, 44-63"]
 
 
-def build_model(cfg: dict[str, Any], **over: Any) -> RoughContact:
-    m = dict(cfg["model"])
-    m.pop("name", None)
-    preset = m.pop("preset", None)
-    m.update(over)
-    for k in ("lams", "As"):
-        if k in m and isinstance(m[k], list):
-            m[k] = tuple(m[k])
-    return make_model("rough_contact", preset, **m)
-
-
-def rigid(cfg: dict[str, Any]) -> np.ndarray:
-    s = cfg["surface"]
-    return make_surface(int(s["mx"]), int(s["n"]), sigma=float(s["sigma"]), beta_x=float(s["beta"]), acf=s["acf"],
-                        seed=int(s["seed"]))
-
-
-def load(cfg: dict[str, Any]) -> float:
-    n = int(cfg["surface"]["n"])
-    return load_from_pressure(float(cfg["sliding"]["pressure_MPa"]) * 1e6, n, n)
-
-
-def steps(velocities_um_s: list[float], slips_um: list[float]) -> VelocitySteps:
-    """Core velocity-steps protocol (SI) from velocities [um/s] and slip distances [um]."""
+def steps(velocities_um_s: list[float], slips_um: list[float], normal_force_n: float) -> VelocitySteps:
+    """Core velocity-steps protocol (SI) from velocities [um/s], slip distances [um] and the load [N]."""
     return VelocitySteps(velocities=tuple(float(v) * V_STAR for v in velocities_um_s),
-                         distances=tuple(float(s) * 1e-6 for s in slips_um))
+                         distances=tuple(float(s) * L_STAR for s in slips_um), normal_force_value=float(normal_force_n))
 
 
-def slide(cfg: dict[str, Any], model: RoughContact, velocities: list[float], slips: list[float],
-          h: np.ndarray | None = None, **kw: Any) -> xr.Dataset:
-    """Load at t = 0+ and slide through the velocity steps; returns the run's Dataset."""
-    integ = dict(cfg["integrator"])
-    unknown = sorted(set(integ) - {"s_max", "shift", "hold_dt", "dt"})
-    if unknown:
-        raise ConfigError(f"the rough-contact sliding scenarios take integrator keys s_max, shift, hold_dt, dt; "
-                          f"got {', '.join(unknown)}")
-    h = rigid(cfg) if h is None else h
-    n = int(cfg["surface"]["n"])
-    prot = steps(velocities, slips)
-    dt = integ.get("dt")
-    s_max, hold_dt = step_controls(prot, model.dx, float(integ["s_max"]), float(integ.get("hold_dt", 0.25)),
-                                   None if dt is None else float(dt))
-    return run_sliding(model, h, prot, nx=n, ny=n, W=load(cfg), s_max=s_max, hold_dt=hold_dt, shift=integ["shift"],
-                       sigma=float(cfg["surface"]["sigma"]), **kw)
+def slide(cfg: dict[str, Any], model: RoughContact, velocities: list[float], slips: list[float], *,
+          si: bool = False, **options: Any) -> xr.Dataset:
+    """Load at t = 0+ and slide through the velocity steps [um/s, um] with :func:`frictionlab.simulate`.
+
+    ``options`` are driver options the scenario derives from its ``[protocol]`` (``snapshot_times``
+    [s], ``probes``; ``pdf_after_slip`` is given here in um); the others come from ``[integrator]``.
+    Returns the driver's SI result with ``si``, else the result in the paper's units
+    (:func:`~frictionlab.contact.rough.driver.to_paper_units`) for analyses written in them.
+    """
+    if options.get("pdf_after_slip") is not None:
+        options["pdf_after_slip"] = float(options["pdf_after_slip"]) * L_STAR
+    name, opts = driver_options(cfg, "sliding", **options)
+    prot = steps(velocities, slips, normal_force(cfg, model))
+    ds = simulate(model, prot, integrator=name, **opts)
+    return ds if si else to_paper_units(ds)
 
 
 def window_mean(ds: xr.Dataset, var: str, s_lo: float, s_hi: float) -> float:

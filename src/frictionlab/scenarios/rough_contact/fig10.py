@@ -17,14 +17,12 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, slide
+from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, build_model, slide, to_paper_units
 
 CONFIG = {
     "model": dict(MODEL),
-    "surface": dict(SURFACE),
-    "sliding": dict(SLIDING),
     "integrator": dict(INTEGRATOR),
-    "protocol": {"v": 5.0, "run_in": 50.0, "n_snapshots": 10, "snapshot_dt": 1.0, "replace_betas": 4.0,
+    "protocol": {**SLIDING, "v": 5.0, "run_in": 50.0, "n_snapshots": 10, "snapshot_dt": 1.0, "replace_betas": 4.0,
                  "window": 64},
 }
 
@@ -34,14 +32,16 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     v = float(pr["v"])
     t0 = float(pr["run_in"]) / v
     times = [t0 + k * float(pr["snapshot_dt"]) for k in range(int(pr["n_snapshots"]))]
-    t_last = times[-1] + float(pr["replace_betas"]) * float(cfg["surface"]["beta"]) / v
+    t_last = times[-1] + float(pr["replace_betas"]) * float(cfg["model"]["surface_beta"]) / v
     times.append(t_last)
-    ds = slide(cfg, build_model(cfg, interaction="boussinesq"), [v], [v * t_last], snapshot_times=tuple(times))
-    ds.attrs["window"] = int(min(int(pr["window"]), int(cfg["surface"]["n"])))
+    ds = slide(cfg, build_model(cfg, interaction="boussinesq"), [v], [v * t_last], snapshot_times=tuple(times),
+               si=True)
+    ds.attrs["window"] = int(min(int(pr["window"]), int(cfg["model"]["patch_nx"])))
     return ds
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
+    ds = to_paper_units(ds)  # the result is SI; maps are compared in the paper's um and F*
     out = []
     P = ds.contact_force.values > 0
     nsn = P.shape[0] - 1
@@ -75,6 +75,7 @@ def plot(ds: xr.Dataset):
     import matplotlib.pyplot as plt
     from matplotlib.colors import LogNorm
 
+    ds = to_paper_units(ds)
     w = int(ds.attrs.get("window", 64))
     P = ds.contact_force.values
     fig = plt.figure(figsize=(14, 7))
@@ -98,6 +99,6 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 10: force maps at 10 times spaced dt = 1 while sliding at v = 5 (slip 5 between "
                  "maps), full field linear/log and a 64 x 64 window; Boussinesq, viscoelastic Table 1."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={**QUICK_BASE, "surface.mx": 160, "protocol.run_in": 20.0},
+    quick={**QUICK_BASE, "model.surface_mx": 160, "protocol.run_in": 20.0},
     references=REFS, slow=True,
 ))

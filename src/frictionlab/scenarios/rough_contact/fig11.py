@@ -12,32 +12,29 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._sliding import (MODEL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, SLIDING, SURFACE, build_model, rigid, slide, INTEGRATOR)
+from ._sliding import (MODEL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, SLIDING, build_model, slide, INTEGRATOR)
 
 CONFIG = {
     "model": dict(MODEL),
-    "surface": dict(SURFACE),
-    "sliding": dict(SLIDING),
     "integrator": dict(INTEGRATOR),
-    "protocol": {"velocities": [1.0, 10.0, 100.0], "slip": 200.0},
+    "protocol": {**SLIDING, "velocities": [1.0, 10.0, 100.0], "slip": 200.0},
 }
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     pr = cfg["protocol"]
-    h = rigid(cfg)
     rows = []
     for inter in ("boussinesq", "meanfield"):
         m = build_model(cfg, interaction=inter)
         per = []
         for v in pr["velocities"]:
-            r = slide(cfg, m, [v], [pr["slip"]], h=h, pdf_after_slip=0.5 * float(pr["slip"]))
+            r = slide(cfg, m, [v], [pr["slip"]], pdf_after_slip=0.5 * float(pr["slip"]))
             per.append(xr.Dataset({"force_pdf": r.force_pdf, "force_bin_width": r.force_bin_width,
                                    "area_fraction": ((), float(r.area_fraction.values[r.slip.values >= 0.5 * pr["slip"]].mean())),
                                    "mean_force_per_element": ((), float(-np.mean(r.normal_force.values)) / (r.nx * r.ny))}))
         rows.append(xr.concat(per, dim="v").assign_coords(v=[float(v) for v in pr["velocities"]]))
     ds = xr.concat(rows, dim="interaction").assign_coords(interaction=["boussinesq", "meanfield"])
-    n = int(cfg["surface"]["n"])
+    n = int(cfg["model"]["patch_nx"])
     ds.attrs["W_over_N"] = float(-r.normal_force.values[0]) / (n * n)
     return ds
 
@@ -75,6 +72,6 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 11: steady-state contact-force PDFs at v = 1, 10, 100, viscoelastic Table 1, "
                  "100 MPa, Boussinesq and mean field, 512^2 on 1024 x 512." + QUICK_VELOCITY_NOTE),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={**QUICK_BASE, "surface.mx": 128, "protocol.slip": 40.0},
+    quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.slip": 40.0},
     references=REFS, slow=True,
 ))

@@ -12,34 +12,32 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._sliding import (MODEL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, SLIDING, SURFACE, build_model, rigid, slide, window_mean, INTEGRATOR)
+from ._sliding import (MODEL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, SLIDING, build_model, slide, window_mean, INTEGRATOR, to_paper_units)
 
 CONFIG = {
     "model": dict(MODEL),
-    "surface": dict(SURFACE),
-    "sliding": dict(SLIDING),
     "integrator": dict(INTEGRATOR),
-    "protocol": {"velocities": [1.0, 5.0, 10.0, 100.0], "slip": 200.0},
+    "protocol": {**SLIDING, "velocities": [1.0, 5.0, 10.0, 100.0], "slip": 200.0},
 }
-VARS = ["dilatation", "contact_area", "area_fraction", "friction_coefficient", "time"]
+VARS = ["dilatation", "contact_area", "real_contact_area", "friction_coefficient", "normal_force", "time"]
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     pr = cfg["protocol"]
-    h = rigid(cfg)
     m = build_model(cfg, interaction="boussinesq")
     runs = []
     for v in pr["velocities"]:
-        r = slide(cfg, m, [v], [pr["slip"]], h=h)
+        r = slide(cfg, m, [v], [pr["slip"]], si=True)
         r = r.assign_coords(step=("time", np.arange(r.sizes["time"]))).swap_dims({"time": "step"})
         runs.append(r.reset_coords("time")[VARS + ["slip"]])
     ds = xr.concat(runs, dim="v").assign_coords(v=[float(v) for v in pr["velocities"]])
-    ds.attrs["slip_total"] = float(pr["slip"])
+    ds.attrs["slip_total_um"] = float(pr["slip"])
     return ds
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
-    L = float(ds.attrs["slip_total"])
+    ds = to_paper_units(ds)  # the result is SI; slips and dilatations in the paper's um
+    L = float(ds.attrs["slip_total_um"])
     dd = [window_mean(ds.sel(v=v), "dilatation", 0.5 * L, L) for v in ds.v.values]
     aa = [window_mean(ds.sel(v=v), "area_fraction", 0.5 * L, L) for v in ds.v.values]
     vs = ", ".join(f"{v:g}" for v in ds.v.values)
@@ -54,6 +52,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 def plot(ds: xr.Dataset):
     import matplotlib.pyplot as plt
 
+    ds = to_paper_units(ds)
     fig, ax = plt.subplots(2, 2, figsize=(11, 7))
     for v in ds.v.values:
         s = ds.sel(v=v)
@@ -74,6 +73,6 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 12: dilatation and contact area vs slip and time from the same loaded state "
                  "at v = 1, 5, 10, 100; Boussinesq, viscoelastic Table 1, 100 MPa, 512^2 on 1024 x 512." + QUICK_VELOCITY_NOTE),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={**QUICK_BASE, "surface.mx": 128, "protocol.slip": 40.0},
+    quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.slip": 40.0},
     references=REFS, slow=True,
 ))

@@ -19,30 +19,28 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._common import PARALLEL, run_parallel
-from ._sliding import (MODEL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, SLIDING, SURFACE, build_model, load, rigid, slide, INTEGRATOR)
+from ...contact.rough.model import F_STAR
+from ._common import PARALLEL, normal_force, run_parallel
+from ._sliding import (MODEL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, SLIDING, build_model, slide, INTEGRATOR)
 
 CONFIG = {
     "model": dict(MODEL),
-    "surface": dict(SURFACE),
-    "sliding": dict(SLIDING),
     "parallel": dict(PARALLEL),
     "integrator": dict(INTEGRATOR),
-    "protocol": {"sets": [[1.0, 0.1], [1.0, 1.0], [1.0, 10.0], [0.1, 0.1], [0.1, 1.0]],
+    "protocol": {**SLIDING, "sets": [[1.0, 0.1], [1.0, 1.0], [1.0, 10.0], [0.1, 0.1], [0.1, 1.0]],
                  "velocities": [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0], "slip": 200.0,
                  "map_set": [0.1, 1.0], "map_velocities": [1.0, 100.0]},
 }
 
 
-def _one_run(cfg: dict, lam: float, A: float, v: float, L: float, h: np.ndarray) -> xr.Dataset:
+def _one_run(cfg: dict, lam: float, A: float, v: float, L: float) -> xr.Dataset:
     """One constant-velocity run of one material set (independent of the others)."""
     m = build_model(cfg, interaction="boussinesq", lams=(lam,), As=(A,))
-    return slide(cfg, m, [v], [L], h=h, snapshot_times=(L / v,))
+    return slide(cfg, m, [v], [L], snapshot_times=(L / v,))
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     pr = cfg["protocol"]
-    h = rigid(cfg)
     L = float(pr["slip"])
     sets = [tuple(map(float, s)) for s in pr["sets"]]
     vs = [float(v) for v in pr["velocities"]]
@@ -51,7 +49,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     dil = np.zeros_like(area)
     series = {}
     maps = {}
-    tasks = [(cfg, lam, A, v, L, h) for lam, A in sets for v in vs]
+    tasks = [(cfg, lam, A, v, L) for lam, A in sets for v in vs]
     results = iter(run_parallel(_one_run, tasks, cfg))
     for a, (lam, A) in enumerate(sets):
         for b, v in enumerate(vs):
@@ -63,9 +61,9 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
             series[(a, b)] = r.contact_area.values
             if [lam, A] == list(map(float, pr["map_set"])) and v in [float(x) for x in pr["map_velocities"]]:
                 maps[v] = r.contact_force.values[-1]
-    W = load(cfg)
-    n = int(cfg["surface"]["n"])
     m0 = build_model(cfg)
+    W = normal_force(cfg, m0) / F_STAR
+    n = m0.patch_nx
     mu = (m0.tau_s + m0.alpha * np.log(np.asarray(vs)))[None, :] * area / W
     ds = xr.Dataset({"contact_area": (("set", "v"), area, {"units": "um^2"}),
                      "area_fraction": (("set", "v"), area / (n * n), {"units": "1"}),
@@ -138,7 +136,7 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 13 (and 14d): steady contact area, mean contact radius and steady mu against v "
                  "for (lambda, A) in {(1,0.1),(1,1),(1,10),(0.1,0.1),(0.1,1)}, Boussinesq, 100 MPa, 512^2." + QUICK_VELOCITY_NOTE),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={**QUICK_BASE, "surface.mx": 128, "protocol.slip": 30.0, "protocol.sets": [[1.0, 0.1], [1.0, 1.0], [0.1, 0.1]],
+    quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.slip": 30.0, "protocol.sets": [[1.0, 0.1], [1.0, 1.0], [0.1, 0.1]],
            "protocol.velocities": [1.0, 10.0, 100.0], "protocol.map_set": [1.0, 1.0]},
     references=REFS, slow=True,
 ))

@@ -78,15 +78,13 @@ from ...contact.rough.sliding import fit_rate_state
 from ...reference.meanfield_rough import meanfield_steady_sliding, paired_difference
 from ..base import Scenario, check, deviation, register_scenario
 from ._common import PARALLEL, run_parallel
-from ._sliding import MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, on_path, rigid, slide, INTEGRATOR
+from ._sliding import MODEL, QUICK_BASE, REFS, SLIDING, build_model, on_path, slide, INTEGRATOR
 
 CONFIG = {
     "model": dict(MODEL),
-    "surface": dict(SURFACE),
-    "sliding": dict(SLIDING),
     "parallel": dict(PARALLEL),
     "integrator": dict(INTEGRATOR),
-    "protocol": {"velocities": [10.0, 1.0, 10.0, 1.0], "seg": 100.0,
+    "protocol": {**SLIDING, "velocities": [10.0, 1.0, 10.0, 1.0], "seg": 100.0,
                  "sets": {"blue": [1.0, 1.0], "red": [1.0, 10.0]},
                  "interactions": ["boussinesq", "meanfield"], "fit_rsf": True, "shifted_factor": 100.0},
     # large-system mean-field steady state (evidence): paper's beta, exact Gaussian paths
@@ -110,18 +108,17 @@ def _analyse(jump: xr.Dataset, ref: xr.Dataset, vels: list[float], seg: float) -
     return res
 
 
-def _one_run(cfg: dict, inter: str, lam: float, A: float, vels: list, slips: list, h: np.ndarray) -> xr.Dataset:
+def _one_run(cfg: dict, inter: str, lam: float, A: float, vels: list, slips: list) -> xr.Dataset:
     """One sliding run (jump or same-path reference) of one set and interaction."""
-    return slide(cfg, build_model(cfg, interaction=inter, lams=(lam,), As=(A,)), vels, slips, h=h)
+    return slide(cfg, build_model(cfg, interaction=inter, lams=(lam,), As=(A,)), vels, slips)
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     pr = cfg["protocol"]
     vels = [float(v) for v in pr["velocities"]]
     seg = float(pr["seg"])
-    h = rigid(cfg)
     out = []
-    tasks = [(cfg, inter, float(lam), float(A), vs, ss, h) for inter in pr["interactions"]
+    tasks = [(cfg, inter, float(lam), float(A), vs, ss) for inter in pr["interactions"]
              for lam, A in pr["sets"].values() for vs, ss in ((vels, [seg] * len(vels)), ([vels[0]], [seg * len(vels)]))]
     results = iter(run_parallel(_one_run, tasks, cfg))
     for inter in pr["interactions"]:
@@ -180,9 +177,9 @@ def _reference_curve(ds: xr.Dataset, cfg: dict) -> xr.Dataset:
     for i, (lam, A) in enumerate(pr["sets"].values()):
         m = build_model(cfg, interaction="meanfield", lams=(float(lam),), As=(float(A),))
         res = [meanfield_steady_sliding(v, lams=m.lams, As=m.As, C0=m.C0, tau_s=m.tau_s, alpha=m.alpha,
-                                        pressure_bar=float(cfg["sliding"]["pressure_MPa"]) * 1e6 / STRESS_STAR,
-                                        sigma=float(cfg["surface"]["sigma"]), beta=float(rf["beta"]),
-                                        acf=cfg["surface"]["acf"], slip_step=float(cfg["integrator"]["s_max"]),
+                                        pressure_bar=float(cfg["protocol"]["pressure_MPa"]) * 1e6 / STRESS_STAR,
+                                        sigma=float(cfg["model"]["surface_sigma"]), beta=float(rf["beta"]),
+                                        acf=cfg["model"]["surface_acf"], slip_step=float(cfg["integrator"]["s_max"]),
                                         n_paths=int(rf["n_paths"]), window=float(rf["window"]),
                                         relax=float(rf["relax"]), seed=int(rf["seed"])) for v in vels]
         mu[i] = [r.friction_coefficient for r in res]
@@ -236,7 +233,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     out = []
     vels = [float(v) for v in cfg["protocol"]["velocities"]]
     evidence, shifted = _reference_checks(ds, cfg) if "mu_ss_meanfield_large" in ds else ({}, [])
-    beta = float(cfg["surface"]["beta"])
+    beta = float(cfg["model"]["surface_beta"])
     amb = ("" if beta >= 10 else f"surface beta = {beta:g} (quick): a velocity acts like {10 / beta:g}x that "
            "velocity on the paper's beta = 10 surface")
     for inter in ds.interaction.values:
@@ -329,6 +326,6 @@ register_scenario(Scenario(
                  "mean-field steady mu_ss(v) at the stated and at 100x higher velocities (paper's beta = 10). "
                  "Quick: 64^2 with beta = 5, where a velocity acts like 2x that velocity at beta = 10."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={**QUICK_BASE, "surface.mx": 168, "protocol.seg": 25.0},
+    quick={**QUICK_BASE, "model.surface_mx": 168, "protocol.seg": 25.0},
     references=REFS + ["Dieterich (1979), JGR 84, 2161"], slow=True,
 ))

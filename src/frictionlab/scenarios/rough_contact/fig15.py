@@ -13,15 +13,13 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._sliding import (MODEL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, SLIDING, SURFACE, build_model, on_path, rigid, slide, INTEGRATOR)
+from ._sliding import (MODEL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, SLIDING, build_model, on_path, slide, INTEGRATOR)
 from .fig14 import _analyse
 
 CONFIG = {
     "model": {**MODEL, "preset": "fig7"},
-    "surface": dict(SURFACE),
-    "sliding": dict(SLIDING),
     "integrator": dict(INTEGRATOR),
-    "protocol": {"velocities": [10.0, 1.0, 10.0, 1.0], "seg": 100.0, "A_cr": [1e-5, 1e-4, 1e-3],
+    "protocol": {**SLIDING, "velocities": [10.0, 1.0, 10.0, 1.0], "seg": 100.0, "A_cr": [1e-5, 1e-4, 1e-3],
                  "interactions": ["boussinesq"]},
 }
 
@@ -30,14 +28,13 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     pr = cfg["protocol"]
     vels = [float(v) for v in pr["velocities"]]
     seg = float(pr["seg"])
-    h = rigid(cfg)
     rows = []
     for inter in pr["interactions"]:
         per = []
         for acr in pr["A_cr"]:
             m = build_model(cfg, interaction=inter, A_cr=float(acr))
-            jump = slide(cfg, m, vels, [seg] * len(vels), h=h)
-            ref = slide(cfg, m, [vels[0]], [seg * len(vels)], h=h)
+            jump = slide(cfg, m, vels, [seg] * len(vels))
+            ref = slide(cfg, m, [vels[0]], [seg * len(vels)])
             an = _analyse(jump, ref, vels, seg)
             per.append(xr.Dataset({
                 "slip": ("step", jump.slip.values), "friction_coefficient": ("step", jump.friction_coefficient.values),
@@ -94,6 +91,6 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 15: velocity jumps 10 -> 1 -> 10 -> 1 with viscoplastic asperities, "
                  "A_cr = 1e-5, 1e-4, 1e-3, Boussinesq, 100 MPa, 512^2 on 1024 x 512." + QUICK_VELOCITY_NOTE),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={**QUICK_BASE, "surface.mx": 168, "protocol.seg": 25.0},
+    quick={**QUICK_BASE, "model.surface_mx": 168, "protocol.seg": 25.0},
     references=REFS, slow=True,
 ))

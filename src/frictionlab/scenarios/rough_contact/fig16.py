@@ -11,34 +11,36 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from ...contact.rough.driver import rigid_surface
+from ...contact.rough.sliding import L_STAR
 from ..base import Scenario, check, register_scenario
-from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, rigid, slide
+from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, build_model, slide, to_paper_units
 
 CONFIG = {
     "model": {**MODEL, "preset": "fig7", "A_cr": 1e-3},
-    "surface": dict(SURFACE),
-    "sliding": dict(SLIDING),
     "integrator": dict(INTEGRATOR),
-    "protocol": {"v": 10.0, "slip": 200.0},
+    "protocol": {**SLIDING, "v": 10.0, "slip": 200.0},
 }
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     pr = cfg["protocol"]
-    h = rigid(cfg)
     v, L = float(pr["v"]), float(pr["slip"])
-    ds = slide(cfg, build_model(cfg, interaction="boussinesq"), [v], [L], h=h, snapshot_times=(0.0, L / v))
-    n = int(cfg["surface"]["n"])
+    m = build_model(cfg, interaction="boussinesq")
+    ds = slide(cfg, m, [v], [L], snapshot_times=(0.0, L / v), si=True)
+    h = rigid_surface(m)
+    n = m.patch_nx
     # highest rigid height each element passed over (integer rows of its path)
     k = int(np.ceil(L))
     hmax = np.stack([h[i: i + k + 1, :n].max(axis=0) for i in range(n)])
-    ds["path_max_height"] = (("x", "y"), hmax, {"units": "um"})
+    ds["path_max_height"] = (("x", "y"), hmax * L_STAR, {"units": "m"})
     ds["undeformed_surface_end"] = (("x", "y"), ds.deformed_surface.values[-1] - ds.plastic_shortening_map.values[-1],
-                                    {"units": "um"})
+                                    {"units": "m"})
     return ds
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
+    ds = to_paper_units(ds)  # the result is SI; the paper's heights are in um
     out = []
     up = ds.plastic_shortening.values
     out.append(check("u_p <= 0 everywhere (plastic flow only shortens)", "max u_p <= 0", f"{up.max():.3e}",
@@ -63,6 +65,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 def plot(ds: xr.Dataset):
     import matplotlib.pyplot as plt
 
+    ds = to_paper_units(ds)
     fig, ax = plt.subplots(1, 4, figsize=(18, 4))
     s0, s1 = ds.deformed_surface.values[0], ds.deformed_surface.values[-1]
     vmin, vmax = float(min(s0.min(), s1.min())), float(max(s0.max(), s1.max()))
@@ -88,6 +91,6 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 16: surface u_p + h before/after sliding 200 at v = 10 with viscoplastic "
                  "asperities (A_cr = 1e-3), Boussinesq, 100 MPa, 512^2 on 1024 x 512; profile and u_p map."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={**QUICK_BASE, "surface.mx": 128, "protocol.slip": 50.0},
+    quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.slip": 50.0},
     references=REFS, slow=True,
 ))

@@ -17,15 +17,14 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from ...contact.rough.sliding import L_STAR
 from ..base import Scenario, check, register_scenario
-from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, rigid, slide
+from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, build_model, slide, to_paper_units
 
 CONFIG = {
     "model": {**MODEL, "preset": "fig7", "A_cr": 1e-3},
-    "surface": dict(SURFACE),
-    "sliding": dict(SLIDING),
     "integrator": dict(INTEGRATOR),
-    "protocol": {"v": 10.0, "slip": 150.0, "control": True},
+    "protocol": {**SLIDING, "v": 10.0, "slip": 150.0, "control": True},
 }
 
 
@@ -48,23 +47,23 @@ def _offsets(r: xr.Dataset, L: float) -> tuple[float, float]:
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     pr = cfg["protocol"]
     v, L = float(pr["v"]), float(pr["slip"])
-    h = rigid(cfg)
     mats = ["viscoplastic"] + (["viscoelastic"] if pr.get("control", True) else [])
     rows = []
     for mat in mats:
         m = build_model(cfg, interaction="boussinesq", material=mat)
-        r = slide(cfg, m, [v, -v], [L, L], h=h)
-        dd, dmu = _offsets(r, L)
-        rows.append(xr.Dataset({"slip": ("step", r.slip.values), "slip_velocity": ("step", r.slip_velocity.values),
-                                "dilatation": ("step", r.dilatation.values),
-                                "friction_coefficient": ("step", r.friction_coefficient.values),
-                                "reverse_dilatation_offset": ((), dd), "reverse_mu_offset": ((), dmu)}))
+        r = slide(cfg, m, [v, -v], [L, L], si=True)
+        dd, dmu = _offsets(to_paper_units(r), L)  # um: the paper's slip window
+        rows.append(xr.Dataset({k: ("step", r[k].values, r[k].attrs) for k in
+                                ("slip", "slip_velocity", "dilatation", "friction_coefficient", "normal_force")}
+                               | {"reverse_dilatation_offset": ((), dd * L_STAR, {"units": "m"}),
+                                  "reverse_mu_offset": ((), dmu, {"units": "1"})}))
     ds = xr.concat(rows, dim="material", join="outer").assign_coords(material=mats)
-    ds.attrs["slip"] = L
+    ds.attrs["slip_um"] = L
     return ds
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
+    ds = to_paper_units(ds)  # the result is SI; the paper's dilatations are in um
     vp = ds.sel(material="viscoplastic")
     dd, dmu = float(vp.reverse_dilatation_offset), float(vp.reverse_mu_offset)
     out = [check("Viscoplastic: on reversal the dilatation decreases (same positions, reverse - forward)", "< 0",
@@ -83,6 +82,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 def plot(ds: xr.Dataset):
     import matplotlib.pyplot as plt
 
+    ds = to_paper_units(ds)
     fig, ax = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
     for mat in ds.material.values:
         s = ds.sel(material=mat)
@@ -101,6 +101,6 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 17: forward (v = +10, 150) then reverse (v = -10, 150) sliding with viscoplastic "
                  "asperities (A_cr = 1e-3), Boussinesq, 100 MPa, 512^2 on 1024 x 512; viscoelastic control."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={**QUICK_BASE, "surface.mx": 112, "protocol.slip": 40.0},
+    quick={**QUICK_BASE, "model.surface_mx": 112, "protocol.slip": 40.0},
     references=REFS, slow=True,
 ))

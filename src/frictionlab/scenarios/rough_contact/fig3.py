@@ -18,13 +18,15 @@ import xarray as xr
 
 from ...contact.rough.elasticity import BoussinesqFFT, StepOperator
 from ...contact.rough.solver import pk_solve_disp
+from ...core.errors import ConfigError
 from ...reference import hertz
 from ..base import Scenario, check, register_scenario
 
 CONFIG = {
     "model": {"self_coef": 3.8},
     "protocol": {"R": 1.0, "delta_min": 1e-3, "delta_max": 0.1, "n_delta": 25,
-                 "inv_dx": [32, 64, 128, 256], "profiles": ["paraboloid", "sphere"], "tol": 1e-10},
+                 "inv_dx": [32, 64, 128, 256], "profiles": ["paraboloid", "sphere"]},
+    "integrator": {"tol": 1e-10},
 }
 
 
@@ -58,6 +60,10 @@ def solve_curve(inv_dx: int, profile: str, deltas: np.ndarray, R: float, self_co
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     pr = cfg["protocol"]
+    integ = dict(cfg.get("integrator") or {})
+    if set(integ) - {"tol"}:
+        raise ConfigError("rough-contact/fig3 solves each indentation directly (displacement control, "
+                          f"Polonsky-Keer); its [integrator] takes tol only, got {', '.join(sorted(set(integ) - {'tol'}))}")
     deltas = np.geomspace(pr["delta_min"], pr["delta_max"], int(pr["n_delta"]))
     inv = [int(v) for v in pr["inv_dx"]]
     profs = list(pr["profiles"])
@@ -65,7 +71,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     C0s = np.empty(len(inv))
     for a, prof in enumerate(profs):
         for b, k in enumerate(inv):
-            o, C0s[b] = solve_curve(k, prof, deltas, pr["R"], cfg["model"]["self_coef"], pr["tol"])
+            o, C0s[b] = solve_curve(k, prof, deltas, pr["R"], cfg["model"]["self_coef"], float(integ["tol"]))
             for key in o:
                 data[key][a, b] = o[key]
     names = {"F_b": ("force_boussinesq", "F*"), "a_b": ("radius_boussinesq", "um"),

@@ -11,14 +11,14 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._common import MODEL, SURFACE, build_model, hold, surface
+from ...contact.rough.driver import to_paper_units
+from ._common import INTEGRATOR, MODEL, build_model, hold, quick_size
 
 CONFIG = {
     "model": dict(MODEL),
-    "surface": dict(SURFACE),
     "protocol": {"pressure_MPa": 100.0, "t_end": 1e3, "snapshots": [0.0, 10.0, 100.0, 1e3],
                  "seeds": 15},
-    "integrator": {"per_decade": 40},
+    "integrator": dict(INTEGRATOR),
 }
 
 
@@ -27,28 +27,29 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     runs = []
     for inter in ("boussinesq", "meanfield"):
         m = build_model(cfg, interaction=inter)
-        runs.append(hold(cfg, m, surface(cfg), pr["t_end"], snapshot_times=tuple(pr["snapshots"])))
+        runs.append(hold(cfg, m, pr["t_end"], snapshot_times=tuple(pr["snapshots"]), si=True))
     ds = xr.concat(runs, dim="interaction", combine_attrs="drop_conflicts", coords="minimal",
                    compat="override")
     ds = ds.assign_coords(interaction=["boussinesq", "meanfield"])
     # Fig. 4d: mean contact radius over realisations (Boussinesq)
     radii = []
-    base_seed = int(cfg["surface"]["seed"])
+    base_seed = int(cfg["model"]["surface_seed"])
     m = build_model(cfg, interaction="boussinesq")
     for s in range(int(pr["seeds"])):
         if s == 0:
             radii.append(runs[0].mean_contact_radius.values)
             continue
-        r = hold(cfg, m, surface(cfg, seed=base_seed + s), pr["t_end"])
+        r = hold(cfg, m.replace(surface_seed=base_seed + s), pr["t_end"], si=True)
         radii.append(r.mean_contact_radius.values)
     radii = np.array(radii)
-    ds["radius_mean"] = ("time", radii.mean(axis=0), {"units": "um"})
-    ds["radius_std"] = ("time", radii.std(axis=0), {"units": "um"})
+    ds["radius_mean"] = ("time", radii.mean(axis=0), {"units": "m"})
+    ds["radius_std"] = ("time", radii.std(axis=0), {"units": "m"})
     ds.attrs["n_seeds"] = len(radii)
     return ds
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
+    ds = to_paper_units(ds)  # the result is SI; the paper's forces and radii are in F* and um
     out = []
     b = ds.sel(interaction="boussinesq")
     n_el = b.sizes["x"] * b.sizes["y"]
@@ -97,6 +98,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 def plot(ds: xr.Dataset):
     import matplotlib.pyplot as plt
 
+    ds = to_paper_units(ds)
     b = ds.sel(interaction="boussinesq")
     fig, ax = plt.subplots(1, 3, figsize=(14, 4))
     ft = b.first_contact_time.values
@@ -123,6 +125,6 @@ register_scenario(Scenario(
                  "beta=10; contact map by first-contact epoch, force PDFs at t=0+ and t=1e3, mean "
                  "contact radius (15 seeds)."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"surface.n": 128, "integrator.per_decade": 8, "protocol.seeds": 3},
+    quick={**quick_size(128), "integrator.per_decade": 8, "protocol.seeds": 3},
     references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True,
 ))

@@ -17,37 +17,38 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._common import MODEL, SURFACE, build_model, growth_fraction, growth_span_decades, hold, monotone, surface
+from ...contact.rough.driver import to_paper_units
+from ._common import INTEGRATOR, MODEL, build_model, growth_fraction, growth_span_decades, hold, monotone, quick_size
 
 COMBOS = {"blue": (1.0, 0.2), "green": (1.0, 1.0), "red": (0.1, 0.02)}
 CONFIG = {
     "model": dict(MODEL),
-    "surface": dict(SURFACE),
     "protocol": {"pressure_MPa": 100.0, "t_end": 1e3, "t_end_c": 1e4},
-    "integrator": {"per_decade": 40},
+    "integrator": dict(INTEGRATOR),
 }
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
-    h = surface(cfg)
     pr = cfg["protocol"]
     ab = []
     for inter in ("boussinesq", "meanfield"):
-        r = hold(cfg, build_model(cfg, interaction=inter), h, pr["t_end"])
-        ab.append(r[["dilatation", "contact_area", "area_fraction", "friction_coefficient", "iterations"]])
+        r = hold(cfg, build_model(cfg, interaction=inter), pr["t_end"], si=True)
+        ab.append(r[["dilatation", "real_contact_area", "contact_area", "friction_coefficient", "iterations",
+                     "normal_force"]])
     ds = xr.concat(ab, dim="interaction").assign_coords(interaction=["boussinesq", "meanfield"])
     out = xr.Dataset()
     for name, (lam, A) in COMBOS.items():
-        r = hold(cfg, build_model(cfg, interaction="boussinesq", lams=(lam,), As=(A,)), h, pr["t_end_c"])
+        r = hold(cfg, build_model(cfg, interaction="boussinesq", lams=(lam,), As=(A,)), pr["t_end_c"])
         out[f"mu_{name}"] = xr.DataArray(r.friction_coefficient.values, dims=(f"time_{name}",),
                                          attrs={"units": "1"})
         out = out.assign_coords({f"time_{name}": (f"time_{name}", r.time.values, {"units": "s"})})
     ds = xr.merge([ds, out], combine_attrs="drop_conflicts")
-    ds.attrs.update({k: v for k, v in r.attrs.items() if k in ("W", "nx", "ny", "units_note")})
+    ds.attrs.update({k: v for k, v in r.attrs.items() if k in ("nx", "ny")})
     return ds
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
+    ds = to_paper_units(ds)  # the result is SI; dilatations in the paper's um
     out = []
     t = ds.time.values
     for inter in ("boussinesq", "meanfield"):
@@ -92,6 +93,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 def plot(ds: xr.Dataset):
     import matplotlib.pyplot as plt
 
+    ds = to_paper_units(ds)
     fig, ax = plt.subplots(1, 3, figsize=(14, 4))
     t = ds.time.values[1:]
     for inter in ds.interaction.values:
@@ -115,6 +117,6 @@ register_scenario(Scenario(
                  "Boussinesq and mean field, (lambda, A) = (1, 0.2) to t=1e3; (c) (1,0.2), (1,1), (0.1,0.02) "
                  "to 1e4 (spec R15), 40 log steps per decade."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"surface.n": 96, "integrator.per_decade": 10},
+    quick={**quick_size(96), "integrator.per_decade": 10},
     references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True,
 ))

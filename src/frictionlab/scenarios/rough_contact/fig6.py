@@ -23,23 +23,24 @@ from ...contact.rough.model import load_from_pressure
 from ...contact.rough.solver import meanfield_solve, pk_solve
 from ...reference.meanfield_rough import relaxed_compliance
 from ..base import Scenario, check, register_scenario
-from ._common import MODEL, SURFACE, build_model, growth_fraction, hold, monotone, surface
+from ...contact.rough.driver import to_paper_units
+from ._common import INTEGRATOR, MODEL, build_model, growth_fraction, hold, monotone, numerics, quick_size, surface
 
 CONFIG = {
     "model": {**MODEL, "preset": "fig6"},
-    "surface": dict(SURFACE),
     "protocol": {"pressure_MPa": 100.0, "t_end": 1e5, "meanfield_n": 512},
-    "integrator": {"per_decade": 40},
+    "integrator": dict(INTEGRATOR),
 }
 
 
-def _relaxed_mu(m, h: np.ndarray, W: float, c: float) -> float:
-    """mu_s of the fully relaxed state: one solve with compliance ``c`` times the instantaneous one."""
-    op = StepOperator(m.operator(*h.shape), c=c)
+def _relaxed_mu(m, h: np.ndarray, W: float, c: float, num) -> float:
+    """mu_s of the fully relaxed state: one solve with compliance ``c`` times the instantaneous one
+    (solver options ``num`` of ``[integrator]``)."""
+    op = StepOperator(m.operator(*h.shape, num), c=c)
     if m.interaction == "meanfield":
         r = meanfield_solve(h, W, op.diagonal(), backend=op.be)
     else:
-        r = pk_solve(op, h, W, tol=m.tol, max_iter=m.max_iter)
+        r = pk_solve(op, h, W, tol=num.tol, max_iter=num.max_iter)
     return m.tau_s * float(np.count_nonzero(op.be.to_numpy(r.p) > 0)) * m.dx**2 / W
 
 
@@ -47,24 +48,27 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     pr = cfg["protocol"]
     runs, finals, loads = [], [], []
     for inter in ("boussinesq", "meanfield"):
-        n = int(pr["meanfield_n"]) if inter == "meanfield" else int(cfg["surface"]["n"])
-        h = surface(cfg, n=n)
-        m = build_model(cfg, interaction=inter)
-        r = hold(cfg, m, h, pr["t_end"])
-        runs.append(r[["dilatation", "area_fraction", "friction_coefficient", "mean_contact_radius", "iterations"]])
+        n = int(pr["meanfield_n"]) if inter == "meanfield" else int(cfg["model"]["patch_nx"])
+        m = build_model(cfg, interaction=inter, **({"patch_nx": n, "patch_ny": n, "surface_mx": n}
+                                                   if inter == "meanfield" else {}))
+        h = surface(m)
+        r = hold(cfg, m, pr["t_end"], si=True)
+        runs.append(r[["dilatation", "contact_area", "friction_coefficient", "mean_contact_radius", "iterations",
+                       "normal_force"]])
         # the relaxed state (sum A/lambda = 0.2 as the single-rate Table 1 material): one direct solve
         W = load_from_pressure(float(pr["pressure_MPa"]) * 1e6, n, n, m.dx)
-        finals.append(_relaxed_mu(m, h, W, relaxed_compliance(m.lams, m.As, float(pr["t_end"]))))
+        finals.append(_relaxed_mu(m, h, W, relaxed_compliance(m.lams, m.As, float(pr["t_end"])), numerics(cfg)))
         loads.append((n, m.tau_s * m.dx**2 / W))
     ds = xr.concat(runs, dim="interaction").assign_coords(interaction=["boussinesq", "meanfield"])
     ds["mu_final_single_rate"] = ("interaction", np.array(finals), {"units": "1"})
     ds["size"] = ("interaction", [x[0] for x in loads])
     ds["mu_per_element"] = ("interaction", [x[1] for x in loads], {"units": "1", "description": "tau_s Delta^2 / W"})
-    ds.attrs.update({k: v for k, v in r.attrs.items() if k in ("W", "nx", "ny", "units_note", "lams", "As")})
+    ds.attrs.update({k: v for k, v in r.attrs.items() if k in ("nx", "ny", "lams", "As")})
     return ds
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
+    ds = to_paper_units(ds)  # the result is SI; the paper's lengths are in um
     out = []
     t = ds.time.values
     lam_min = 1e-3
@@ -119,6 +123,6 @@ register_scenario(Scenario(
                  "100 MPa, 512^2, hold to 1e5, Boussinesq and mean field. Quick: Boussinesq on 128^2, mean field "
                  "still on 512^2 (resolves the per-decade growth; one element = 0.0015 at 128^2)."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"surface.n": 128, "integrator.per_decade": 8},
+    quick={**quick_size(128), "integrator.per_decade": 8},
     references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True,
 ))

@@ -11,28 +11,28 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._common import MODEL, SURFACE, build_model, hold, monotone, surface
+from ...contact.rough.driver import to_paper_units
+from ._common import INTEGRATOR, MODEL, build_model, hold, monotone, quick_size
 
 CONFIG = {
     "model": {**MODEL, "preset": "fig7"},
-    "surface": dict(SURFACE),
     "protocol": {"pressure_MPa": 100.0, "t_end": 1e4, "A_cr": [1e-5, 1e-4, 1e-3]},
-    "integrator": {"per_decade": 40},
+    "integrator": dict(INTEGRATOR),
 }
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
-    h = surface(cfg)
     pr = cfg["protocol"]
     rows = []
     for inter in ("boussinesq", "meanfield"):
         per = []
         for a in pr["A_cr"]:
-            r = hold(cfg, build_model(cfg, interaction=inter, A_cr=float(a)), h, pr["t_end"])
+            r = hold(cfg, build_model(cfg, interaction=inter, A_cr=float(a)), pr["t_end"], si=True)
             ok_up = bool(np.all(r.plastic_shortening.values <= 0))
             touched = np.isfinite(r.first_contact_time.values)
             ok_loc = bool(np.all(r.plastic_shortening.values[~touched] == 0))
-            r = r[["dilatation", "area_fraction", "friction_coefficient", "max_plastic_shortening", "iterations"]]
+            r = r[["dilatation", "contact_area", "friction_coefficient", "max_plastic_shortening", "iterations",
+                   "normal_force"]]
             r["up_nonpositive"] = ((), float(ok_up))
             r["up_only_where_contacted"] = ((), float(ok_loc))
             per.append(r)
@@ -42,6 +42,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
+    ds = to_paper_units(ds)  # the result is SI; the paper's lengths are in um
     out = []
     t = ds.time.values
     acr = ds.A_cr.values
@@ -86,6 +87,6 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 7: viscoplastic ageing (n=3, Fy0=0.016, no hardening), A_cr = 1e-5, 1e-4, "
                  "1e-3, 100 MPa hold to 1e4, 512^2, Boussinesq and mean field."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"surface.n": 64, "integrator.per_decade": 8},
+    quick={**quick_size(64), "integrator.per_decade": 8},
     references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True,
 ))

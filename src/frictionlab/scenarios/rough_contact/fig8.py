@@ -43,16 +43,16 @@ import numpy as np
 import xarray as xr
 
 from ...contact.rough.elasticity import BoussinesqFFT, MeanField, StepOperator
-from ...contact.rough.model import STRESS_STAR, load_from_pressure, run_static
+from ...contact.rough.model import STRESS_STAR, load_from_pressure
 from ...contact.rough.solver import meanfield_solve, pk_solve
 from ...core.errors import ConfigError
 from ...reference.meanfield_rough import meanfield_mu_static, meanfield_pressure_elasticity, relaxed_compliance
 from ..base import Scenario, check, deviation, register_scenario
-from ._common import MODEL, SURFACE, build_model, run_parallel, surface, value_at
+from ._common import MODEL, build_model, hold, numerics, run_parallel, surface, value_at
 
 CONFIG = {
     "model": dict(MODEL),
-    "surface": dict(SURFACE),
+    "integrator": {"driver": "hold", "per_decade": 4},
     "protocol": {"pressures_MPa": [25.0, 50.0, 100.0, 200.0, 400.0], "sizes": [128, 256, 512], "seeds": 15,
                  "t_eval": 100.0, "meanfield_size": 512, "meanfield_seeds": 16, "iid_seeds": 12, "workers": 0,
                  "max_rel_slope": 0.05},
@@ -64,17 +64,18 @@ def _solve_seed(args: tuple) -> tuple[np.ndarray, np.ndarray]:
     """mu_s at t = 0+ and relaxed, for every pressure, on one surface (one worker task)."""
     cfg, inters, n, seed, pressures, c_aged, pooled = args
     if seed < 0:  # i.i.d. N(0, sigma^2) heights, realisation -1 - seed (the closed form's own assumption)
-        h = float(cfg["surface"]["sigma"]) * np.random.default_rng(-1 - seed).standard_normal((n, n))
+        h = float(cfg["model"]["surface_sigma"]) * np.random.default_rng(-1 - seed).standard_normal((n, n))
     else:
-        h = surface(cfg, seed=seed, n=n)
+        h = surface(build_model(cfg, patch_nx=n, patch_ny=n, surface_mx=n, surface_seed=seed))
+    num = numerics(cfg)
     mu0 = np.empty((len(inters), len(pressures)))
     mu1 = np.empty_like(mu0)
     for a, inter in enumerate(inters):
         m = build_model(cfg, interaction=inter)
         if inter == "meanfield":
-            base = MeanField(m.C0, n, n, backend=m.backend)
+            base = MeanField(m.C0, n, n, backend=num.backend)
         else:
-            base = BoussinesqFFT(n, n, m.dx, m.self_coef, periodic=m.periodic, backend=m.backend,
+            base = BoussinesqFFT(n, n, m.dx, m.self_coef, periodic=m.periodic, backend=num.backend,
                                  workers=1 if pooled else -1)
         for c, p in enumerate(pressures):
             W = load_from_pressure(p * 1e6, n, n, m.dx)
@@ -84,7 +85,7 @@ def _solve_seed(args: tuple) -> tuple[np.ndarray, np.ndarray]:
                 if inter == "meanfield":
                     r = meanfield_solve(h, W, op.diagonal(), backend=base.be)
                 else:
-                    r = pk_solve(op, h, W, res[-1].p if res else None, tol=m.tol, max_iter=m.max_iter)
+                    r = pk_solve(op, h, W, res[-1].p if res else None, tol=num.tol, max_iter=num.max_iter)
                 res.append(r)
             area = [float(np.count_nonzero(base.be.to_numpy(r.p) > 0)) * m.dx**2 for r in res]
             mu0[a, c], mu1[a, c] = (m.tau_s * x / W for x in area)
@@ -112,7 +113,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     if m.material == "viscoplastic":
         raise ConfigError("rough-contact/fig8 solves the relaxed viscoelastic state directly; "
                           "model.material = 'viscoplastic' has no relaxed state (use rough-contact/fig7)")
-    base = int(cfg["surface"]["seed"])
+    base = int(cfg["model"]["surface_seed"])
     workers = int(pr.get("workers", 1))
     tasks = [(cfg, INTERACTIONS, n, base + s, P, c_aged, False) for n in sizes for s in range(seeds)]
     nmf, smf = int(pr["meanfield_size"]), int(pr["meanfield_seeds"])
@@ -141,15 +142,13 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     cs = (1.0, c_aged)
     pb = [p * 1e6 / STRESS_STAR for p in P]
     ds["mu_closed_form"] = (("age", "pressure"), [[meanfield_mu_static(x, m.tau_s, c=c, C0=m.C0, dx=m.dx,
-                                                                       sigma=float(cfg["surface"]["sigma"]))
+                                                                       sigma=float(cfg["model"]["surface_sigma"]))
                                                    for x in pb] for c in cs], {"units": "1"})
     ds["elasticity_closed_form"] = (("age", "pressure"), [[meanfield_pressure_elasticity(
-        x, c=c, C0=m.C0, dx=m.dx, sigma=float(cfg["surface"]["sigma"])) for x in pb] for c in cs], {"units": "1"})
+        x, c=c, C0=m.C0, dx=m.dx, sigma=float(cfg["model"]["surface_sigma"])) for x in pb] for c in cs], {"units": "1"})
     # the direct relaxed solve against a time-stepped hold (64^2, Boussinesq, 100 MPa)
     n = 64
-    h = surface(cfg, seed=base, n=n)
-    W = load_from_pressure(100e6, n, n, m.dx)
-    r = run_static(m, h, W, t_end=t_eval, per_decade=4)
+    r = hold(cfg, m.replace(patch_nx=n, patch_ny=n, surface_mx=n), t_eval, pressure_MPa=100.0)
     ds["stepped_mu"] = ((), value_at(r, "friction_coefficient", t_eval))
     ds["direct_mu"] = ((), float(_solve_seed((cfg, ("boussinesq",), n, base, [100.0], c_aged, False))[1][0, 0]))
     ds.attrs.update({"c_aged": c_aged, "meanfield_size": nmf, "t_eval": t_eval})
@@ -287,6 +286,6 @@ register_scenario(Scenario(
                  "(16 seeds) and i.i.d. heights (12). Quick: Boussinesq and mean field on 256^2, 6 seeds, solver tol 1e-8 (same "
                  "contact counts as 1e-10 here)."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"protocol.sizes": [256], "protocol.seeds": 6, "model.tol": 1e-8, "protocol.workers": 1},
+    quick={"protocol.sizes": [256], "protocol.seeds": 6, "protocol.workers": 1},
     references=["Hulikal, Lapusta & Bhattacharya (2015)", "Greenwood & Williamson (1966)"], slow=True,
 ))

@@ -16,24 +16,22 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, SURFACE, build_model, slide
+from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, build_model, slide, to_paper_units
 
 CONFIG = {
     "model": dict(MODEL),
-    "surface": dict(SURFACE),
-    "sliding": dict(SLIDING),
     "integrator": dict(INTEGRATOR),
-    "protocol": {"v": 5.0, "slip": 200.0, "n_probes": 100, "probe_seed": 1},
+    "protocol": {**SLIDING, "v": 5.0, "slip": 200.0, "n_probes": 100, "probe_seed": 1},
 }
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     pr = cfg["protocol"]
-    n = int(cfg["surface"]["n"])
+    n = int(cfg["model"]["patch_nx"])
     rng = np.random.default_rng(int(pr["probe_seed"]))
     flat = rng.choice(n * n, size=min(int(pr["n_probes"]), n * n), replace=False)
     probes = tuple((int(k // n), int(k % n)) for k in flat)
-    return slide(cfg, build_model(cfg, interaction="boussinesq"), [pr["v"]], [pr["slip"]], probes=probes)
+    return slide(cfg, build_model(cfg, interaction="boussinesq"), [pr["v"]], [pr["slip"]], probes=probes, si=True)
 
 
 def _episodes(in_contact: np.ndarray) -> int:
@@ -41,6 +39,7 @@ def _episodes(in_contact: np.ndarray) -> int:
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
+    ds = to_paper_units(ds)  # the result is SI; the paper's criteria are in um and F*
     out = []
     F = ds.probe_force.values
     g = ds.probe_gap.values
@@ -70,6 +69,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 def plot(ds: xr.Dataset):
     import matplotlib.pyplot as plt
 
+    ds = to_paper_units(ds)
     F = ds.probe_force.values
     k = int(np.argmax([np.sum(np.diff((F[:, j] < 0).astype(int)) == 1) for j in range(F.shape[1])]))
     t = ds.time.values
@@ -89,6 +89,6 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 9: force, length change and gap of single elements while sliding at v = 5, "
                  "Boussinesq, viscoelastic lambda = 1, A = 0.2, 100 MPa, 512^2 on 1024 x 512."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={**QUICK_BASE, "surface.mx": 128, "protocol.slip": 40.0, "protocol.n_probes": 200},
+    quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.slip": 40.0, "protocol.n_probes": 200},
     references=REFS, slow=True,
 ))

@@ -1,0 +1,115 @@
+r"""Numerical settings of a rough-contact run: contact solver, tolerances, array backend, FFT.
+
+These are not physics: they choose *how* each step's complementarity problem (Hulikal et al.
+2015, eqs. 16-17) is solved, not what it is. They are options of the drivers
+(:mod:`frictionlab.contact.rough.driver`, ``[integrator]`` of a configuration) and an
+argument of the low-level loops (:func:`~frictionlab.contact.rough.model.run_static`,
+:func:`~frictionlab.contact.rough.sliding.run_sliding`,
+:class:`~frictionlab.contact.rough.model.RoughContactSim`); the model
+(:class:`~frictionlab.contact.rough.model.RoughContact`) holds physics and geometry only.
+
+*Tolerances* (convergence study, ``frictionlab bench rough_sliding`` section "tolerance study"
+and ``bench rough_contact`` section "tolerance study"): the contact set -- hence
+:math:`\bar A` and :math:`\mu` -- settles long before the forces do. Static 256^2 solve
+(100 MPa): the contact area is identical from tol 1e-12 to 1e-4, the dilatation changes by
+3e-11 at 1e-8 and 2e-7 at 1e-5; static ageing 128^2 (1e-4..1e2 s): mu(t) identical to 1e-10
+down to tol 1e-5, dilatation within 7e-7. Sliding 128^2 (v = 10, 80 steps, viscoelastic history
+carried): mu and area of every step identical to 1e-10 down to tol 1e-5; at 1e-4 one element
+differs in one step (mu by 1.6e-3). Defaults keep a factor 100 (static, 1e-8) and 10 (sliding,
+1e-6) below the first tolerance that changes any recorded mu or area; they cost ~2/3 (static)
+and ~0.58x (sliding) of the iterations at 1e-10.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from typing import Any
+
+from ...core.errors import ConfigError
+
+__all__ = ["SolverOptions", "SOLVER_OPTION_NAMES"]
+
+_CHOICES = {"solver": ("auto", "pk", "exact", "alg1", "alg1_consistent"), "backend": ("numpy", "cupy", "torch"),
+            "fft_precision": ("double", "single")}
+
+
+@dataclass(frozen=True)
+class SolverOptions:
+    """How each step's contact problem is solved.
+
+    Parameters
+    ----------
+    solver : {"auto", "pk", "exact", "alg1", "alg1_consistent"}
+        ``auto``: exact sorted solve for the mean field, Polonsky-Keer CG otherwise.
+    tol : float
+        Solver tolerance of static solves and holds (relative L1 change of ``p`` per PK
+        iteration; 1e-8, see the module notes).
+    tol_sliding : float
+        Solver tolerance of the sliding steps (``v != 0``) (1e-6).
+    max_iter : int
+        Iteration cap of the PK solver (reaching it raises, naming the step and time).
+    backend : {"numpy", "cupy", "torch"}
+    fft_precision : {"double", "single"}
+        Precision of the FFT convolution (the solver's vectors stay float64); ``"single"``
+        needs ``tol`` and ``tol_sliding`` >= 1e-6.
+    fft_workers : int
+        FFT threads: 0 = auto (1 below
+        :data:`~frictionlab.contact.rough.elasticity.FFT_THREAD_CROSSOVER` transform points,
+        2 above), -1 = all cores, or a count.
+    """
+
+    solver: str = "auto"
+    tol: float = 1e-8
+    tol_sliding: float = 1e-6
+    max_iter: int = 5000
+    backend: str = "numpy"
+    fft_precision: str = "double"
+    fft_workers: int = 0
+
+    def __post_init__(self) -> None:
+        for name, choices in _CHOICES.items():
+            if getattr(self, name) not in choices:
+                raise ConfigError(f"solver option {name} = {getattr(self, name)!r} is not one of {list(choices)}")
+        for name in ("tol", "tol_sliding"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not (0 < v <= 1e-2 and math.isfinite(v)):
+                raise ConfigError(f"solver option {name} = {v!r} must lie in (0, 1e-2]")
+        if isinstance(self.max_iter, bool) or int(self.max_iter) != self.max_iter or self.max_iter < 1:
+            raise ConfigError(f"solver option max_iter = {self.max_iter!r} must be a whole number >= 1")
+        if isinstance(self.fft_workers, bool) or int(self.fft_workers) != self.fft_workers or self.fft_workers < -1:
+            raise ConfigError(f"solver option fft_workers = {self.fft_workers!r} must be -1, 0 (auto) or a count")
+        object.__setattr__(self, "max_iter", int(self.max_iter))
+        object.__setattr__(self, "fft_workers", int(self.fft_workers))
+        if self.fft_precision == "single" and min(self.tol, self.tol_sliding) < 1e-6:
+            raise ConfigError("solver option fft_precision = 'single' needs tol and tol_sliding >= 1e-6 (float32 "
+                              "products carry ~1e-7 relative round-off)")
+
+    def check_for(self, interaction: str) -> None:
+        """Refuse a solver that does not apply to the model's interaction."""
+        if self.solver == "exact" and interaction != "meanfield":
+            raise ConfigError("solver option solver = 'exact' applies only to interaction = 'meanfield'")
+
+    def resolved_solver(self, interaction: str) -> str:
+        """The solver ``auto`` stands for: ``exact`` (mean field) or ``pk``."""
+        if self.solver != "auto":
+            return self.solver
+        return "exact" if interaction == "meanfield" else "pk"
+
+    @property
+    def workers(self) -> int | str:
+        """FFT thread count for :class:`~frictionlab.contact.rough.elasticity.BoussinesqFFT`."""
+        return "auto" if self.fft_workers == 0 else self.fft_workers
+
+    def attrs(self) -> dict[str, Any]:
+        """The settings as result attributes."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_options(cls, options: dict[str, Any]) -> SolverOptions:
+        """Build from the drivers' options (only the names of this class are read)."""
+        return cls(**{k: options[k] for k in SOLVER_OPTION_NAMES if k in options})
+
+
+#: the option names, in order
+SOLVER_OPTION_NAMES = tuple(f.name for f in fields(SolverOptions))
