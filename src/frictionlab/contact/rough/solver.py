@@ -141,7 +141,7 @@ def _pk_project(be: Any, p: Any, tau: float, t: Any, r: Any) -> tuple[Any, Any, 
 
 def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, max_iter: int = 2000,
              step: int | None = None, time: float | None = None, raise_on_fail: bool = True,
-             refresh: int = 50, use_numba: bool = True) -> SolveResult:
+             refresh: int = 50, use_numba: bool = True, precondition: bool | None = None) -> SolveResult:
     r"""Load-controlled Polonsky-Keer constrained CG (spec §3.5).
 
     Parameters
@@ -187,7 +187,10 @@ def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, m
     if p is None:
         p = _cold_start(op, g, W)
     if be.name == "numpy" and g.dtype == np.float64 and use_numba:
-        p, it, products, err, Mp = _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh)
+        pc = supports_preconditioner(op) if precondition is None else bool(precondition)
+        if pc and not supports_preconditioner(op):
+            raise ParameterError(f"precondition=True needs a numpy Boussinesq operator, got {type(op).__name__}")
+        p, it, products, err, Mp = _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pc)
         return _finish_pk(op, g, W, p, it, products, err, tol, max_iter, raise_on_fail, step, time, Mp)
     products = 0
     Mp = op.apply(p)
@@ -507,6 +510,8 @@ def check_solution(res: SolveResult, sigma: float = 1.0, gap_tol: float = 1e-7) 
 # --- fused numba kernels for the numpy backend (one pass per reduction, no temporaries) ---------
 from numba import njit  # noqa: E402
 
+from .precond import ClusterPreconditioner, nb_precondition, supports_preconditioner  # noqa: E402
+
 
 @njit(cache=True)
 def _nb_direction(Mp, g, p, t, r, delta, G_old):  # pragma: no cover - compiled
@@ -536,26 +541,57 @@ def _nb_direction(Mp, g, p, t, r, delta, G_old):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _nb_project(pi, ti, ri, tau):  # pragma: no cover - compiled
-    """Projected value of one element and whether it was re-activated (overlap set O)."""
+def _nb_direction_pc(Mp, g, p, t, r, z, e, delta, G_old, order, starts, moff, nb, mats, mark, dinv):  # pragma: no cover
+    """Preconditioned direction: ``r`` as in :func:`_nb_direction`, ``z`` the block-Jacobi
+    solve projected on the load constraint (:func:`~frictionlab.contact.rough.precond.nb_precondition`),
+    ``t = z + beta t`` on the contact set. Returns ``(G = r.z, nS, rbar)``."""
+    n = p.size
+    s = 0.0
+    nS = 0
+    for i in range(n):
+        if p[i] > 0.0:
+            s += Mp[i] - g[i]
+            nS += 1
+    if nS == 0:
+        return 0.0, 0, 0.0
+    rbar = s / nS
+    for i in range(n):
+        r[i] = Mp[i] - g[i] - rbar
+    G = nb_precondition(order, starts, moff, nb, mats, mark, dinv, p, r, z, e)
+    beta = delta * G / G_old
+    for i in range(n):
+        if p[i] > 0.0:
+            t[i] = z[i] + beta * t[i]
+        else:
+            t[i] = 0.0
+    return G, nS, rbar
+
+
+@njit(cache=True)
+def _nb_project(pi, ti, ri, tau, sc):  # pragma: no cover - compiled
+    """Projected value of one element and whether it was re-activated (overlap set O); a
+    re-activated element takes the step ``-tau sc r`` (``sc = 1``, or ``1/M_ii`` when the
+    direction is preconditioned)."""
     v = pi - tau * ti
     if v < 0.0:
         v = 0.0
     if v == 0.0 and ri < 0.0:
-        return -tau * ri, True
+        return -tau * ri * sc, True
     return v, False
 
 
 @njit(cache=True)
-def _nb_update(p, t, r, w, Mp, W, nS, ci, cv, cap):  # pragma: no cover - compiled
+def _nb_update(p, t, r, w, Mp, W, nS, ci, cv, cap, dinv):  # pragma: no cover - compiled
     """Step, projection, load rescaling and the carried product, in place (no work vector).
 
     ``Mp`` becomes ``scale (Mp - tau w)``; the elements where the projection departed from the
     plain step ``p - tau t`` (clipped at zero or re-activated) are listed in ``ci`` with the
     departure ``cv`` (times ``scale``), so that ``Mp + M cv`` is the exact product of the new
     iterate. Returns ``(tau, total, nO, n_changed, err)``; ``n_changed > cap`` means the list
-    overflowed (the caller then recomputes ``Mp`` by a full product)."""
+    overflowed (the caller then recomputes ``Mp`` by a full product). ``dinv``: reactivation
+    scale per element (size ``n``), or one value for all (size 1)."""
     n = p.size
+    per = dinv.size > 1
     sw = 0.0
     swt = 0.0
     st = 0.0
@@ -575,7 +611,7 @@ def _nb_update(p, t, r, w, Mp, W, nS, ci, cv, cap):  # pragma: no cover - compil
     nO = 0
     k = 0
     for i in range(n):
-        v, o = _nb_project(p[i], t[i], r[i], tau)
+        v, o = _nb_project(p[i], t[i], r[i], tau, dinv[i] if per else dinv[0])
         if o:
             nO += 1
         trial = p[i] - tau * t[i]
@@ -591,7 +627,7 @@ def _nb_update(p, t, r, w, Mp, W, nS, ci, cv, cap):  # pragma: no cover - compil
     scale = W / total
     err = 0.0
     for i in range(n):
-        v, o = _nb_project(p[i], t[i], r[i], tau)
+        v, o = _nb_project(p[i], t[i], r[i], tau, dinv[i] if per else dinv[0])
         v *= scale
         err += abs(v - p[i])
         p[i] = v
@@ -656,7 +692,12 @@ class _IntoAdapter:
         return out
 
 
-def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh):
+#: contact-set drift (fraction of the contact elements changed since the last build) that
+#: triggers a rebuild of the preconditioner before the set has settled
+REBUILD_FRACTION = 0.05
+
+
+def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, precondition=False):
     """PK iterations with fused compiled vector work and preallocated work arrays (numpy backend).
 
     One operator product per iteration (the search direction's, ``w = M t``), plus one to
@@ -665,6 +706,9 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh):
     direct summation of kernel columns (:meth:`BoussinesqFFT.add_sparse`) while that is cheaper
     than a product; otherwise (early iterations of a cold start) ``Mp`` is recomputed. Every
     ``refresh`` iterations ``Mp`` is recomputed from scratch against round-off drift.
+    ``precondition``: contact-cluster block-Jacobi preconditioner
+    (:class:`~frictionlab.contact.rough.precond.ClusterPreconditioner`), rebuilt whenever the
+    contact set changes; the conjugate directions restart with it.
     """
     shape = g.shape
     n = g.size
@@ -678,6 +722,14 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh):
     cap = min(int(op.sparse_limit), n) if hasattr(op, "add_sparse") else 0
     ci = np.empty(max(cap, 1), dtype=np.int64)
     cv = np.empty(max(cap, 1))
+    pc = ClusterPreconditioner(op, shape) if precondition else None
+    if pc is not None:
+        z = np.empty(n)
+        dinv = pc.dinv
+        pc.build(p1)
+        pending = 0
+    else:
+        dinv = np.ones(1)
     Mp2, t2, w2, p2 = Mp.reshape(shape), t.reshape(shape), w.reshape(shape), p1.reshape(shape)
     if not hasattr(op, "apply_into"):  # a user operator with apply() only
         op = _IntoAdapter(op)
@@ -686,7 +738,11 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh):
     products = 1
     delta, G_old, err, it, since = 0.0, 1.0, math.inf, 0, 0
     for it in range(1, max_iter + 1):
-        G, nS, _ = _nb_direction(Mp, g1, p1, t, r, delta, G_old)
+        if pc is None:
+            G, nS, _ = _nb_direction(Mp, g1, p1, t, r, delta, G_old)
+        else:
+            G, nS, _ = _nb_direction_pc(Mp, g1, p1, t, r, z, pc.e, delta, G_old, pc.order, pc.starts, pc.moff,
+                                        pc.nb, pc.mats, pc.mark, dinv)
         if nS == 0:
             raise _fail("no element carries load (all p = 0); check the load and the surface", step, time)
         if G == 0.0:
@@ -695,13 +751,21 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh):
         G_old = G
         op.apply_into(t2, w2)
         products += 1
-        tau, total, nO, k, err = _nb_update(p1, t, r, w, Mp, W, nS, ci, cv, cap)
+        tau, total, nO, k, err = _nb_update(p1, t, r, w, Mp, W, nS, ci, cv, cap, dinv)
         if not (total > 0.0) or not math.isfinite(err):
             raise _fail(f"iterate became invalid (sum p = {total!r}) at iteration {it}; "
                         "the operator may not be positive definite", step, time)
         # re-activated elements break conjugacy (Polonsky & Keer 1999): restart the directions;
-        # tau <= 0 is a loss of conjugacy at round-off level, also a restart
-        delta = 0.0 if (nO > 0 or tau <= 0.0) else 1.0
+        # tau <= 0 is a loss of conjugacy at round-off level, also a restart; a rebuilt
+        # preconditioner (any change of the contact set) restarts them too
+        rebuild = False
+        if pc is not None:
+            # rebuild the blocks once the contact set has settled (no change in this
+            # iteration) or when it has drifted by REBUILD_FRACTION of the contact elements;
+            # stale blocks are still a valid (SPD) preconditioner in between
+            pending += k
+            rebuild = pending > 0 and (k == 0 or pending > REBUILD_FRACTION * nS)
+        delta = 0.0 if (nO > 0 or tau <= 0.0 or rebuild) else 1.0
         since += 1
         if k > cap or since >= refresh or tau <= 0.0:
             op.apply_into(p2, Mp2)
@@ -709,6 +773,9 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh):
             since = 0
         elif k > 0:
             op.add_sparse(Mp2, ci // shape[1], ci % shape[1], cv, k)
+        if rebuild:
+            pc.build(p1)
+            pending = 0
         if err < tol:
             break
     return p1.reshape(shape), it, products, err, Mp2
