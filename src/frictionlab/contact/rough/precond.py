@@ -89,6 +89,14 @@ class ClusterPreconditioner:
         self.mark = np.zeros(n, np.uint8)
         self.e = np.zeros(n)
         self.mats = np.empty(0)
+        # kernel of the offsets a block can hold (|a| < block), contiguous: the assembly reads
+        # it instead of the transform-grid kernel (cache misses)
+        mx, my = self.kr.shape
+        self.lx, self.ly = min(self.block, self.nx), min(self.block, self.ny)
+        a = np.arange(-self.lx, self.lx + 1) % mx
+        b = np.arange(-self.ly, self.ly + 1) % my
+        self.tab = np.ascontiguousarray(c * self.kr[a[:, None], b[None, :]])
+        self.buf = np.empty((2, self.block))
         self.nb = 0
         self.builds = 0
         #: reactivation scale 1 / M_ii of every element (see :func:`~frictionlab.contact.rough.solver.pk_solve`)
@@ -102,8 +110,8 @@ class ClusterPreconditioner:
                               self.moff, self.mark)
         if self.mats.size < need:
             self.mats = np.empty(max(need, int(1.25 * self.mats.size)))
-        _nb_factor(self.order, self.starts, self.moff, nb, self.kr, self.c, self.extra, self.has_extra, self.ny,
-                   self.mats)
+        _nb_factor(self.order, self.starts, self.moff, nb, self.tab, self.lx, self.ly, self.nx, self.ny,
+                   self.periodic, self.extra, self.has_extra, self.mats)
         self.nb = nb
         self.builds += 1
 
@@ -160,10 +168,10 @@ def _nb_blocks(p, nx, ny, periodic, block, order, starts, moff, mark):  # pragma
 
 
 @njit(cache=True, fastmath=True)
-def _nb_factor(order, starts, moff, nb, kr, c, extra, has_extra, ny, mats):  # pragma: no cover
-    """Dense blocks ``c K + diag(extra)`` from the real-space kernel, Cholesky in place (lower
+def _nb_factor(order, starts, moff, nb, tab, lx, ly, nx, ny, periodic, extra, has_extra, mats):  # pragma: no cover
+    """Dense blocks ``c K + diag(extra)`` from the offset table ``tab`` (``c K`` at offsets
+    ``|a| <= lx, |b| <= ly``; minimum image on the periodic patch), Cholesky in place (lower
     triangle)."""
-    mx, my = kr.shape
     for b in range(nb):
         a0 = starts[b]
         m = starts[b + 1] - a0
@@ -175,47 +183,68 @@ def _nb_factor(order, starts, moff, nb, kr, c, extra, has_extra, ny, mats):  # p
             for j in range(i + 1):
                 ej = order[a0 + j]
                 ij = ej // ny
-                jj = ej - ij * ny
-                v = c * kr[(ii - ij) % mx, (ji - jj) % my]
+                da = ii - ij
+                db = ji - (ej - ij * ny)
+                if periodic:
+                    if 2 * da > nx:
+                        da -= nx
+                    elif 2 * da < -nx:
+                        da += nx
+                    if 2 * db > ny:
+                        db -= ny
+                    elif 2 * db < -ny:
+                        db += ny
+                v = tab[da + lx, db + ly]
                 if i == j and has_extra:
                     v += extra[ei]
                 mats[off + i * m + j] = v
         # Cholesky (lower), row by row
         for i in range(m):
+            ri = off + i * m
             for j in range(i + 1):
-                s = mats[off + i * m + j]
+                rj = off + j * m
+                s = mats[ri + j]
                 for k in range(j):
-                    s -= mats[off + i * m + k] * mats[off + j * m + k]
+                    s -= mats[ri + k] * mats[rj + k]
                 if i == j:
-                    mats[off + i * m + i] = np.sqrt(s) if s > 0.0 else 1e-300
+                    mats[ri + i] = np.sqrt(s) if s > 0.0 else 1e-300
                 else:
-                    mats[off + i * m + j] = s / mats[off + j * m + j]
+                    mats[ri + j] = s / mats[rj + j]
 
 
 @njit(cache=True, fastmath=True)
-def _block_solve(mats, off, m, order, a0, x):  # pragma: no cover - compiled
-    """``x[block] <- B_b^{-1} x[block]`` with the Cholesky factor of block ``b`` (in place)."""
+def _block_solve2(mats, off, m, x, y):  # pragma: no cover - compiled
+    """``x <- B^{-1} x``, ``y <- B^{-1} y`` (contiguous, length ``m``) with the Cholesky factor at ``off``."""
     for i in range(m):
-        s = x[order[a0 + i]]
+        ri = off + i * m
+        sx = x[i]
+        sy = y[i]
         for k in range(i):
-            s -= mats[off + i * m + k] * x[order[a0 + k]]
-        x[order[a0 + i]] = s / mats[off + i * m + i]
+            sx -= mats[ri + k] * x[k]
+            sy -= mats[ri + k] * y[k]
+        x[i] = sx / mats[ri + i]
+        y[i] = sy / mats[ri + i]
     for i in range(m - 1, -1, -1):
-        s = x[order[a0 + i]]
+        sx = x[i]
+        sy = y[i]
         for k in range(i + 1, m):
-            s -= mats[off + k * m + i] * x[order[a0 + k]]
-        x[order[a0 + i]] = s / mats[off + i * m + i]
+            lk = mats[off + k * m + i]
+            sx -= lk * x[k]
+            sy -= lk * y[k]
+        dg = mats[off + i * m + i]
+        x[i] = sx / dg
+        y[i] = sy / dg
 
 
 @njit(cache=True, fastmath=True)
-def nb_precondition(order, starts, moff, nb, mats, mark, dinv, p, r, z, e):  # pragma: no cover - compiled
+def nb_precondition(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf):  # pragma: no cover - compiled
     r"""``z = B^{-1}(r - \lambda 1)`` on the contact set ``p > 0`` (0 elsewhere) with
     :math:`\mathbf 1^\top z = 0`; returns :math:`r^\top z`.
 
     The blocks may be stale (built for an earlier contact set): the operator applied is then
     :math:`P_S B^{-1} P_S` (still SPD on the contact set ``S``), with ``1/M_ii`` (``dinv``) for
     contact elements outside every block (``mark == 0``). ``e`` is work space for
-    :math:`P_S B^{-1} P_S \mathbf 1`."""
+    :math:`P_S B^{-1} P_S \mathbf 1`, ``buf`` two contiguous block-length buffers."""
     n = p.size
     per = dinv.size > 1
     for i in range(n):
@@ -230,11 +259,18 @@ def nb_precondition(order, starts, moff, nb, mats, mark, dinv, p, r, z, e):  # p
         else:
             z[i] = 0.0
             e[i] = 0.0
+    bx = buf[0]
+    by = buf[1]
     for b in range(nb):
         a0 = starts[b]
         m = starts[b + 1] - a0
-        _block_solve(mats, moff[b], m, order, a0, z)
-        _block_solve(mats, moff[b], m, order, a0, e)
+        for i in range(m):
+            bx[i] = z[order[a0 + i]]
+            by[i] = e[order[a0 + i]]
+        _block_solve2(mats, moff[b], m, bx, by)
+        for i in range(m):
+            z[order[a0 + i]] = bx[i]
+            e[order[a0 + i]] = by[i]
     sz = 0.0
     s1 = 0.0
     for i in range(n):

@@ -184,14 +184,18 @@ def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, m
         p = be.clip0(be.asarray(p0, dtype=g.dtype))
         s0 = be.scalar(xp.sum(p))
         p = p * (W / s0) if s0 > 0 else None
+    p0_cold = p is None
     if p is None:
         p = _cold_start(op, g, W)
     if be.name == "numpy" and g.dtype == np.float64 and use_numba:
         pc = supports_preconditioner(op) if precondition is None else bool(precondition)
         if pc and not supports_preconditioner(op):
             raise ParameterError(f"precondition=True needs a numpy Boussinesq operator, got {type(op).__name__}")
-        p, it, products, err, Mp = _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pc)
-        return _finish_pk(op, g, W, p, it, products, err, tol, max_iter, raise_on_fail, step, time, Mp)
+        p, it, products, err, Mp, info = _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pc,
+                                                   cold=p0_cold)
+        res = _finish_pk(op, g, W, p, it, products, err, tol, max_iter, raise_on_fail, step, time, Mp)
+        res.info.update(info)
+        return res
     products = 0
     Mp = op.apply(p)
     products += 1
@@ -541,7 +545,8 @@ def _nb_direction(Mp, g, p, t, r, delta, G_old):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _nb_direction_pc(Mp, g, p, t, r, z, e, delta, G_old, order, starts, moff, nb, mats, mark, dinv):  # pragma: no cover
+def _nb_direction_pc(Mp, g, p, t, r, z, e, buf, delta, G_old, order, starts, moff, nb, mats, mark,
+                     dinv):  # pragma: no cover - compiled
     """Preconditioned direction: ``r`` as in :func:`_nb_direction`, ``z`` the block-Jacobi
     solve projected on the load constraint (:func:`~frictionlab.contact.rough.precond.nb_precondition`),
     ``t = z + beta t`` on the contact set. Returns ``(G = r.z, nS, rbar)``."""
@@ -557,7 +562,7 @@ def _nb_direction_pc(Mp, g, p, t, r, z, e, delta, G_old, order, starts, moff, nb
     rbar = s / nS
     for i in range(n):
         r[i] = Mp[i] - g[i] - rbar
-    G = nb_precondition(order, starts, moff, nb, mats, mark, dinv, p, r, z, e)
+    G = nb_precondition(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf)
     beta = delta * G / G_old
     for i in range(n):
         if p[i] > 0.0:
@@ -697,7 +702,14 @@ class _IntoAdapter:
 REBUILD_FRACTION = 0.05
 
 
-def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, precondition=False):
+def _local_radius(cap: int, n: int, k: int, shape: tuple[int, int]) -> int:
+    """Window radius of the truncated correction of ``k`` departures: ``k (2R+1)^2`` kernel
+    terms within a quarter of a product's cost (``2 cap n`` by the cost model of ``sparse_limit``)."""
+    side = math.sqrt(0.5 * cap * n / max(k, 1))
+    return int(min(max(1, (side - 1) // 2), max(shape) // 2))
+
+
+def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, precondition=False, cold=False):
     """PK iterations with fused compiled vector work and preallocated work arrays (numpy backend).
 
     One operator product per iteration (the search direction's, ``w = M t``), plus one to
@@ -719,9 +731,16 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pr
     t = np.zeros(n)
     r = np.empty(n)
     w = np.empty(n)
+    if not hasattr(op, "apply_into"):  # a user operator with apply() only
+        op = _IntoAdapter(op)
     cap = min(int(op.sparse_limit), n) if hasattr(op, "add_sparse") else 0
-    ci = np.empty(max(cap, 1), dtype=np.int64)
-    cv = np.empty(max(cap, 1))
+    local = cap > 0 and hasattr(op, "add_local")
+    # departures of the projection: all of them when the local correction is available
+    nlist = n if local else max(cap, 1)
+    ci = np.empty(nlist, dtype=np.int64)
+    cv = np.empty(nlist)
+    stale = False
+    n_local = 0
     pc = ClusterPreconditioner(op, shape) if precondition else None
     if pc is not None:
         z = np.empty(n)
@@ -731,18 +750,27 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pr
     else:
         dinv = np.ones(1)
     Mp2, t2, w2, p2 = Mp.reshape(shape), t.reshape(shape), w.reshape(shape), p1.reshape(shape)
-    if not hasattr(op, "apply_into"):  # a user operator with apply() only
-        op = _IntoAdapter(op)
-        cap = 0
-    op.apply_into(p2, Mp2)
-    products = 1
+    products = 0
+    nz = np.flatnonzero(p1) if (cold and local) else None
+    if nz is not None and nz.size > cap:
+        # cold start: its product with the kernel truncated to a window (the first iterations
+        # change the contact set by more than ``cap`` elements anyway and are approximate);
+        # the exact product follows when the set settles, before convergence is accepted
+        Mp.fill(0.0)
+        op.add_local(Mp2, nz // shape[1], nz % shape[1], p1[nz], nz.size, _local_radius(cap, n, nz.size, shape))
+        stale = True
+        n_local += 1
+    else:
+        op.apply_into(p2, Mp2)
+        products = 1
+    del nz
     delta, G_old, err, it, since = 0.0, 1.0, math.inf, 0, 0
     for it in range(1, max_iter + 1):
         if pc is None:
             G, nS, _ = _nb_direction(Mp, g1, p1, t, r, delta, G_old)
         else:
-            G, nS, _ = _nb_direction_pc(Mp, g1, p1, t, r, z, pc.e, delta, G_old, pc.order, pc.starts, pc.moff,
-                                        pc.nb, pc.mats, pc.mark, dinv)
+            G, nS, _ = _nb_direction_pc(Mp, g1, p1, t, r, z, pc.e, pc.buf, delta, G_old, pc.order, pc.starts,
+                                        pc.moff, pc.nb, pc.mats, pc.mark, dinv)
         if nS == 0:
             raise _fail("no element carries load (all p = 0); check the load and the surface", step, time)
         if G == 0.0:
@@ -751,7 +779,7 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pr
         G_old = G
         op.apply_into(t2, w2)
         products += 1
-        tau, total, nO, k, err = _nb_update(p1, t, r, w, Mp, W, nS, ci, cv, cap, dinv)
+        tau, total, nO, k, err = _nb_update(p1, t, r, w, Mp, W, nS, ci, cv, nlist if local else cap, dinv)
         if not (total > 0.0) or not math.isfinite(err):
             raise _fail(f"iterate became invalid (sum p = {total!r}) at iteration {it}; "
                         "the operator may not be positive definite", step, time)
@@ -765,17 +793,35 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pr
             # stale blocks are still a valid (SPD) preconditioner in between
             pending += k
             rebuild = pending > 0 and (k == 0 or pending > REBUILD_FRACTION * nS)
-        delta = 0.0 if (nO > 0 or tau <= 0.0 or rebuild) else 1.0
         since += 1
-        if k > cap or since >= refresh or tau <= 0.0:
+        exact = not stale
+        approx = k > cap and local and (n_local == 0 or stale)
+        # exact columns up to the break-even of the cost model (2 cap) once the first run of
+        # approximate corrections is over (the list holds every departure when ``local``)
+        full = k > (2 * cap if local else cap) and not approx
+        if since >= refresh or tau <= 0.0 or full or (stale and k <= cap) or (stale and err < tol):
+            # a fresh product: periodic refresh, loss of conjugacy, or the end of a run of
+            # approximate corrections (the set has settled, or the iterate would be accepted)
             op.apply_into(p2, Mp2)
             products += 1
             since = 0
+            stale = False
+        elif approx:
+            # many departures (the first iterations of a solve): their product is added with
+            # the kernel truncated to a window costing ~1/4 of a product; the next exact
+            # product (at the latest before convergence is accepted) removes the error. Only
+            # in the first run of such iterations: later ones take a full product (measured:
+            # fewer iterations and products than approximating every overflow)
+            op.add_local(Mp2, ci[:k] // shape[1], ci[:k] % shape[1], cv, k, _local_radius(cap, n, k, shape))
+            stale = True
+            n_local += 1
         elif k > 0:
             op.add_sparse(Mp2, ci // shape[1], ci % shape[1], cv, k)
+        delta = 0.0 if (nO > 0 or tau <= 0.0 or rebuild or (not exact and not stale)) else 1.0
         if rebuild:
             pc.build(p1)
             pending = 0
-        if err < tol:
+        if err < tol and exact and not stale:
             break
-    return p1.reshape(shape), it, products, err, Mp2
+    info = {"preconditioner_builds": pc.builds if pc is not None else 0, "approximate_corrections": n_local}
+    return p1.reshape(shape), it, products, err, Mp2, info
