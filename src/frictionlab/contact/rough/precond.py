@@ -86,6 +86,11 @@ class ClusterPreconditioner:
         self.order = np.empty(n, np.int64)
         self.starts = np.empty(n + 1, np.int64)
         self.moff = np.empty(n + 1, np.int64)
+        # the previous build (its unchanged blocks are copied, not refactored)
+        self._old = (np.empty(n, np.int64), np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64), np.empty(0))
+        self._old_nb = 0
+        self._first = np.full(n, -1, np.int64)   # element -> previous block starting at it
+        self.reused = 0
         self.mark = np.zeros(n, np.uint8)
         self.e = np.zeros(n)
         self.mats = np.empty(0)
@@ -106,12 +111,18 @@ class ClusterPreconditioner:
     def build(self, p: np.ndarray) -> None:
         """Blocks of the contact set ``p > 0`` (flat ``p``) and their Cholesky factors
         (``mark`` flags the elements in a block)."""
+        old = (self.order, self.starts, self.moff, self.mats)
+        self.order, self.starts, self.moff, mats = self._old
         nb, need = _nb_blocks(p, self.nx, self.ny, self.periodic, self.block, self.order, self.starts,
                               self.moff, self.mark)
-        if self.mats.size < need:
-            self.mats = np.empty(max(need, int(1.25 * self.mats.size)))
-        _nb_factor(self.order, self.starts, self.moff, nb, self.tab, self.lx, self.ly, self.nx, self.ny,
-                   self.periodic, self.extra, self.has_extra, self.mats)
+        if mats.size < need:
+            mats = np.empty(max(need, int(1.25 * mats.size)))
+        self.mats = mats
+        self.reused += _nb_factor(self.order, self.starts, self.moff, nb, self.tab, self.lx, self.ly, self.nx,
+                                  self.ny, self.periodic, self.extra, self.has_extra, self.mats, old[0], old[1],
+                                  old[2], old[3], self._old_nb, self._first)
+        self._old = old
+        self._old_nb = nb
         self.nb = nb
         self.builds += 1
 
@@ -168,14 +179,30 @@ def _nb_blocks(p, nx, ny, periodic, block, order, starts, moff, mark):  # pragma
 
 
 @njit(cache=True, fastmath=True)
-def _nb_factor(order, starts, moff, nb, tab, lx, ly, nx, ny, periodic, extra, has_extra, mats):  # pragma: no cover
+def _nb_factor(order, starts, moff, nb, tab, lx, ly, nx, ny, periodic, extra, has_extra, mats,
+               order_o, starts_o, moff_o, mats_o, nb_o, first):  # pragma: no cover - compiled
     """Dense blocks ``c K + diag(extra)`` from the offset table ``tab`` (``c K`` at offsets
     ``|a| <= lx, |b| <= ly``; minimum image on the periodic patch), Cholesky in place (lower
-    triangle)."""
+    triangle). A block equal to one of the previous build (``*_o``; ``first`` maps an element
+    to the previous block that starts at it) is copied instead. Returns the blocks copied."""
+    reused = 0
     for b in range(nb):
         a0 = starts[b]
         m = starts[b + 1] - a0
         off = moff[b]
+        ob = first[order[a0]]
+        if ob >= 0 and starts_o[ob + 1] - starts_o[ob] == m:
+            same = True
+            for i in range(m):
+                if order_o[starts_o[ob] + i] != order[a0 + i]:
+                    same = False
+                    break
+            if same:
+                oo = moff_o[ob]
+                for i in range(m * m):
+                    mats[off + i] = mats_o[oo + i]
+                reused += 1
+                continue
         for i in range(m):
             ei = order[a0 + i]
             ii = ei // ny
@@ -210,6 +237,11 @@ def _nb_factor(order, starts, moff, nb, tab, lx, ly, nx, ny, periodic, extra, ha
                     mats[ri + i] = np.sqrt(s) if s > 0.0 else 1e-300
                 else:
                     mats[ri + j] = s / mats[rj + j]
+    for b in range(nb_o):
+        first[order_o[starts_o[b]]] = -1
+    for b in range(nb):
+        first[order[starts[b]]] = b
+    return reused
 
 
 @njit(cache=True, fastmath=True)
