@@ -115,6 +115,8 @@ def test_preconditioner_only_for_boussinesq_numpy_operators():
     assert r.converged and r.info["preconditioner_builds"] == 0
     with pytest.raises(ParameterError, match="precondition"):
         pk_solve(StepOperator(MeanField(16.0, 16, 16)), h, 0.5, precondition=True)
+    with pytest.raises(ParameterError, match="use_numba"):  # refused, never ignored
+        pk_solve(StepOperator(BoussinesqFFT(16, 16)), h, 0.5, precondition=True, use_numba=False)
 
 
 @pytest.mark.parametrize("tol, max_products", [(1e-6, 14), (1e-8, 16)])
@@ -148,3 +150,36 @@ def test_steady_sliding_iterations_per_step():
     assert its.size == 19
     assert its.max() <= 10 and its.mean() <= 8, its
     assert np.all(ds.solver_products.values[2:] <= its + 2)
+
+
+@pytest.mark.parametrize("periodic", [False, True])
+def test_windowed_correction_is_the_truncated_kernel(periodic):
+    rng = np.random.default_rng(5)
+    shape = (13, 10)
+    base = BoussinesqFFT(*shape, periodic=periodic)
+    op = StepOperator(base, c=0.7, diag=rng.uniform(0.1, 1.0, shape))
+    ii = np.array([0, 6, 12, 3], dtype=np.int64)
+    jj = np.array([9, 0, 4, 5], dtype=np.int64)
+    vals = rng.standard_normal(4)
+    R = 2
+    got = np.zeros(shape)
+    op.add_local(got, ii, jj, vals, 4, R, factor=1.5)
+    kr = base.kernel_real()
+    want = np.zeros(shape)
+    for i0, j0, v in zip(ii, jj, vals):
+        for a in range(-R, R + 1):
+            for b in range(-R, R + 1):
+                i, j = i0 + a, j0 + b
+                if periodic:
+                    i, j = i % shape[0], j % shape[1]
+                elif not (0 <= i < shape[0] and 0 <= j < shape[1]):
+                    continue
+                want[i, j] += 1.5 * 0.7 * v * kr[a % kr.shape[0], b % kr.shape[1]]
+        want[i0, j0] += 1.5 * op.extra[i0, j0] * v
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
+    # a window holding every offset is the exact product (finite patch)
+    if not periodic:
+        full, exact = np.zeros(shape), np.zeros(shape)
+        op.add_local(full, ii, jj, vals, 4, 13)
+        op.add_sparse(exact, ii, jj, vals, 4)
+        np.testing.assert_allclose(full, exact, rtol=1e-12, atol=1e-14)

@@ -457,13 +457,17 @@ def _nb_add_local(out, kr, ii, jj, vals, k, factor, R, periodic):  # pragma: no 
                 i = (i + nx) % nx
             krow = kr[a % mx]
             orow = out[i]
-            for b in range(-R, R + 1):
-                j = j0 + b
-                if j < 0 or j >= ny:
-                    if not periodic:
-                        continue
-                    j = (j + ny) % ny
-                orow[j] += v * krow[b % my]
+            if periodic:
+                for b in range(-R, R + 1):
+                    orow[(j0 + b) % ny] += v * krow[b % my]
+            else:
+                # two contiguous runs: offsets b < 0 read the end of the kernel row
+                lo = max(-R, -j0)
+                hi = min(R, ny - 1 - j0)
+                for b in range(lo, min(hi, -1) + 1):
+                    orow[j0 + b] += v * krow[my + b]
+                for b in range(max(lo, 0), hi + 1):
+                    orow[j0 + b] += v * krow[b]
 
 
 @njit(cache=True)

@@ -201,10 +201,12 @@ def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, m
     p0_cold = p is None
     if p is None:
         p = _cold_start(op, g, W)
-    if be.name == "numpy" and g.dtype == np.float64 and use_numba:
+    compiled = be.name == "numpy" and g.dtype == np.float64 and use_numba
+    if precondition and not (compiled and supports_preconditioner(op)):
+        raise ParameterError(f"precondition=True needs a numpy float64 Boussinesq operator and use_numba=True "
+                             f"(got {type(op).__name__}, backend {be.name!r}, use_numba={use_numba})")
+    if compiled:
         pc = supports_preconditioner(op) if precondition is None else bool(precondition)
-        if pc and not supports_preconditioner(op):
-            raise ParameterError(f"precondition=True needs a numpy Boussinesq operator, got {type(op).__name__}")
         p, it, products, err, Mp, info = _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pc,
                                                    cold=p0_cold)
         res = _finish_pk(op, g, W, p, it, products, err, tol, max_iter, raise_on_fail, step, time, Mp)
@@ -720,7 +722,7 @@ def _local_radius(cap: int, n: int, k: int, shape: tuple[int, int]) -> int:
     """Window radius of the truncated correction of ``k`` departures: ``k (2R+1)^2`` kernel
     terms within a quarter of a product's cost (``2 cap n`` by the cost model of ``sparse_limit``)."""
     side = math.sqrt(0.5 * cap * n / max(k, 1))
-    return int(min(max(1, (side - 1) // 2), max(shape) // 2))
+    return int(max(1, min((side - 1) // 2, (min(shape) - 1) // 2)))
 
 
 def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, precondition=False, cold=False):
