@@ -834,7 +834,7 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pr
             stale = True
             n_local += 1
         elif k > 0:
-            op.add_sparse(Mp2, ci // shape[1], ci % shape[1], cv, k)
+            op.add_sparse(Mp2, ci[:k] // shape[1], ci[:k] % shape[1], cv, k)
         delta = 0.0 if (nO > 0 or tau <= 0.0 or rebuild or (not exact and not stale)) else 1.0
         if rebuild:
             pc.build(p1)
