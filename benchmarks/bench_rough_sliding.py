@@ -55,6 +55,33 @@ def tolerance_study(n: int, n_steps: int) -> list[tuple[str, float, str, str]]:
     return out
 
 
+def paper_size_steps() -> dict[str, int]:
+    """Boussinesq 512^2 sliding steps of the full (paper-size) profiles of Figs. 13 and 14,
+    from their configurations: slip / s_max per run, summed over the runs."""
+    from frictionlab.scenarios.rough_contact import fig13, fig14
+
+    c13, c14 = fig13.CONFIG, fig14.CONFIG
+    ds13 = float(c13["integrator"]["s_max"])
+    n13 = len(c13["protocol"]["sets"]) * len(c13["protocol"]["velocities"]) * round(float(c13["protocol"]["slip"]) / ds13)
+    p14 = c14["protocol"]
+    ds14 = float(c14["integrator"]["s_max"])
+    per_run = round(len(p14["velocities"]) * float(p14["seg"]) / ds14)
+    n_bous = sum(1 for i in p14["interactions"] if i == "boussinesq")
+    n14 = len(p14["sets"]) * n_bous * 2 * per_run  # jump run + constant-velocity reference on the same path
+    return {"fig13": n13, "fig14": n14}
+
+
+def paper_size_estimates(s_per_step: float) -> list[tuple[str, float, str, str]]:
+    """Wall time of the full Figs. 13/14 = 512^2 steps x measured time per 512^2 step (one
+    process; ``parallel.workers = 2`` divides it by at most 2 on two cores)."""
+    out = []
+    for name, n in paper_size_steps().items():
+        target = "< 15 min on 2 cores (issue 17)" if name == "fig14" else "< 1 h on 2 cores (issue 17)"
+        out.append((f"rough-contact/{name} full profile estimate: {n} steps x {s_per_step:.3g} s/step (1 process)",
+                    n * s_per_step / 60, "min", f"{target}; /2 at best with 2 workers"))
+    return out
+
+
 def run(quick: bool) -> list[tuple[str, float, str, str]]:
     out = []
     out += tolerance_study(64 if quick else 128, 40 if quick else 80)
@@ -64,6 +91,8 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
         out.append((f"sliding steps/s at {n}^2 (VE, Boussinesq, v=10, 0.25 um/step)", sps, "steps/s",
                     "512^2: <= 0.5 s/step on a multi-core CPU (spec §7)" if n == 512 else "informational"))
         out.append((f"mean PK iterations per sliding step at {n}^2", it, "1", "<= 10 (issue 17)"))
+        if n == 512:
+            out += paper_size_estimates(1.0 / sps)
     from frictionlab.scenarios.base import get_scenario
 
     sc = get_scenario("rough-contact/fig14")

@@ -261,4 +261,6 @@ def test_sliding_uses_tol_sliding(rigid, W):
     prot = ConstantVelocity(v=10 * UM, duration_s=20 * 0.025)
     loose = run_sliding(RoughContact(), rigid, prot, W=W, nx=32, ny=32, numerics=SolverOptions(tol_sliding=1e-3))
     tight = run_sliding(RoughContact(), rigid, prot, W=W, nx=32, ny=32, numerics=SolverOptions(tol_sliding=1e-9))
-    assert loose.solver_iterations.values[1:].sum() < 0.6 * tight.solver_iterations.values[1:].sum()
+    # the preconditioned PK gains ~1.5 decades per iteration, so six decades of tolerance are
+    # ~3 iterations per step here (73 vs 120 in all); before the preconditioner ~0.5x
+    assert loose.solver_iterations.values[1:].sum() < 0.7 * tight.solver_iterations.values[1:].sum()

@@ -308,6 +308,13 @@ class BoussinesqFFT:
         round-off, no FFT)."""
         _nb_add_sparse(out, self.kernel_real(), ii, jj, vals, k, factor)
 
+    def add_local(self, out: np.ndarray, ii: np.ndarray, jj: np.ndarray, vals: np.ndarray, k: int,
+                  radius: int, factor: float = 1.0) -> None:
+        r"""``out += factor * K_R v``: :meth:`add_sparse` truncated to the kernel window
+        :math:`|a|, |b| \le` ``radius`` around each element (cost ``k (2 radius + 1)^2``). An
+        approximation: the solver uses it only between exact products (see ``pk_solve``)."""
+        _nb_add_local(out, self.kernel_real(), ii, jj, vals, k, factor, int(radius), self.periodic)
+
     def min_eig_estimate(self) -> float:
         """Lower bound of the spectrum used for step-size control (spec: 2.19/dx for 3.8)."""
         return (self.self_coef - 1.61) / self.dx
@@ -342,6 +349,11 @@ class MeanField:
     def add_sparse(self, out: np.ndarray, ii: np.ndarray, jj: np.ndarray, vals: np.ndarray, k: int,
                    factor: float = 1.0) -> None:
         _nb_add_diag(out, None, ii, jj, vals, k, factor * self.C0)
+
+    def add_local(self, out: np.ndarray, ii: np.ndarray, jj: np.ndarray, vals: np.ndarray, k: int,
+                  radius: int, factor: float = 1.0) -> None:
+        """Exact (the operator is diagonal): :meth:`add_sparse`."""
+        self.add_sparse(out, ii, jj, vals, k, factor)
 
 
 class StepOperator:
@@ -384,6 +396,13 @@ class StepOperator:
                            self.extra is not None)
         return out
 
+    def add_local(self, out: np.ndarray, ii: np.ndarray, jj: np.ndarray, vals: np.ndarray, k: int,
+                  radius: int, factor: float = 1.0) -> None:
+        """``out += factor * M_R v``, the kernel truncated to ``radius`` (:meth:`BoussinesqFFT.add_local`)."""
+        self.base.add_local(out, ii, jj, vals, k, radius, factor * self.c)
+        if self.extra is not None:
+            _nb_add_diag(out, np.ascontiguousarray(self.extra, dtype=np.float64), ii, jj, vals, k, factor)
+
     def add_sparse(self, out: np.ndarray, ii: np.ndarray, jj: np.ndarray, vals: np.ndarray, k: int,
                    factor: float = 1.0) -> None:
         """``out += factor * M v`` for a ``k``-sparse ``v`` (see :meth:`BoussinesqFFT.add_sparse`)."""
@@ -420,6 +439,35 @@ def _nb_add_sparse(out, kr, ii, jj, vals, k, factor):  # pragma: no cover - comp
             orow2 = orow[j0:]
             for j in range(ny - j0):
                 orow2[j] += v * lo[j]
+
+
+@njit(cache=True, fastmath=True)
+def _nb_add_local(out, kr, ii, jj, vals, k, factor, R, periodic):  # pragma: no cover - compiled
+    nx, ny = out.shape
+    mx, my = kr.shape
+    for m in range(k):
+        i0 = ii[m]
+        j0 = jj[m]
+        v = vals[m] * factor
+        for a in range(-R, R + 1):
+            i = i0 + a
+            if i < 0 or i >= nx:
+                if not periodic:
+                    continue
+                i = (i + nx) % nx
+            krow = kr[a % mx]
+            orow = out[i]
+            if periodic:
+                for b in range(-R, R + 1):
+                    orow[(j0 + b) % ny] += v * krow[b % my]
+            else:
+                # two contiguous runs: offsets b < 0 read the end of the kernel row
+                lo = max(-R, -j0)
+                hi = min(R, ny - 1 - j0)
+                for b in range(lo, min(hi, -1) + 1):
+                    orow[j0 + b] += v * krow[my + b]
+                for b in range(max(lo, 0), hi + 1):
+                    orow[j0 + b] += v * krow[b]
 
 
 @njit(cache=True)

@@ -346,11 +346,16 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
     warm_extrapolate : bool
         In steady sliding, start from the linear extrapolation in slip of the last two
         solutions, :math:`p_n + (p_n - p_{n-1})\,\Delta s_{n+1}/\Delta s_n` (default), instead of
-        :math:`p_n`. Not across velocity jumps. Measured at 128^2 (v = 10, tol 1e-6): 16.8
-        instead of 18.0 iterations per step. A warm start shifted with the rigid surface
-        (interpolated by 0.25 element) was measured no better (17.7, linear) or worse (25.9,
-        cubic): contact spots are a few elements wide, so a quarter-element slip changes
-        ~10 % of the load distribution at their edges whatever the start.
+        :math:`p_n`. Not across velocity jumps. Measured at 128^2 (v = 10, tol 1e-6; plain PK):
+        16.8 instead of 18.0 iterations per step. Relative L1 distance of the start from the
+        converged forces (same runs, issue 17): previous forces 13.6 %, extrapolated 3.8-4.1 %
+        (~20 contact elements differing), shifted with the surface (linear, 0.25 element)
+        8.2-8.5 %, shifted and extrapolated 7.7-8.0 %; a cubic shift was worse (25.9 it/step).
+        Contact spots are a few elements wide, so a quarter-element slip changes the load
+        distribution at their edges whatever the start; what bounds the iterations is the
+        conditioning of the operator on the contact spots, which the solver's cluster
+        preconditioner removes (6-7 iterations per step at 128^2-256^2, see
+        :func:`~frictionlab.contact.rough.solver.pk_solve`).
 
     numerics : SolverOptions, optional
         Contact solver, tolerances, backend and FFT settings of a new ``sim`` (default
