@@ -124,7 +124,7 @@ def _source_files(kernels: list[Any]) -> set[str]:
                 if isinstance(value, Dispatcher):
                     todo.append(value)
                 elif isinstance(value, ModuleType) and getattr(value, "__file__", None):
-                    if not value.__name__.split(".")[0] in ("numpy", "numba", "math", "scipy"):
+                    if value.__name__.split(".")[0] not in ("numpy", "numba", "math", "scipy"):
                         files.add(value.__file__)
     return files
 
