@@ -38,8 +38,15 @@ _PLUGINS = ("frictionlab.cli_show", "frictionlab.cli_data", "frictionlab.fit.cli
 
 
 @app.callback()
-def _root(debug: Annotated[bool, typer.Option("--debug", help="show tracebacks on errors")] = False) -> None:
+def _root(debug: Annotated[bool, typer.Option("--debug", help="show tracebacks on errors")] = False,
+          threads: Annotated[Optional[int], typer.Option(
+              "--threads", help="thread budget of the threaded hot paths (FFT above its size crossover, numba "
+                                "parallel loops); sets FRICTIONLAB_THREADS")] = None) -> None:
     """frictionlab: friction models from five research works behind one interface."""
+    if threads is not None:
+        from .core.threads import set_thread_limit
+
+        set_thread_limit(threads)
 
 
 @app.command()

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from ...core.errors import ParameterError
+from ...core.threads import thread_limit
 from .backend import Backend, get_backend
 
 __all__ = ["BoussinesqFFT", "MeanField", "StepOperator", "SQUARE_SELF_COEF", "boussinesq_kernel",
@@ -113,20 +114,29 @@ def brute_force_apply(x: np.ndarray, dx: float = 1.0, self_coef: float | str = 3
 #: FFT precisions: (real, complex) dtypes of the transform buffers
 _FFT_PRECISIONS = {"double": (np.float64, np.complex128), "single": (np.float32, np.complex64)}
 
-#: transform-grid size (points) from which "auto" uses two FFT threads: the zero-padded
-#: 512^2 product (1024 x 1024 transform grid). Measured (``frictionlab bench rough_contact``,
-#: "FFT threads" rows; shared 2-core machine under load, noisy): t(2 threads)/t(1) = 0.95,
-#: 0.89, 0.58, 0.88 for the padded 128^2, 256^2, 512^2, 1024^2 products -- below 512^2 the gain
-#: is within the noise, and runs in parallel over seeds/velocities want one thread per process
+#: transform-grid size (points) from which "auto" uses more than one FFT thread: the
+#: zero-padded 512^2 product (1024 x 1024 transform grid). Measured twice on the shared 2-core
+#: machine (noisy): (a) ``frictionlab bench rough_contact``, "FFT threads" rows, t(2)/t(1) = 0.95,
+#: 0.89, 0.58, 0.88 for the padded 128^2, 256^2, 512^2, 1024^2 products; (b) under load ~13,
+#: median of paired runs (1 and 2 threads alternated), t(2)/t(1) = 1.6, 4.9, 1.07, 0.84 for
+#: periodic 128^2 ... 1024^2 transforms and 1.3, 10.9, 1.24, 0.93 for the padded 64^2 ... 512^2
+#: products: below 1024^2 transform points a second thread never pays and under load costs up
+#: to 10x; from it, it gains 7-16 %. Runs in parallel over seeds/velocities want one thread each.
 FFT_THREAD_CROSSOVER = 1 << 20
 
 
 def resolve_fft_workers(workers: int | str, n_points: int) -> int:
-    """FFT threads: ``"auto"`` = 1 below :data:`FFT_THREAD_CROSSOVER` transform points, 2 from
-    it (capped by the cores); ``-1`` = all cores; a positive integer is used as given."""
+    """FFT threads for a transform grid of ``n_points`` points.
+
+    ``"auto"``: 1 below :data:`FFT_THREAD_CROSSOVER` transform points; from it the thread
+    budget ``$FRICTIONLAB_THREADS`` (``frictionlab --threads``; :mod:`frictionlab.core.threads`)
+    or 2 when unset, capped by the cores. ``-1``: all cores. A positive integer: as given.
+    """
     ncpu = os.cpu_count() or 1
     if workers == "auto":
-        return 1 if n_points < FFT_THREAD_CROSSOVER else min(2, ncpu)
+        if n_points < FFT_THREAD_CROSSOVER:
+            return 1
+        return max(1, min(thread_limit() or 2, ncpu))
     if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)):
         raise ParameterError(f"fft workers = {workers!r} must be 'auto', -1 or a positive integer")
     if workers == -1:

@@ -20,13 +20,12 @@ from __future__ import annotations
 import sys
 import time as _time
 from collections.abc import Callable
-from functools import lru_cache
 
 import numpy as np
-from numba import njit
 from scipy.integrate import BDF, DOP853, LSODA, RK45, Radau
 
 from ...core.errors import IntegrationError, ParameterError
+from ...core.jitcache import specialise
 
 __all__ = ["SCIPY_METHODS", "run_adaptive", "max_step_for"]
 
@@ -38,15 +37,11 @@ _STEPS_PER_FEATURE = 8
 _PROGRESS_AFTER = 10.0
 
 
-@lru_cache(maxsize=None)
 def pointwise(rhs, law_rates, law_friction):
-    """A jitted single evaluation ``f(y, u, ns, sp, lp, dy) -> F`` for adaptive solvers."""
-
-    @njit
-    def f(y, u, ns, sp, lp, dy):
-        return rhs(y[:ns], y[ns:], u[0], u[1], u[2], sp, law_rates, law_friction, lp, dy[:ns], dy[ns:])
-
-    return f
+    """A jitted single evaluation ``f(y, u, ns, sp, lp, dy) -> F`` for adaptive solvers (template
+    :mod:`.templates.pointwise`)."""
+    return specialise("frictionlab.solve.integrate.templates.pointwise",
+                      {"rhs": rhs, "law_rates": law_rates, "law_friction": law_friction}).f
 
 
 def max_step_for(protocol, t_end: float) -> float:

@@ -1,0 +1,211 @@
+"""Fresh-process end-to-end wall times (issue 19): what a user pays per process.
+
+Each figure is the wall time of a new Python process, from its start to its exit, as seen by
+this one (interpreter start, imports, compilation or cache loading, the work, exit); the
+child's own split (imports / work) is printed in the target column.
+
+* ``python -c "import numpy"``: the floor every Python tool pays; the other figures are
+  also given as ratios to it (the machine is shared: ratios in one run are the figures to
+  compare).
+* LuGre, first ``simulate`` (rk4, prescribed slip, 10^4 steps) with a **cold** cache
+  (``FRICTIONLAB_CACHE_DIR`` and ``NUMBA_CACHE_DIR`` in a new empty directory: every
+  compiled loop and kernel is compiled) and then **warm** (a second process on the same
+  directories: :mod:`frictionlab.core.jitcache` loads the loops; the number of numba
+  compilations in that process is reported, target 0).
+* One elastic periodic Polonsky-Keer solve of a 512^2 Gaussian surface (beta = 10,
+  sigma = 1, 100 MPa, tol 1e-6, E* = 1/pi as in ``bench_rough_contact``) read from a ``.npy``
+  file, ours (``pk_solve``) against tamaas ``PolonskyKeerRey`` in its own fresh process,
+  when tamaas is importable.
+* One rate-and-state velocity step on the quasi-static spring-slider (the ``rsfmodel``
+  README problem: mu0 = 0.6, a = 0.005, b = 0.01 aging law, Dc = 10 um, k = 1e-3 /um,
+  1 -> 10 um/s at 10 s, 40 s), ours (driver ``quasi_static``) against rsfmodel when
+  importable.
+
+The contact and RSF figures are taken with warm caches (a first, unreported process fills
+them); each figure is the best of ``repeats`` alternating runs (1 with ``quick``, else 3).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+_SRC = str(Path(__import__("frictionlab").__file__).resolve().parents[1])
+
+_NUMPY = "import numpy"
+
+_LUGRE = """
+import json, time
+t0 = time.perf_counter()
+from frictionlab.laws import LuGre
+from frictionlab.protocols import ConstantVelocity
+from frictionlab.solve import simulate
+from numba.core import event
+t1 = time.perf_counter()
+n = [0]
+class L(event.Listener):
+    def on_start(self, ev): n[0] += 1
+    def on_end(self, ev): pass
+with event.install_listener("numba:compile", L()):
+    simulate(LuGre(), ConstantVelocity(v=1e-3, duration_s=1.0), integrator="rk4", dt=1e-4)
+t2 = time.perf_counter()
+print(json.dumps({"import": t1 - t0, "work": t2 - t1, "compiled": n[0]}))
+"""
+
+_OURS_CONTACT = """
+import json, sys, time
+t0 = time.perf_counter()
+import numpy as np
+from frictionlab.contact.rough.elasticity import BoussinesqFFT, StepOperator
+from frictionlab.contact.rough.solver import pk_solve
+t1 = time.perf_counter()
+h = np.load(sys.argv[1]); W = float(sys.argv[2])
+r = pk_solve(StepOperator(BoussinesqFFT(*h.shape, periodic=True)), h, W, tol=1e-6)
+t2 = time.perf_counter()
+print(json.dumps({"import": t1 - t0, "work": t2 - t1}))
+"""
+
+_TAMAAS_CONTACT = """
+import json, sys, time
+t0 = time.perf_counter()
+import numpy as np
+import tamaas as tm
+t1 = time.perf_counter()
+h = np.load(sys.argv[1]); W = float(sys.argv[2]); n = h.shape[0]
+tm.set_log_level(tm.LogLevel.error)
+model = tm.ModelFactory.createModel(tm.model_type.basic_2d, [float(n), float(n)], [n, n])
+model.E, model.nu = 1 / np.pi, 0.0
+tm.PolonskyKeerRey(model, h.copy(), 1e-6).solve(W / h.size)
+t2 = time.perf_counter()
+print(json.dumps({"import": t1 - t0, "work": t2 - t1}))
+"""
+
+_OURS_RSF = """
+import json, time
+t0 = time.perf_counter()
+from frictionlab.laws import RateState
+from frictionlab.protocols import VelocitySteps
+from frictionlab.solve import simulate
+from frictionlab.systems import QuasiStaticSlider
+t1 = time.perf_counter()
+law = RateState(mu0=0.6, a=0.005, b=0.01, dc=1e-5, v0=1e-6, v_init=1e-6)
+ds = simulate(law, VelocitySteps(velocities=(1e-6, 1e-5), durations=(10.0, 30.0)),
+              system=QuasiStaticSlider(stiffness=1e3), integrator="quasi_static")
+t2 = time.perf_counter()
+print(json.dumps({"import": t1 - t0, "work": t2 - t1}))
+"""
+
+_RSFMODEL = """
+import json, time
+t0 = time.perf_counter()
+import numpy as np
+from rsfmodel import rsf, staterelations
+t1 = time.perf_counter()
+model = rsf.Model()
+model.mu0, model.a, model.k, model.v, model.vref = 0.6, 0.005, 1e-3, 1.0, 1.0
+state = staterelations.DieterichState()
+state.b, state.Dc = 0.01, 10.0
+model.state_relations = [state]
+model.time = np.arange(0, 40.01, 0.01)
+lp = np.ones_like(model.time)
+lp[1000:] = 10.0
+model.loadpoint_velocity = lp
+model.solve()
+t2 = time.perf_counter()
+print(json.dumps({"import": t1 - t0, "work": t2 - t1}))
+"""
+
+
+def _fresh(code: str, *args: str, env: dict[str, str] | None = None) -> tuple[float, dict]:
+    """Wall time [s] of a new process running ``code`` (start to exit) and its JSON report."""
+    full = dict(os.environ if env is None else env)
+    full["PYTHONPATH"] = os.pathsep.join(p for p in (_SRC, full.get("PYTHONPATH", "")) if p)
+    t = time.perf_counter()
+    r = subprocess.run([sys.executable, "-c", code, *args], env=full, capture_output=True, text=True, timeout=900)
+    wall = time.perf_counter() - t
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"exit {r.returncode}")
+    lines = r.stdout.strip().splitlines()
+    return wall, (json.loads(lines[-1]) if lines else {})
+
+
+def _split(rep: dict) -> str:
+    return f"imports {rep['import']:.2f} s, work {rep['work']:.2f} s"
+
+
+def _best(runs: list[tuple[float, dict]]) -> tuple[float, dict]:
+    return min(runs, key=lambda r: r[0])
+
+
+def run(quick: bool) -> list[tuple[str, float, str, str]]:
+    from frictionlab.contact.rough.model import load_from_pressure
+    from frictionlab.contact.rough.surface import make_surface
+
+    repeats = 1 if quick else 3
+    out: list[tuple[str, float, str, str]] = []
+    base = _best([_fresh(_NUMPY) for _ in range(repeats)])[0]
+    out.append(('python -c "import numpy" (reference)', base, "s", "-"))
+
+    with tempfile.TemporaryDirectory(prefix="frictionlab-bench-fresh-") as tmp:
+        env = {**os.environ, "FRICTIONLAB_CACHE_DIR": str(Path(tmp) / "fl"), "NUMBA_CACHE_DIR": str(Path(tmp) / "numba")}
+        cold, rep = _fresh(_LUGRE, env=env)
+        out.append(("LuGre first simulate, cold cache: process", cold, "s",
+                    f"{cold / base:.1f}x numpy; {_split(rep)}; {rep['compiled']} compilations"))
+        warm, rep = _best([_fresh(_LUGRE, env=env) for _ in range(repeats)])
+        out.append(("LuGre first simulate, warm cache: process", warm, "s",
+                    f"{warm / base:.1f}x numpy; {_split(rep)}; cold / warm = {cold / warm:.2f}"))
+        out.append(("LuGre warm process: numba compilations", float(rep["compiled"]), "1", "0 (issue 19)"))
+
+        n = 512
+        path = str(Path(tmp) / "surface.npy")
+        np.save(path, make_surface(n, n, seed=0))
+        W = str(load_from_pressure(100e6, n, n))
+        have_tamaas = importlib.util.find_spec("tamaas") is not None
+        _fresh(_OURS_CONTACT, path, W)  # fills numba's cache of the solver kernels
+        ours, theirs = [], []
+        for _ in range(repeats):
+            ours.append(_fresh(_OURS_CONTACT, path, W))
+            if have_tamaas:
+                theirs.append(_fresh(_TAMAAS_CONTACT, path, W))
+        o, orep = _best(ours)
+        out.append((f"{n}^2 periodic contact solve (tol 1e-6): process", o, "s", f"{o / base:.1f}x numpy; {_split(orep)}"))
+        if have_tamaas:
+            t, trep = _best(theirs)
+            out.append((f"{n}^2 periodic contact solve, tamaas: process", t, "s", f"{_split(trep)}"))
+            out.append((f"{n}^2 contact solve end to end: ours / tamaas", o / t, "1", "< 1 (issue 19)"))
+        else:
+            out.append((f"{n}^2 contact solve vs tamaas", float("nan"), "-", "tamaas not installed"))
+
+    have_rsf = importlib.util.find_spec("rsfmodel") is not None
+    _fresh(_OURS_RSF)
+    ours, theirs = [], []
+    for _ in range(repeats):
+        ours.append(_fresh(_OURS_RSF))
+        if have_rsf:
+            try:
+                theirs.append(_fresh(_RSFMODEL))
+            except RuntimeError as exc:
+                out.append(("rsfmodel run failed", float("nan"), "-", str(exc)))
+                have_rsf = False
+    o, orep = _best(ours)
+    out.append(("RSF velocity step (quasi-static): process", o, "s", f"{o / base:.1f}x numpy; {_split(orep)}"))
+    if have_rsf and theirs:
+        t, trep = _best(theirs)
+        out.append(("RSF velocity step, rsfmodel: process", t, "s", _split(trep)))
+        out.append(("RSF velocity step end to end: ours / rsfmodel", o / t, "1", "< 1 (issue 19)"))
+    elif not have_rsf:
+        out.append(("RSF velocity step vs rsfmodel", float("nan"), "-", "rsfmodel not installed"))
+    return out
+
+
+if __name__ == "__main__":
+    for row in run(quick="--quick" in sys.argv):
+        print(" | ".join(f"{v:.4g}" if isinstance(v, float) else str(v) for v in row))
