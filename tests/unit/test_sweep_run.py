@@ -73,7 +73,7 @@ def test_failing_point_recorded_rest_finish(tmp_path, monkeypatch):
 
 def test_local_cluster_two_workers_equals_serial(tmp_path):
     serial = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "a", scheduler="serial")
-    dist = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "b", n_workers=2)
+    dist = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "b", n_workers=2, scheduler="local")
     xr.testing.assert_identical(dist, serial)
     for key in serial.point_key.values.ravel():  # the full point results too (timings aside)
         a, b = (SweepStore(tmp_path / d, "toy/sweep").load_point(str(key)) for d in "ab")
@@ -198,8 +198,9 @@ def test_crash_between_file_and_journal_and_torn_journal_line(tmp_path, monkeypa
 def test_chunked_and_client_written_sweeps_equal_serial(tmp_path, monkeypatch):
     """chunk_size > 1 (workers write the files) and worker_writes=False give the serial result; resume recomputes nothing."""
     serial = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "a", scheduler="serial")
-    chunked = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "b", n_workers=2, chunk_size=5)
-    client = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "c", n_workers=1, worker_writes=False)
+    chunked = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "b", n_workers=2, chunk_size=5, scheduler="local")
+    client = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "c", n_workers=1, worker_writes=False,
+                       scheduler="local", start_method="spawn")
     xr.testing.assert_identical(chunked, serial)
     xr.testing.assert_identical(client, serial)
     assert len(list((tmp_path / "b" / "points").glob("p*.nc"))) == 12
