@@ -407,9 +407,9 @@ def _run_first_points(sc, todo, overrides, quick, mset, finish, n_workers, say) 
                 say(f"{len(todo) - i} points of ~{seconds:.2g} s left: starting {n_w} workers")
                 return todo[i:], seconds
     if len(todo) > 1:
-        say(f"ran serially in this process (~{seconds:.2g} s per point: too short to amortise starting "
-            f"{n_w} worker(s), ~{startup:g} s)" if n_w >= 2 else "ran serially in this process (1 worker never "
-            "beats it; --scheduler local forces a cluster)")
+        say(f"ran serially in this process (~{seconds:.2g} s per point: the points after the first two would not "
+            f"have finished sooner on {n_w} new workers, ~{startup:g} s to start)" if n_w >= 2 else
+            "ran serially in this process (1 worker never beats it; --scheduler local forces a cluster)")
     return [], seconds
 
 
