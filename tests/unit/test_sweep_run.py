@@ -24,7 +24,7 @@ GRID = ["toy.x=1:6:6", "toy.y=[0.0, 0.5]"]
 def _log_lines(path: Path) -> list[tuple[float, float]]:
     if not path.exists():
         return []
-    return [tuple(map(float, ln.split())) for ln in path.read_text().splitlines() if ln.strip()]
+    return [tuple(map(float, ln.split()[:2])) for ln in path.read_text().splitlines() if ln.strip()]
 
 
 def test_serial_sweep_values_store_and_gather(tmp_path):

@@ -27,13 +27,17 @@ import xarray as xr
 
 from ..core.errors import ConfigError, DataError
 
-__all__ = ["Metric", "METRICS", "FAMILY_METRICS", "MetricSet", "metric_names_for", "resolve_metrics"]
+__all__ = ["MetricNotApplicable", "Metric", "METRICS", "FAMILY_METRICS", "MetricSet", "metric_names_for", "resolve_metrics"]
 
 #: fraction of the run, at its end, that ``steady_*`` averages over and ``stick_slip_*`` analyses
 STEADY_FRACTION = 0.25
 STICK_SLIP_WINDOW = 0.4
 
 FRICTION = ("friction_force", "friction_coefficient")
+
+
+class MetricNotApplicable(ConfigError):
+    """A metric asked of a run that lacks its variable (stops a sweep at its first point)."""
 
 
 @dataclass(frozen=True)
@@ -56,13 +60,20 @@ class Metric:
     units: str | None = None
 
     def source(self, ds: xr.Dataset) -> str:
-        """The input variable of ``ds`` this metric reads (DataError when it has none)."""
+        """The input variable of ``ds`` this metric reads.
+
+        Raises
+        ------
+        ConfigError
+            The run has none of :attr:`variables` over time: the metric does not apply to it
+            (a sweep stops at its first point rather than fail every point).
+        """
         for v in self.variables:
             if v in ds.data_vars and "time" in ds[v].dims:
                 return v
         timed = sorted(str(v) for v in ds.data_vars if "time" in ds[v].dims)
-        raise DataError(f"metric {self.name!r} needs one of {', '.join(self.variables)} over time; this run has "
-                        f"{', '.join(timed) or 'no variable over time'}")
+        raise MetricNotApplicable(f"metric {self.name!r} needs one of {', '.join(self.variables)} over time; this run has "
+                          f"{', '.join(timed) or 'no variable over time'}; choose another --metric")
 
     def evaluate(self, ds: xr.Dataset) -> tuple[dict[str, float], dict[str, str]]:
         """``({name[_suffix]: value}, {name[_suffix]: units})``; one suffix per value of other dims."""

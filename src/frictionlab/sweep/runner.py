@@ -38,7 +38,7 @@ from ..core.errors import ConfigError
 from ..core.result import STANDARD_UNITS
 from ..scenarios.base import Scenario, get_scenario
 from .grid import Grid, parse_grid
-from .metrics import METRICS, MetricSet, resolve_metrics
+from .metrics import METRICS, MetricNotApplicable, MetricSet, resolve_metrics
 from .store import SweepStore, make_record, point_key, write_point_file
 
 __all__ = ["run_sweep", "gather", "default_summary", "run_point", "run_and_store_point", "plan_parallel", "SERIAL",
@@ -91,9 +91,10 @@ def default_summary(ds: xr.Dataset) -> dict[str, float]:
 def run_point(scenario: Scenario, point: dict[str, Any], overrides: dict[str, Any], quick: bool,
               metrics: MetricSet | None = None,
               ) -> tuple[xr.Dataset | None, dict[str, float], str, float, dict[str, str]]:
-    """Run one point; never raises an ordinary exception (returns it as the error text).
+    """Run one point; returns an exception of the run as the error text (the sweep goes on).
 
-    ``metrics`` (a :class:`~frictionlab.sweep.metrics.MetricSet`) gives the summary; None uses
+    A metric that does not apply to the run (it lacks the metric's variable) raises
+    :class:`ConfigError`: in this process that stops the sweep at its first point. ``metrics`` (a :class:`~frictionlab.sweep.metrics.MetricSet`) gives the summary; None uses
     the scenario's ``summary`` or :func:`default_summary`.
 
     Returns
@@ -105,6 +106,8 @@ def run_point(scenario: Scenario, point: dict[str, Any], overrides: dict[str, An
         ds, _ = scenario.execute({**overrides, **point}, quick=quick)
         summary, units = summarize(ds, scenario, metrics)
         return ds, summary, "", time.perf_counter() - t0, units
+    except MetricNotApplicable:  # not this point's fault: every point would fail the same way
+        raise
     except Exception as exc:  # recorded with the point; the sweep goes on
         msg = f"{type(exc).__name__}: {exc}"
         if not isinstance(exc, (ValueError, RuntimeError)):
@@ -406,7 +409,9 @@ def _run_first_points(sc, todo, overrides, quick, mset, finish, n_workers, say) 
             if plan_parallel(len(todo) - i, seconds, n_w, startup):
                 say(f"{len(todo) - i} points of ~{seconds:.2g} s left: starting {n_w} workers")
                 return todo[i:], seconds
-    if len(todo) > 1:
+    if len(todo) > 1 and math.isnan(seconds):
+        say("ran serially in this process (no point finished to time)")
+    elif len(todo) > 1:
         say(f"ran serially in this process (~{seconds:.2g} s per point: the points after the first two would not "
             f"have finished sooner on {n_w} new workers, ~{startup:g} s to start)" if n_w >= 2 else
             "ran serially in this process (1 worker never beats it; --scheduler local forces a cluster)")
