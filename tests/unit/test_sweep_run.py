@@ -211,3 +211,47 @@ def test_chunked_and_client_written_sweeps_equal_serial(tmp_path, monkeypatch):
     xr.testing.assert_identical(again, serial)
     with pytest.raises(ConfigError, match="chunk_size"):
         run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "d", n_workers=1, chunk_size=0)
+
+
+def test_plan_parallel_and_auto_chunk():
+    from frictionlab.sweep.runner import auto_chunk, plan_parallel
+
+    # 46 points of 0.2 s: 9.2 s here vs 1.5 + 46 * 0.22 / 2 = 6.6 s on 2 new workers
+    assert plan_parallel(46, 0.2, 2, 1.5)
+    assert not plan_parallel(6, 0.2, 2, 1.5)      # 1.2 s here vs 2.2 s
+    assert not plan_parallel(100, 1.0, 1, 0.0)    # one worker never beats this process
+    assert not plan_parallel(46, float("nan"), 2, 1.5)
+    assert auto_chunk(46, 0.2, 2) == 2            # tasks of ~0.5 s
+    assert auto_chunk(46, 0.001, 2) == 5          # capped: >= 4 tasks per worker
+    assert auto_chunk(46, 5.0, 2) == 1
+
+
+def test_short_sweep_runs_here_long_one_on_warm_forked_workers(tmp_path, monkeypatch):
+    """Instant points stay in this process; 0.4 s points go to 2 workers after the first two, and
+    the workers are forked from this process (a module only this process imported is there)."""
+    import types
+
+    from frictionlab.sweep.runner import fork_is_safe
+
+    log = tmp_path / "log"
+    monkeypatch.setenv("TOY_LOG", str(log))
+    run_sweep(_sweep_toy.TOY, ["toy.x=1:12:12"], store=tmp_path / "a")
+    pids = {int(ln.split()[2]) for ln in log.read_text().splitlines()}
+    assert pids == {os.getpid()}  # too short to amortise a cluster: serial here
+    if not fork_is_safe():
+        pytest.skip("workers cannot be forked on this platform")
+    log.unlink()
+    monkeypatch.setenv("TOY_SLEEP", "0.4")
+    monkeypatch.setitem(sys.modules, "_sweep_warm_marker", types.ModuleType("_sweep_warm_marker"))
+
+    def inherited(ds):
+        return float("_sweep_warm_marker" in sys.modules)
+
+    ds = run_sweep(_sweep_toy.TOY, ["toy.x=1:12:12"], store=tmp_path / "b", n_workers=2,
+                   metrics=["final_friction", inherited])
+    lines = [ln.split() for ln in log.read_text().splitlines()]
+    here = [float(x) for x, _, pid in lines if int(pid) == os.getpid()]
+    assert here == [1.0, 2.0]  # the first two points measured the point time here
+    assert len({pid for _, _, pid in lines} - {str(os.getpid())}) == 2  # the rest on two workers
+    assert (ds.inherited == 1.0).all()  # forked: the workers have what this process had loaded
+    np.testing.assert_allclose(ds.final_friction.values, np.arange(1, 13) * (1 - np.exp(-1.0)), rtol=1e-12)

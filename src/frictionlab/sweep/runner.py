@@ -367,19 +367,27 @@ def run_sweep(
                 finish(key, point, run_point(sc, point, overrides, quick, mset))
         elif todo:
             seconds = float("nan")
+            local = sched is None or sched.lower() == LOCAL
             if sched is None:  # automatic: the first points here, the rest where it pays
                 todo, seconds = _run_first_points(sc, todo, overrides, quick, mset, finish, n_workers, say)
+            elif local and (start_method or "fork") == "fork" and fork_is_safe():
+                # one point here warms this process: the forked workers start warm
+                key, point = todo[0]
+                result = run_point(sc, point, overrides, quick, mset)
+                finish(key, point, result)
+                todo, seconds = todo[1:], (result[3] if not result[2] else seconds)
             if todo:
-                local = sched is None or sched.lower() == LOCAL
+                # decided after the first points: a numba parallel region that ran in them may forbid fork
+                method = start_method or ("fork" if fork_is_safe() else "spawn")
                 if worker_writes is None:
                     worker_writes = local
                 n_w = n_workers or min(2, len(todo))
-                chunk = chunk_size or (auto_chunk(len(todo), seconds, n_w) if local else 1)
+                chunk = chunk_size or (auto_chunk(len(todo), seconds, n_w) if local and worker_writes else 1)
                 if chunk > 1 and not worker_writes:
                     raise ConfigError(f"chunk_size {chunk} needs worker_writes (workers that write the store)")
                 store_info = (str(st.points_dir.resolve()), st.scenario) if worker_writes else None
                 _run_distributed(sc, todo, overrides, quick, sched, n_workers, connect_timeout, finish, store_info,
-                                 chunk, mset, start_method)
+                                 chunk, mset, method if local else None)
     finally:
         if bar is not None:
             bar.stop()
@@ -395,6 +403,7 @@ def _run_first_points(sc, todo, overrides, quick, mset, finish, n_workers, say) 
     sooner, counting the cluster's start-up (forked workers start warm).
     """
     n_w = n_workers if n_workers is not None else 2
+    # spawned workers import and compile again: about this process's first point on top of the start
     startup = STARTUP_FORK_S if fork_is_safe() else STARTUP_SPAWN_S
     seconds = float("nan")
     i = 0
