@@ -88,13 +88,18 @@ def _cli(args, **kw):
     return [sys.executable, "-c", code, *args]
 
 
-def test_killed_sweep_resumes_without_recomputing(tmp_path):
+@pytest.mark.parametrize("how", [
+    pytest.param(["--workers", "1"], id="serial"),
+    pytest.param(["--workers", "2", "--scheduler", "local", "--chunk", "2"], id="forked-workers",
+                 marks=pytest.mark.slow(reason="the same kill/resume with a local cluster: 15-60 s")),
+])
+def test_killed_sweep_resumes_without_recomputing(tmp_path, how):
     """Kill the CLI (SIGKILL to its process group) after k points are stored; --resume completes it."""
     ref = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "ref", scheduler="serial")
     store, log = tmp_path / "s", tmp_path / "log"
     env = {**os.environ, "TOY_LOG": str(log), "TOY_SLEEP": "0.4"}
     proc = subprocess.Popen(_cli(["sweep", "toy/sweep", *sum((["--grid", g] for g in GRID), []),
-                                  "--store", str(store), "--workers", "1"]),
+                                  "--store", str(store), *how]),
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     k = 3
     try:
@@ -110,6 +115,10 @@ def test_killed_sweep_resumes_without_recomputing(tmp_path):
     idx = SweepStore.read_index(store)
     stored = {tuple(r["params"][k_] for k_ in ("toy.x", "toy.y")) for r in idx["points"].values()
               if r["status"] == "done"}
+    for f in (store / "points").glob("p*.nc"):  # written by a worker, not journalled yet: recovered on resume
+        with xr.open_dataset(f, engine="h5netcdf") as pf:
+            rec = json.loads(pf.attrs["sweep_record"])
+        stored.add((rec["params"]["toy.x"], rec["params"]["toy.y"]))
     assert k <= len(stored) < 12
     n_before = len(_log_lines(log))
     res = subprocess.run(_cli(["sweep", "toy/sweep", *sum((["--grid", g] for g in GRID), []),
