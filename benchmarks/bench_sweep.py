@@ -1,26 +1,33 @@
-"""Sweep throughput: points/s serially and on 1 and 2 dask workers, the speed-up, the overhead per point.
+"""Sweep throughput end to end: start-up, per-point overhead, serial vs 1 vs 2 workers, start-up included.
 
-Three workloads:
+Workloads:
 
-* ``noop`` -- a scenario whose run costs ~0 (a 11-sample Dataset): its wall time per point
-  is the sweep machinery itself (task round trip, NetCDF write, journal line);
+* ``noop`` -- a scenario whose run costs ~0 (an 11-sample Dataset): the wall time per point is
+  the sweep machinery itself (run, summary, NetCDF write, journal line; on workers also the task
+  round trip), measured in this (warm) process;
 * ``rsf-1mm`` -- ``classic/rsf-velocity-step`` with 1 mm per segment, saved every 0.5 s: ~0.2 s
-  of compute and a ~0.5 MB result per point (compute-bound: the meaningful speed-up);
-* ``rsf-full`` -- 0.2 mm per segment saved at every step: ~0.05 s of compute and a 10 MB result
-  per point (output-bound: shows what writing the point files on the workers buys).
+  of compute per point on a free core (the issue's "48 points of ~0.2 s").
 
-Each is swept serially in this process and on a LocalCluster of 1 and 2 worker processes with
-:func:`run_sweep`'s defaults for a LocalCluster (1 worker: the client writes the point files,
-overlapping the worker's compute; 2 workers: each worker writes its own); 2 workers are also
-run with ``worker_writes=False`` (every result sent back and written by the client: the
-behaviour before, which made 2 workers no faster than 1) and, for ``noop``, 8 points per task. Clusters are started and every worker warmed up (imports, numba compilation: compiled
-loops are cached per process) beforehand; start-up and warm-up are reported on their own lines
-and are not in the point rates. Run with ``frictionlab bench sweep`` (``--quick`` for fewer points).
+Each ``rsf-1mm`` sweep runs in a **fresh Python process** and its wall time counts everything a
+user waits for: imports, compilation of the loops (or loading them from a disk cache), cluster
+start-up and every point. Modes: ``serial`` (``scheduler="serial"``), ``1 worker`` and
+``2 workers`` (``scheduler="local"``: a LocalCluster always, its workers forked from the process
+after its first point, so they start warm), ``auto`` (the default: first points here, the rest on
+2 workers when :func:`~frictionlab.sweep.runner.plan_parallel` says it pays) and ``2 workers,
+spawned`` (workers that import and compile again, the behaviour before). Ratios compare runs of
+this one invocation (best of two interleaved repeats; one with ``--quick``, 16 points instead
+of 48); the load average printed beside them says whether the cores were free. The CPU seconds
+of each run (the process and its workers) show the work done, which the load does not change.
+Run with ``frictionlab bench sweep``.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import os
+import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -30,7 +37,7 @@ import numpy as np
 
 from frictionlab.core.result import make_dataset
 from frictionlab.scenarios.base import Scenario
-from frictionlab.sweep import SweepStore, run_sweep
+from frictionlab.sweep import run_sweep
 
 # this file is loaded by path (not importable by the workers): cloudpickle sends its functions by value
 if __name__ in sys.modules:
@@ -45,92 +52,98 @@ def _noop_run(cfg: dict, quick: bool):
 NOOP = Scenario("bench/noop", "no-cost scenario (sweep overhead)", {"noop": {"x": 0.0}}, run=_noop_run)
 RSF = "classic/rsf-velocity-step"
 RSF_1MM = {"protocol.distances": [1e-3, 1e-3, 1e-3], "integrator.save_dt": 0.5}
-RSF_FULL = {"protocol.distances": [2e-4, 2e-4, 2e-4]}
+
+#: one sweep in a fresh process; prints a JSON line {"wall": s, "import": s, "first": s, "point": s}
+_FRESH = r"""
+import json, sys, tempfile, time
+t0 = time.perf_counter()
+from frictionlab.sweep import SweepStore, run_sweep
+t_import = time.perf_counter() - t0
+mode, n, overrides = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3])
+kw = {"serial": dict(scheduler="serial"), "1w": dict(scheduler="local", n_workers=1),
+      "2w": dict(scheduler="local", n_workers=2), "auto": dict(n_workers=2),
+      "2w-spawn": dict(scheduler="local", n_workers=2, start_method="spawn")}[mode]
+with tempfile.TemporaryDirectory() as d:
+    run_sweep("classic/rsf-velocity-step", [f"model.a=0.006:0.012:{n}"], store=d, overrides=overrides, **kw)
+    recs = sorted(SweepStore.read_index(d)["points"].values(), key=lambda r: r["finished"])
+secs = [r["seconds"] for r in recs]
+print(json.dumps({"wall": time.perf_counter() - t0, "import": t_import, "first": max(secs),
+                  "point": float(sorted(secs)[len(secs) // 2])}))
+"""
 
 
-def _warm_up() -> float:
-    from frictionlab.core.result import write_netcdf
-    from frictionlab.scenarios import get_scenario
+def _fresh(mode: str, n: int) -> dict[str, float]:
+    """One sweep in a fresh process: its figures plus the CPU seconds of the process and its workers."""
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    res = subprocess.run([sys.executable, "-c", _FRESH, mode, str(n), json.dumps(RSF_1MM)], capture_output=True,
+                         text=True, env=env, timeout=1800)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if res.returncode != 0:
+        raise RuntimeError(f"bench sweep {mode}: {res.stderr.strip().splitlines()[-1] if res.stderr else res.stdout}")
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    out["cpu"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)  # workers included
+    return out
+
+
+def _cluster_start(method: str) -> float:
+    import dask
+    from distributed import Client, LocalCluster
 
     t0 = time.perf_counter()
-    ds, _ = get_scenario(RSF).execute({"protocol.distances": [2e-5, 2e-5, 2e-5]})
-    with tempfile.TemporaryDirectory() as d:  # the NetCDF stack too: workers write their point files
-        write_netcdf(ds, f"{d}/warm.nc")
-    return time.perf_counter() - t0
+    with dask.config.set({"distributed.worker.multiprocessing-method": method}):
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                               silence_logs=logging.ERROR, scheduler_kwargs={"dashboard": False})
+    try:
+        with Client(cluster) as client:
+            client.wait_for_workers(2)
+            client.run(lambda: None)
+            return time.perf_counter() - t0
+    finally:
+        cluster.close()
 
 
-def _timed(sc, grid, overrides, scheduler, **kw) -> tuple[float, float]:
-    """(wall seconds of the sweep, mean seconds one point took inside its worker)."""
+def _noop_per_point(n: int, **kw) -> float:
     with tempfile.TemporaryDirectory() as d:
         t0 = time.perf_counter()
-        run_sweep(sc, grid, store=d, overrides=overrides, scheduler=scheduler, **kw)
-        wall = time.perf_counter() - t0
-        recs = SweepStore.read_index(d)["points"].values()
-        return wall, float(np.mean([r["seconds"] for r in recs]))
+        run_sweep(NOOP, [f"noop.x=0:1:{n}"], store=d, **kw)
+        return (time.perf_counter() - t0) / n
 
 
 def run(quick: bool) -> list[tuple[str, float, str, str]]:
-    from distributed import Client, LocalCluster
-
-    n_noop = 24 if quick else 96
-    n_rsf = 12 if quick else 48
-    n_full = 8 if quick else 24
-    work = {  # name: (scenario, grid, overrides, n)
-        "noop": (NOOP, [f"noop.x=0:1:{n_noop}"], {}, n_noop),
-        "rsf-1mm": (RSF, [f"model.a=0.006:0.012:{n_rsf}"], RSF_1MM, n_rsf),
-        "rsf-full": (RSF, [f"model.a=0.006:0.012:{n_full}"], RSF_FULL, n_full),
-    }
+    n = 16 if quick else 48
     out: list[tuple[str, float, str, str]] = []
-    out.append(("warm-up in this process (imports + numba compilation)", _warm_up(), "s", "excluded below"))
-    rate: dict[tuple[str, str], float] = {}
-    point_s: dict[tuple[str, str], float] = {}
-
-    def measure(name: str, mode: str, scheduler: str, **kw) -> None:
-        sc, grid, ov, n = work[name]
-        wall, per_point = _timed(sc, grid, ov, scheduler, **kw)
-        rate[name, mode], point_s[name, mode] = n / wall, per_point
-
-    for name in work:
-        measure(name, "serial", "serial")
-
-    for n_workers in (1, 2):
-        t0 = time.perf_counter()
-        cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                               silence_logs=logging.ERROR)
-        out.append((f"LocalCluster start, {n_workers} worker(s)", time.perf_counter() - t0, "s", "excluded"))
-        try:
-            addr = cluster.scheduler_address
-            with Client(addr) as client:  # every worker once: imports and numba caches
-                t0 = time.perf_counter()
-                per_worker = client.run(_warm_up)
-                label = f"warm-up, {n_workers} worker(s) (wall; max per worker {max(per_worker.values()):.2f} s)"
-                out.append((label, time.perf_counter() - t0, "s", "excluded"))
-            for name in work:
-                # the defaults of a LocalCluster: the client writes for 1 worker, the workers for 2
-                measure(name, f"{n_workers}w", addr, worker_writes=n_workers >= 2)
-                if n_workers == 2:
-                    measure(name, "2w-client", addr, worker_writes=False)
-                    if name == "noop":
-                        measure(name, "2w-chunk8", addr, worker_writes=True, chunk_size=8)
-        finally:
-            cluster.close()
-
-    labels = {"serial": "serial", "1w": "1 worker", "2w": "2 workers", "2w-client": "2 workers, client writes",
-              "2w-chunk8": "2 workers, 8 points per task"}
-    for name, (_, _, _, n) in work.items():
-        for mode, label in labels.items():
-            if (name, mode) not in rate:
-                continue
-            out.append((f"{name} ({n} points), {label}", rate[name, mode], "points/s",
-                        f"compute {1e3 * point_s[name, mode]:.0f} ms/point"))
-        out.append((f"{name}: speed-up 2 vs 1 worker", rate[name, "2w"] / rate[name, "1w"], "x",
-                    "~2 on 2 free cores" if name == "rsf-1mm" else ""))
-        out.append((f"{name}: 2 workers vs serial", rate[name, "2w"] / rate[name, "serial"], "x", ""))
-    out.append(("overhead per point, 2 workers (noop wall / point)", 1e3 / rate["noop", "2w"], "ms", "< 100 ms"))
-    # efficiency: the busy fraction of the workers; a low value with a long compute per point
-    # means the cores were shared (other processes), a low value with short compute means overhead
-    out.append(("rsf-1mm: worker busy fraction, 2 workers", rate["rsf-1mm", "2w"] * point_s["rsf-1mm", "2w"] / 2, "",
-                "1 = no sweep overhead"))
+    _noop_per_point(4, scheduler="serial")  # warm the NetCDF stack of this process
+    out.append(("per-point overhead, serial (noop, 96 points)", 1e3 * _noop_per_point(96, scheduler="serial"),
+                "ms", "sweep machinery: run + summary + NetCDF + journal"))
+    out.append(("per-point overhead, 2 forked workers (noop, 96 points, start-up included)",
+                1e3 * _noop_per_point(96, scheduler="local", n_workers=2), "ms", ""))
+    for method in ("fork", "spawn"):
+        out.append((f"LocalCluster start, 2 workers, {method}", _cluster_start(method), "s",
+                    "model constant: 1.5 s fork, 5 s spawn"))
+    out.append(("load average (1 min) before the fresh-process runs", os.getloadavg()[0], "", "2 cores: > 2 means "
+                "the cores are shared and wall-time ratios mean little"))
+    runs: dict[str, dict[str, float]] = {}
+    modes = ("serial", "1w", "2w", "auto", "2w-spawn")
+    for _ in range(1 if quick else 2):  # interleaved repeats, best of each: load that comes and goes hurts all modes
+        for mode in modes:
+            r = _fresh(mode, n)
+            if mode not in runs or r["wall"] < runs[mode]["wall"]:
+                runs[mode] = r
+    s = runs["serial"]
+    out.append(("fresh process: import frictionlab.sweep", s["import"], "s", ""))
+    out.append(("fresh process: slowest rsf-1mm point (the first: compilation or cache load)", s["first"], "s", ""))
+    out.append(("rsf-1mm: median point compute", s["point"], "s", "~0.2 s on a free core"))
+    labels = {"serial": "serial", "1w": "1 worker", "2w": "2 workers (forked, warm)", "auto": "auto (default)",
+              "2w-spawn": "2 workers, spawned (import + compile again)"}
+    for mode, label in labels.items():
+        out.append((f"rsf-1mm ({n} points), {label}: wall, start-up included", runs[mode]["wall"], "s",
+                    f"CPU {runs[mode]['cpu']:.1f} s (process + workers)"))
+    out.append(("rsf-1mm: speed-up 2 vs 1 worker, start-up included", runs["1w"]["wall"] / runs["2w"]["wall"], "x",
+                ">= 1.7"))
+    out.append(("rsf-1mm: speed-up auto vs serial, start-up included", s["wall"] / runs["auto"]["wall"], "x", "> 1"))
+    out.append(("rsf-1mm: speed-up 2 forked vs 2 spawned workers", runs["2w-spawn"]["wall"] / runs["2w"]["wall"], "x",
+                "> 1"))
     return out
 
 

@@ -2,7 +2,7 @@
 
 ``friction_force(t) = x (1 - exp(-t)) + y`` on 11 samples; ``x == toy.fail_at`` raises.
 Environment: ``TOY_SLEEP`` seconds to sleep per point, ``TOY_LOG`` a file to which every
-computed point appends ``x y`` (to count computations across processes).
+computed point appends ``x y pid`` (to count computations across processes and see where they ran).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def run(cfg: dict, quick: bool):
     log = os.environ.get("TOY_LOG")
     if log:
         with open(log, "a") as fh:
-            fh.write(f"{x!r} {y!r}\n")
+            fh.write(f"{x!r} {y!r} {os.getpid()}\n")
     time.sleep(float(os.environ.get("TOY_SLEEP", "0")))
     if x == cfg["toy"]["fail_at"]:
         raise IntegrationError(f"toy failure at x = {x}")

@@ -24,7 +24,7 @@ GRID = ["toy.x=1:6:6", "toy.y=[0.0, 0.5]"]
 def _log_lines(path: Path) -> list[tuple[float, float]]:
     if not path.exists():
         return []
-    return [tuple(map(float, ln.split())) for ln in path.read_text().splitlines() if ln.strip()]
+    return [tuple(map(float, ln.split()[:2])) for ln in path.read_text().splitlines() if ln.strip()]
 
 
 def test_serial_sweep_values_store_and_gather(tmp_path):
@@ -73,7 +73,7 @@ def test_failing_point_recorded_rest_finish(tmp_path, monkeypatch):
 
 def test_local_cluster_two_workers_equals_serial(tmp_path):
     serial = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "a", scheduler="serial")
-    dist = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "b", n_workers=2)
+    dist = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "b", n_workers=2, scheduler="local")
     xr.testing.assert_identical(dist, serial)
     for key in serial.point_key.values.ravel():  # the full point results too (timings aside)
         a, b = (SweepStore(tmp_path / d, "toy/sweep").load_point(str(key)) for d in "ab")
@@ -88,13 +88,18 @@ def _cli(args, **kw):
     return [sys.executable, "-c", code, *args]
 
 
-def test_killed_sweep_resumes_without_recomputing(tmp_path):
+@pytest.mark.parametrize("how", [
+    pytest.param(["--workers", "1"], id="serial"),
+    pytest.param(["--workers", "2", "--scheduler", "local", "--chunk", "2"], id="forked-workers",
+                 marks=pytest.mark.slow(reason="the same kill/resume with a local cluster: 15-60 s")),
+])
+def test_killed_sweep_resumes_without_recomputing(tmp_path, how):
     """Kill the CLI (SIGKILL to its process group) after k points are stored; --resume completes it."""
     ref = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "ref", scheduler="serial")
     store, log = tmp_path / "s", tmp_path / "log"
     env = {**os.environ, "TOY_LOG": str(log), "TOY_SLEEP": "0.4"}
     proc = subprocess.Popen(_cli(["sweep", "toy/sweep", *sum((["--grid", g] for g in GRID), []),
-                                  "--store", str(store), "--workers", "1"]),
+                                  "--store", str(store), *how]),
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     k = 3
     try:
@@ -110,6 +115,10 @@ def test_killed_sweep_resumes_without_recomputing(tmp_path):
     idx = SweepStore.read_index(store)
     stored = {tuple(r["params"][k_] for k_ in ("toy.x", "toy.y")) for r in idx["points"].values()
               if r["status"] == "done"}
+    for f in (store / "points").glob("p*.nc"):  # written by a worker, not journalled yet: recovered on resume
+        with xr.open_dataset(f, engine="h5netcdf") as pf:
+            rec = json.loads(pf.attrs["sweep_record"])
+        stored.add((rec["params"]["toy.x"], rec["params"]["toy.y"]))
     assert k <= len(stored) < 12
     n_before = len(_log_lines(log))
     res = subprocess.run(_cli(["sweep", "toy/sweep", *sum((["--grid", g] for g in GRID), []),
@@ -198,8 +207,9 @@ def test_crash_between_file_and_journal_and_torn_journal_line(tmp_path, monkeypa
 def test_chunked_and_client_written_sweeps_equal_serial(tmp_path, monkeypatch):
     """chunk_size > 1 (workers write the files) and worker_writes=False give the serial result; resume recomputes nothing."""
     serial = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "a", scheduler="serial")
-    chunked = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "b", n_workers=2, chunk_size=5)
-    client = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "c", n_workers=1, worker_writes=False)
+    chunked = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "b", n_workers=2, chunk_size=5, scheduler="local")
+    client = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "c", n_workers=1, worker_writes=False,
+                       scheduler="local", start_method="spawn")
     xr.testing.assert_identical(chunked, serial)
     xr.testing.assert_identical(client, serial)
     assert len(list((tmp_path / "b" / "points").glob("p*.nc"))) == 12
@@ -210,3 +220,47 @@ def test_chunked_and_client_written_sweeps_equal_serial(tmp_path, monkeypatch):
     xr.testing.assert_identical(again, serial)
     with pytest.raises(ConfigError, match="chunk_size"):
         run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "d", n_workers=1, chunk_size=0)
+
+
+def test_plan_parallel_and_auto_chunk():
+    from frictionlab.sweep.runner import auto_chunk, plan_parallel
+
+    # 46 points of 0.2 s: 9.2 s here vs 1.5 + 46 * 0.22 / 2 = 6.6 s on 2 new workers
+    assert plan_parallel(46, 0.2, 2, 1.5)
+    assert not plan_parallel(6, 0.2, 2, 1.5)      # 1.2 s here vs 2.2 s
+    assert not plan_parallel(100, 1.0, 1, 0.0)    # one worker never beats this process
+    assert not plan_parallel(46, float("nan"), 2, 1.5)
+    assert auto_chunk(46, 0.2, 2) == 2            # tasks of ~0.5 s
+    assert auto_chunk(46, 0.001, 2) == 5          # capped: >= 4 tasks per worker
+    assert auto_chunk(46, 5.0, 2) == 1
+
+
+def test_short_sweep_runs_here_long_one_on_warm_forked_workers(tmp_path, monkeypatch):
+    """Instant points stay in this process; 0.4 s points go to 2 workers after the first two, and
+    the workers are forked from this process (a module only this process imported is there)."""
+    import types
+
+    from frictionlab.sweep.runner import fork_is_safe
+
+    log = tmp_path / "log"
+    monkeypatch.setenv("TOY_LOG", str(log))
+    run_sweep(_sweep_toy.TOY, ["toy.x=1:12:12"], store=tmp_path / "a")
+    pids = {int(ln.split()[2]) for ln in log.read_text().splitlines()}
+    assert pids == {os.getpid()}  # too short to amortise a cluster: serial here
+    if not fork_is_safe():
+        pytest.skip("workers cannot be forked on this platform")
+    log.unlink()
+    monkeypatch.setenv("TOY_SLEEP", "0.4")
+    monkeypatch.setitem(sys.modules, "_sweep_warm_marker", types.ModuleType("_sweep_warm_marker"))
+
+    def inherited(ds):
+        return float("_sweep_warm_marker" in sys.modules)
+
+    ds = run_sweep(_sweep_toy.TOY, ["toy.x=1:12:12"], store=tmp_path / "b", n_workers=2,
+                   metrics=["final_friction", inherited])
+    lines = [ln.split() for ln in log.read_text().splitlines()]
+    here = [float(x) for x, _, pid in lines if int(pid) == os.getpid()]
+    assert here == [1.0, 2.0]  # the first two points measured the point time here
+    assert len({pid for _, _, pid in lines} - {str(os.getpid())}) == 2  # the rest on two workers
+    assert (ds.inherited == 1.0).all()  # forked: the workers have what this process had loaded
+    np.testing.assert_allclose(ds.final_friction.values, np.arange(1, 13) * (1 - np.exp(-1.0)), rtol=1e-12)

@@ -113,6 +113,9 @@ class Scenario:
     derived : ``{dotted key: what to set instead}`` for the config keys that ``run`` sets
         itself (from other settings); ``--set`` and ``--grid`` refuse them, since a value
         given there would be overwritten and silently ignored
+    metrics : names of the sweep metrics (:data:`frictionlab.sweep.metrics.METRICS`) that make
+        sense for this scenario (``frictionlab sweep --metric``); empty: the set of its model
+        family (:data:`frictionlab.sweep.metrics.FAMILY_METRICS`)
     """
 
     name: str
@@ -126,6 +129,7 @@ class Scenario:
     slow: bool = False
     summary: Callable[[xr.Dataset], dict[str, float]] | None = None
     derived: dict[str, str] = field(default_factory=dict)
+    metrics: tuple[str, ...] = ()
 
     @property
     def paper(self) -> str:

@@ -1,13 +1,105 @@
-"""The ``frictionlab sweep`` command (registered into the main CLI by :func:`register`)."""
+"""The ``frictionlab sweep`` command (registered into the main CLI by :func:`register`).
+
+``frictionlab sweep SCENARIO|FILE.toml --grid ... [--metric NAME ...] [--plot FILE]`` runs a sweep;
+``frictionlab sweep plot STORE [--metric NAME ...] [--out FILE]`` draws a finished (or partial) one.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
-__all__ = ["register"]
+__all__ = ["register", "scenario_of", "result_table"]
+
+
+def scenario_of(target: str):
+    """The scenario named ``target``, or one built from a run/scenario TOML file (as ``frictionlab run``).
+
+    A file with a top-level ``scenario = "NAME"`` is that scenario with the file's values; a
+    file without one is a plain run configuration (``[model]``, ``[protocol]``, ``[system]``,
+    ``[integrator]``) run by :func:`frictionlab.simulate`, named ``file/<stem>``.
+    """
+    from ..scenarios import Scenario, get_scenario
+    from ..scenarios.config import apply_overrides, load_toml
+
+    if not (target.endswith(".toml") or Path(target).is_file()):
+        return get_scenario(target)
+    cfg = load_toml(target)
+    name = cfg.pop("scenario", None)
+    if not name:
+        return Scenario(f"file/{Path(target).stem}", f"run file {target}", cfg)
+    base = get_scenario(name)
+    flat: dict[str, Any] = {}
+
+    def walk(d: dict, prefix: str) -> None:
+        for k, v in d.items():
+            if isinstance(v, dict):
+                walk(v, f"{prefix}{k}.")
+            else:
+                flat[f"{prefix}{k}"] = v
+
+    walk(cfg, "")
+    from dataclasses import replace
+
+    return replace(base, config=apply_overrides(base.config, flat))
+
+
+def result_table(ds, title: str, max_rows: int = 40):
+    """A rich Table of a gathered sweep: swept keys, every metric as ``name [units]``, status.
+
+    Columns fold (wrap) instead of cutting names, so every metric's full name and units show.
+    """
+    import json
+
+    from rich.markup import escape
+    from rich.table import Table
+
+    from .plot import metric_label, metric_names
+
+    keys = list(json.loads(ds.attrs["grid"]))
+    metrics = metric_names(ds)
+    t = Table(title=title)
+    for k in keys:
+        t.add_column(escape(k), overflow="fold")
+    for m in metrics:
+        t.add_column(escape(metric_label(ds, m).replace(" [", "\n[")), overflow="fold", justify="right")
+    t.add_column("status", overflow="fold")
+    flat = ds.stack(_p=keys) if len(keys) > 1 else ds.rename({keys[0]: "_p"}).assign_coords(
+        {keys[0]: ("_p", ds[keys[0]].values)})
+    n = flat.sizes["_p"]
+    for i in range(min(n, max_rows)):
+        row = flat.isel(_p=i)
+
+        def fmt_key(v) -> str:
+            return f"{v:.4g}" if isinstance(v, float) else escape(str(v))
+
+        t.add_row(*[fmt_key(row[k].item()) for k in keys], *[f"{float(row[m]):.5g}" for m in metrics],
+                  str(row["status"].item()))
+    if n > max_rows:
+        t.caption = f"first {max_rows} of {n} points; all are in sweep.nc"
+    return t
+
+
+def _save_figure(fig, path: Path) -> Path:
+    from ..core.files import atomic_target
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_target(path) as tmp:
+        fig.savefig(tmp, dpi=110, format=path.suffix.lstrip(".") or "png")
+    return path
+
+
+def _plot_store(store: Path, metrics: list[str] | None, out: Path | None, console) -> Path:
+    from .plot import plot_sweep
+    from .runner import gather
+
+    ds = gather(store)
+    fig = plot_sweep(ds, metrics)
+    path = _save_figure(fig, out or store / "sweep.png")
+    console.print(f"wrote {path}", markup=False)
+    return path
 
 
 def register(app: typer.Typer) -> None:
@@ -15,73 +107,86 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def sweep(
-        scenario: Annotated[str, typer.Argument(help="scenario name, e.g. classic/rsf-velocity-step")],
+        scenario: Annotated[str, typer.Argument(help="scenario name (e.g. classic/rsf-velocity-step), a run TOML "
+                                                      "file, or 'plot' to draw the store STORE")],
+        plot_store: Annotated[Optional[Path], typer.Argument(metavar="[STORE]",
+                                                             help="with 'plot': the store directory to draw")] = None,
         grid: Annotated[Optional[list[str]], typer.Option(
             "--grid", help="axis key=start:stop:num[:log] or key=\\[a,b,c]; repeat for more dimensions")] = None,
         set_: Annotated[Optional[list[str]], typer.Option("--set", help="fixed override for every point, e.g. model.b=0.02")] = None,
+        metric: Annotated[Optional[list[str]], typer.Option(
+            "--metric", help="per-point metric (repeat for more), e.g. steady_friction, stick_slip_amplitude; "
+                             "an unknown name lists the valid ones. Default: the scenario's summary")] = None,
+        plot: Annotated[Optional[Path], typer.Option("--plot", help="also draw the metrics vs the swept keys "
+                                                                    "into this file (.png, .pdf, .svg)")] = None,
+        out: Annotated[Optional[Path], typer.Option("--out", help="with 'plot': the figure file "
+                                                                  "(default STORE/sweep.png)")] = None,
         scheduler: Annotated[Optional[str], typer.Option(
-            "--scheduler", help="address of a running dask scheduler (tcp://host:8786); 'serial' runs in this process; "
-                                "default: a local cluster")] = None,
+            "--scheduler", help="'serial' runs in this process; 'local' always starts a local cluster; an address "
+                                "(tcp://host:8786) uses a running dask scheduler; default: the first points here, "
+                                "the rest on local workers when that is faster")] = None,
         store: Annotated[Optional[Path], typer.Option("--store", help="store directory (default out/sweeps/<scenario>)")] = None,
         resume: Annotated[bool, typer.Option("--resume", help="continue the store, skipping its finished points")] = False,
         workers: Annotated[Optional[int], typer.Option("--workers", help="local cluster worker processes (default 2)")] = None,
         quick: Annotated[bool, typer.Option("--quick", help="use the scenario's quick profile")] = False,
         timeout: Annotated[float, typer.Option("--timeout", help="seconds to wait for --scheduler to answer")] = 5.0,
-        chunk: Annotated[int, typer.Option("--chunk", help="points per dask task (> 1 for points cheaper than "
-                                                          "~50 ms; needs workers that write the store)")] = 1,
+        chunk: Annotated[Optional[int], typer.Option("--chunk", help="points per dask task (default: tasks of "
+                                                                     "~0.5 s from the measured point time)")] = None,
         worker_writes: Annotated[Optional[bool], typer.Option(
             "--worker-writes/--client-writes", help="who writes the point files (default: the workers of a local "
-                                                    "cluster of 2+, else the client)")] = None,
+                                                    "cluster, else the client)")] = None,
     ) -> None:
-        """Run SCENARIO over a parameter grid (one dask task per point) -> STORE/sweep.nc."""
+        """Run SCENARIO over a parameter grid -> STORE/sweep.nc, or 'sweep plot STORE' -> STORE/sweep.png."""
         from rich.console import Console
         from rich.markup import escape
-        from rich.table import Table
 
         from ..core.errors import ConfigError
         from ..core.result import write_netcdf
-        from ..scenarios import get_scenario
         from ..scenarios.config import parse_set
         from .grid import parse_grid
+        from .metrics import resolve_metrics
         from .runner import run_sweep
 
         console = Console()
-        sc = get_scenario(scenario)
+        if scenario == "plot":
+            if plot_store is None:
+                raise ConfigError("usage: frictionlab sweep plot STORE [--metric NAME ...] [--out FILE]")
+            _plot_store(plot_store, metric, out, console)
+            return
+        if plot_store is not None:
+            raise ConfigError(f"unexpected argument {str(plot_store)!r}: a sweep takes one SCENARIO (did you mean "
+                              f"'frictionlab sweep plot {plot_store}'?)")
+        if out is not None:
+            raise ConfigError("--out is for 'frictionlab sweep plot STORE'; a sweep writes its figure with --plot FILE")
+        sc = scenario_of(scenario)
         overrides = parse_set(set_ or [])
         if workers is not None and workers < 1:
             raise ConfigError(f"--workers must be >= 1, got {workers}")
+        if plot is not None and plot.suffix.lower() not in (".png", ".pdf", ".svg"):
+            raise ConfigError(f"--plot {str(plot)!r}: give a .png, .pdf or .svg file")
+        resolve_metrics(metric or None, sc)  # an unknown metric stops here, before anything runs
         g = parse_grid(grid or [], sc.resolved_config(overrides or None, quick))
         path = store or Path("out") / "sweeps" / sc.name.replace("/", "__")
-        console.print(f"sweep {sc.name}: {' x '.join(f'{k} ({len(v)})' for k, v in g.axes.items())} = {g.size} points "
-                      f"-> {path}", markup=False)
+        console.print(f"sweep {sc.name}: {' x '.join(f'{k} ({len(v)})' for k, v in g.axes.items())} = {g.size} "
+                      f"point{'s' if g.size != 1 else ''} -> {path}", markup=False)
         try:
             ds = run_sweep(sc, g, store=path, overrides=overrides, quick=quick, scheduler=scheduler,
                            n_workers=workers, resume=resume, connect_timeout=timeout, progress=console,
-                           worker_writes=worker_writes, chunk_size=chunk)
+                           worker_writes=worker_writes, chunk_size=chunk, metrics=metric or None)
         except KeyboardInterrupt:
             Console(stderr=True).print(f"interrupted; finished points are in {path}; continue with --resume",
                                        markup=False)
             raise SystemExit(130) from None
-        out = write_netcdf(ds, path / "sweep.nc")
-        metrics = [v for v in ds.data_vars if v not in ("status", "error", "point_key")]
-        t = Table(title=f"{sc.name} sweep")
-        for k in g.keys:
-            t.add_column(k)
-        for m in metrics[:4]:
-            t.add_column(m)
-        t.add_column("status")
-        flat = ds.stack(_p=g.keys) if len(g.keys) > 1 else ds.rename({g.keys[0]: "_p"}).assign_coords(
-            {g.keys[0]: ("_p", ds[g.keys[0]].values)})
-        for i in range(min(flat.sizes["_p"], 40)):
-            row = flat.isel(_p=i)
-            t.add_row(*[f"{row[k].item():.4g}" if isinstance(row[k].item(), float) else escape(str(row[k].item()))
-                        for k in g.keys],
-                      *[f"{float(row[m]):.5g}" for m in metrics[:4]], str(row["status"].item()))
-        console.print(t)
+        result = write_netcdf(ds, path / "sweep.nc")
+        console.print(result_table(ds, f"{sc.name} sweep"))
         n_failed = int(ds.attrs["n_failed"])
         for key, err in zip(ds["point_key"].values.ravel(), ds["error"].values.ravel()):
             if err:
                 console.print(f"[red]failed[/red] {key}: " + escape(err.splitlines()[0]))
-        console.print(f"wrote {out}; {g.size - n_failed}/{g.size} points finished", markup=False)
+        console.print(f"wrote {result}; {g.size - n_failed}/{g.size} points finished", markup=False)
+        if plot is not None:
+            from .plot import plot_sweep
+
+            console.print(f"wrote {_save_figure(plot_sweep(ds), plot)}", markup=False)
         if n_failed:
             raise SystemExit(1)

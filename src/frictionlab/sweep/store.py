@@ -72,11 +72,18 @@ def config_hash(config: dict[str, Any]) -> str:
 
 
 def make_record(point: dict[str, Any], summary: dict[str, float], error: str = "",
-                seconds: float = 0.0) -> dict[str, Any]:
-    """The index record of one finished (or failed) point."""
+                seconds: float = 0.0, units: dict[str, str] | None = None,
+                metrics: list[str] | None = None) -> dict[str, Any]:
+    """The index record of one finished (or failed) point.
+
+    ``units`` are the units of the summary values; ``metrics`` the metric names the sweep asked
+    for (None: the scenario's own summary), so a resumed sweep with other metrics re-summarises
+    the stored point from its file instead of running it again.
+    """
     return {"params": _jsonable(point), "status": "failed" if error else "done",
             "summary": {k: (None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v))
                         for k, v in summary.items()},
+            "units": dict(units or {}), "metrics": None if metrics is None else list(metrics),
             "error": error, "seconds": float(seconds), "finished": time.strftime("%Y-%m-%dT%H:%M:%S")}
 
 
@@ -368,9 +375,10 @@ class SweepStore:
         return self.points.get(key)
 
     def write_point(self, key: str, point: dict[str, Any], ds: xr.Dataset | None, summary: dict[str, float],
-                    error: str = "", seconds: float = 0.0) -> None:
+                    error: str = "", seconds: float = 0.0, units: dict[str, str] | None = None,
+                    metrics: list[str] | None = None) -> None:
         """Store one finished (or failed: ``ds`` None, ``error`` set) point at once."""
-        rec = make_record(point, summary, error, seconds)
+        rec = make_record(point, summary, error, seconds, units, metrics)
         if ds is not None and not error:
             write_point_file(self.points_dir, key, ds, rec, self.scenario)
         self.append_record(key, rec)

@@ -1,0 +1,286 @@
+"""Named per-point metrics of a sweep (``frictionlab sweep ... --metric NAME``).
+
+A metric reduces one run (an :class:`xarray.Dataset` over ``time``) to one number per
+combination of its other dimensions (e.g. one per ``law``). The named metrics read the
+standard result variables (``friction_force`` [N], ``friction_coefficient`` [1],
+``slip_velocity`` [m/s], ``contact_area``); "friction" means ``friction_force`` when the run
+has it, else ``friction_coefficient``. Units come from the variable's ``units`` attribute.
+
+Each scenario may declare the metrics that make sense for it (``Scenario.metrics``); other
+scenarios get a set by model family (:data:`FAMILY_METRICS`, by the scenario's paper or the
+``[model] name`` of a run file). A Python function ``ds -> float`` is a metric too: pass it to
+:func:`frictionlab.sweep.run_sweep` (``metrics=[..., fn]`` or ``{"name": fn}``).
+
+>>> from frictionlab.sweep.metrics import METRICS
+>>> METRICS["steady_friction"].description
+'mean friction over the last 25 % of the run (time-weighted)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from ..core.errors import ConfigError, DataError
+
+__all__ = ["MetricNotApplicable", "Metric", "METRICS", "FAMILY_METRICS", "MetricSet", "metric_names_for", "resolve_metrics"]
+
+#: fraction of the run, at its end, that ``steady_*`` averages over and ``stick_slip_*`` analyses
+STEADY_FRACTION = 0.25
+STICK_SLIP_WINDOW = 0.4
+
+FRICTION = ("friction_force", "friction_coefficient")
+
+
+class MetricNotApplicable(ConfigError):
+    """A metric asked of a run that lacks its variable (stops a sweep at its first point)."""
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A named reduction of one run over ``time``.
+
+    Attributes
+    ----------
+    name : metric name (also the result variable's name)
+    description : one line, shown by ``--metric`` errors and as ``long_name``
+    variables : candidate input variables, the first one the run has is used
+    reduce : ``reduce(da) -> DataArray`` reducing a variable with a ``time`` dimension over time
+    units : fixed units, or None for the input variable's units
+    """
+
+    name: str
+    description: str
+    variables: tuple[str, ...]
+    reduce: Callable[[xr.DataArray], xr.DataArray]
+    units: str | None = None
+
+    def source(self, ds: xr.Dataset) -> str:
+        """The input variable of ``ds`` this metric reads.
+
+        Raises
+        ------
+        ConfigError
+            The run has none of :attr:`variables` over time: the metric does not apply to it
+            (a sweep stops at its first point rather than fail every point).
+        """
+        for v in self.variables:
+            if v in ds.data_vars and "time" in ds[v].dims:
+                return v
+        timed = sorted(str(v) for v in ds.data_vars if "time" in ds[v].dims)
+        raise MetricNotApplicable(f"metric {self.name!r} needs one of {', '.join(self.variables)} over time; this run has "
+                          f"{', '.join(timed) or 'no variable over time'}; choose another --metric")
+
+    def evaluate(self, ds: xr.Dataset) -> tuple[dict[str, float], dict[str, str]]:
+        """``({name[_suffix]: value}, {name[_suffix]: units})``; one suffix per value of other dims."""
+        var = self.source(ds)
+        da = ds[var]
+        red = self.reduce(da)
+        units = self.units if self.units is not None else str(da.attrs.get("units", ""))
+        return _flatten(self.name, red, units)
+
+
+def _flatten(name: str, red: xr.DataArray, units: str) -> tuple[dict[str, float], dict[str, str]]:
+    if red.ndim == 0:
+        return {name: float(red)}, {name: units}
+    stacked = red.stack(_p=list(red.dims))
+    vals, unit = {}, {}
+    for i, idx in enumerate(stacked["_p"].values):
+        suffix = "_".join(str(x) for x in (idx if isinstance(idx, tuple) else (idx,)))
+        vals[f"{name}_{suffix}"] = float(stacked.values[i])
+        unit[f"{name}_{suffix}"] = units
+    return vals, unit
+
+
+def _tail(da: xr.DataArray, fraction: float) -> xr.DataArray:
+    t = da["time"].values.astype(float)
+    t0 = t[-1] - fraction * (t[-1] - t[0])
+    return da.isel(time=np.nonzero(t >= t0)[0])
+
+
+def _time_mean(da: xr.DataArray) -> xr.DataArray:
+    """Trapezoidal time average (uneven output steps weigh by their length); one sample: its value."""
+    if da.sizes["time"] < 2:
+        return da.isel(time=-1)
+    t = da["time"].values.astype(float)
+    span = t[-1] - t[0]
+    if span <= 0:
+        return da.mean("time")
+    return da.integrate("time") / span
+
+
+def _steady(da: xr.DataArray) -> xr.DataArray:
+    return _time_mean(_tail(da, STEADY_FRACTION))
+
+
+def _stick_slip(field: str) -> Callable[[xr.DataArray], xr.DataArray]:
+    def reduce(da: xr.DataArray) -> xr.DataArray:
+        from ..analysis.stick_slip import stick_slip
+
+        other = [d for d in da.dims if d != "time"]
+        t = da["time"].values
+
+        def one(series: np.ndarray) -> float:
+            if series.size < 8:
+                raise DataError(f"stick-slip metrics need >= 8 saved samples, the run has {series.size}; "
+                                "save more often (integrator.save_dt)")
+            m = stick_slip(t, series, window=STICK_SLIP_WINDOW)
+            return float(m.n_events if field == "n_events" else getattr(m, field))
+
+        if not other:
+            return xr.DataArray(one(da.values))
+        return xr.apply_ufunc(one, da, input_core_dims=[["time"]], vectorize=True)
+    return reduce
+
+
+def _pct(fraction: float) -> str:
+    return f"{100 * fraction:g} %"
+
+
+def _make() -> dict[str, Metric]:
+    last = (lambda da: da.isel(time=-1))
+    ms = [
+        Metric("final_friction", "friction at the end of the run", FRICTION, last),
+        Metric("mean_friction", "time-mean friction over the whole run", FRICTION, _time_mean),
+        Metric("steady_friction", f"mean friction over the last {_pct(STEADY_FRACTION)} of the run (time-weighted)"
+               , FRICTION, _steady),
+        Metric("peak_friction", "largest friction of the run", FRICTION, lambda da: da.max("time")),
+        Metric("min_friction", "smallest friction of the run", FRICTION, lambda da: da.min("time")),
+        Metric("steady_friction_coefficient", f"mean friction coefficient over the last {_pct(STEADY_FRACTION)} of the "
+               "run", ("friction_coefficient",), _steady),
+        Metric("peak_friction_coefficient", "largest friction coefficient of the run", ("friction_coefficient",),
+               lambda da: da.max("time")),
+        Metric("stick_slip_amplitude", f"mean peak-to-trough friction drop of the stick-slip events in the last "
+               f"{_pct(STICK_SLIP_WINDOW)} of the run (NaN: steady sliding)", FRICTION,
+               _stick_slip("amplitude")),
+        Metric("stick_slip_period", f"mean time between stick-slip events in the last {_pct(STICK_SLIP_WINDOW)} of the "
+               "run (NaN: steady sliding)", FRICTION, _stick_slip("period"), units="s"),
+        Metric("stick_slip_events", f"number of friction peaks (slip events) in the last {_pct(STICK_SLIP_WINDOW)} of "
+               "the run", FRICTION, _stick_slip("n_events"), units="1"),
+        Metric("peak_slip_velocity", "largest slip velocity of the run", ("slip_velocity",),
+               lambda da: da.max("time")),
+        Metric("final_contact_area", "contact area at the end of the run", ("contact_area",), last),
+        Metric("mean_contact_area", "time-mean contact area over the whole run", ("contact_area",), _time_mean),
+    ]
+    return {m.name: m for m in ms}
+
+
+#: every named metric
+METRICS: dict[str, Metric] = _make()
+
+_FRICTION_SET = ("final_friction", "mean_friction", "steady_friction", "peak_friction", "min_friction",
+                 "steady_friction_coefficient", "peak_friction_coefficient")
+_STICK_SLIP_SET = ("stick_slip_amplitude", "stick_slip_period", "stick_slip_events", "peak_slip_velocity")
+_AREA_SET = ("final_contact_area", "mean_contact_area")
+
+#: the metrics that make sense per model family (a scenario's paper, or a run file's model name)
+FAMILY_METRICS: dict[str, tuple[str, ...]] = {
+    "classic": _FRICTION_SET + _STICK_SLIP_SET,
+    "kloss": _FRICTION_SET,
+    "control": _FRICTION_SET + _STICK_SLIP_SET,
+    "subloading": _FRICTION_SET + _STICK_SLIP_SET,
+    "beam_network": _FRICTION_SET + _STICK_SLIP_SET,
+    "microjunction": _FRICTION_SET + _AREA_SET,
+    "rough_contact": _FRICTION_SET + _STICK_SLIP_SET + _AREA_SET,
+}
+
+
+def metric_names_for(scenario: Any) -> tuple[str, ...]:
+    """The metric names valid for ``scenario`` (its ``metrics`` attribute, else its family's set).
+
+    The family is the scenario's paper (``rough_contact/fig8`` -> ``rough_contact``), or for a
+    run file (``file/...``) the ``[model] name`` of its configuration; the classic laws (any
+    other model name) take the ``classic`` set. A scenario of no known family gets every metric.
+    """
+    declared = getattr(scenario, "metrics", None)
+    if declared:
+        return tuple(declared)
+    paper = scenario.name.split("/", 1)[0]
+    if paper in FAMILY_METRICS:
+        return FAMILY_METRICS[paper]
+    model = scenario.config.get("model", {}) if isinstance(scenario.config, dict) else {}
+    name = str(model.get("name", "")).replace("-", "_") if isinstance(model, dict) else ""
+    if name in FAMILY_METRICS:
+        return FAMILY_METRICS[name]
+    if name.startswith(("lbnm", "mlbnm", "beam")):
+        return FAMILY_METRICS["beam_network"]
+    if name:
+        return FAMILY_METRICS["classic"]
+    return tuple(METRICS)
+
+
+@dataclass(frozen=True)
+class MetricSet:
+    """The metrics of one sweep: named ones and Python functions ``ds -> float``, evaluated per point.
+
+    Calling it on a run returns ``{name: value}``; :meth:`evaluate` also returns the units.
+    Picklable (the functions travel to dask workers with cloudpickle).
+    """
+
+    named: tuple[str, ...] = ()
+    custom: tuple[tuple[str, Callable[[xr.Dataset], float]], ...] = ()
+
+    @property
+    def names(self) -> list[str]:
+        return [*self.named, *(n for n, _ in self.custom)]
+
+    def evaluate(self, ds: xr.Dataset) -> tuple[dict[str, float], dict[str, str]]:
+        values: dict[str, float] = {}
+        units: dict[str, str] = {}
+        for name in self.named:
+            v, u = METRICS[name].evaluate(ds)
+            values.update(v)
+            units.update(u)
+        for name, fn in self.custom:
+            out = fn(ds)
+            try:
+                values[name] = float(out)
+            except (TypeError, ValueError):
+                raise DataError(f"custom metric {name!r} returned {type(out).__name__}, not a number") from None
+            units[name] = str(getattr(fn, "units", ""))
+        return values, units
+
+    def __call__(self, ds: xr.Dataset) -> dict[str, float]:
+        return self.evaluate(ds)[0]
+
+
+def resolve_metrics(metrics: Iterable[str | Callable] | Mapping[str, Callable] | None, scenario: Any
+                    ) -> MetricSet | None:
+    """Check ``metrics`` (names and/or functions) against ``scenario``; None when none are asked for.
+
+    Raises
+    ------
+    ConfigError
+        A name that is not a metric of this scenario (one line listing the valid ones), a
+        repeated name, or an entry that is neither a name nor a callable.
+    """
+    if metrics is None:
+        return None
+    items: list[tuple[str, Any]] = (list(metrics.items()) if isinstance(metrics, Mapping)
+                                    else [(m if isinstance(m, str) else getattr(m, "__name__", ""), m) for m in metrics])
+    if not items:
+        return None
+    valid = metric_names_for(scenario)
+    named: list[str] = []
+    custom: list[tuple[str, Callable]] = []
+    seen: set[str] = set()
+    for name, m in items:
+        if isinstance(m, str):
+            if m not in valid:
+                hint = "" if m not in METRICS else f" (it does not apply to {scenario.name})"
+                raise ConfigError(f"unknown metric {m!r}{hint}; valid for {scenario.name}: {', '.join(valid)}")
+            named.append(m)
+        elif callable(m):
+            if not name or name == "<lambda>":
+                raise ConfigError("a custom metric needs a name: pass {'name': function} or a named function")
+            custom.append((name, m))
+        else:
+            raise ConfigError(f"a metric is a name or a function ds -> float, got {type(m).__name__}")
+        if name in seen:
+            raise ConfigError(f"metric {name!r} is given twice")
+        seen.add(name)
+    return MetricSet(tuple(named), tuple(custom))
