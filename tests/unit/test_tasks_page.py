@@ -43,7 +43,9 @@ def _param(i: int, lang: str, code: str, mark: str):
     marks = []
     if mark.startswith("slow:"):
         marks.append(pytest.mark.slow(reason=mark.removeprefix("slow:").strip()))
-    elif mark.startswith("needs-option:") and not _has_option(mark):
+    elif mark.startswith("needs-option:"):
+        if _has_option(mark):
+            return pytest.param(lang, code, marks=marks, id=f"block{i}-{lang}")
         marks.append(pytest.mark.skip(reason=f"needs {mark.removeprefix('needs-option:').strip()} "
                                              "(merged separately)"))
     elif mark:
