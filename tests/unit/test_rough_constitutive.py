@@ -132,10 +132,21 @@ def test_viscoplastic_relaxation_converges_to_closed_form():
 
 @pytest.mark.parametrize("kw, field", [({"lams": (-1.0,)}, "lams"), ({"As": (-0.1,)}, "As"),
                                        ({"lams": (1.0, 2.0), "As": (0.1,)}, "As"), ({"A_cr": 0.0}, "A_cr"),
-                                       ({"C0": -16.0}, "C0"), ({"solver": "exact"}, "solver")])
+                                       ({"C0": -16.0}, "C0")])
 def test_bad_parameters(kw, field):
     with pytest.raises(ParameterError, match=field):
         RoughContact(**kw)
+
+
+def test_solver_choice_is_a_driver_option_and_validated():
+    """The solver left the model's parameters (physics only); a bad choice is refused where it lives."""
+    from frictionlab.contact.rough.numerics import SolverOptions
+    from frictionlab.core.errors import ConfigError
+
+    with pytest.raises(TypeError):
+        RoughContact(solver="exact")
+    with pytest.raises(ConfigError, match="solver"):
+        SolverOptions(solver="bogus")
 
 
 def test_bad_constitutive_objects():
