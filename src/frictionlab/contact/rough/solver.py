@@ -534,7 +534,9 @@ from .precond import ClusterPreconditioner, nb_precondition, supports_preconditi
 
 
 @njit(cache=True)
-def _nb_direction(Mp, g, p, t, r, delta, G_old):  # pragma: no cover - compiled
+def _nb_residual(Mp, g, p, r):  # pragma: no cover - compiled
+    """Residual ``r = Mp - g - rbar`` with ``rbar`` its mean on the contact set (the load
+    constraint's multiplier); returns ``(nS, rbar)``, ``nS = 0`` (r untouched) when no contact."""
     n = p.size
     s = 0.0
     nS = 0
@@ -543,14 +545,23 @@ def _nb_direction(Mp, g, p, t, r, delta, G_old):  # pragma: no cover - compiled
             s += Mp[i] - g[i]
             nS += 1
     if nS == 0:
-        return 0.0, 0, 0.0
+        return 0, 0.0
     rbar = s / nS
+    for i in range(n):
+        r[i] = Mp[i] - g[i] - rbar
+    return nS, rbar
+
+
+@njit(cache=True)
+def _nb_direction(Mp, g, p, t, r, delta, G_old):  # pragma: no cover - compiled
+    n = p.size
+    nS, rbar = _nb_residual(Mp, g, p, r)
+    if nS == 0:
+        return 0.0, 0, 0.0
     G = 0.0
     for i in range(n):
-        ri = Mp[i] - g[i] - rbar
-        r[i] = ri
         if p[i] > 0.0:
-            G += ri * ri
+            G += r[i] * r[i]
     beta = delta * G / G_old
     for i in range(n):
         if p[i] > 0.0:
@@ -567,17 +578,9 @@ def _nb_direction_pc(Mp, g, p, t, r, z, e, buf, delta, G_old, order, starts, mof
     solve projected on the load constraint (:func:`~frictionlab.contact.rough.precond.nb_precondition`),
     ``t = z + beta t`` on the contact set. Returns ``(G = r.z, nS, rbar)``."""
     n = p.size
-    s = 0.0
-    nS = 0
-    for i in range(n):
-        if p[i] > 0.0:
-            s += Mp[i] - g[i]
-            nS += 1
+    nS, rbar = _nb_residual(Mp, g, p, r)
     if nS == 0:
         return 0.0, 0, 0.0
-    rbar = s / nS
-    for i in range(n):
-        r[i] = Mp[i] - g[i] - rbar
     G = nb_precondition(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf)
     beta = delta * G / G_old
     for i in range(n):
