@@ -88,7 +88,7 @@ def test_fig8_set_integrator_dt_changes_the_result():
     from frictionlab.scenarios import get_scenario
 
     sc = get_scenario("beam-network/fig8")
-    short = {"drive.duration": 0.1, "integrator.beam_save_dt": 1e-2}
+    short = {"protocol.duration_s": 0.1, "integrator.beam_save_dt": 1e-2}
     a, _ = sc.execute(short)
     b, cfg = sc.execute({**short, "integrator.dt": 1e-5})
     assert cfg["integrator"]["dt"] == 1e-5 and b.attrs["dt"] == 1e-5 and a.attrs["dt"] == 2e-5
