@@ -26,8 +26,8 @@ from ...analysis.beam_patterns import (fit_tip_velocity, friction_from_tip_veloc
 from ...contact.beam_network.mlbnm import iub_arrays
 from ...contact.beam_network.stability import iub_stability
 from ..base import Scenario, check, deviation, register_scenario
-from ._common import (CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, params_from, rank_corr, steady_friction, table3_evidence, check_integrator, run_batch,
-                      stage_protocol)
+from ._common import (CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, check_integrator, params_from, rank_corr,
+                      run_batch, stage_protocol, steady_friction, table3_evidence)
 
 CONFIG = {
     "model": dict(MODEL),
