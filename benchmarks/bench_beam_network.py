@@ -56,7 +56,7 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
     ds = sc.run(cfg, quick)
     w, c = time.perf_counter() - t0, time.process_time() - c0
     nt = numba.config.NUMBA_NUM_THREADS
-    label = f"Fig. 14 map ({ds.attrs['n_points']} points, {cfg['drive']['duration']:g} s each, {nt} threads)"
+    label = f"Fig. 14 map ({ds.attrs['n_points']} points, {cfg['protocol']['duration_s']:g} s each, {nt} threads)"
     out.append((label + ", wall", w, "s", "< 60 on 2 cores"))
     out.append((label + ", CPU time / 2 (wall on 2 idle cores)", c / 2, "s", "< 60 on 2 cores"))
     return out

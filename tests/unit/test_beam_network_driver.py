@@ -88,7 +88,7 @@ def test_fig8_set_integrator_dt_changes_the_result():
     from frictionlab.scenarios import get_scenario
 
     sc = get_scenario("beam-network/fig8")
-    short = {"drive.duration": 0.1, "integrator.beam_save_dt": 1e-2}
+    short = {"protocol.duration_s": 0.1, "integrator.beam_save_dt": 1e-2}
     a, _ = sc.execute(short)
     b, cfg = sc.execute({**short, "integrator.dt": 1e-5})
     assert cfg["integrator"]["dt"] == 1e-5 and b.attrs["dt"] == 1e-5 and a.attrs["dt"] == 2e-5
@@ -96,3 +96,50 @@ def test_fig8_set_integrator_dt_changes_the_result():
         fa, fb = a.friction_force.sel(model=model).values, b.friction_force.sel(model=model).values
         assert not np.array_equal(fa, fb), model
         np.testing.assert_allclose(fa, fb, rtol=0, atol=0.05 * np.max(np.abs(fa)))  # same physics, another step
+
+
+def test_load_distribution_reaches_both_drivers():
+    """``load_distribution`` (the per-beam normal loads) is what fig8's column-mean LBNM runs through ``simulate``."""
+    from frictionlab.core.errors import ParameterError
+
+    m = make_model("beam_network", "vf60-calibrated")
+    g = m.geometry()
+    col_mean = (np.bincount(g.column, weights=g.normal_force) / np.bincount(g.column))[g.column]
+    cm = m.replace(load_distribution="column_mean")
+    ds = fl.simulate(cm, _cv(m, duration=0.05), integrator="lbnm", beam_save_dt=1e-2)
+    np.testing.assert_array_equal(ds.beam_normal_force.values, col_mean)
+    ref = run_lbnm(m, 7.5e-4, 0.05, normal_force=col_mean)  # the former direct call of the scenario
+    np.testing.assert_array_equal(ds.friction_force.values, ref.friction_force.values)
+    fig7 = fl.simulate(m, _cv(m, duration=0.05), integrator="lbnm", beam_save_dt=1e-2)
+    assert not np.array_equal(fig7.friction_force.values, ds.friction_force.values)
+    # the MLBNM lumps the same column loads either way; "uniform" moves load to the outer columns
+    ml = {d: fl.simulate(m.replace(load_distribution=d), _cv(m, duration=0.05)) for d in ("fig7", "column_mean", "uniform")}
+    np.testing.assert_allclose(ml["column_mean"].iub_normal_force.values, ml["fig7"].iub_normal_force.values, rtol=1e-14)
+    uni = ml["uniform"].iub_normal_force.values
+    np.testing.assert_allclose(uni, 88.0 * g.column_count / g.n_beams, rtol=1e-14)
+    assert uni[0] > ml["fig7"].iub_normal_force.values[0]
+    with pytest.raises(ParameterError, match="load_distribution.*column_mean"):
+        m.replace(load_distribution="column-mean")
+
+
+def test_fig8_and_calibration_run_the_lbnm_through_simulate(monkeypatch):
+    import inspect
+
+    from frictionlab.scenarios import get_scenario
+    from frictionlab.scenarios.beam_network import calibration, fig8
+
+    for mod in (fig8, calibration):
+        assert "run_lbnm" not in vars(mod) and "run_lbnm(" not in inspect.getsource(mod), mod.__name__
+    calls = []
+    real = fig8.simulate
+
+    def spy(model, protocol, **kw):
+        calls.append((kw.get("integrator"), model.load_distribution))
+        return real(model, protocol, **kw)
+
+    monkeypatch.setattr(fig8, "simulate", spy)
+    ds, _ = get_scenario("beam-network/fig8").execute({"protocol.duration_s": 0.05, "integrator.beam_save_dt": 1e-2})
+    assert calls == [("lbnm", "fig7"), ("mlbnm", "fig7"), ("mlbnm", "fig7"), ("lbnm", "column_mean")]
+    assert ds.sizes["model"] == 4 and np.all(np.isfinite(ds.friction_force.values))
+    with pytest.raises(ConfigError, match="load_distribution = 'uniform': beam-network/fig8 runs"):
+        get_scenario("beam-network/fig8").execute({"protocol.duration_s": 0.05, "model.load_distribution": "uniform"})

@@ -44,7 +44,7 @@ def test_run_config_runs_every_contact_model_in_si(name):
 def test_beam_network_scenario_uses_integrator_dt():
     """Issue 12: ``--set integrator.dt=1e-5`` on a beam-network scenario was accepted and ignored."""
     sc = get_scenario("beam-network/fig9")
-    ds, cfg = sc.execute({"drive.duration": 0.02, "integrator.dt": 1e-5}, quick=True)
+    ds, cfg = sc.execute({"protocol.duration_s": 0.02, "integrator.dt": 1e-5}, quick=True)
     assert cfg["integrator"]["dt"] == 1e-5 and ds.attrs["dt"] == 1e-5
 
 
@@ -100,7 +100,7 @@ def test_rough_static_scenario_runs_the_hold_driver_with_integrator_options():
 def test_scenarios_refuse_integrator_keys_their_runs_do_not_use(name, key):
     value = True if key == "allow_unstable" else "ensemble"
     with pytest.raises(ConfigError, match=f"got {key}"):
-        get_scenario(name).execute({f"integrator.{key}": value, "drive.duration": 0.01} if name.startswith("beam")
+        get_scenario(name).execute({f"integrator.{key}": value, "protocol.duration_s": 0.01} if name.startswith("beam")
                                    else {f"integrator.{key}": value}, quick=True)
 
 

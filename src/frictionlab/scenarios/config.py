@@ -34,12 +34,24 @@ from ..solve.drivers import Driver, check_options, default_driver, driver_for, d
 from ..systems.base import _SYSTEMS, make_system, system_names
 
 __all__ = ["SECTIONS", "INTEGRATOR_KEYS", "parse_set", "apply_overrides", "load_toml", "dump_toml", "build",
-           "run_config", "config_driver", "expand_preset"]
+           "run_config", "config_driver", "expand_preset", "MOVED_SECTIONS", "refuse_moved_sections"]
 
 #: the sections of a run configuration
 SECTIONS = ("model", "protocol", "system", "integrator")
 #: keys of ``[integrator]`` common to every driver (the driver's options come on top)
 INTEGRATOR_KEYS = ("driver", "dt", "t_end", "save_dt")
+#: sections of the former vocabulary: using one is a ConfigError saying where its keys went
+MOVED_SECTIONS = {
+    "drive": "[protocol] (the stage programme: type = \"constant_velocity\", v [m/s], duration_s [s]); "
+             "time steps and schemes are [integrator] keys",
+}
+
+
+def refuse_moved_sections(keys: Any) -> None:
+    """Raise :class:`ConfigError` with a pointer for a section of :data:`MOVED_SECTIONS` among ``keys``."""
+    for key in keys:
+        if key in MOVED_SECTIONS:
+            raise ConfigError(f"config section [{key}] is gone: its keys are {MOVED_SECTIONS[key]}")
 
 
 #: deepest nesting of lists/tables accepted in a value or a scenario file
@@ -166,6 +178,8 @@ def apply_overrides(cfg: dict[str, Any], overrides: dict[str, Any], strict: bool
                 raise ConfigError(f"cannot set {key!r}: {'.'.join(parts[:i + 1])} is a value "
                                   f"({node[part]!r}), not a table")
             if part not in node:
+                if i == 0:
+                    refuse_moved_sections([part])
                 if strict and i == 0 and part not in SECTIONS:
                     raise ConfigError(f"unknown config section {part!r} in {key!r}{suggest(part, list(node))}; sections: {', '.join(k for k, v in node.items() if isinstance(v, dict))}")
                 node = node.setdefault(part, {})
@@ -296,6 +310,7 @@ def dump_toml(cfg: dict[str, Any], scenario: str | None = None, *, expand: bool 
 
 def check_sections(cfg: dict[str, Any]) -> None:
     """Refuse top-level keys other than :data:`SECTIONS` (and ``scenario``), with a suggestion."""
+    refuse_moved_sections(cfg)
     for key in cfg:
         if key not in (*SECTIONS, "scenario"):
             raise ConfigError(f"unknown config section {key!r}{suggest(key, SECTIONS)}; sections: {', '.join(SECTIONS)}")

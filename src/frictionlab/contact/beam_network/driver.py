@@ -13,7 +13,8 @@ be a single piece of constant velocity >= 0 and constant normal force
 (:meth:`~frictionlab.protocols.base.AbstractProtocol.segments`); anything else is refused in
 one line. The normal force sets the contact patch (Fig. 7 load polynomial) and is the model's
 ``normal_load`` [N]; a protocol whose normal force differs is refused (change one of them)
-rather than one of the two being ignored.
+rather than one of the two being ignored. How that load is shared among the beams is the
+model option ``load_distribution`` (the Fig. 7 map, column means, uniform): both loops use it.
 
 ``dt`` [s] is the time step of the loop (default 2e-5 s, the scenarios' value; the explicit
 ``scheme = "euler"`` checks it against its stability limit), ``save_dt`` [s] the output

@@ -9,14 +9,17 @@ Functions here are plain numpy; the time loops live in :mod:`.lbnm` and :mod:`.m
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ...core.errors import ParameterError
 
-__all__ = ["load_polynomial", "PatchGeometry", "build_patch"]
+__all__ = ["load_polynomial", "PatchGeometry", "build_patch", "LOAD_DISTRIBUTIONS", "redistribute_load"]
+
+#: how the total normal load is shared among the beams (``BeamNetworkParams.load_distribution``)
+LOAD_DISTRIBUTIONS = ("fig7", "column_mean", "uniform")
 
 FloatArray = NDArray[np.float64]
 
@@ -196,3 +199,23 @@ def build_patch(a: float, normal_load: float, p0: float, p2: float, p22: float, 
         column_x=(idx[cols] * a).astype(float),
         column_count=np.bincount(column).astype(np.int64),
     )
+
+
+def redistribute_load(geo: PatchGeometry, how: str) -> PatchGeometry:
+    """``geo`` with its per-beam normal loads shared out as ``how`` says (same total, same columns).
+
+    ``"fig7"``: the Fig. 7 load map of :func:`build_patch` (``geo`` itself); ``"column_mean"``:
+    every beam carries the mean load of its column, so each column keeps its summed load f_z^I
+    (what the MLBNM's column lumping of Sec. 3.1, eq. (10), keeps of the map); ``"uniform"``:
+    every beam carries F_z / N.
+    """
+    if how == "fig7":
+        return geo
+    fz = geo.normal_force
+    if how == "column_mean":
+        new = (np.bincount(geo.column, weights=fz) / np.bincount(geo.column))[geo.column]
+    elif how == "uniform":
+        new = np.full(geo.n_beams, fz.sum() / geo.n_beams)
+    else:
+        raise ParameterError(f"load distribution {how!r} is not one of {', '.join(LOAD_DISTRIBUTIONS)}")
+    return replace(geo, normal_force=new)

@@ -12,8 +12,10 @@ from ...contact.beam_network.stability import iub_stability
 from ...core.errors import ConfigError
 from ...core.registry import make_model
 from ...protocols import ConstantVelocity
+from ...protocols.base import make_protocol
 from ...solve import simulate
 from ..base import Check, check
+from ..config import refuse_moved_sections
 
 REFERENCES = [CITATION]
 
@@ -34,9 +36,36 @@ def params_from(cfg: dict[str, Any], **extra: Any) -> BeamNetworkParams:
 
 
 def stage_protocol(cfg: dict[str, Any], p: BeamNetworkParams) -> ConstantVelocity:
-    """The ``[drive]`` section as a constant stage velocity at the model's normal load."""
-    return ConstantVelocity(v=float(cfg["drive"]["v"]), duration_s=float(cfg["drive"]["duration"]),
-                            normal_force_value=p.normal_load)
+    """The ``[protocol]`` table: one constant stage velocity ``v`` [m/s] for ``duration_s`` [s].
+
+    Its normal force is the model's ``normal_load`` (which sets the contact patch); a
+    ``normal_force_value`` that differs is refused rather than one of the two ignored.
+    """
+    table = protocol_table(cfg)
+    fn = table.get("normal_force_value", p.normal_load)
+    if abs(float(fn) - p.normal_load) > 1e-9 * p.normal_load:
+        raise ConfigError(f"protocol.normal_force_value = {fn!r} N differs from model.normal_load = "
+                          f"{p.normal_load:g} N (which sets the contact patch); set model.normal_load instead")
+    return make_protocol({**table, "normal_force_value": p.normal_load})  # type: ignore[return-value]
+
+
+def protocol_table(cfg: dict[str, Any]) -> dict[str, Any]:
+    """The ``[protocol]`` table of a beam-network scenario (a ``constant_velocity`` stage programme).
+
+    The sweeps (Figs. 12, 14, calibration) take only its ``duration_s``; the stage velocity and
+    load of each case come from their own sections (``Scenario.derived`` says which).
+    """
+    refuse_moved_sections(cfg)
+    table = dict(cfg["protocol"])
+    if table.get("type") != "constant_velocity":
+        raise ConfigError(f"protocol.type = {table.get('type')!r}: the beam-network loops drive the stage at one "
+                          "constant velocity from rest; use type = \"constant_velocity\"")
+    return table
+
+
+def duration(cfg: dict[str, Any]) -> float:
+    """``protocol.duration_s`` [s]: how long every run of a sweep lasts from rest."""
+    return float(protocol_table(cfg).get("duration_s", ConstantVelocity().duration_s))
 
 
 def check_integrator(cfg: dict[str, Any], *extra: str) -> dict[str, Any]:

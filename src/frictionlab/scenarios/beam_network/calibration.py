@@ -49,12 +49,13 @@ import numpy as np
 import xarray as xr
 
 from ...analysis.beam_patterns import steady_metrics
-from ...contact.beam_network.lbnm import run_lbnm
 from ...contact.beam_network.mlbnm import iub_arrays, iub_linear_eigenvalues
 from ...contact.beam_network.stability import iub_stability
 from ...core.registry import make_model
+from ...protocols import ConstantVelocity
+from ...solve import simulate
 from ..base import Scenario, check, deviation, register_scenario
-from ._common import NUMERICS, REFERENCES, check_integrator, run_batch, steady_friction, table3_evidence
+from ._common import NUMERICS, REFERENCES, check_integrator, duration, run_batch, steady_friction, table3_evidence
 
 CONFIG = {
     "model": {"name": "beam_network", "preset": "vf60-table3"},
@@ -64,7 +65,7 @@ CONFIG = {
     "sweep_d": {"v_stribeck": [0.018, 0.009, 0.0036, 0.0024, 0.0018, 0.0015, 0.0012, 0.001],
                 "velocities": [7.5e-4, 1.5e-3, 4.5e-3], "cb": 148.0},
     "sweep_e": {"v_min": 1.0e-3, "v_max": 3.5e-3, "duration": 10.0},
-    "drive": {"duration": 16.0},
+    "protocol": {"type": "constant_velocity", "duration_s": 16.0},
     "integrator": dict(NUMERICS),
 }
 
@@ -81,7 +82,7 @@ def _base(cfg):
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     base = _base(cfg)
     n = check_integrator(cfg)
-    T = float(cfg["drive"]["duration"])
+    T = duration(cfg)
     kw = dict(dt=float(n["dt"]), save_dt=float(n["save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
     m0 = base.mass_per_beam()
     # A
@@ -171,8 +172,8 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
         m = [steady_metrics(rd["time"], F) for F in rd["friction_force"]]
         ml_e[i] = [m[0].stick_slip, (not m[1].stick_slip) or m[1].amplitude < m[0].amplitude, not m[2].stick_slip]
         if ml_e[i].all() and not found:
-            lb = run_lbnm(p, 7.5e-4, T_e, dt=kw["dt"], save_dt=kw["save_dt"], beam_save_dt=1.0, scheme=kw["scheme"],
-                          n_picard=kw["n_picard"])
+            lb = simulate(p, ConstantVelocity(v=7.5e-4, duration_s=T_e, normal_force_value=p.normal_load),
+                          integrator="lbnm", beam_save_dt=1.0, **kw)
             lb_e[i] = float(steady_metrics(lb.time.values, lb.friction_force.values).stick_slip)
             found = bool(lb_e[i] > 0.5)
     ds = ds.assign_coords(e_v_stribeck=("e_v_stribeck", vs_e, {"units": "m/s"}))
@@ -303,9 +304,11 @@ register_scenario(Scenario(
     description=("Calibration sweep (issue item 6): printed Table 3 over c_b, beam mass, both readings and the "
                  "Euler time step, then the Stribeck velocity; the selection rule fixes preset vf60-calibrated."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"drive.duration": 10.0, "sweep_a.mass_factor": [1.0, 10000.0], "sweep_a.cb": [0.0, 148.0],
+    quick={"protocol.duration_s": 10.0, "sweep_a.mass_factor": [1.0, 10000.0], "sweep_a.cb": [0.0, 148.0],
            "sweep_d.v_stribeck": [0.018, 0.0036, 0.0024, 0.0018, 0.0015, 0.0012], "sweep_b.duration": 27.0,
            "sweep_e.v_min": 1.4e-3, "sweep_e.v_max": 2.0e-3,
            "integrator.n_picard": 0},
     references=REFERENCES,
+    derived={"protocol.v": "the sweeps' velocities (sweep_a.velocities, sweep_d.velocities)",
+             "protocol.normal_force_value": "model.normal_load"},
 ))

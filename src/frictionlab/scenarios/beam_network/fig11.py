@@ -18,7 +18,7 @@ from ._common import CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, check_integr
 
 CONFIG = {
     "model": dict(MODEL),
-    "drive": {"v": 7.5e-4, "duration": 12.0},
+    "protocol": {"type": "constant_velocity", "v": 7.5e-4, "duration_s": 12.0},
     "integrator": dict(NUMERICS, beam_save_dt=1e-2),
     "analysis": {"early_until": 3.0, "late_from": 0.6},
 }
@@ -93,6 +93,6 @@ register_scenario(Scenario(
     description=("Fig. 11: LBNM friction f_fx along y = 0 from loading to steady stick-slip at 88 N, "
                  "7.5e-4 m/s (preset vf60-calibrated)."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"drive.duration": 8.0, "integrator.n_picard": 0},
+    quick={"protocol.duration_s": 8.0, "integrator.n_picard": 0},
     references=REFERENCES,
 ))

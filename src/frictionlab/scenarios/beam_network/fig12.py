@@ -23,7 +23,7 @@ from ...analysis.beam_patterns import steady_metrics
 
 from ...contact.beam_network.stability import band_edges
 from ..base import Scenario, check, deviation, register_scenario
-from ._common import (CALIBRATION_NOTE, NUMERICS, REFERENCES, linear_stability_evidence, params_from, rank_corr, check_integrator, run_batch)
+from ._common import (CALIBRATION_NOTE, NUMERICS, REFERENCES, linear_stability_evidence, params_from, rank_corr, check_integrator, run_batch, duration)
 
 CONFIG = {
     "model": {"name": "beam_network"},
@@ -32,7 +32,7 @@ CONFIG = {
                                       4.5e-3], "normal_load": 88.0},
     # 5-20 N: below the minimum load the closed form predicts at 7.5e-4 m/s (unit beam: 5-10 N)
     "load_sweep": {"loads": [5.0, 10.0, 20.0, 40.0, 55.0, 70.0, 88.0, 100.0, 115.0], "v_vf60": 7.5e-4, "v_vf40": 1.25e-4},
-    "drive": {"duration": 20.0},
+    "protocol": {"type": "constant_velocity", "duration_s": 20.0},
     "integrator": dict(NUMERICS),
     "claims": {"vc_vf60": 3.5e-3, "vc_vf40": 7.5e-4},
     # VF40's model parameters are not printed: the only printed set (Table 3, VF40 E and rho) is analysed too
@@ -74,7 +74,7 @@ def _vf40_evidence(ds: xr.Dataset, cfg: dict) -> list:
 def _metrics(cases, cfg):
     n = check_integrator(cfg)
     ps = [c[0] for c in cases]
-    r = run_batch(ps, [c[1] for c in cases], float(cfg["drive"]["duration"]), dt=float(n["dt"]),
+    r = run_batch(ps, [c[1] for c in cases], duration(cfg), dt=float(n["dt"]),
                         save_dt=float(n["save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
     return [steady_metrics(r["time"], F) for F in r["friction_force"]]
 
@@ -113,7 +113,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     for nm, (a, b) in out.items():
         ds[f"{nm}_vs_velocity"] = (("material", "velocity"), a, {"units": units[nm]})
         ds[f"{nm}_vs_load"] = (("material", "normal_load"), b, {"units": units[nm]})
-    ds.attrs["duration"] = float(cfg["drive"]["duration"])
+    ds.attrs["duration"] = duration(cfg)
     return ds
 
 
@@ -193,6 +193,9 @@ register_scenario(Scenario(
     description=("Fig. 12: MLBNM amplitude and period vs velocity (88 N) and vs load (VF60 7.5e-4, VF40 "
                  "1.25e-4 m/s) for presets vf60-calibrated and vf40-calibrated."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"drive.duration": 12.0, "integrator.n_picard": 0},
+    quick={"protocol.duration_s": 12.0, "integrator.n_picard": 0},
     references=REFERENCES,
+    derived={"protocol.v": "velocity_sweep.velocities or load_sweep.v_vf60 / v_vf40",
+             "protocol.normal_force_value": "velocity_sweep.normal_load or load_sweep.loads",
+             "model.normal_load": "velocity_sweep.normal_load or load_sweep.loads"},
 ))

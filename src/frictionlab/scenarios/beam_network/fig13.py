@@ -26,14 +26,15 @@ from ...analysis.beam_patterns import (fit_tip_velocity, friction_from_tip_veloc
 from ...contact.beam_network.mlbnm import iub_arrays
 from ...contact.beam_network.stability import iub_stability
 from ..base import Scenario, check, deviation, register_scenario
-from ._common import (CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, params_from, rank_corr, steady_friction, table3_evidence, check_integrator, run_batch)
+from ._common import (CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, check_integrator, params_from, rank_corr,
+                      run_batch, stage_protocol, steady_friction, table3_evidence)
 
 CONFIG = {
     "model": dict(MODEL),
     "damping": {"cb": [5.0, 7.4, 15.0, 30.0, 60.0, 148.0, 300.0, 590.0, 800.0],
                 "paper_cb": [590.0, 148.0, 7.4], "paper_pattern": ["I", "II", "III"],
                 "paper_sigma": [204.0, 52.0, 2.6]},
-    "drive": {"v": 7.5e-4, "duration": 16.0},
+    "protocol": {"type": "constant_velocity", "v": 7.5e-4, "duration_s": 16.0},
     "integrator": dict(NUMERICS, save_dt=1e-4),
     "printed": {"preset": "vf60-table3"},
 }
@@ -47,9 +48,10 @@ _WHY = ("Fig. 13 assigns patterns I, II, III and sigma = 204, 52, 2.6 to c_b = 5
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     p = params_from(cfg)
     cbs = np.asarray(cfg["damping"]["cb"], float)
-    v = float(cfg["drive"]["v"])
+    prot = stage_protocol(cfg, p)
+    v, T = float(prot.v), float(prot.duration)
     n = check_integrator(cfg)
-    r = run_batch([p.replace(cb=float(c)) for c in cbs], [v] * cbs.size, float(cfg["drive"]["duration"]),
+    r = run_batch([p.replace(cb=float(c)) for c in cbs], [v] * cbs.size, T,
                         dt=float(n["dt"]), save_dt=float(n["save_dt"]), scheme=n["scheme"],
                         n_picard=int(n["n_picard"]), single=True, save_columns=True)
     t = r["time"]
@@ -92,7 +94,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     # printed Table 3 (v_s = 0.018 m/s) at the paper's three c_b: runs from rest and linear stability
     cbp = np.asarray(cfg["damping"]["paper_cb"], float)
     pt = params_from({"model": {"name": "beam_network", "preset": cfg["printed"]["preset"]}})
-    rp = run_batch([pt.replace(cb=float(c)) for c in cbp], [v] * cbp.size, float(cfg["drive"]["duration"]),
+    rp = run_batch([pt.replace(cb=float(c)) for c in cbp], [v] * cbp.size, T,
                          dt=float(n["dt"]), save_dt=1e-3, scheme=n["scheme"], n_picard=int(n["n_picard"]), single=True)
     last = rp["time"] >= 0.6 * rp["time"][-1]
     Fl = rp["friction_force"][:, last]
@@ -176,6 +178,6 @@ register_scenario(Scenario(
     description=("Figs. 4b and 13: single IUB (whole patch) at 7.5e-4 m/s, c_b from 5 to 800 N s/m: kappa, "
                  "pattern, eq. (13) fit of the tip velocity, eq. (12) reconstruction (preset vf60-calibrated)."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"drive.duration": 10.0, "damping.cb": [7.4, 30.0, 148.0, 590.0]},
+    quick={"protocol.duration_s": 10.0, "damping.cb": [7.4, 30.0, 148.0, 590.0]},
     references=REFERENCES,
 ))

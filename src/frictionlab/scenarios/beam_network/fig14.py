@@ -17,13 +17,13 @@ from ...analysis.beam_patterns import steady_metrics
 
 from ...contact.beam_network.stability import band_edges
 from ..base import Scenario, check, deviation, register_scenario
-from ._common import (CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, linear_stability_evidence, params_from, rank_corr, check_integrator, run_batch)
+from ._common import (CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, linear_stability_evidence, params_from, rank_corr, check_integrator, run_batch, duration)
 
 CONFIG = {
     "model": dict(MODEL),
     "map": {"v_min": 1e-4, "v_max": 6e-3, "n_v": 15, "loads": [20.0, 35.0, 50.0, 65.0, 80.0, 88.0, 100.0, 115.0,
                                                                130.0, 145.0]},
-    "drive": {"duration": 14.0},
+    "protocol": {"type": "constant_velocity", "duration_s": 14.0},
     "integrator": dict(NUMERICS, n_picard=0),
     "claims": {"vc_88": 3.5e-3},
     # the critical line is refined per load by bisection in log(v) between the last stick-slip and the
@@ -41,7 +41,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     V, LL = np.meshgrid(v, L, indexing="ij")
     ps = [p.replace(normal_load=float(x)) for x in LL.ravel()]
     n = check_integrator(cfg)
-    r = run_batch(ps, V.ravel(), float(cfg["drive"]["duration"]), dt=float(n["dt"]),
+    r = run_batch(ps, V.ravel(), duration(cfg), dt=float(n["dt"]),
                         save_dt=float(n["save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
     mets = [steady_metrics(r["time"], F) for F in r["friction_force"]]
     ss = np.array([m.stick_slip for m in mets], float).reshape(V.shape)
@@ -69,7 +69,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
         mid = np.sqrt(lo * hi)
         idx = np.nonzero(ok)[0]
         rr = run_batch([p.replace(normal_load=float(L[j])) for j in idx], mid[idx],
-                             float(cfg["drive"]["duration"]), **kw)
+                             duration(cfg), **kw)
         for k, F in zip(idx, rr["friction_force"]):
             if steady_metrics(rr["time"], F).stick_slip:
                 lo[k] = mid[k]
@@ -161,6 +161,8 @@ register_scenario(Scenario(
     description=("Fig. 14: MLBNM stick-slip existence map, 15 velocities (1e-4 .. 6e-3 m/s) x 10 loads "
                  "(20 .. 145 N) = 150 points in one parallel compiled loop (preset vf60-calibrated)."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"drive.duration": 10.0, "refine.loads": [20.0, 65.0, 145.0]},
+    quick={"protocol.duration_s": 10.0, "refine.loads": [20.0, 65.0, 145.0]},
     references=REFERENCES,
+    derived={"protocol.v": "map.v_min, map.v_max, map.n_v", "protocol.normal_force_value": "map.loads",
+             "model.normal_load": "map.loads"},
 ))

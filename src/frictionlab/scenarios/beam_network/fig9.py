@@ -25,7 +25,7 @@ from ._common import (
 
 CONFIG = {
     "model": dict(MODEL),
-    "drive": {"v": 7.5e-4, "duration": 6.0},
+    "protocol": {"type": "constant_velocity", "v": 7.5e-4, "duration_s": 6.0},
     "integrator": dict(NUMERICS, beam_save_dt=1e-2),
 }
 
