@@ -90,7 +90,8 @@ def _njit_options(tree: ast.AST):
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for dec in node.decorator_list:
-                if isinstance(dec, ast.Call) and getattr(dec.func, "id", getattr(dec.func, "attr", "")) in ("njit", "jit"):
+                func = getattr(dec, "func", None)
+                if isinstance(dec, ast.Call) and (getattr(func, "id", None) or getattr(func, "attr", "")) in ("njit", "jit"):
                     yield node.name, {k.arg: k.value for k in dec.keywords}
 
 
