@@ -91,7 +91,8 @@ def _njit_options(tree: ast.AST):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for dec in node.decorator_list:
                 func = getattr(dec, "func", None)
-                if isinstance(dec, ast.Call) and (getattr(func, "id", None) or getattr(func, "attr", "")) in ("njit", "jit"):
+                fname = getattr(func, "id", None) or getattr(func, "attr", "")
+                if isinstance(dec, ast.Call) and fname in ("njit", "jit"):
                     yield node.name, {k.arg: k.value for k in dec.keywords}
 
 
