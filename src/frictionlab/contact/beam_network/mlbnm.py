@@ -47,11 +47,16 @@ pass for all, then the refinement), so independent dependency chains overlap; a 
 pass that would repeat the previous one exactly is skipped; for alpha = 2 the Stribeck
 exponential is updated from the previous evaluation of the same IUB when the exponent moved
 by at most 1e-2 (:func:`_stribeck_chain`, within about 2 ulp per reuse, a fresh ``exp``
-at least every ``MAX_EXP_CHAIN + 1`` evaluations). The only fast-math flag is ``contract``
-(fused multiply-add: one rounding instead of two); ``nnan``/``ninf`` stay off so the
-divergence check still sees NaN and inf. On the Fig. 8 case these changes move the force
-history by about 1e-8 of its peak after 3 s of stick-slip (round-off amplified by the
+at least every ``MAX_EXP_CHAIN + 1`` evaluations). On the Fig. 8 case these changes move the
+force history by about 1e-8 of its peak after 3 s of stick-slip (round-off amplified by the
 slip events), far inside the tests' tolerances.
+
+The batch kernel takes no fast-math flag, not even ``contract`` (fused multiply-add), so that
+a run is bit-reproducible: numba runs a ``parallel=True`` loop body as a separate gufunc,
+which a process that compiles it executes as compiled on its own and a process that loads
+the kernel from the disk cache as the copy re-optimised inside the kernel's library; with
+``contract`` LLVM fused different operations in the two, and ``beam-network/fig13`` gave
+results differing by up to 3e-8 (relative) between a cold and a warm run.
 """
 
 from __future__ import annotations
@@ -173,7 +178,7 @@ def _step_column_semi(v, u, z, s_new, vd, m, kb, cb, s0, s1, s2, fz, fe, kd, gp,
     return v_new, u + dt * v_new, z_new, ff
 
 
-@njit(cache=True, parallel=True, fastmath={"contract"})
+@njit(cache=True, parallel=True)  # no fast-math: see the module notes (reproducibility)
 def _mlbnm_kernel(m, kb, cb, s0, s1, s2, fz, kl, kr, gp, v_drive, dt, n_steps, save_every, scheme,
                   n_picard, save_cols):
     B, n = m.shape
