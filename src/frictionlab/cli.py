@@ -68,23 +68,13 @@ def run(
     from .core.files import write_text_atomic
     from .core.result import CSV_MAX_ROWS, write_csv, write_netcdf
     from .plot import save, time_series
-    from .scenarios import Scenario, get_scenario
-    from .scenarios.config import apply_overrides, dump_toml, load_toml, parse_set
+    from .scenarios import load_scenario
+    from .scenarios.config import dump_toml, parse_set
 
     if csv not in _CSV_MODES:
         raise ConfigError(f"--csv {csv!r}: choose one of {', '.join(_CSV_MODES)}")
     overrides = parse_set(set_ or [])
-    if target.endswith(".toml") or Path(target).is_file():
-        cfg = load_toml(target)
-        name = cfg.pop("scenario", None)
-        if name:
-            base = get_scenario(name)
-            sc = Scenario(base.name, base.description, apply_overrides(base.config, _flatten(cfg)), base.run,
-                          base.checks, base.plot, base.quick, base.references, base.slow)
-        else:
-            sc = Scenario(f"file/{Path(target).stem}", f"scenario file {target}", cfg)
-    else:
-        sc = get_scenario(target)
+    sc = load_scenario(target)  # the loader `sweep` uses too: a file keeps its scenario's derived keys
     if dump:
         cfg = sc.resolved_config(overrides, quick)
         path = writable_dir(out) / f"{sc.name.replace('/', '__')}.toml"
@@ -138,17 +128,6 @@ def _csv_note(path: Path) -> str:
 def _say(text: str, err: bool = False) -> None:
     """Print ``text`` as plain text (never parsed as rich markup: user paths may hold '[')."""
     (err_console if err else console).print(text, markup=False, highlight=False, soft_wrap=True)
-
-
-def _flatten(cfg: dict, prefix: str = "") -> dict:
-    out = {}
-    for k, v in cfg.items():
-        key = f"{prefix}{k}"
-        if isinstance(v, dict):
-            out.update(_flatten(v, key + "."))
-        else:
-            out[key] = v
-    return out
 
 
 @app.command()

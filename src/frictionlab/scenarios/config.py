@@ -33,7 +33,7 @@ from ..solve import simulate
 from ..solve.drivers import Driver, check_options, default_driver, driver_for, drivers_for
 from ..systems.base import _SYSTEMS, make_system, system_names
 
-__all__ = ["SECTIONS", "INTEGRATOR_KEYS", "parse_set", "apply_overrides", "load_toml", "dump_toml", "build",
+__all__ = ["SECTIONS", "INTEGRATOR_KEYS", "parse_set", "flatten", "apply_overrides", "load_toml", "dump_toml", "build",
            "run_config", "config_driver", "expand_preset"]
 
 #: the sections of a run configuration
@@ -153,6 +153,17 @@ def _refuse_driver_option_as_model_key(section: str, node: dict[str, Any], key: 
     if owners:
         raise ConfigError(f"{key} is not a model parameter: it is an option of driver {owners[0]!r}; "
                           f"set integrator.{leaf} instead")
+
+
+def flatten(cfg: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """``{dotted key: value}`` of a nested config's leaves (the inverse of :func:`apply_overrides`)."""
+    out: dict[str, Any] = {}
+    for k, v in cfg.items():
+        if isinstance(v, dict):
+            out.update(flatten(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
 
 
 def apply_overrides(cfg: dict[str, Any], overrides: dict[str, Any], strict: bool = True) -> dict[str, Any]:
