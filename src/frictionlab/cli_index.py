@@ -1,17 +1,18 @@
-"""The metadata index behind ``frictionlab list`` and ``show MODEL``: built from the live registries,
-kept on disk under the hash of frictionlab's source.
+"""The metadata index behind ``frictionlab list`` and ``show MODEL|SCENARIO``: built from the live
+registries, kept on disk under a stamp of frictionlab's source.
 
-Listing the library means importing every model and scenario module, which loads numba and
-numpy (about 1 s in a fresh process before anything is printed). The index is what ``list`` and
-``show MODEL`` print -- computed by importing everything, exactly as before
-(:func:`frictionlab.cli_show.build_index`), then written as JSON to
+Listing the library means importing every model and scenario module, which loads numpy, numba,
+scipy, xarray and matplotlib (several seconds in a fresh process before anything is printed).
+The index is what ``list`` and ``show`` print, as text -- computed by importing everything, as
+before (:func:`frictionlab.cli_show.build_index`), then written as JSON to
 ``<cache root>/catalogue/index-<layout>-<stamp>.json`` (the cache root of
 :func:`frictionlab.core.jitcache.cache_dir`: ``$FRICTIONLAB_CACHE_DIR``, else
 ``$XDG_CACHE_HOME/frictionlab``, else ``~/.cache/frictionlab``). ``<stamp>`` hashes the path,
 size and modification time of every frictionlab source file (:func:`source_stamp`), so an edit
-to any model, preset, driver or scenario builds a new index on the next call: the index never differs from the registries
-(``tests/unit/test_cli_show.py`` compares the two). Nothing is maintained by hand. An
-unreadable or corrupt file is rebuilt; an unwritable directory only costs the rebuild.
+to any model, preset, driver or scenario builds a new index on the next call: the index never
+differs from the registries (``tests/unit/test_cli_show.py`` compares the two). Nothing is
+maintained by hand. An unreadable or corrupt file is rebuilt; an unwritable directory only
+costs the rebuild.
 """
 
 from __future__ import annotations

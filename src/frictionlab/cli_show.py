@@ -7,7 +7,8 @@ from the ``param(...)`` metadata), its drivers, and its presets with their value
 sources; ``show SCENARIO`` prints the resolved scenario configuration as TOML; ``show``
 of a protocol or system type prints its fields. Nothing here runs or compiles a model.
 
-``list`` and ``show MODEL`` print from :func:`build_index` (everything they show, as text); a
+``list``, ``show MODEL`` and ``show SCENARIO`` print from :func:`build_index` (everything they
+show, as text; ``show SCENARIO --set ...`` computes its config); a
 fresh process reads it from the index file of :mod:`frictionlab.cli_index` instead of importing
 every model and scenario module (numba, scipy, xarray), a process that has loaded the
 registries builds it from them.
@@ -127,7 +128,19 @@ def build_index() -> dict[str, Any]:
     return {"rows": _live_rows(), "papers": sorted({n.split("/")[0] for n in scenario_names()}),
             "names": {"model": models, "scenario": scenario_names(), "protocol": sorted(_PROTOCOLS),
                       "system": sorted(_SYSTEMS)},
-            "models": {n: _model_info(n) for n in models}}
+            "models": {n: _model_info(n) for n in models},
+            "scenarios": {n: info for n in scenario_names() if (info := _scenario_info_or_none(n))}}
+
+
+def _scenario_info_or_none(name: str) -> dict[str, Any] | None:
+    """:func:`_scenario_info`, or None for a scenario whose config cannot be shown (``show`` then
+    computes it and reports the error)."""
+    from .core.errors import FrictionLabError
+
+    try:
+        return _scenario_info(name)
+    except FrictionLabError:
+        return None
 
 
 def _index() -> dict[str, Any]:
@@ -305,20 +318,31 @@ def _describe_model(name: str, info: dict[str, Any], preset: str | None, width: 
     return "\n".join(lines) + "\n"
 
 
-def _describe_scenario(name: str, overrides: dict[str, Any], quick: bool, width: int) -> str:
+def _scenario_info(name: str, overrides: dict[str, Any] | None = None,
+                   profiles: tuple[bool, ...] = (False, True)) -> dict[str, Any]:
+    """What ``show SCENARIO`` prints, as text: the resolved config as TOML per profile (full,
+    quick), with ``overrides`` applied (imports the scenario and the models)."""
     from .scenarios import get_scenario
     from .scenarios.config import dump_toml
 
     sc = get_scenario(name)
-    cfg = sc.resolved_config(overrides, quick)
-    head = [f"# scenario {sc.name}" + (" (quick profile)" if quick else "")]
-    head += textwrap.wrap(" ".join(sc.description.split()), width=width - 2, initial_indent="# ", subsequent_indent="# ")
-    for ref in sc.references:
+    return {"description": " ".join(sc.description.split()), "references": list(sc.references),
+            "quick": ", ".join(f"{k} = {_fmt(v)}" for k, v in sc.quick.items()),
+            "toml": {str(q): dump_toml(sc.resolved_config(overrides, q), scenario=sc.name, expand=True)
+                     for q in profiles}}
+
+
+def _describe_scenario(name: str, overrides: dict[str, Any], quick: bool, width: int,
+                       info: dict[str, Any] | None = None) -> str:
+    info = info if info is not None and not overrides else _scenario_info(name, overrides, (quick,))
+    head = [f"# scenario {name}" + (" (quick profile)" if quick else "")]
+    head += textwrap.wrap(info["description"], width=width - 2, initial_indent="# ", subsequent_indent="# ")
+    for ref in info["references"]:
         head += textwrap.wrap(ref, width=width - 2, initial_indent="# reference: ", subsequent_indent="#   ")
-    if sc.quick and not quick:
-        head.append("# --quick sets: " + ", ".join(f"{k} = {_fmt(v)}" for k, v in sc.quick.items()))
-    head.append(f"# run it: frictionlab run {sc.name}; edit: frictionlab run {sc.name} --dump --out cfg/")
-    return "\n".join(head) + "\n\n" + dump_toml(cfg, scenario=sc.name, expand=True)
+    if info["quick"] and not quick:
+        head.append("# --quick sets: " + info["quick"])
+    head.append(f"# run it: frictionlab run {name}; edit: frictionlab run {name} --dump --out cfg/")
+    return "\n".join(head) + "\n\n" + info["toml"][str(quick)]
 
 
 def _describe_type(kind: str, cls: type, width: int) -> str:
@@ -339,7 +363,7 @@ def describe(target: str, *, overrides: dict[str, Any] | None = None, quick: boo
             raise ConfigError("--set and --quick apply to scenarios, not to models")
         return _describe_model(head, idx["models"][head], tail or None, width)
     if target in names["scenario"]:
-        return _describe_scenario(target, overrides or {}, quick, width)
+        return _describe_scenario(target, overrides or {}, quick, width, idx["scenarios"].get(target))
     if overrides or quick:
         raise ConfigError("--set and --quick apply to scenarios only")
     if target in names["protocol"]:

@@ -154,7 +154,7 @@ def _fresh_cli(args, cache_dir):
 
 
 def test_index_file_equals_the_live_registries(tmp_path):
-    """A fresh `list` / `show MODEL` prints from the index file; that file is what the registries give."""
+    """A fresh `list` / `show MODEL|SCENARIO` prints from the index file; that file is what the registries give."""
     import json
 
     from frictionlab.cli_index import LAYOUT
@@ -170,6 +170,11 @@ def test_index_file_equals_the_live_registries(tmp_path):
     assert first == _wrap_rows(catalogue(), 100)
     assert _fresh_cli(["show", "lugre"], tmp_path) == describe("lugre", width=100)
     assert _fresh_cli(["show", "rate_state/granite-typical"], tmp_path) == describe("rate_state/granite-typical", width=100)
+    sc = "classic/rsf-velocity-step"
+    assert _fresh_cli(["show", sc], tmp_path) == describe(sc, width=100)
+    assert _fresh_cli(["show", sc, "--quick"], tmp_path) == describe(sc, quick=True, width=100)
+    over = _fresh_cli(["show", sc, "--set", "model.a=0.013"], tmp_path)  # computed, not from the index
+    assert over == describe(sc, overrides={"model.a": 0.013}, width=100) and "a = 0.013" in over
 
 
 def test_index_rebuilt_when_corrupt_or_the_source_changes(tmp_path, monkeypatch):

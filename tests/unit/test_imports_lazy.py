@@ -125,10 +125,10 @@ def test_recorded_protocol_registered_without_fit():
 
 
 @pytest.mark.parametrize("args", [["list"], ["list", "--paper", "kloss"], ["show", "lugre"],
-                                  ["show", "rate_state/granite-typical"]])
-def test_list_and_show_model_load_no_heavy_dependency(args, tmp_path_factory, monkeypatch):
-    """Once the index is built (first call of a source tree), `list` and `show MODEL` read it: no
-    numpy, numba, scipy, xarray or matplotlib, and no model or scenario module."""
+                                  ["show", "rate_state/granite-typical"], ["show", "rough-contact/fig4", "--quick"]])
+def test_list_and_show_load_no_heavy_dependency(args, tmp_path_factory, monkeypatch):
+    """Once the index is built (first call of a source tree), `list` and `show MODEL|SCENARIO` read
+    it: no numpy, numba, scipy, xarray or matplotlib, and no model or scenario module."""
     cache = tmp_path_factory.getbasetemp() / "lazy-index-cache"
     monkeypatch.setenv("FRICTIONLAB_CACHE_DIR", str(cache))
     code = ("import contextlib, io, sys\nfrom frictionlab.cli import main\n"

@@ -13,13 +13,15 @@ from __future__ import annotations
 import copy
 import importlib
 import pkgutil
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
-
-import xarray as xr
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ConfigError, suggest
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 __all__ = ["Check", "Scenario", "register_scenario", "get_scenario", "scenario_names", "load_scenario", "check",
            "deviation", "VERDICTS"]
@@ -91,7 +93,7 @@ def deviation(claim: str, expected: str, measured_value: float | str, evidence: 
                  explanation=explanation)
 
 
-Runner = Callable[[dict[str, Any], bool], xr.Dataset]
+Runner = Callable[[dict[str, Any], bool], "xr.Dataset"]
 
 
 @dataclass
@@ -198,8 +200,23 @@ def scenario_names() -> list[str]:
     return sorted(_SCENARIOS)
 
 
+def _module_of(name: str) -> str:
+    """The module a scenario lives in by the naming convention (``rough-contact/fig4`` ->
+    ``frictionlab.scenarios.rough_contact.fig4``); a module may register others as well."""
+    return "frictionlab.scenarios." + ".".join(part.replace("-", "_") for part in name.split("/"))
+
+
 def get_scenario(name: str) -> Scenario:
-    _discover()
+    """The registered scenario ``name``; its own module is imported first, the others only when
+    that module does not register it (so running one scenario loads only what it needs)."""
+    if not _DISCOVERED and isinstance(name, str) and name not in _SCENARIOS and re.fullmatch(r"[a-z0-9-]+(/[a-z0-9_-]+)+", name):
+        try:
+            importlib.import_module(_module_of(name))
+        except ModuleNotFoundError as exc:
+            if not (exc.name and _module_of(name).startswith(exc.name)):
+                raise  # the module exists but imports something missing: a real error
+    if name not in _SCENARIOS:
+        _discover()
     if name not in _SCENARIOS:
         raise ConfigError(f"unknown scenario {name!r}{suggest(name, _SCENARIOS)}; run 'frictionlab list' to see them")
     return _SCENARIOS[name]
