@@ -144,10 +144,11 @@ def _scenario_info_or_none(name: str) -> dict[str, Any] | None:
 
 
 def _index() -> dict[str, Any]:
-    """The index: built from the registries when this process has loaded them already (they may
-    hold what it registered itself), else read from the index file (a fresh ``frictionlab``)."""
+    """The index: built from the registries when this process has registered anything already (it
+    may be what the process registered itself), else read from the index file (a fresh
+    ``frictionlab list``)."""
     reg, sc = sys.modules.get("frictionlab.core.registry"), sys.modules.get("frictionlab.scenarios.base")
-    if getattr(reg, "_DISCOVERED", False) or getattr(sc, "_DISCOVERED", False):
+    if getattr(reg, "_MODELS", None) or getattr(sc, "_SCENARIOS", None):
         return build_index()
     from .cli_index import cached_index
 

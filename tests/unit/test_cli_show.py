@@ -199,3 +199,13 @@ def test_index_rebuilt_when_corrupt_or_the_source_changes(tmp_path, monkeypatch)
 
     os.utime(src / "sub" / "b.py", ns=(0, 10**9))
     assert cli_index.source_stamp(str(src)) != stamp
+
+
+def test_show_sees_what_this_process_registered(monkeypatch):
+    """In a process that registered a scenario itself, list/show read the live registries, not the file."""
+    from frictionlab.scenarios import base
+
+    sc = base.Scenario("zzshow/mine", "a scenario registered in this process", {"model": {"name": "coulomb"}})
+    monkeypatch.setitem(base._SCENARIOS, sc.name, sc)
+    assert "a scenario registered in this process" in describe("zzshow/mine")
+    assert ("scenario", "zzshow/mine", "zzshow", "a scenario registered in this process") in catalogue(kind="scenario")
