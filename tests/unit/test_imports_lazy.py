@@ -149,3 +149,16 @@ def _modules_after(code: str) -> list[str]:
     proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_one_scenario_imports_only_its_module():
+    """`frictionlab run SCENARIO` looks the scenario up in its own module (rough-contact/fig4 ->
+    scenarios/rough_contact/fig4.py) before importing the ~80 others; a name registered
+    elsewhere (kloss/fig4a, in kloss/fig4.py) still resolves."""
+    mods = _modules_after("from frictionlab.scenarios import get_scenario\n"
+                          "assert get_scenario('classic/rsf-velocity-step').name == 'classic/rsf-velocity-step'")
+    assert [m for m in mods if m.startswith("frictionlab.scenarios.") and m.count(".") == 3] == \
+        ["frictionlab.scenarios.classic.rsf_velocity_step"], mods
+    mods = _modules_after("from frictionlab.scenarios import get_scenario\n"
+                          "assert get_scenario('kloss/fig4a').name == 'kloss/fig4a'")
+    assert len([m for m in mods if m.startswith("frictionlab.scenarios.") and m.count(".") == 3]) > 50
