@@ -209,11 +209,13 @@ def _module_of(name: str) -> str:
 def get_scenario(name: str) -> Scenario:
     """The registered scenario ``name``; its own module is imported first, the others only when
     that module does not register it (so running one scenario loads only what it needs)."""
-    if not _DISCOVERED and isinstance(name, str) and name not in _SCENARIOS and re.fullmatch(r"[a-z0-9-]+(/[a-z0-9_-]+)+", name):
+    if (not _DISCOVERED and isinstance(name, str) and name not in _SCENARIOS
+            and re.fullmatch(r"[a-z0-9-]+(/[a-z0-9_-]+)+", name)):
+        module = _module_of(name)
         try:
-            importlib.import_module(_module_of(name))
-        except ModuleNotFoundError as exc:
-            if not (exc.name and _module_of(name).startswith(exc.name)):
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:  # no such module (or package): look everywhere below
+            if not exc.name or not (module == exc.name or module.startswith(exc.name + ".")):
                 raise  # the module exists but imports something missing: a real error
     if name not in _SCENARIOS:
         _discover()
