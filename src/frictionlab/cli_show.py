@@ -116,20 +116,23 @@ def _live_rows() -> list[list[str]]:
     return rows
 
 
-def build_index() -> dict[str, Any]:
-    """What ``list`` and ``show MODEL`` print, from the live registries (imports every model and
-    scenario module); :func:`frictionlab.cli_index.cached_index` keeps it on disk."""
+def _live_names() -> dict[str, list[str]]:
     from .core.registry import model_names
     from .protocols.base import _PROTOCOLS
     from .scenarios import scenario_names
     from .systems.base import _SYSTEMS
 
     models = model_names()  # first: registers the control package's system too
-    return {"rows": _live_rows(), "papers": sorted({n.split("/")[0] for n in scenario_names()}),
-            "names": {"model": models, "scenario": scenario_names(), "protocol": sorted(_PROTOCOLS),
-                      "system": sorted(_SYSTEMS)},
-            "models": {n: _model_info(n) for n in models},
-            "scenarios": {n: info for n in scenario_names() if (info := _scenario_info_or_none(n))}}
+    return {"model": models, "scenario": scenario_names(), "protocol": sorted(_PROTOCOLS), "system": sorted(_SYSTEMS)}
+
+
+def build_index() -> dict[str, Any]:
+    """What ``list`` and ``show`` print, from the live registries (imports every model and
+    scenario module); :func:`frictionlab.cli_index.cached_index` keeps it on disk."""
+    names = _live_names()
+    return {"rows": _live_rows(), "papers": sorted({n.split("/")[0] for n in names["scenario"]}), "names": names,
+            "models": {n: _model_info(n) for n in names["model"]},
+            "scenarios": {n: info for n in names["scenario"] if (info := _scenario_info_or_none(n))}}
 
 
 def _scenario_info_or_none(name: str) -> dict[str, Any] | None:
@@ -143,13 +146,14 @@ def _scenario_info_or_none(name: str) -> dict[str, Any] | None:
         return None
 
 
-def _index() -> dict[str, Any]:
-    """The index: built from the registries when this process has registered anything already (it
-    may be what the process registered itself), else read from the index file (a fresh
-    ``frictionlab list``)."""
+def _live() -> bool:
+    """Whether this process has registered anything already (perhaps its own models or scenarios):
+    then ``list``/``show`` read the live registries, else the index file (a fresh ``frictionlab``)."""
     reg, sc = sys.modules.get("frictionlab.core.registry"), sys.modules.get("frictionlab.scenarios.base")
-    if getattr(reg, "_MODELS", None) or getattr(sc, "_SCENARIOS", None):
-        return build_index()
+    return bool(getattr(reg, "_MODELS", None) or getattr(sc, "_SCENARIOS", None))
+
+
+def _index() -> dict[str, Any]:
     from .cli_index import cached_index
 
     return cached_index(build_index)
@@ -163,11 +167,14 @@ def catalogue(paper: str | None = None, kind: str | None = None) -> list[tuple[s
     """
     if kind is not None and kind not in KINDS:
         raise ConfigError(f"unknown kind {kind!r}{suggest(kind, KINDS)}; choose one of {', '.join(KINDS)}")
-    idx = _index()
-    all_papers = idx["papers"]
+    if _live():
+        all_papers, rows = sorted({n.split("/")[0] for n in _live_names()["scenario"]}), _live_rows()
+    else:
+        idx = _index()
+        all_papers, rows = idx["papers"], idx["rows"]
     if paper is not None and paper not in all_papers:
         raise ConfigError(f"unknown paper {paper!r}{suggest(paper, all_papers)}; papers: {', '.join(all_papers)}")
-    return [(r[0], r[1], r[2], r[3]) for r in idx["rows"] if (kind is None or r[0] == kind)
+    return [(r[0], r[1], r[2], r[3]) for r in rows if (kind is None or r[0] == kind)
             and (paper is None or paper in r[2].split(", "))]
 
 
@@ -225,7 +232,7 @@ def _field_rows(cls: type) -> list[list[str]]:
         default = f.default if f.default is not dataclasses.MISSING else (
             f.default_factory() if f.default_factory is not dataclasses.MISSING else dataclasses.MISSING)  # type: ignore[misc]
         rows.append([f.name, m.get("units", "") or "-", _fmt(default), _range(m),
-                     " ".join((m.get("doc") or docs.get(f.name, "")).split())])
+                     _plain(" ".join((m.get("doc") or docs.get(f.name, "")).split()))])
     return rows
 
 
@@ -356,15 +363,16 @@ def _describe_type(kind: str, cls: type, width: int) -> str:
 
 def describe(target: str, *, overrides: dict[str, Any] | None = None, quick: bool = False, width: int = 100) -> str:
     """Text of ``frictionlab show TARGET`` (model[/preset], scenario, protocol or system type)."""
-    idx = _index()
-    names = idx["names"]
+    live = _live()
+    idx: dict[str, Any] = {} if live else _index()
+    names = _live_names() if live else idx["names"]
     head, _, tail = target.partition("/")
     if head in names["model"]:
         if overrides or quick:
             raise ConfigError("--set and --quick apply to scenarios, not to models")
-        return _describe_model(head, idx["models"][head], tail or None, width)
+        return _describe_model(head, _model_info(head) if live else idx["models"][head], tail or None, width)
     if target in names["scenario"]:
-        return _describe_scenario(target, overrides or {}, quick, width, idx["scenarios"].get(target))
+        return _describe_scenario(target, overrides or {}, quick, width, None if live else idx["scenarios"].get(target))
     if overrides or quick:
         raise ConfigError("--set and --quick apply to scenarios only")
     if target in names["protocol"]:
