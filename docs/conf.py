@@ -182,6 +182,13 @@ def _md_to_rst(md: str) -> str:
             lines.append("  " + line.strip())
         else:
             lines.append(line)
+    # an indented block after "...:" and a blank line is code (Markdown); rst needs "::" for it
+    indent = lambda s: len(s) - len(s.lstrip())  # noqa: E731
+    for i in range(len(lines) - 2):
+        if (lines[i].rstrip().endswith(":") and not lines[i].rstrip().endswith("::") and not lines[i + 1].strip()
+                and lines[i + 2].strip() and indent(lines[i + 2]) >= indent(lines[i]) + 4
+                and not lines[i + 2].lstrip().startswith(("* ", "- "))):
+            lines[i] = lines[i].rstrip() + ":"
     return "\n".join(lines) + "\n"
 
 

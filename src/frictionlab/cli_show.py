@@ -6,6 +6,12 @@ description (wrapped to the terminal, never cut), filtered by ``--paper`` and ``
 from the ``param(...)`` metadata), its drivers, and its presets with their values and
 sources; ``show SCENARIO`` prints the resolved scenario configuration as TOML; ``show``
 of a protocol or system type prints its fields. Nothing here runs or compiles a model.
+
+``list``, ``show MODEL`` and ``show SCENARIO`` print from :func:`build_index` (everything they
+show, as text; ``show SCENARIO --set ...`` computes its config); a
+fresh process reads it from the index file of :mod:`frictionlab.cli_index` instead of importing
+every model and scenario module (numba, scipy, xarray), a process that has loaded the
+registries builds it from them.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import dataclasses
 import inspect
 import re
 import shutil
+import sys
 import textwrap
 from typing import Annotated, Any, Optional
 
@@ -81,8 +88,8 @@ def _papers_by_name() -> dict[tuple[str, str], set[str]]:
     return out
 
 
-def catalogue(paper: str | None = None, kind: str | None = None) -> list[tuple[str, str, str, str]]:
-    """Rows ``(kind, name, papers, description)`` of everything registered, filtered.
+def _live_rows() -> list[list[str]]:
+    """Rows ``[kind, name, papers, description]`` of everything registered (imports every module).
 
     A model, protocol or system belongs to the papers whose scenarios use it; a rate law no
     scenario uses belongs to ``classic``.
@@ -92,26 +99,82 @@ def catalogue(paper: str | None = None, kind: str | None = None) -> list[tuple[s
     from .scenarios import get_scenario, scenario_names
     from .systems.base import _SYSTEMS
 
-    if kind is not None and kind not in KINDS:
-        raise ConfigError(f"unknown kind {kind!r}{suggest(kind, KINDS)}; choose one of {', '.join(KINDS)}")
     papers = _papers_by_name()
-    all_papers = sorted({n.split("/")[0] for n in scenario_names()})
-    if paper is not None and paper not in all_papers:
-        raise ConfigError(f"unknown paper {paper!r}{suggest(paper, all_papers)}; papers: {', '.join(all_papers)}")
-    rows: list[tuple[str, str, str, str]] = []
+    rows: list[list[str]] = []
     for n in model_names():
         cls = get_model_class(n)
         ps = papers.get(("model", n)) or ({"classic"} if cls.__module__.startswith("frictionlab.laws") else set())
         pre = sorted(presets_of(n))
         desc = _first_paragraph(cls.__doc__) + (f" Presets: {', '.join(pre)}." if pre else "")
-        rows.append(("model", n, ", ".join(sorted(ps)), desc))
+        rows.append(["model", n, ", ".join(sorted(ps)), desc])
     for kind_, reg in (("protocol", _PROTOCOLS), ("system", _SYSTEMS)):
         for n in sorted(reg):
-            rows.append((kind_, n, ", ".join(sorted(papers.get((kind_, n), ()))), _first_paragraph(reg[n].__doc__)))
+            rows.append([kind_, n, ", ".join(sorted(papers.get((kind_, n), ()))), _first_paragraph(reg[n].__doc__)])
     for n in scenario_names():
         sc = get_scenario(n)
-        rows.append(("scenario", n, sc.paper, _plain(" ".join(sc.description.split()))))
-    return [r for r in rows if (kind is None or r[0] == kind)
+        rows.append(["scenario", n, sc.paper, _plain(" ".join(sc.description.split()))])
+    return rows
+
+
+def _live_names() -> dict[str, list[str]]:
+    from .core.registry import model_names
+    from .protocols.base import _PROTOCOLS
+    from .scenarios import scenario_names
+    from .systems.base import _SYSTEMS
+
+    models = model_names()  # first: registers the control package's system too
+    return {"model": models, "scenario": scenario_names(), "protocol": sorted(_PROTOCOLS), "system": sorted(_SYSTEMS)}
+
+
+def build_index() -> dict[str, Any]:
+    """What ``list`` and ``show`` print, from the live registries (imports every model and
+    scenario module); :func:`frictionlab.cli_index.cached_index` keeps it on disk."""
+    names = _live_names()
+    return {"rows": _live_rows(), "papers": sorted({n.split("/")[0] for n in names["scenario"]}), "names": names,
+            "models": {n: _model_info(n) for n in names["model"]},
+            "scenarios": {n: info for n in names["scenario"] if (info := _scenario_info_or_none(n))}}
+
+
+def _scenario_info_or_none(name: str) -> dict[str, Any] | None:
+    """:func:`_scenario_info`, or None for a scenario whose config cannot be shown (``show`` then
+    computes it and reports the error)."""
+    from .core.errors import FrictionLabError
+
+    try:
+        return _scenario_info(name)
+    except FrictionLabError:
+        return None
+
+
+def _live() -> bool:
+    """Whether this process has registered anything already (perhaps its own models or scenarios):
+    then ``list``/``show`` read the live registries, else the index file (a fresh ``frictionlab``)."""
+    reg, sc = sys.modules.get("frictionlab.core.registry"), sys.modules.get("frictionlab.scenarios.base")
+    return bool(getattr(reg, "_MODELS", None) or getattr(sc, "_SCENARIOS", None))
+
+
+def _index() -> dict[str, Any]:
+    from .cli_index import cached_index
+
+    return cached_index(build_index)
+
+
+def catalogue(paper: str | None = None, kind: str | None = None) -> list[tuple[str, str, str, str]]:
+    """Rows ``(kind, name, papers, description)`` of everything registered, filtered (from the index).
+
+    A model, protocol or system belongs to the papers whose scenarios use it; a rate law no
+    scenario uses belongs to ``classic``.
+    """
+    if kind is not None and kind not in KINDS:
+        raise ConfigError(f"unknown kind {kind!r}{suggest(kind, KINDS)}; choose one of {', '.join(KINDS)}")
+    if _live():
+        all_papers, rows = sorted({n.split("/")[0] for n in _live_names()["scenario"]}), _live_rows()
+    else:
+        idx = _index()
+        all_papers, rows = idx["papers"], idx["rows"]
+    if paper is not None and paper not in all_papers:
+        raise ConfigError(f"unknown paper {paper!r}{suggest(paper, all_papers)}; papers: {', '.join(all_papers)}")
+    return [(r[0], r[1], r[2], r[3]) for r in rows if (kind is None or r[0] == kind)
             and (paper is None or paper in r[2].split(", "))]
 
 
@@ -151,6 +214,8 @@ def _range(m: dict[str, Any]) -> str:
 def _fmt(v: Any) -> str:
     if v is dataclasses.MISSING:
         return "(required)"
+    if hasattr(v, "accepts") and hasattr(v, "kinds"):  # a driver's OptionSpec: its default and what it takes
+        return f"{_fmt(v.default)} ({v.kinds})"
     if isinstance(v, float):
         return f"{v:.6g}"
     if isinstance(v, (list, tuple)):
@@ -158,18 +223,26 @@ def _fmt(v: Any) -> str:
     return repr(v) if isinstance(v, str) else str(v)
 
 
-def _fields_table(cls: type, values: dict[str, Any] | None, width: int) -> list[str]:
-    fields = dataclasses.fields(cls)
+def _field_rows(cls: type) -> list[list[str]]:
+    """``[name, units, default, range, meaning]`` of each field of a parameter dataclass."""
     docs = _docstring_params(cls)
     rows = []
-    for f in fields:
+    for f in dataclasses.fields(cls):
         m = dict(f.metadata)
         default = f.default if f.default is not dataclasses.MISSING else (
             f.default_factory() if f.default_factory is not dataclasses.MISSING else dataclasses.MISSING)  # type: ignore[misc]
-        row = [f.name, m.get("units", "") or "-", _fmt(default), _range(m)]
+        rows.append([f.name, m.get("units", "") or "-", _fmt(default), _range(m),
+                     _plain(" ".join((m.get("doc") or docs.get(f.name, "")).split()))])
+    return rows
+
+
+def _fields_table(fields: list[list[str]], values: dict[str, str] | None, width: int) -> list[str]:
+    rows = []
+    for name, units, default, rng, doc in fields:
+        row = [name, units, default, rng]
         if values is not None:
-            row.insert(2, _fmt(values[f.name]) if f.name in values else "")
-        rows.append((row, " ".join((m.get("doc") or docs.get(f.name, "")).split())))
+            row.insert(2, values.get(name, ""))
+        rows.append((row, doc))
     head = ["name", "units", *(["preset"] if values is not None else []), "default", "range"]
     widths = [max(len(h), *(len(r[0][i]) for r in rows)) if rows else len(h) for i, h in enumerate(head)]
     out = ["  " + "  ".join(h.ljust(w) for h, w in zip(head, widths)) + "  meaning"]
@@ -182,51 +255,65 @@ def _fields_table(cls: type, values: dict[str, Any] | None, width: int) -> list[
     return out
 
 
-def _describe_model(name: str, preset: str | None, width: int) -> str:
-    from .core.registry import get_model_class, presets_of
+def _model_info(name: str) -> dict[str, Any]:
+    """What ``show MODEL[/PRESET]`` prints of a model, as JSON-able text (imports the model and drivers)."""
     from .core.errors import ParameterError
+    from .core.registry import get_model_class, presets_of
     from .solve.drivers import default_driver, drivers_for
     from .systems.base import _SYSTEMS
 
     cls = get_model_class(name)
-    presets = presets_of(name)
-    if preset is not None and preset not in presets:
-        raise ConfigError(f"model {name!r} has no preset {preset!r}{suggest(preset, presets)}; "
-                          f"known: {', '.join(sorted(presets)) or 'none'}")
-    wrap = lambda text, ind="  ": textwrap.fill(text, width=width, initial_indent=ind, subsequent_indent=ind)  # noqa: E731
-    lines = [f"model {name}" + (f" / preset {preset}" if preset else "") + f"  ({cls.__module__}.{cls.__qualname__})",
-             wrap(_first_paragraph(cls.__doc__))]
-    if getattr(cls, "citation", ""):
-        lines += ["reference:", wrap(cls.citation)]
     sn, su = getattr(cls, "state_names", ()), getattr(cls, "state_units", ())
-    extra = [f"{k} [{u}]" for k, u in zip(sn, su)] if isinstance(sn, tuple) and isinstance(su, tuple) else []
-    if extra:
-        lines.append("states: " + ", ".join(extra))
-    if isinstance(getattr(cls, "force_units", ""), str) and getattr(cls, "force_units", ""):
-        lines.append(f"force units: {cls.force_units}")
-    lines.append("")
-    if preset is not None:
-        ps = presets[preset]
-        lines += [f"preset {preset}:", wrap(f"source: {ps.source}" + (f" (doi:{ps.doi})" if ps.doi else ""))]
-        if ps.note:
-            lines.append(wrap(f"note: {ps.note}"))
-        lines.append("")
-    lines.append("parameters" + (" (the preset's values; the others take the default):" if preset else ":"))
-    lines += _fields_table(cls, dict(presets[preset].params) if preset else None, width)
-    lines.append("")
-    drivers = drivers_for(cls)
+    fu = getattr(cls, "force_units", "")
     default_in: dict[str, list[str]] = {}  # driver -> the systems (default-constructed) it is the default in
     for sname, scls in sorted(_SYSTEMS.items()):
         try:
             default_in.setdefault(default_driver(cls, scls()).name, []).append(sname)
         except (ConfigError, ParameterError, TypeError):
             pass
-    lines.append(f"drivers ({len(drivers)}; simulate(..., integrator=NAME) or [integrator] driver = NAME):")
-    for d in drivers.values():
+    drivers = []
+    for d in drivers_for(cls).values():
         opts = ", ".join(f"{k}={_fmt(v)}" for k, v in d.options.items())
         systems = ", ".join(s.type_name or "any" for s in d.systems)
-        text = (f"{d.name}{' (default in ' + ', '.join(default_in[d.name]) + ')' if d.name in default_in else ''}: {(d.description or '-').rstrip('.')}."
-                f" Systems: {systems}." + (f" Options: {opts}." if opts else ""))
+        drivers.append(f"{d.name}{' (default in ' + ', '.join(default_in[d.name]) + ')' if d.name in default_in else ''}: "
+                       f"{(d.description or '-').rstrip('.')}. Systems: {systems}." + (f" Options: {opts}." if opts else ""))
+    return {"qualname": f"{cls.__module__}.{cls.__qualname__}", "doc": _first_paragraph(cls.__doc__),
+            "citation": str(getattr(cls, "citation", "") or ""),
+            "states": [f"{k} [{u}]" for k, u in zip(sn, su)] if isinstance(sn, tuple) and isinstance(su, tuple) else [],
+            "force_units": fu if isinstance(fu, str) else "",
+            "fields": _field_rows(cls), "drivers": drivers,
+            "presets": {pn: {"source": ps.source, "doi": ps.doi, "note": ps.note,
+                             "values": {k: _fmt(v) for k, v in ps.params.items()}}
+                        for pn, ps in sorted(presets_of(name).items())}}
+
+
+def _describe_model(name: str, info: dict[str, Any], preset: str | None, width: int) -> str:
+    presets = info["presets"]
+    if preset is not None and preset not in presets:
+        raise ConfigError(f"model {name!r} has no preset {preset!r}{suggest(preset, presets)}; "
+                          f"known: {', '.join(sorted(presets)) or 'none'}")
+    wrap = lambda text, ind="  ": textwrap.fill(text, width=width, initial_indent=ind, subsequent_indent=ind)  # noqa: E731
+    lines = [f"model {name}" + (f" / preset {preset}" if preset else "") + f"  ({info['qualname']})",
+             wrap(info["doc"])]
+    if info["citation"]:
+        lines += ["reference:", wrap(info["citation"])]
+    if info["states"]:
+        lines.append("states: " + ", ".join(info["states"]))
+    if info["force_units"]:
+        lines.append(f"force units: {info['force_units']}")
+    lines.append("")
+    if preset is not None:
+        ps = presets[preset]
+        lines += [f"preset {preset}:", wrap(f"source: {ps['source']}" + (f" (doi:{ps['doi']})" if ps["doi"] else ""))]
+        if ps["note"]:
+            lines.append(wrap(f"note: {ps['note']}"))
+        lines.append("")
+    lines.append("parameters" + (" (the preset's values; the others take the default):" if preset else ":"))
+    lines += _fields_table(info["fields"], presets[preset]["values"] if preset else None, width)
+    lines.append("")
+    drivers = info["drivers"]
+    lines.append(f"drivers ({len(drivers)}; simulate(..., integrator=NAME) or [integrator] driver = NAME):")
+    for text in drivers:
         lines.append(textwrap.fill(text, width=width, initial_indent="  ", subsequent_indent="      "))
     if not drivers:
         lines.append("  none registered")
@@ -234,56 +321,71 @@ def _describe_model(name: str, preset: str | None, width: int) -> str:
         lines += ["", f"presets ({len(presets)}; show {name}/PRESET for one preset's values):"]
         for pn in sorted(presets):
             ps = presets[pn]
-            lines.append(textwrap.fill(f"{pn}: {ps.source}" + (f" (doi:{ps.doi})" if ps.doi else ""), width=width,
-                                       initial_indent="  ", subsequent_indent="      "))
+            lines.append(textwrap.fill(f"{pn}: {ps['source']}" + (f" (doi:{ps['doi']})" if ps["doi"] else ""),
+                                       width=width, initial_indent="  ", subsequent_indent="      "))
     return "\n".join(lines) + "\n"
 
 
-def _describe_scenario(name: str, overrides: dict[str, Any], quick: bool, width: int) -> str:
+def _scenario_info(name: str, overrides: dict[str, Any] | None = None,
+                   profiles: tuple[bool, ...] = (False, True)) -> dict[str, Any]:
+    """What ``show SCENARIO`` prints, as text: the resolved config as TOML per profile (full,
+    quick), with ``overrides`` applied (imports the scenario and the models)."""
     from .scenarios import get_scenario
     from .scenarios.config import dump_toml
 
     sc = get_scenario(name)
-    cfg = sc.resolved_config(overrides, quick)
-    head = [f"# scenario {sc.name}" + (" (quick profile)" if quick else "")]
-    head += textwrap.wrap(" ".join(sc.description.split()), width=width - 2, initial_indent="# ", subsequent_indent="# ")
-    for ref in sc.references:
+    return {"description": " ".join(sc.description.split()), "references": list(sc.references),
+            "quick": ", ".join(f"{k} = {_fmt(v)}" for k, v in sc.quick.items()),
+            "toml": {str(q): dump_toml(sc.resolved_config(overrides, q), scenario=sc.name, expand=True)
+                     for q in profiles}}
+
+
+def _describe_scenario(name: str, overrides: dict[str, Any], quick: bool, width: int,
+                       info: dict[str, Any] | None = None) -> str:
+    info = info if info is not None and not overrides else _scenario_info(name, overrides, (quick,))
+    head = [f"# scenario {name}" + (" (quick profile)" if quick else "")]
+    head += textwrap.wrap(info["description"], width=width - 2, initial_indent="# ", subsequent_indent="# ")
+    for ref in info["references"]:
         head += textwrap.wrap(ref, width=width - 2, initial_indent="# reference: ", subsequent_indent="#   ")
-    if sc.quick and not quick:
-        head.append("# --quick sets: " + ", ".join(f"{k} = {_fmt(v)}" for k, v in sc.quick.items()))
-    head.append(f"# run it: frictionlab run {sc.name}; edit: frictionlab run {sc.name} --dump --out cfg/")
-    return "\n".join(head) + "\n\n" + dump_toml(cfg, scenario=sc.name, expand=True)
+    if info["quick"] and not quick:
+        head.append("# --quick sets: " + info["quick"])
+    head.append(f"# run it: frictionlab run {name}; edit: frictionlab run {name} --dump --out cfg/")
+    return "\n".join(head) + "\n\n" + info["toml"][str(quick)]
 
 
 def _describe_type(kind: str, cls: type, width: int) -> str:
     lines = [f"{kind} {cls.type_name}  ({cls.__module__}.{cls.__qualname__})",
              textwrap.fill(_first_paragraph(cls.__doc__), width=width, initial_indent="  ", subsequent_indent="  "),
              "", "fields:"]
-    lines += _fields_table(cls, None, width)
+    lines += _fields_table(_field_rows(cls), None, width)
     return "\n".join(lines) + "\n"
 
 
 def describe(target: str, *, overrides: dict[str, Any] | None = None, quick: bool = False, width: int = 100) -> str:
     """Text of ``frictionlab show TARGET`` (model[/preset], scenario, protocol or system type)."""
-    from .core.registry import model_names
-    from .protocols.base import _PROTOCOLS
-    from .scenarios import scenario_names
-    from .systems.base import _SYSTEMS
-
+    live = _live()
+    idx: dict[str, Any] = {} if live else _index()
+    names = _live_names() if live else idx["names"]
     head, _, tail = target.partition("/")
-    if head in model_names():
+    if head in names["model"]:
         if overrides or quick:
             raise ConfigError("--set and --quick apply to scenarios, not to models")
-        return _describe_model(head, tail or None, width)
-    if target in scenario_names():
-        return _describe_scenario(target, overrides or {}, quick, width)
+        return _describe_model(head, _model_info(head) if live else idx["models"][head], tail or None, width)
+    if target in names["scenario"]:
+        return _describe_scenario(target, overrides or {}, quick, width, None if live else idx["scenarios"].get(target))
     if overrides or quick:
         raise ConfigError("--set and --quick apply to scenarios only")
-    if target in _PROTOCOLS:
+    if target in names["protocol"]:
+        from .protocols.base import _PROTOCOLS
+
         return _describe_type("protocol", _PROTOCOLS[target], width)
-    if target in _SYSTEMS:
+    if target in names["system"]:
+        from .core.registry import discover
+        from .systems.base import _SYSTEMS
+
+        discover()  # the control package's servo system
         return _describe_type("system", _SYSTEMS[target], width)
-    known = [*model_names(), *scenario_names(), *_PROTOCOLS, *_SYSTEMS]
+    known = [n for group in names.values() for n in group]
     raise ConfigError(f"nothing called {target!r}{suggest(target, known)}; 'frictionlab list' shows every name")
 
 
@@ -321,6 +423,9 @@ def register(app: typer.Typer) -> None:
         quick: Annotated[bool, typer.Option("--quick", help="scenario: show the quick profile's config")] = False,
     ) -> None:
         """Show a model's parameters (units, defaults, ranges), drivers and presets, or a scenario's config."""
-        from .scenarios.config import parse_set
+        overrides: dict[str, Any] = {}
+        if set_:  # scenarios only; the config module loads the scenario machinery
+            from .scenarios.config import parse_set
 
-        typer.echo(describe(target, overrides=parse_set(set_ or []), quick=quick, width=_width()), nl=False)
+            overrides = parse_set(set_)
+        typer.echo(describe(target, overrides=overrides, quick=quick, width=_width()), nl=False)

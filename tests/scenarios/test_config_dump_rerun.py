@@ -47,9 +47,9 @@ def test_dumped_toml_reruns_to_the_same_result(name, tmp_path):
     assert "method" not in toml.read_text()  # the [integrator] vocabulary is 'driver'
     a = runner.invoke(app, ["run", name, "--quick", "--out", str(tmp_path / "a")])
     b = runner.invoke(app, ["run", str(toml), "--out", str(tmp_path / "b")])
-    # exit 1: a check did not pass -- ``frictionlab run`` counts a proven deviation of the paper
-    # (rough-contact/fig8, fig14, kloss/fig6) as not passed; the checks are tested elsewhere, here
-    # the re-run must give the same verdicts and the same data
+    # exit 1: a check failed (a proven deviation of the paper, e.g. rough-contact/fig8, fig14,
+    # kloss/fig6, is listed as DEVIATION and exits 0); the checks are tested elsewhere, here the
+    # re-run must give the same verdicts and the same data
     assert a.exit_code in (0, 1), a.output
     assert b.exit_code == a.exit_code, b.output
     stem = name.replace("/", "__")

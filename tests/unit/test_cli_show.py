@@ -137,3 +137,75 @@ def test_list_descriptions_carry_no_rst_markup():
     assert ":math:" not in coulomb[3] and "`" not in coulomb[3]
     assert "F = mu N sgn(v)" in coulomb[3]
     assert not [r[1] for r in catalogue() if ":math:" in r[3] or "``" in r[3]]
+
+
+def _fresh_cli(args, cache_dir):
+    """``frictionlab ARGS`` in a fresh process with its cache (and index) under ``cache_dir``."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, FRICTIONLAB_CACHE_DIR=str(cache_dir), COLUMNS="100",
+               PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    code = "import sys; from frictionlab.cli import main; sys.argv[0] = 'frictionlab'; main()"
+    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout
+
+
+def test_index_file_equals_the_live_registries(tmp_path):
+    """A fresh `list` / `show MODEL|SCENARIO` prints from the index file; that file is what the registries give."""
+    import json
+
+    from frictionlab.cli_index import LAYOUT
+    from frictionlab.cli_show import _wrap_rows, build_index
+
+    first = _fresh_cli(["list"], tmp_path)  # builds the index and writes it
+    files = list((tmp_path / "catalogue").glob("index-*.json"))
+    assert len(files) == 1
+    assert _fresh_cli(["list"], tmp_path) == first  # read back
+    on_disk = json.loads(files[0].read_text())
+    live = build_index()  # this process imports every model and scenario
+    assert on_disk == {**json.loads(json.dumps(live)), "layout": LAYOUT}
+    assert first == _wrap_rows(catalogue(), 100)
+    assert _fresh_cli(["show", "lugre"], tmp_path) == describe("lugre", width=100)
+    assert _fresh_cli(["show", "rate_state/granite-typical"], tmp_path) == describe("rate_state/granite-typical", width=100)
+    sc = "classic/rsf-velocity-step"
+    assert _fresh_cli(["show", sc], tmp_path) == describe(sc, width=100)
+    assert _fresh_cli(["show", sc, "--quick"], tmp_path) == describe(sc, quick=True, width=100)
+    over = _fresh_cli(["show", sc, "--set", "model.a=0.013"], tmp_path)  # computed, not from the index
+    assert over == describe(sc, overrides={"model.a": 0.013}, width=100) and "a = 0.013" in over
+
+
+def test_index_rebuilt_when_corrupt_or_the_source_changes(tmp_path, monkeypatch):
+    from frictionlab import cli_index
+
+    monkeypatch.setenv("FRICTIONLAB_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(cli_index, "_MEMO", {})
+    path = cli_index.index_path()
+    path.parent.mkdir(parents=True)
+    path.write_text("{not json")
+    assert cli_index.cached_index(lambda: {"rows": [["model", "x", "", "d"]]})["rows"] == [["model", "x", "", "d"]]
+    monkeypatch.setattr(cli_index, "_MEMO", {})
+    assert cli_index.cached_index(lambda: {"rows": []})["rows"] == [["model", "x", "", "d"]]  # read, not rebuilt
+    src = tmp_path / "pkg"
+    (src / "sub").mkdir(parents=True)
+    (src / "a.py").write_text("x = 1\n")
+    (src / "sub" / "b.py").write_text("y = 2\n")
+    stamp = cli_index.source_stamp(str(src))
+    assert cli_index.source_stamp(str(src)) == stamp
+    (src / "sub" / "b.py").write_text("y = 3\n")  # same size: the modification time tells
+    import os
+
+    os.utime(src / "sub" / "b.py", ns=(0, 10**9))
+    assert cli_index.source_stamp(str(src)) != stamp
+
+
+def test_show_sees_what_this_process_registered(monkeypatch):
+    """In a process that registered a scenario itself, list/show read the live registries, not the file."""
+    from frictionlab.scenarios import base
+
+    sc = base.Scenario("zzshow/mine", "a scenario registered in this process", {"model": {"name": "coulomb"}})
+    monkeypatch.setitem(base._SCENARIOS, sc.name, sc)
+    assert "a scenario registered in this process" in describe("zzshow/mine")
+    assert ("scenario", "zzshow/mine", "zzshow", "a scenario registered in this process") in catalogue(kind="scenario")

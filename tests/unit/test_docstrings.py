@@ -184,3 +184,47 @@ def test_public_docstring_parses_as_numpydoc(obj):
             docscrape.ClassDoc(obj, config={"show_class_members": False})
         else:
             docscrape.FunctionDoc(obj)
+
+
+def _docutils_problems(text: str) -> list[str]:
+    import io
+
+    docutils_core = pytest.importorskip("docutils.core")
+    err = io.StringIO()
+    docutils_core.publish_doctree(text, settings_overrides={"warning_stream": err, "report_level": 2})
+    # Sphinx roles (:func:, :class:, ...) are unknown to plain docutils: not problems of the text
+    return [ln for ln in err.getvalue().splitlines() if "(ERROR" in ln or "(WARNING" in ln
+            if "Unknown interpreted text role" not in ln and "No role entry" not in ln]
+
+
+def test_developing_page_converts_without_docutils_warnings():
+    """docs/developing.md becomes generated/developing.rst (docs/conf.py): no markup errors there."""
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    src = (root / "docs" / "conf.py").read_text()
+    ns: dict = {"re": re}
+    exec(src[src.index("def _md_to_rst"):src.index("def _write_developer_pages")], ns)
+    rst = ns["_md_to_rst"]((root / "docs" / "developing.md").read_text())
+    assert _docutils_problems(rst) == []
+    assert "in the family's package::" in rst  # the indented example is a literal block, not text
+
+
+def test_public_docstrings_have_no_stray_substitutions():
+    """``|u|`` outside a literal or :math: is an rst substitution reference (an error in the API pages)."""
+    import importlib
+    import pkgutil
+
+    bad = []
+    for m in pkgutil.walk_packages(frictionlab.__path__, "frictionlab."):
+        if m.name.startswith("frictionlab.scenarios.") or re.search(r"(^|\.)(_[^.]*|cli|compare_cli)$", m.name):
+            continue
+        mod = importlib.import_module(m.name)
+        objs = [mod] + [v for k, v in vars(mod).items() if not k.startswith("_")
+                        and (inspect.isclass(v) or inspect.isfunction(v)) and v.__module__ == m.name]
+        for obj in objs:
+            doc = inspect.cleandoc(obj.__doc__ or "")
+            if "|" in doc:
+                bad += [f"{m.name}.{getattr(obj, '__qualname__', '')}: {p}" for p in _docutils_problems(doc)
+                        if "substitution" in p]
+    assert bad == []

@@ -122,3 +122,43 @@ def test_recorded_protocol_registered_without_fit():
             "p = make_protocol({'type': 'recorded', 'times': [0, 1], 'velocities': [1e-6, 1e-6], 'normal_forces': [1, 1]})\n"
             "assert p.duration == 1.0 and 'frictionlab.fit' not in sys.modules")
     _heavy_after(code)
+
+
+@pytest.mark.parametrize("args", [["list"], ["list", "--paper", "kloss"], ["show", "lugre"],
+                                  ["show", "rate_state/granite-typical"], ["show", "rough-contact/fig4", "--quick"]])
+def test_list_and_show_load_no_heavy_dependency(args, tmp_path_factory, monkeypatch):
+    """Once the index is built (first call of a source tree), `list` and `show MODEL|SCENARIO` read
+    it: no numpy, numba, scipy, xarray or matplotlib, and no model or scenario module."""
+    cache = tmp_path_factory.getbasetemp() / "lazy-index-cache"
+    monkeypatch.setenv("FRICTIONLAB_CACHE_DIR", str(cache))
+    code = ("import contextlib, io, sys\nfrom frictionlab.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    try:\n        main({args!r})\n    except SystemExit as e:\n        assert not e.code, e.code\n")
+    if not (cache / "catalogue").is_dir():
+        _heavy_after(code)  # builds the index
+    assert _heavy_after(code, (*HEAVY, "numpy")) == []
+    mods = _modules_after(code)
+    assert not [m for m in mods if m.split(".")[1] in ("laws", "contact", "scenarios", "solve", "control", "systems",
+                                                        "protocols")], mods
+
+
+def _modules_after(code: str) -> list[str]:
+    """frictionlab modules loaded in a fresh interpreter after ``code``."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(m for m in sys.modules if m.startswith('frictionlab.'))))"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_one_scenario_imports_only_its_module():
+    """`frictionlab run SCENARIO` looks the scenario up in its own module (rough-contact/fig4 ->
+    scenarios/rough_contact/fig4.py) before importing the ~80 others; a name registered
+    elsewhere (kloss/fig4a, in kloss/fig4.py) still resolves."""
+    mods = _modules_after("from frictionlab.scenarios import get_scenario\n"
+                          "assert get_scenario('classic/rsf-velocity-step').name == 'classic/rsf-velocity-step'")
+    assert [m for m in mods if m.startswith("frictionlab.scenarios.") and m.count(".") == 3] == \
+        ["frictionlab.scenarios.classic.rsf_velocity_step"], mods
+    mods = _modules_after("from frictionlab.scenarios import get_scenario\n"
+                          "assert get_scenario('kloss/fig4a').name == 'kloss/fig4a'")
+    assert len([m for m in mods if m.startswith("frictionlab.scenarios.") and m.count(".") == 3]) > 50

@@ -44,3 +44,16 @@ def test_reproduce_exit_code_and_counts(fake, tmp_path, targets, code, line):
     assert r.exit_code == code, r.output
     assert line in " ".join(r.output.split())
     assert (tmp_path / "validation.md").exists() and (tmp_path / "report.html").exists()
+
+
+@pytest.mark.parametrize("mode,code,verdict", [("pass", 0, None), ("deviation", 0, "DEVIATION"), ("fail", 1, "FAIL")])
+def test_run_counts_verdicts_as_reproduce(fake, tmp_path, mode, code, verdict):
+    """`frictionlab run` exits as `reproduce`: a proven deviation is listed as DEVIATION and is not a failure."""
+    r = CliRunner().invoke(app, ["run", f"zzfake/{mode}", "--out", str(tmp_path), "--csv", "none"])
+    assert r.exit_code == code, r.output
+    lines = [ln for ln in r.output.splitlines() if "claim:" in ln]
+    if verdict is None:
+        assert not lines
+    else:
+        assert len(lines) == 1 and lines[0].split()[0] == verdict, r.output
+    assert ("FAIL" in r.output) == (mode == "fail")

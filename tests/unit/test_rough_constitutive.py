@@ -143,7 +143,7 @@ def test_solver_choice_is_a_driver_option_and_validated():
     from frictionlab.contact.rough.numerics import SolverOptions
     from frictionlab.core.errors import ConfigError
 
-    with pytest.raises(TypeError):
+    with pytest.raises(ConfigError, match=r"solver option.*\[integrator\] solver"):
         RoughContact(solver="exact")
     with pytest.raises(ConfigError, match="solver"):
         SolverOptions(solver="bogus")

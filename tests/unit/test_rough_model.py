@@ -9,7 +9,7 @@ from frictionlab.contact.rough.model import (TAU_S_BAR, RoughContact, RoughConta
 from frictionlab.contact.rough.numerics import SolverOptions
 from frictionlab.contact.rough.solver import meanfield_solve, pk_solve
 from frictionlab.contact.rough.surface import make_surface, shift_x
-from frictionlab.core.errors import ParameterError
+from frictionlab.core.errors import ConfigError, ParameterError
 from frictionlab.core.registry import make_model
 from frictionlab.reference.boussinesq import meanfield_mu
 
@@ -150,3 +150,34 @@ def test_static_hold_converges_when_steps_are_halved():
     e2 = np.abs(ps[2] - ps[1]).max()
     assert e2 < e1
     assert e2 < 1e-3 * ps[2].max()
+
+
+@pytest.mark.parametrize("material,field,value", [
+    ("viscoelastic", "Fy0", 0.03), ("viscoelastic", "A_cr", 1e-3), ("viscoelastic", "n_cr", 2.0), ("viscoelastic", "B", 0.1),
+    ("viscoelastic", "m_h", 2.0), ("viscoelastic", "vp_scheme", "explicit"), ("elastic", "Fy0", 0.03),
+    ("elastic", "lams", (0.5,)), ("elastic", "As", (0.1,)), ("elastic", "ve_scheme", "constant"),
+])
+def test_parameter_the_material_ignores_is_refused(material, field, value):
+    """A parameter set away from its default must act: the viscoplastic ones only act with
+    material = "viscoplastic", the relaxation ones not with the elastic material."""
+    with pytest.raises(ParameterError, match=rf"{field} .*no effect with material = '{material}'.*material = "):
+        RoughContact(material=material, **{field: value})
+    with pytest.raises(ParameterError, match=field):
+        make_model("rough_contact", "table1", material=material, **{field: value})
+    RoughContact(material=material, **{field: RoughContact.__dataclass_fields__[field].default})  # the default: fine
+    if field not in ("lams", "As", "ve_scheme"):
+        RoughContact(material="viscoplastic", **{field: value})  # used there
+    else:
+        RoughContact(material="viscoelastic", **{field: value})
+    make_model("rough_contact", "fig6", material="viscoelastic")  # a preset's relaxation rates act on a VE material
+
+
+@pytest.mark.parametrize("name", ["tol", "solver", "max_iter", "backend"])
+def test_solver_option_in_constructor_points_to_integrator(name):
+    """RoughContact(tol=...) says where the option goes, as the config path does (not a bare TypeError)."""
+    with pytest.raises(ConfigError, match=rf"'{name}' is a solver option.*\[integrator\] {name} = .*SolverOptions"):
+        RoughContact(**{name: 1})
+    with pytest.raises(ConfigError, match=rf"'{name}' is a solver option.*\[integrator\] {name}"):
+        make_model("rough_contact", "table1", **{name: 1})
+    with pytest.raises(TypeError, match="unexpected keyword argument 'not_a_field'"):
+        RoughContact(not_a_field=1)

@@ -75,7 +75,7 @@ class ServoSystem(AbstractSystem):
         Velocity from a sensor (sampled, quantised) or the backward difference of the
         quantised position.
     force_limit : float
-        Actuator saturation |u| <= force_limit [N]; 0: no saturation.
+        Actuator saturation ``|u| <= force_limit`` [N]; 0: no saturation.
     kp, ki, kv : float
         Proportional [N/m], integral [N/(m s)] and velocity [N s/m] gains (ki = 0: PD).
     model_mass : float

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import xarray as xr
 
 from .errors import DataError
 from .files import atomic_target
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 __all__ = ["STANDARD_UNITS", "CSV_MAX_ROWS", "make_dataset", "write_netcdf", "write_csv", "read_netcdf"]
 
@@ -45,6 +47,8 @@ def make_dataset(
     gets ``"1"`` only if it is listed in ``units`` -- otherwise a ``KeyError`` names it, so
     that no variable is ever written without units.
     """
+    import xarray as xr
+
     units = dict(units or {})
     ds = xr.Dataset(coords={"time": ("time", np.asarray(time, dtype=float), {"units": "s"})})
     for name, values in data.items():
@@ -86,6 +90,8 @@ def write_netcdf(ds: xr.Dataset, path: str | Path) -> Path:
 
 
 def read_netcdf(path: str | Path) -> xr.Dataset:
+    import xarray as xr
+
     try:
         with xr.open_dataset(path, engine="h5netcdf") as ds:
             return ds.load()

@@ -1,17 +1,41 @@
-"""Plot helpers: one per result kind. Each takes a Dataset and returns a Figure (no show())."""
+"""Plot helpers: one per result kind. Each takes a Dataset and returns a Figure (no show()).
+
+matplotlib is loaded on the first drawing call, not on import: ``plt`` here is a stand-in
+that imports ``matplotlib.pyplot`` (with the non-interactive Agg backend) when one of its
+attributes is first used, so a module may ``from frictionlab.plot import plt, time_series`` at
+the top and still import cheaply (``frictionlab show``, the scenario registry).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-import matplotlib
+if TYPE_CHECKING:
+    import xarray as xr
+    from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import xarray as xr  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+__all__ = ["time_series", "versus", "curves", "save", "phase_plane", "displacement_plot", "plt"]
 
-__all__ = ["time_series", "versus", "curves", "save", "phase_plane", "displacement_plot"]
+
+class _Pyplot:
+    """``matplotlib.pyplot``, imported (Agg backend) on first attribute access."""
+
+    def __getattr__(self, name: str) -> Any:
+        if "pyplot" not in self.__dict__:  # once, as the import of this package used to
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot
+
+            self.__dict__["pyplot"] = matplotlib.pyplot
+        return getattr(self.__dict__["pyplot"], name)
+
+    def __repr__(self) -> str:
+        return "<matplotlib.pyplot, imported on first use>"
+
+
+plt: Any = _Pyplot()
 
 
 def _label(ds: xr.Dataset, name: str) -> str:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
-import xarray as xr
 
 from . import plt
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 __all__ = ["plot_compare"]
 

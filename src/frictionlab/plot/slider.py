@@ -7,15 +7,16 @@ return a :class:`~matplotlib.figure.Figure`.
 
 from __future__ import annotations
 
-import matplotlib
+from typing import TYPE_CHECKING
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import xarray as xr  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+import numpy as np
 
-from ..core.errors import DataError  # noqa: E402
+from ..core.errors import DataError
+from . import plt
+
+if TYPE_CHECKING:
+    import xarray as xr
+    from matplotlib.figure import Figure
 
 __all__ = ["phase_plane", "displacement_plot"]
 

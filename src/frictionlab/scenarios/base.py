@@ -13,15 +13,18 @@ from __future__ import annotations
 import copy
 import importlib
 import pkgutil
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
-
-import xarray as xr
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ConfigError, suggest
 
-__all__ = ["Check", "Scenario", "register_scenario", "get_scenario", "scenario_names", "check", "deviation", "VERDICTS"]
+if TYPE_CHECKING:
+    import xarray as xr
+
+__all__ = ["Check", "Scenario", "register_scenario", "get_scenario", "scenario_names", "load_scenario", "check",
+           "deviation", "VERDICTS"]
 
 
 #: the three verdicts a paper claim can get
@@ -90,7 +93,7 @@ def deviation(claim: str, expected: str, measured_value: float | str, evidence: 
                  explanation=explanation)
 
 
-Runner = Callable[[dict[str, Any], bool], xr.Dataset]
+Runner = Callable[[dict[str, Any], bool], "xr.Dataset"]
 
 
 @dataclass
@@ -197,11 +200,59 @@ def scenario_names() -> list[str]:
     return sorted(_SCENARIOS)
 
 
+def _module_of(name: str) -> str:
+    """The module a scenario lives in by the naming convention (``rough-contact/fig4`` ->
+    ``frictionlab.scenarios.rough_contact.fig4``); a module may register others as well."""
+    return "frictionlab.scenarios." + ".".join(part.replace("-", "_") for part in name.split("/"))
+
+
 def get_scenario(name: str) -> Scenario:
-    _discover()
+    """The registered scenario ``name``; its own module is imported first, the others only when
+    that module does not register it (so running one scenario loads only what it needs)."""
+    if (not _DISCOVERED and isinstance(name, str) and name not in _SCENARIOS
+            and re.fullmatch(r"[a-z0-9-]+(/[a-z0-9_-]+)+", name)):
+        module = _module_of(name)
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:  # no such module (or package): look everywhere below
+            if not exc.name or not (module == exc.name or module.startswith(exc.name + ".")):
+                raise  # the module exists but imports something missing: a real error
+    if name not in _SCENARIOS:
+        _discover()
     if name not in _SCENARIOS:
         raise ConfigError(f"unknown scenario {name!r}{suggest(name, _SCENARIOS)}; run 'frictionlab list' to see them")
     return _SCENARIOS[name]
+
+
+def load_scenario(target: str) -> Scenario:
+    """The scenario named ``target``, or one built from a TOML file (``frictionlab run`` and ``sweep``).
+
+    A file with a top-level ``scenario = "NAME"`` is that scenario -- its run, checks, plot,
+    summary, metrics and ``derived`` keys -- with the file's values over its config; a value
+    the file gives to a key the scenario sets itself (``derived``) is refused unless it equals
+    the scenario's own (as in a ``--dump``), since it would be ignored. A file without
+    ``scenario`` is a plain run configuration (``[model]``, ``[protocol]``, ``[system]``,
+    ``[integrator]``) run by :func:`frictionlab.simulate`, named ``file/<stem>``.
+    """
+    from dataclasses import replace
+    from pathlib import Path
+
+    from .config import _clean, apply_overrides, expand_preset, flatten, load_toml
+
+    if not (target.endswith(".toml") or Path(target).is_file()):
+        return get_scenario(target)
+    cfg = load_toml(target)
+    name = cfg.pop("scenario", None)
+    if not name:
+        return Scenario(f"file/{Path(target).stem}", f"scenario file {target}", cfg)
+    if not isinstance(name, str):
+        raise ConfigError(f"{target}: scenario must be a scenario name (a string), got {name!r}"[:200])
+    base = get_scenario(name)
+    values = flatten(cfg)
+    own = flatten(_clean(base.config)) | flatten(_clean(expand_preset(base.config)[0]))  # a dump holds either
+    missing = object()
+    base.refuse_derived([k for k, v in values.items() if own.get(k, missing) != v], target)
+    return replace(base, config=apply_overrides(base.config, values))
 
 
 def select(patterns: list[str]) -> list[Scenario]:

@@ -21,19 +21,19 @@ from __future__ import annotations
 import copy
 import tomllib
 from pathlib import Path
-from typing import Any
-
-import tomli_w
-import xarray as xr
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ConfigError, suggest
 from ..core.registry import get_model_class, make_model, presets_of
 from ..protocols.base import _PROTOCOLS, make_protocol
-from ..solve import simulate
-from ..solve.drivers import Driver, check_options, default_driver, driver_for, drivers_for
 from ..systems.base import _SYSTEMS, make_system, system_names
 
-__all__ = ["SECTIONS", "INTEGRATOR_KEYS", "parse_set", "apply_overrides", "load_toml", "dump_toml", "build",
+if TYPE_CHECKING:
+    import xarray as xr
+
+    from ..solve.drivers import Driver
+
+__all__ = ["SECTIONS", "INTEGRATOR_KEYS", "parse_set", "flatten", "apply_overrides", "load_toml", "dump_toml", "build",
            "run_config", "config_driver", "expand_preset", "MOVED_SECTIONS", "refuse_moved_sections"]
 
 #: the sections of a run configuration
@@ -126,6 +126,8 @@ def config_driver(cfg: dict[str, Any]) -> Driver:
     """The driver a config runs: ``[integrator] driver``, else the model's default for its system."""
     if "model" not in cfg or "name" not in cfg["model"]:
         raise ConfigError("config needs a [model] table with a 'name'")
+    from ..solve.drivers import default_driver, driver_for
+
     cls = get_model_class(cfg["model"]["name"])
     integ = cfg.get("integrator") or {}
     if "method" in integ:
@@ -161,10 +163,23 @@ def _refuse_driver_option_as_model_key(section: str, node: dict[str, Any], key: 
     """A ``model.X`` where X is an option of one of the model's drivers (numerics that left the model)."""
     if section != "model" or not isinstance(node.get("name"), str):
         return
+    from ..solve.drivers import drivers_for
+
     owners = [d.name for d in drivers_for(get_model_class(node["name"])).values() if leaf in d.options]
     if owners:
         raise ConfigError(f"{key} is not a model parameter: it is an option of driver {owners[0]!r}; "
                           f"set integrator.{leaf} instead")
+
+
+def flatten(cfg: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """``{dotted key: value}`` of a nested config's leaves (the inverse of :func:`apply_overrides`)."""
+    out: dict[str, Any] = {}
+    for k, v in cfg.items():
+        if isinstance(v, dict):
+            out.update(flatten(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
 
 
 def apply_overrides(cfg: dict[str, Any], overrides: dict[str, Any], strict: bool = True) -> dict[str, Any]:
@@ -302,6 +317,8 @@ def dump_toml(cfg: dict[str, Any], scenario: str | None = None, *, expand: bool 
     data = _clean(cfg)
     if scenario:
         data = {"scenario": scenario, **data}
+    import tomli_w
+
     text = tomli_w.dumps(data)
     if comment:
         text = text.replace("[model]\n", f"[model]\n# {comment}\n", 1)
@@ -334,6 +351,8 @@ def build(cfg: dict[str, Any]):
     integ = dict(cfg.get("integrator") or {})
     integ.pop("driver", None)
     common = {k: integ.pop(k) for k in ("dt", "t_end", "save_dt") if k in integ}
+    from ..solve.drivers import check_options
+
     options = check_options(drv, integ)
     given = {k: v for k, v in options.items() if k in integ}
     return model, protocol, system, {"driver": drv.name, **common, **given}
@@ -347,6 +366,8 @@ def run_config(cfg: dict[str, Any], *, strict: bool = False) -> xr.Dataset:
     """
     if strict:
         check_sections(cfg)
+    from ..solve import simulate
+
     model, protocol, system, integ = build(cfg)
     driver = integ.pop("driver")
     return simulate(model, protocol, system=system, integrator=driver, **integ)

@@ -11,39 +11,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-__all__ = ["register", "scenario_of", "result_table"]
-
-
-def scenario_of(target: str):
-    """The scenario named ``target``, or one built from a run/scenario TOML file (as ``frictionlab run``).
-
-    A file with a top-level ``scenario = "NAME"`` is that scenario with the file's values; a
-    file without one is a plain run configuration (``[model]``, ``[protocol]``, ``[system]``,
-    ``[integrator]``) run by :func:`frictionlab.simulate`, named ``file/<stem>``.
-    """
-    from ..scenarios import Scenario, get_scenario
-    from ..scenarios.config import apply_overrides, load_toml
-
-    if not (target.endswith(".toml") or Path(target).is_file()):
-        return get_scenario(target)
-    cfg = load_toml(target)
-    name = cfg.pop("scenario", None)
-    if not name:
-        return Scenario(f"file/{Path(target).stem}", f"run file {target}", cfg)
-    base = get_scenario(name)
-    flat: dict[str, Any] = {}
-
-    def walk(d: dict, prefix: str) -> None:
-        for k, v in d.items():
-            if isinstance(v, dict):
-                walk(v, f"{prefix}{k}.")
-            else:
-                flat[f"{prefix}{k}"] = v
-
-    walk(cfg, "")
-    from dataclasses import replace
-
-    return replace(base, config=apply_overrides(base.config, flat))
+__all__ = ["register", "result_table"]
 
 
 def result_table(ds, title: str, max_rows: int = 40):
@@ -142,6 +110,7 @@ def register(app: typer.Typer) -> None:
 
         from ..core.errors import ConfigError
         from ..core.result import write_netcdf
+        from ..scenarios.base import load_scenario
         from ..scenarios.config import parse_set
         from .grid import parse_grid
         from .metrics import resolve_metrics
@@ -158,7 +127,7 @@ def register(app: typer.Typer) -> None:
                               f"'frictionlab sweep plot {plot_store}'?)")
         if out is not None:
             raise ConfigError("--out is for 'frictionlab sweep plot STORE'; a sweep writes its figure with --plot FILE")
-        sc = scenario_of(scenario)
+        sc = load_scenario(scenario)  # the loader of `frictionlab run`
         overrides = parse_set(set_ or [])
         if workers is not None and workers < 1:
             raise ConfigError(f"--workers must be >= 1, got {workers}")

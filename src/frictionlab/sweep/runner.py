@@ -36,7 +36,7 @@ import xarray as xr
 
 from ..core.errors import ConfigError
 from ..core.result import STANDARD_UNITS
-from ..scenarios.base import Scenario, get_scenario
+from ..scenarios.base import Scenario, load_scenario
 from .grid import Grid, parse_grid
 from .metrics import METRICS, MetricNotApplicable, MetricSet, resolve_metrics
 from .store import SweepStore, make_record, point_key, write_point_file
@@ -288,7 +288,7 @@ def run_sweep(
         Unknown scenario, grid key or metric (with the valid ones), empty grid, a store of
         another sweep, an unreachable scheduler.
     """
-    sc = get_scenario(scenario) if isinstance(scenario, str) else scenario
+    sc = load_scenario(scenario) if isinstance(scenario, str) else scenario  # a name or a TOML file
     overrides = dict(overrides or {})
     mset = resolve_metrics(metrics, sc)
     names = None if mset is None else mset.names

@@ -50,7 +50,7 @@ from .elasticity import BoussinesqFFT, MeanField, StepOperator
 from .numerics import SOLVER_OPTION_NAMES, SolverOptions
 from .solver import SolveResult, alg1_solve, meanfield_solve, pk_solve
 
-__all__ = ["RoughContact", "RoughContactSim", "run_static", "load_from_pressure", "contact_clusters",
+__all__ = ["RoughContact", "VISCOPLASTIC_ONLY", "RoughContactSim", "run_static", "load_from_pressure", "contact_clusters",
            "force_pdf", "F_STAR", "STRESS_STAR", "TAU_S_BAR"]
 
 #: force scale F* = 2 pi G L*^2 / (1 - nu) for G = 30 GPa, nu = 0.25 [N]
@@ -136,7 +136,13 @@ class RoughContact(AbstractModel):
     they are options of the drivers (``[integrator]``: ``solver``, ``tol``, ``tol_sliding``,
     ``max_iter``, ``backend``, ``fft_precision``, ``fft_workers``; see
     :class:`~frictionlab.contact.rough.numerics.SolverOptions`), not parameters of the model.
-    A configuration naming them under ``[model]`` is refused with a pointer to ``[integrator]``.
+    A configuration naming them under ``[model]``, or ``RoughContact(tol=...)``, is refused with a
+    pointer to ``[integrator]``.
+
+    Only the viscoplastic material uses ``A_cr``, ``n_cr``, ``Fy0``, ``B``, ``m_h`` and
+    ``vp_scheme`` (:data:`VISCOPLASTIC_ONLY`), and the elastic material uses none of them nor
+    ``lams``, ``As``, ``ve_scheme``: such a field set away from its default with a material that
+    ignores it is a :class:`~frictionlab.core.errors.ParameterError`, not a silent no-op.
     """
 
     interaction: str = option("boussinesq", choices=("boussinesq", "meanfield"))
@@ -174,7 +180,19 @@ class RoughContact(AbstractModel):
                                "surfaces: effect of asperity-scale properties and long-range elastic interactions")
     doi: ClassVar[str] = "10.1016/j.jmps.2014.11.011"
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> RoughContact:
+        _refuse_solver_options(kwargs)  # before the dataclass __init__'s bare TypeError
+        return super().__new__(cls)
+
     def _check(self) -> None:
+        used = _MATERIAL_FIELDS.get(self.material, ())
+        unused = [n for n in _DEFAULTS if n not in used and any(n in ns for ns in _MATERIAL_FIELDS.values())]
+        for name in unused:
+            if getattr(self, name) != _DEFAULTS[name]:
+                user = next(m for m, ns in _MATERIAL_FIELDS.items() if name in ns)
+                self._fail(name, f"= {getattr(self, name)!r} has no effect with material = {self.material!r}, which "
+                                 f"does not use {', '.join(unused)}; set material = {user!r} or leave {name} at "
+                                 f"its default {_DEFAULTS[name]!r}")
         lams = self.lams if isinstance(self.lams, tuple) else (self.lams,)
         As = self.As if isinstance(self.As, tuple) else (self.As,)
         object.__setattr__(self, "lams", tuple(lams))
@@ -210,13 +228,31 @@ class RoughContact(AbstractModel):
     @classmethod
     def from_dict(cls, values: Any) -> RoughContact:  # type: ignore[override]
         """As :meth:`Parameters.from_dict`; the former solver fields are refused with a pointer to ``[integrator]``."""
-        moved = [k for k in values if k in SOLVER_OPTION_NAMES]
-        if moved:
-            what = "is a solver option, not a model parameter; set it" if len(moved) == 1 else \
-                "are solver options, not model parameters; set them"
-            raise ConfigError(f"rough_contact: {', '.join(repr(k) for k in moved)} {what} under [integrator] "
-                              f"(driver option), e.g. [integrator] {moved[0]} = ...")
+        _refuse_solver_options(values)
         return super().from_dict(values)
+
+
+def _refuse_solver_options(values: Any) -> None:
+    """:class:`ConfigError` pointing to ``[integrator]`` for a solver option given as a model parameter."""
+    moved = [k for k in values if k in SOLVER_OPTION_NAMES]
+    if moved:
+        what = "is a solver option, not a model parameter; set it" if len(moved) == 1 else \
+            "are solver options, not model parameters; set them"
+        raise ConfigError(f"rough_contact: {', '.join(repr(k) for k in moved)} {what} under [integrator] "
+                          f"(driver option), e.g. [integrator] {moved[0]} = ...; in Python "
+                          f"simulate(model, ..., {moved[0]}=...) or numerics=SolverOptions({moved[0]}=...)")
+
+
+#: the fields only some materials use (Table 1): relaxation (viscoelastic, and under the creep of
+#: the viscoplastic material), creep and yield (viscoplastic); set away from their defaults with a
+#: material that does not use them, they are refused rather than ignored
+_MATERIAL_FIELDS: dict[str, tuple[str, ...]] = {
+    "viscoelastic": ("lams", "As", "ve_scheme"),
+    "viscoplastic": ("lams", "As", "ve_scheme", "A_cr", "n_cr", "Fy0", "B", "m_h", "vp_scheme"),
+}
+_DEFAULTS = {f.name: f.default for f in RoughContact.__dataclass_fields__.values()}
+#: the fields only the viscoplastic material uses (creep and yield)
+VISCOPLASTIC_ONLY = tuple(n for n in _MATERIAL_FIELDS["viscoplastic"] if n not in _MATERIAL_FIELDS["viscoelastic"])
 
 
 add_presets("rough_contact", {
