@@ -43,9 +43,11 @@ def test_warm_start_products(problem):
 
 
 @pytest.mark.parametrize("periodic", [False, True])
-def test_apply_into_and_sparse_products_equal_the_fft_product(periodic):
+@pytest.mark.parametrize("workers", [1, 2])
+def test_apply_into_and_sparse_products_equal_the_fft_product(periodic, workers):
+    # apply_into: transposed half spectrum (numpy.fft, one thread) or scipy.fft (threads)
     rng = np.random.default_rng(1)
-    base = BoussinesqFFT(24, 20, periodic=periodic, workers=1)
+    base = BoussinesqFFT(24, 20, periodic=periodic, workers=workers)
     op = StepOperator(base, c=1.3, diag=rng.uniform(0.1, 1.0, (24, 20)))
     x = rng.standard_normal((24, 20))
     out = np.empty_like(x)
@@ -121,3 +123,39 @@ def test_scenario_runs_in_parallel_processes_give_serial_results():
     assert run_parallel(math.hypot, tasks, {}) == [5.0, 13.0, 17.0]
     with pytest.raises(ConfigError, match="parallel.workers"):
         run_parallel(math.hypot, tasks, {"parallel": {"workers": 0}})
+
+
+def _sliding_sims(n=32, steps=30):
+    from frictionlab.contact.rough.model import RoughContactSim
+
+    h = make_surface(n + 20, n, beta_x=4.0, seed=2)
+    W = load_from_pressure(100e6, n, n)
+    m = RoughContact(lams=(1.0, 0.1), As=(0.2, 0.02))
+    sims = [RoughContactSim(m, h[:n], W, numerics=SolverOptions(tol_sliding=1e-8)) for _ in range(2)]
+    for sim in sims:
+        sim.initial_load()
+    hp = [[], []]
+    for k in range(1, steps + 1):
+        sl = slice(k // 4, k // 4 + n)  # whole-element slip every 4th step, as heights change
+        for i, sim in enumerate(sims):
+            if i == 1:
+                sim._Kq = None  # the uncarried path: one product of the history field per step
+            sim.step(0.025, heights=h[sl])
+            hp[i].append(sim.history_products)
+    return sims, hp
+
+
+def test_viscoelastic_history_product_is_carried_not_recomputed():
+    # issue 17: K q_k is advanced with the recurrence of q_k from the solver's final product,
+    # so a step's history field costs no operator product and gives the same step
+    (a, b), (hp_a, hp_b) = _sliding_sims()
+    assert hp_a == [0] * len(hp_a)
+    assert set(hp_b) == {1 + 2}  # the history product, then K q_k recomputed for the carry
+    np.testing.assert_allclose(a.p, b.p, rtol=0, atol=1e-11 * a.p.max())
+    assert a.d == pytest.approx(b.d, abs=1e-11)
+    assert np.array_equal(a.p > 0, b.p > 0)
+    # the carried products are the exact ones to round-off
+    for k in range(a.q.shape[0]):
+        exact = a.base.apply(a.q[k])
+        assert np.abs(a._Kq[k] - exact).max() < 1e-12 * np.abs(exact).max()
+    np.testing.assert_allclose(a._Kp, a.base.apply(a.p), rtol=0, atol=1e-12 * np.abs(a._Kp).max())

@@ -104,6 +104,11 @@ class SolveResult:
     converged : bool
     info : dict
         Solver-specific diagnostics (Algorithm 1: set changes, violations).
+    Mp : array or None
+        The operator product :math:`Mp` of the returned forces when the solver has it (PK on
+        numpy: carried through the iterations, exact to round-off); None otherwise. Callers
+        reuse it instead of a product of their own (the viscoelastic history of the next step,
+        :class:`~frictionlab.contact.rough.model.RoughContactSim`).
     """
 
     p: Any
@@ -116,6 +121,7 @@ class SolveResult:
     load_error: float = 0.0
     converged: bool = True
     info: dict = field(default_factory=dict)
+    Mp: Any = field(default=None, repr=False)
 
 
 def _fail(msg: str, step: int | None, time: float | None) -> IntegrationError:
@@ -313,7 +319,7 @@ def _finish_pk(op, g, W, p, it, products, err, tol, max_iter, raise_on_fail, ste
         d, gmax, gmin, total = _nb_finish(p.reshape(-1), np.ascontiguousarray(g, dtype=np.float64).reshape(-1),
                                           Mp.reshape(-1))
         return SolveResult(p=p, d=d, iterations=it, products=products, error=err, gap_max_contact=gmax,
-                           gap_min_free=gmin, load_error=abs(total - W) / W, converged=converged)
+                           gap_min_free=gmin, load_error=abs(total - W) / W, converged=converged, Mp=Mp)
     S = p > 0
     nS = be.scalar(xp.sum(S))
     if Mp is None:
