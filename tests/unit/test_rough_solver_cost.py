@@ -159,3 +159,24 @@ def test_viscoelastic_history_product_is_carried_not_recomputed():
         exact = a.base.apply(a.q[k])
         assert np.abs(a._Kq[k] - exact).max() < 1e-12 * np.abs(exact).max()
     np.testing.assert_allclose(a._Kp, a.base.apply(a.p), rtol=0, atol=1e-12 * np.abs(a._Kp).max())
+
+
+def test_preconditioner_is_reused_between_solves_of_one_operator(problem):
+    # issue 17: consecutive solves with the same operator (sliding steps) keep the cluster
+    # factors of the previous solve; the solution is the one of a fresh preconditioner
+    h, W = problem
+    base = BoussinesqFFT(64, 64)
+    r0 = pk_solve(StepOperator(base, c=0.9), h, W, tol=1e-10)
+    h1 = 0.75 * h + 0.25 * np.roll(h, -1, axis=0)  # a quarter-element slip
+    pc0 = base._pc_cache[1]
+    ra = pk_solve(StepOperator(base, c=0.9), h1, W, p0=r0.p, tol=1e-10)
+    assert base._pc_cache[1] is pc0
+    base._pc_cache = None
+    rb = pk_solve(StepOperator(base, c=0.9), h1, W, p0=r0.p, tol=1e-10)
+    assert np.array_equal(ra.p > 0, rb.p > 0)
+    np.testing.assert_allclose(ra.p, rb.p, rtol=0, atol=1e-8 * ra.p.max())
+    assert ra.d == pytest.approx(rb.d, abs=1e-9)
+    assert ra.info["preconditioner_builds"] < rb.info["preconditioner_builds"]
+    # another step factor c: other matrices, a new preconditioner
+    pk_solve(StepOperator(base, c=0.8), h1, W, p0=r0.p, tol=1e-10)
+    assert base._pc_cache[0][0] == 0.8
