@@ -42,7 +42,12 @@ rough_contact`` prints products per iteration.
 Preconditioning: on numpy Boussinesq operators the CG direction is preconditioned by the
 exact inverse of :math:`M` on each contact cluster (block Jacobi,
 :mod:`~frictionlab.contact.rough.precond`; condition number 10-13 -> 1.2-1.7 at 100 MPa), with
-the load constraint kept in the preconditioner's metric. Same solutions (contact sets
+the load constraint kept in the preconditioner's metric. The preconditioner is kept between
+solves of one operator (same step factor ``c``; sliding and hold steps): a solve starts from
+the blocks of the previous one's final contact set and the rebuilds copy unchanged clusters
+(512^2 steady sliding: 2.2 factorisations per step instead of 3.2, same iterations).
+:attr:`SolveResult.Mp` hands the final product to the caller, which spares the viscoelastic
+history its own product (:class:`~frictionlab.contact.rough.model.RoughContactSim`). Same solutions (contact sets
 identical, forces within the tolerance); 2-2.5x fewer iterations for cold solves and 2.5-3x
 fewer per sliding step (128^2-256^2: 17-20 -> 6-7 at tol 1e-6). A re-activated element takes
 the step :math:`-\tau r_i/M_{ii}` (the preconditioner of an isolated element).
