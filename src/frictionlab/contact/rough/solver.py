@@ -81,7 +81,8 @@ import numpy as np
 
 from ...core.errors import IntegrationError, ParameterError
 
-__all__ = ["SolveResult", "pk_solve", "pk_solve_disp", "meanfield_solve", "alg1_solve", "check_solution"]
+__all__ = ["SolveResult", "pk_solve", "pk_solve_disp", "meanfield_solve", "alg1_solve", "check_solution",
+           "extrapolated_start"]
 
 
 @dataclass
@@ -163,7 +164,8 @@ def _pk_project(be: Any, p: Any, tau: float, t: Any, r: Any) -> tuple[Any, Any, 
 
 def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, max_iter: int = 2000,
              step: int | None = None, time: float | None = None, raise_on_fail: bool = True,
-             refresh: int = 50, use_numba: bool = True, precondition: bool | None = None) -> SolveResult:
+             refresh: int = 50, use_numba: bool = True, precondition: bool | None = None,
+             Mp0: Any = None, Mp0_exact: bool = True) -> SolveResult:
     r"""Load-controlled Polonsky-Keer constrained CG (spec §3.5).
 
     Parameters
@@ -189,6 +191,13 @@ def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, m
         Contact-cluster block-Jacobi preconditioner (see *Cost* in the module notes). Default:
         on for numpy Boussinesq operators (the only ones it supports; ``True`` with another
         operator raises :class:`ParameterError`), off otherwise.
+    Mp0 : array, optional
+        The product :math:`M p_0` of the warm start ``p0`` (as given, before its rescaling to
+        the load), when the caller has it (:func:`extrapolated_start`): the solve then starts
+        without a product of its own. Used on the compiled numpy path only.
+    Mp0_exact : bool
+        False when ``Mp0`` is approximate (windowed corrections): an exact product then
+        follows before convergence is accepted, as after a cold start.
 
     Returns
     -------
@@ -205,10 +214,13 @@ def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, m
     be = op.be
     xp = be.xp
     p = None
+    Mp_init = None
     if p0 is not None:
         p = be.clip0(be.asarray(p0, dtype=g.dtype))
         s0 = be.scalar(xp.sum(p))
         p = p * (W / s0) if s0 > 0 else None
+        if p is not None and Mp0 is not None:
+            Mp_init = np.asarray(Mp0, dtype=np.float64) * (W / s0)
     p0_cold = p is None
     if p is None:
         p = _cold_start(op, g, W)
@@ -219,7 +231,7 @@ def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, m
     if compiled:
         pc = supports_preconditioner(op) if precondition is None else bool(precondition)
         p, it, products, err, Mp, info = _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pc,
-                                                   cold=p0_cold)
+                                                   cold=p0_cold, Mp_init=Mp_init, init_exact=bool(Mp0_exact))
         res = _finish_pk(op, g, W, p, it, products, err, tol, max_iter, raise_on_fail, step, time, Mp)
         res.info.update(info)
         return res
@@ -275,6 +287,37 @@ def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, m
         if err < tol:
             break
     return _finish_pk(op, g, W, p, it, products, err, tol, max_iter, raise_on_fail, step, time)
+
+
+def extrapolated_start(op: Any, p: np.ndarray, Kp: np.ndarray, p_prev: np.ndarray | None = None,
+                       Kp_prev: np.ndarray | None = None, ratio: float = 0.0) -> tuple[np.ndarray, np.ndarray, bool]:
+    r"""Warm start :math:`p_0 = \max(p + \rho\,(p - p_{prev}), 0)` and its product
+    :math:`M p_0` from the carried products :math:`Kp`, :math:`Kp_{prev}` of the previous
+    solutions, without an FFT (numpy; ``op`` a :class:`StepOperator` ``cK`` without a diagonal).
+
+    The linear combination's product is :math:`c(Kp + \rho(Kp - Kp_{prev}))`; the elements the
+    clipping moved (:math:`p_0 \ne p + \rho(p - p_{prev})`) add their kernel columns, exactly
+    (:meth:`add_sparse`) up to twice the operator's ``sparse_limit`` and with the windowed kernel
+    (:meth:`add_local`, approximate) beyond. Returns ``(p0, Mp0, exact)`` for
+    :func:`pk_solve` (``Mp0``, ``Mp0_exact``)."""
+    shape = p.shape
+    if p_prev is None or Kp_prev is None or ratio == 0.0:
+        return p, op.c * Kp, True
+    E = p + (p - p_prev) * ratio
+    Mp0 = op.c * (Kp + (Kp - Kp_prev) * ratio)
+    neg = np.flatnonzero(E < 0.0)
+    k = neg.size
+    p0 = np.maximum(E, 0.0)
+    if k == 0:
+        return p0, Mp0, True
+    vals = np.ascontiguousarray(-E.reshape(-1)[neg])
+    ii, jj = neg // shape[1], neg % shape[1]
+    cap = int(op.sparse_limit)
+    if k <= 2 * cap:
+        op.add_sparse(Mp0, ii, jj, vals, k)
+        return p0, Mp0, True
+    op.add_local(Mp0, ii, jj, vals, k, _local_radius(cap, p.size, k, shape))
+    return p0, Mp0, False
 
 
 #: compliance factor of the mean-field cold start (see :func:`_cold_start`)
@@ -762,7 +805,8 @@ def _local_radius(cap: int, n: int, k: int, shape: tuple[int, int]) -> int:
     return int(max(1, min((side - 1) // 2, (min(shape) - 1) // 2)))
 
 
-def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, precondition=False, cold=False):
+def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, precondition=False, cold=False,
+              Mp_init=None, init_exact=True):
     """PK iterations with fused compiled vector work and preallocated work arrays (numpy backend).
 
     One operator product per iteration (the search direction's, ``w = M t``), plus one to
@@ -816,7 +860,14 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pr
     Mp2, t2, w2, p2 = Mp.reshape(shape), t.reshape(shape), w.reshape(shape), p1.reshape(shape)
     products = 0
     nz = np.flatnonzero(p1) if (cold and local) else None
-    if nz is not None and nz.size > cap:
+    if Mp_init is not None:
+        # the caller's product of the warm start (carried from earlier solves); an approximate
+        # one is resynchronised as after a windowed cold-start product
+        np.copyto(Mp, Mp_init.reshape(n))
+        if not init_exact:
+            stale = True
+            n_local += 1
+    elif nz is not None and nz.size > cap:
         # cold start: its product with the kernel truncated to a window (the first iterations
         # change the contact set by more than ``cap`` elements anyway and are approximate);
         # the exact product follows when the set settles, before convergence is accepted
