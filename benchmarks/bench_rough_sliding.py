@@ -120,7 +120,7 @@ def sliding_rows(n: int, n_steps: int) -> list[tuple[str, float, str, str]]:
            (f"sliding CPU time per step at {n}^2 (process)", r["cpu_per_step"], "s/step", "informational"),
            (f"mean PK iterations per sliding step at {n}^2", r["it_per_step"], "1", "<= 10 (issue 17)"),
            (f"operator products per sliding step at {n}^2 (solver + history)", r["products_per_step"], "1",
-            "iterations + ~2 (issue 17)")]
+            "iterations + <= 1 (issue 17)")]
     if n == 512:
         out += paper_size_estimates(r["s_per_step"])
     return out
