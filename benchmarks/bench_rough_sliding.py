@@ -101,14 +101,16 @@ def paper_size_steps() -> dict[str, int]:
     return {"fig13": n13, "fig14": n14}
 
 
-def paper_size_estimates(s_per_step: float) -> list[tuple[str, float, str, str]]:
+def paper_size_estimates(s_per_step: float, basis: str = "wall") -> list[tuple[str, float, str, str]]:
     """Wall time of the full Figs. 13/14 = 512^2 steps x measured time per 512^2 step (one
-    process; ``parallel.workers = 2`` divides it by at most 2 on two cores)."""
+    process; ``parallel.workers = 2`` divides it by at most 2 on two cores). ``basis``: what
+    the time per step is (wall time, or the process CPU time, the idle-machine proxy when the
+    machine is shared)."""
     out = []
     for name, n in paper_size_steps().items():
         target = "< 15 min on 2 cores (issue 17)" if name == "fig14" else "< 1 h on 2 cores (issue 17)"
-        out.append((f"rough-contact/{name} full profile estimate: {n} steps x {s_per_step:.3g} s/step (1 process)",
-                    n * s_per_step / 60, "min", f"{target}; /2 at best with 2 workers"))
+        out.append((f"rough-contact/{name} full profile estimate: {n} steps x {s_per_step:.3g} s/step ({basis}, "
+                    "1 process)", n * s_per_step / 60, "min", f"{target}; /2 at best with 2 workers"))
     return out
 
 
@@ -123,6 +125,7 @@ def sliding_rows(n: int, n_steps: int) -> list[tuple[str, float, str, str]]:
             "iterations + <= 1 (issue 17)")]
     if n == 512:
         out += paper_size_estimates(r["s_per_step"])
+        out += paper_size_estimates(r["cpu_per_step"], "CPU time")
     return out
 
 
