@@ -114,15 +114,16 @@ def brute_force_apply(x: np.ndarray, dx: float = 1.0, self_coef: float | str = 3
 #: FFT precisions: (real, complex) dtypes of the transform buffers
 _FFT_PRECISIONS = {"double": (np.float64, np.complex128), "single": (np.float32, np.complex64)}
 
-#: transform-grid size (points) from which "auto" uses more than one FFT thread: the
-#: zero-padded 512^2 product (1024 x 1024 transform grid). Measured twice on the shared 2-core
-#: machine (noisy): (a) ``frictionlab bench rough_contact``, "FFT threads" rows, t(2)/t(1) = 0.95,
-#: 0.89, 0.58, 0.88 for the padded 128^2, 256^2, 512^2, 1024^2 products; (b) under load ~13,
-#: median of paired runs (1 and 2 threads alternated), t(2)/t(1) = 1.6, 4.9, 1.07, 0.84 for
-#: periodic 128^2 ... 1024^2 transforms and 1.3, 10.9, 1.24, 0.93 for the padded 64^2 ... 512^2
-#: products: below 1024^2 transform points a second thread never pays and under load costs up
-#: to 10x; from it, it gains 7-16 %. Runs in parallel over seeds/velocities want one thread each.
-FFT_THREAD_CROSSOVER = 1 << 20
+#: transform-grid size (points) from which "auto" uses more than one FFT thread. Measured
+#: (issue 17) after the one-thread product moved to the transposed half spectrum (numpy.fft,
+#: no allocation; 1.3x faster at 512^2) against two scipy.fft threads, min of repeated products,
+#: shared 2-core machine at load ~4: padded 512^2 12.8 vs 16.1 ms, 1024^2 67 vs 88 ms, 2048^2
+#: 352 vs 474 ms; periodic 1024^2 19-23 vs 20-49 ms, 2048^2 113 vs 138-176 ms -- one thread
+#: at every measured size, so "auto" takes two only beyond them (padded 2048^2 = 2^24 points;
+#: the crossover 2^25 is a padded 2896^2 or a periodic 5792^2 product).
+#: Earlier (strided one-thread product) two threads gained 7-16 % from 2^20 points on an idle
+#: machine. Runs in parallel over seeds/velocities want one thread each.
+FFT_THREAD_CROSSOVER = 1 << 25
 
 
 def resolve_fft_workers(workers: int | str, n_points: int) -> int:
