@@ -4,7 +4,10 @@
   viscoelastic material, Boussinesq, 100 MPa, v = 10, 0.25 um of slip per step (spec §3.8),
   cubic-spline shifted heights, warm-started Polonsky-Keer solves; measured after a short
   run-in (first solves are cold and compile the numba kernels). Reported per step: wall time,
-  mean PK iterations.
+  process CPU time, mean PK iterations and operator (FFT) products, solver and viscoelastic
+  history together (issue 17); at 512^2 the paper-size estimates of Figs. 13 and 14
+  (steps x time per step). ``python benchmarks/bench_rough_sliding.py [full] [N ...]`` prints
+  the rows for chosen sizes.
 * ``rough-contact/fig14`` quick profile wall time (64^2 patch, two viscoelastic sets, Boussinesq
   and mean field, jump and reference runs, rate-and-state fits).
 
@@ -22,17 +25,22 @@ from frictionlab.contact.rough.surface import make_surface
 from frictionlab.protocols import ConstantVelocity
 
 
-def _throughput(n: int, n_steps: int) -> tuple[float, float]:
+def _throughput(n: int, n_steps: int) -> dict[str, float]:
+    """Steady sliding at ``n^2``: wall and CPU seconds, PK iterations and operator products per
+    step (products counted by the operator: solver and history field together)."""
     mx = 2 * n if n >= 512 else n + n_steps // 4 + 40
     h = make_surface(mx, n, beta_x=10.0, seed=0)
     W = load_from_pressure(100e6, n, n)
     m = RoughContact()
     # run-in: loading + a few steps (cold solve, compilation)
     _, sim = run_sliding(m, h, ConstantVelocity(v=10e-6, duration_s=0.1), W=W, nx=n, ny=n, return_sim=True)
-    t = time.perf_counter()
+    n0 = sim.base.n_products
+    t, c = time.perf_counter(), time.process_time()
     ds = run_sliding(m, h, ConstantVelocity(v=10e-6, duration_s=n_steps * 0.025), W=W, nx=n, ny=n, sim=sim)
-    el = time.perf_counter() - t
-    return n_steps / el, float(ds.solver_iterations.values[1:].mean())
+    el, cpu = time.perf_counter() - t, time.process_time() - c
+    return {"s_per_step": el / n_steps, "cpu_per_step": cpu / n_steps,
+            "it_per_step": float(ds.solver_iterations.values[1:].mean()),
+            "products_per_step": (sim.base.n_products - n0) / n_steps, "fft_workers": sim.base.workers}
 
 
 def tolerance_study(n: int, n_steps: int) -> list[tuple[str, float, str, str]]:
@@ -55,6 +63,28 @@ def tolerance_study(n: int, n_steps: int) -> list[tuple[str, float, str, str]]:
     return out
 
 
+def precision_study(n: int, n_steps: int) -> list[tuple[str, float, str, str]]:
+    """``fft_precision = "single"`` (float32 transforms, scipy.fft) against double at tol 1e-6:
+    CPU time of the run (loading included) and the largest difference of mu, area and dilatation."""
+    import numpy as np
+
+    h = make_surface(n + n_steps // 4 + 60, n, beta_x=10.0, seed=0)
+    W = load_from_pressure(100e6, n, n)
+    prot = ConstantVelocity(v=10e-6, duration_s=n_steps * 0.025)
+    res: dict = {}
+    for prec in ("double", "single", "double", "single"):  # alternated; the faster of two runs
+        num = SolverOptions(fft_precision=prec, tol=1e-6, tol_sliding=1e-6, fft_workers=1)
+        c = time.process_time()
+        ds = run_sliding(RoughContact(), h, prot, W=W, nx=n, ny=n, numerics=num)
+        c = time.process_time() - c
+        res[prec] = (ds, min(c, res[prec][1]) if prec in res else c)
+    (a, ta), (b, tb) = res["double"], res["single"]
+    dmu = float(np.abs(a.friction_coefficient.values - b.friction_coefficient.values).max())
+    return [(f"single-precision FFT at {n}^2 sliding: CPU time single/double", tb / ta, "1",
+             f"max |d mu| {dmu:.1e}, max |dA| {np.abs(a.contact_area.values - b.contact_area.values).max():.0f} um^2, "
+             f"max |d dilatation| {np.abs(a.dilatation.values - b.dilatation.values).max():.1e} (option, not default)")]
+
+
 def paper_size_steps() -> dict[str, int]:
     """Boussinesq 512^2 sliding steps of the full (paper-size) profiles of Figs. 13 and 14,
     from their configurations: slip / s_max per run, summed over the runs."""
@@ -71,28 +101,41 @@ def paper_size_steps() -> dict[str, int]:
     return {"fig13": n13, "fig14": n14}
 
 
-def paper_size_estimates(s_per_step: float) -> list[tuple[str, float, str, str]]:
+def paper_size_estimates(s_per_step: float, basis: str = "wall") -> list[tuple[str, float, str, str]]:
     """Wall time of the full Figs. 13/14 = 512^2 steps x measured time per 512^2 step (one
-    process; ``parallel.workers = 2`` divides it by at most 2 on two cores)."""
+    process; ``parallel.workers = 2`` divides it by at most 2 on two cores). ``basis``: what
+    the time per step is (wall time, or the process CPU time, the idle-machine proxy when the
+    machine is shared)."""
     out = []
     for name, n in paper_size_steps().items():
         target = "< 15 min on 2 cores (issue 17)" if name == "fig14" else "< 1 h on 2 cores (issue 17)"
-        out.append((f"rough-contact/{name} full profile estimate: {n} steps x {s_per_step:.3g} s/step (1 process)",
-                    n * s_per_step / 60, "min", f"{target}; /2 at best with 2 workers"))
+        out.append((f"rough-contact/{name} full profile estimate: {n} steps x {s_per_step:.3g} s/step ({basis}, "
+                    "1 process)", n * s_per_step / 60, "min", f"{target}; /2 at best with 2 workers"))
+    return out
+
+
+def sliding_rows(n: int, n_steps: int) -> list[tuple[str, float, str, str]]:
+    r = _throughput(n, n_steps)
+    what = f"{n}^2 (VE, Boussinesq, v=10, 0.25 um/step, {r['fft_workers']} FFT thread(s))"
+    out = [(f"sliding time per step at {what}", r["s_per_step"], "s/step",
+            "512^2: <= 0.5 s/step on a multi-core CPU (spec §7)" if n == 512 else "informational"),
+           (f"sliding CPU time per step at {n}^2 (process)", r["cpu_per_step"], "s/step", "informational"),
+           (f"mean PK iterations per sliding step at {n}^2", r["it_per_step"], "1", "<= 10 (issue 17)"),
+           (f"operator products per sliding step at {n}^2 (solver + history)", r["products_per_step"], "1",
+            "iterations + <= 1 (issue 17)")]
+    if n == 512:
+        out += paper_size_estimates(r["s_per_step"])
+        out += paper_size_estimates(r["cpu_per_step"], "CPU time")
     return out
 
 
 def run(quick: bool) -> list[tuple[str, float, str, str]]:
     out = []
     out += tolerance_study(64 if quick else 128, 40 if quick else 80)
+    out += precision_study(128 if quick else 256, 40)
     sizes = [(128, 40), (256, 20)] if quick else [(128, 80), (256, 40), (512, 12)]
     for n, k in sizes:
-        sps, it = _throughput(n, k)
-        out.append((f"sliding steps/s at {n}^2 (VE, Boussinesq, v=10, 0.25 um/step)", sps, "steps/s",
-                    "512^2: <= 0.5 s/step on a multi-core CPU (spec §7)" if n == 512 else "informational"))
-        out.append((f"mean PK iterations per sliding step at {n}^2", it, "1", "<= 10 (issue 17)"))
-        if n == 512:
-            out += paper_size_estimates(1.0 / sps)
+        out += sliding_rows(n, k)
     from frictionlab.scenarios.base import get_scenario
 
     sc = get_scenario("rough-contact/fig14")
@@ -103,5 +146,13 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
 
 
 if __name__ == "__main__":
-    for row in run(quick=True):
-        print(row)
+    import sys
+
+    args = sys.argv[1:]
+    ns = [int(a) for a in args if a.isdigit()]
+    if ns:
+        rows = [r for n in ns for r in sliding_rows(n, {128: 80, 256: 40}.get(n, 12))]
+    else:
+        rows = run(quick="full" not in args)
+    for row in rows:
+        print(f"{row[0]}: {row[1]:.4g} {row[2]}  [{row[3]}]")

@@ -25,9 +25,11 @@ def test_auto_is_one_thread_below_the_crossover_and_the_budget_from_it(monkeypat
     assert resolve_fft_workers("auto", FFT_THREAD_CROSSOVER) == ncpu
     assert resolve_fft_workers("auto", FFT_THREAD_CROSSOVER - 1) == 1  # below it one thread, budget or not
     assert resolve_fft_workers(3, 10) == 3  # an explicit count is used as given
-    # a periodic 512^2 solve (512^2 transform points) stays on one thread; padded 512^2 is at the crossover
+    # 512^2 solves, periodic and padded (2^20 transform points), stay on one thread (issue 17:
+    # the one-thread transposed product beats two scipy threads up to a padded 2048^2)
     assert BoussinesqFFT(512, 512, periodic=True).workers == 1
-    assert BoussinesqFFT(512, 512, periodic=False).workers == ncpu
+    assert BoussinesqFFT(512, 512, periodic=False).workers == 1
+    assert FFT_THREAD_CROSSOVER > 4 * 2048 * 2048
 
 
 @pytest.mark.parametrize("raw", ["0", "-2", "two", "1.5"])

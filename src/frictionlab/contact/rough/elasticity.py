@@ -114,15 +114,16 @@ def brute_force_apply(x: np.ndarray, dx: float = 1.0, self_coef: float | str = 3
 #: FFT precisions: (real, complex) dtypes of the transform buffers
 _FFT_PRECISIONS = {"double": (np.float64, np.complex128), "single": (np.float32, np.complex64)}
 
-#: transform-grid size (points) from which "auto" uses more than one FFT thread: the
-#: zero-padded 512^2 product (1024 x 1024 transform grid). Measured twice on the shared 2-core
-#: machine (noisy): (a) ``frictionlab bench rough_contact``, "FFT threads" rows, t(2)/t(1) = 0.95,
-#: 0.89, 0.58, 0.88 for the padded 128^2, 256^2, 512^2, 1024^2 products; (b) under load ~13,
-#: median of paired runs (1 and 2 threads alternated), t(2)/t(1) = 1.6, 4.9, 1.07, 0.84 for
-#: periodic 128^2 ... 1024^2 transforms and 1.3, 10.9, 1.24, 0.93 for the padded 64^2 ... 512^2
-#: products: below 1024^2 transform points a second thread never pays and under load costs up
-#: to 10x; from it, it gains 7-16 %. Runs in parallel over seeds/velocities want one thread each.
-FFT_THREAD_CROSSOVER = 1 << 20
+#: transform-grid size (points) from which "auto" uses more than one FFT thread. Measured
+#: (issue 17) after the one-thread product moved to the transposed half spectrum (numpy.fft,
+#: no allocation; 1.3x faster at 512^2) against two scipy.fft threads, min of repeated products,
+#: shared 2-core machine at load ~4: padded 512^2 12.8 vs 16.1 ms, 1024^2 67 vs 88 ms, 2048^2
+#: 352 vs 474 ms; periodic 1024^2 19-23 vs 20-49 ms, 2048^2 113 vs 138-176 ms -- one thread
+#: at every measured size, so "auto" takes two only beyond them (padded 2048^2 = 2^24 points;
+#: the crossover 2^25 is a padded 2896^2 or a periodic 5792^2 product).
+#: Earlier (strided one-thread product) two threads gained 7-16 % from 2^20 points on an idle
+#: machine. Runs in parallel over seeds/velocities want one thread each.
+FFT_THREAD_CROSSOVER = 1 << 25
 
 
 def resolve_fft_workers(workers: int | str, n_points: int) -> int:
@@ -252,55 +253,82 @@ class BoussinesqFFT:
             rdt, cdt = _FFT_PRECISIONS[self.fft_precision]
             mx, my = self._shape
             nq = my // 2 + 1
-            w = {"C": np.zeros((mx, nq), cdt), "D": np.empty((mx, nq), cdt),
-                 "khat": np.ascontiguousarray(self.be.to_numpy(self.khat), dtype=rdt)}
+            kh = np.ascontiguousarray(self.be.to_numpy(self.khat), dtype=rdt)
             if self.periodic:
+                w = {"C": np.zeros((mx, nq), cdt), "D": np.empty((mx, nq), cdt), "khat": kh}
                 if rdt != np.float64:
                     w["R"] = np.empty((mx, my), rdt)
             else:
-                w["R"] = np.zeros((self.nx, my), rdt)   # right half stays zero (padding)
-                w["R2"] = np.empty((self.nx, my), rdt)
+                # transposed half spectrum: the transforms along x run over contiguous rows
+                w = {"R": np.zeros((self.nx, my), rdt),     # right half stays zero (padding)
+                     "R2": np.empty((self.nx, my), rdt),
+                     "C": np.empty((self.nx, nq), cdt),
+                     "T": np.zeros((nq, mx), cdt),          # right half stays zero (padding)
+                     "T2": np.empty((nq, mx), cdt),
+                     "khat": np.ascontiguousarray(kh.T)}
             self._work = w
         return self._work
 
+    def _fft_pair(self) -> tuple[Any, Any, Any, Any]:
+        """``(rfft, fft, ifft, irfft)`` writing into ``out`` buffers: ``numpy.fft`` (one thread,
+        double precision: no allocation) or ``scipy.fft`` (threads, or single precision, which
+        ``numpy.fft`` computes no faster than double), copied into ``out``."""
+        if self.workers == 1 and self.fft_precision == "double":
+            return np.fft.rfft, np.fft.fft, np.fft.ifft, np.fft.irfft
+        import scipy.fft as sf
+
+        wk = self.workers
+
+        def wrap(f):
+            def g(a, n=None, axis=-1, out=None):
+                np.copyto(out, f(a, n=n, axis=axis, workers=wk))
+                return out
+            return g
+        return wrap(sf.rfft), wrap(sf.fft), wrap(sf.ifft), wrap(sf.irfft)
+
     def apply_into(self, x: np.ndarray, out: np.ndarray) -> np.ndarray:
-        r"""``out[...] = K @ x`` without allocating (numpy backend, one thread): the real FFT of
-        the rows into a preallocated half spectrum, a complex FFT of the columns, the product
-        with the (real, even) kernel spectrum and the inverses, all with ``out=`` buffers
-        (``numpy.fft``). With ``workers > 1`` or another backend, falls back to :meth:`apply`
-        (scipy.fft threads allocate their outputs)."""
-        if self.be.name != "numpy" or self.workers != 1:
+        r"""``out[...] = K @ x`` (numpy backend) into preallocated buffers: the real FFT of the
+        rows into a half spectrum, then (finite patch) a transposed copy so that the padded
+        transform along ``x``, the product with the (real, even) kernel spectrum and its inverse
+        run over contiguous rows (measured 1.3x faster than the strided column transform at
+        512^2), the inverse real FFT of the first ``nx`` rows. One thread in double precision:
+        ``numpy.fft`` with ``out=``, nothing allocated; otherwise ``scipy.fft``
+        (:meth:`_fft_pair`). Other backends: :meth:`apply`."""
+        if self.be.name != "numpy":
             out[...] = self.apply(x)
             return out
         self.n_products += 1
+        rfft, fft, ifft, irfft = self._fft_pair()
         w = self._buffers()
-        C, D, R, kh = w["C"], w["D"], w.get("R"), w["khat"]
+        kh = w["khat"]
         nx, ny = self.nx, self.ny
         mx, my = self._shape
         if self.periodic:
+            C, D, R = w["C"], w["D"], w.get("R")
             if R is None:  # double precision: transform x and write the result straight to out
-                np.fft.rfft(x, axis=1, out=C)
+                rfft(x, axis=1, out=C)
             else:
                 np.copyto(R, x, casting="unsafe")
-                np.fft.rfft(R, axis=1, out=C)
-        else:
-            np.copyto(R[:, :ny], x, casting="unsafe")
-            np.fft.rfft(R, axis=1, out=C[:nx])
-            C[nx:] = 0.0
-        np.fft.fft(C, axis=0, out=D)
-        np.multiply(D, kh, out=D)
-        if self.periodic:
-            np.fft.ifft(D, axis=0, out=C)
+                rfft(R, axis=1, out=C)
+            fft(C, axis=0, out=D)
+            np.multiply(D, kh, out=D)
+            ifft(D, axis=0, out=C)
             if R is None:
-                np.fft.irfft(C, n=my, axis=1, out=out)
+                irfft(C, n=my, axis=1, out=out)
             else:
-                np.fft.irfft(C, n=my, axis=1, out=R)
+                irfft(C, n=my, axis=1, out=R)
                 np.copyto(out, R, casting="unsafe")
-        else:
-            np.fft.ifft(D, axis=0, out=C)
-            R2 = w["R2"]
-            np.fft.irfft(C[:nx], n=my, axis=1, out=R2)
-            np.copyto(out, R2[:, :ny], casting="unsafe")
+            return out
+        R, R2, C, T, T2 = w["R"], w["R2"], w["C"], w["T"], w["T2"]
+        np.copyto(R[:, :ny], x, casting="unsafe")
+        rfft(R, axis=1, out=C)
+        np.copyto(T[:, :nx], C.T)
+        fft(T, axis=1, out=T2)
+        np.multiply(T2, kh, out=T2)
+        ifft(T2, axis=1, out=T2)
+        np.copyto(C, T2[:, :nx].T)
+        irfft(C, n=my, axis=1, out=R2)
+        np.copyto(out, R2[:, :ny], casting="unsafe")
         return out
 
     def kernel_real(self) -> np.ndarray:

@@ -48,7 +48,7 @@ from ...core.registry import Preset, add_presets, register_model
 from .constitutive import Viscoelastic, Viscoplastic
 from .elasticity import BoussinesqFFT, MeanField, StepOperator
 from .numerics import SOLVER_OPTION_NAMES, SolverOptions
-from .solver import SolveResult, alg1_solve, meanfield_solve, pk_solve
+from .solver import SolveResult, alg1_solve, extrapolated_start, meanfield_solve, pk_solve
 
 __all__ = ["RoughContact", "VISCOPLASTIC_ONLY", "RoughContactSim", "run_static", "load_from_pressure", "contact_clusters",
            "force_pdf", "F_STAR", "STRESS_STAR", "TAU_S_BAR"]
@@ -350,15 +350,32 @@ class RoughContactSim:
         self._p_prev = None
         self._dt_prev = 0.0
         self._dt_now = 0.0
+        # carried products (numpy PK path): K p of the current forces (from the solver's final
+        # product) and K q_k of the hereditary states, so that the history field of a step
+        # costs no operator product (see step); None = unknown (computed when next needed)
+        self._Kp = None
+        self._Kp_prev = None
+        self._Kq = None
+        self._kq_age = 0
+        #: operator products spent outside the solver in the last step (history field)
+        self.history_products = 0
 
     # --- per-step problem -----------------------------------------------------------------
     def _solve(self, op: StepOperator, g: Any, W: float) -> SolveResult:
         solver = self.numerics.resolved_solver(self.model.interaction)
         warm = self.p if (self.loaded and self.warm_start) else None
+        ratio = 0.0
         if warm is not None and self.extrapolate and self._p_prev is not None and self._dt_prev:
             # linear extrapolation of the previous two solutions (clipped at 0; the solver
             # rescales to the load): in time for holds, in slip when sliding (warm_ratio)
             ratio = self.warm_ratio if self.warm_ratio is not None else self._dt_now / self._dt_prev
+        if solver == "pk" and warm is not None and self._Kp is not None and op.extra is None \
+                and (ratio == 0.0 or self._Kp_prev is not None):
+            # the warm start's product from the carried products: no FFT to start the solve
+            warm, Mp0, exact = extrapolated_start(op, self.p, self._Kp, self._p_prev, self._Kp_prev, ratio)
+            return pk_solve(op, g, W, warm, tol=self.tol, max_iter=self.numerics.max_iter, step=self.n_steps,
+                            time=self.t, Mp0=Mp0, Mp0_exact=exact)
+        if ratio:
             warm = self.be.clip0(self.p + (self.p - self._p_prev) * ratio)
         if solver == "exact":
             return meanfield_solve(g, W, op.diagonal(), backend=self.be)
@@ -376,6 +393,12 @@ class RoughContactSim:
             self.heights = self.be.asarray(heights)
         g = self.z0 + self.heights + (self.u_p if self.vp is not None else 0.0)
         res = self._solve(StepOperator(self.base), g, self.W)
+        self._Kp = res.Mp if (self.vp is None and self.be.name == "numpy") else None
+        self._Kp_prev = None
+        # no history at t = 0+ (q = 0): its product is zero
+        fresh = self.q is not None and not bool(self.be.scalar(self.be.xp.any(self.q)))
+        self._Kq = self.be.xp.zeros_like(self.q) if (fresh and self._Kp is not None) else None
+        self._kq_age = 0
         self._accept(res, self.p)
         self.loaded = True
         return res
@@ -405,12 +428,13 @@ class RoughContactSim:
             self.W = float(W)
         p_n = self.p
         self._dt_now = dt
+        self.history_products = 0
         if self.vp is not None:
+            self._Kp = self._Kp_prev = self._Kq = None
             return self._step_vp(dt)
         if self.ve.n_rates:
             co = self.ve.step_coeffs(dt)
-            H = self.ve.history(self.q, p_n, co)
-            g = self.z0 + self.heights - self.base.apply(H)
+            g = self.z0 + self.heights - self._history_product(co, p_n)
             op = StepOperator(self.base, c=co.c)
         else:
             co = None
@@ -419,10 +443,44 @@ class RoughContactSim:
         self.t += dt
         self.n_steps += 1
         res = self._solve(op, g, self.W)
+        Kp_new = res.Mp / op.c if (res.Mp is not None and self.be.name == "numpy") else None
         if co is not None:
             self.q = self.ve.update(self.q, p_n, res.p, co)
+            self._carry_history(co, Kp_new)
+        self._Kp_prev, self._Kp = self._Kp, Kp_new
         self._accept(res, p_n)
         return res
+
+    #: steps between exact recomputations of the carried history products K q_k (round-off)
+    KQ_RESYNC = 200
+
+    def _history_product(self, co: Any, p_n: Any) -> Any:
+        r""":math:`K H^n` of the history field (D9), :math:`\sum_k E_k Kq_k + A_k w_{0,k} Kp^n`
+        from the carried products when known (no operator product), else one product."""
+        if self._Kq is None or self._Kp is None:
+            self.history_products += 1
+            return self.base.apply(self.ve.history(self.q, p_n, co))
+        KH = None
+        for k in range(self.ve.n_rates):
+            term = co.E[k] * self._Kq[k] + (self.ve.As[k] * co.w0[k]) * self._Kp
+            KH = term if KH is None else KH + term
+        return KH
+
+    def _carry_history(self, co: Any, Kp_new: Any) -> None:
+        """Advance the carried :math:`K q_k` with the same recurrence as ``q_k``
+        (:meth:`Viscoelastic.update`, linear in the forces): exact to round-off, recomputed by
+        products every ``KQ_RESYNC`` steps and whenever a product was not carried."""
+        if Kp_new is None:
+            self._Kq = None
+            return
+        if self._Kq is not None and self._Kp is not None and self._kq_age < self.KQ_RESYNC:
+            for k in range(self.ve.n_rates):
+                self._Kq[k] = co.E[k] * self._Kq[k] + self.ve.As[k] * (co.w0[k] * self._Kp + co.b[k] * Kp_new)
+            self._kq_age += 1
+            return
+        self._Kq = self.be.xp.stack([self.base.apply(self.q[k]) for k in range(self.ve.n_rates)])
+        self.history_products += self.ve.n_rates
+        self._kq_age = 0
 
     def _step_vp(self, dt: float) -> SolveResult:
         vp = self.vp

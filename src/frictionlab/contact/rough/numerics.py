@@ -52,7 +52,10 @@ class SolverOptions:
     backend : {"numpy", "cupy", "torch"}
     fft_precision : {"double", "single"}
         Precision of the FFT convolution (the solver's vectors stay float64); ``"single"``
-        needs ``tol`` and ``tol_sliding`` >= 1e-6.
+        needs ``tol`` and ``tol_sliding`` >= 1e-6. Measured (issue 17; ``bench rough_sliding``
+        "single-precision" row): a 512^2 padded product 2.2x faster (scipy.fft float32), a
+        256^2 sliding step 1.3x; mu and contact area of 40 steps identical, dilatation within
+        6e-8.
     fft_workers : int
         FFT threads: 0 = auto (1 below
         :data:`~frictionlab.contact.rough.elasticity.FFT_THREAD_CROSSOVER` transform points,

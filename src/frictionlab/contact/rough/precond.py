@@ -31,13 +31,18 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-__all__ = ["ClusterPreconditioner", "supports_preconditioner", "DEFAULT_BLOCK"]
+__all__ = ["ClusterPreconditioner", "supports_preconditioner", "DEFAULT_BLOCK", "DEFAULT_WHOLE"]
 
-#: largest block (elements): build cost ~|S| block^2 / 3 flops, memory |S| block numbers.
-#: Measured (Gaussian surface, 100 MPa, 256^2 sliding at v = 10, tol 1e-6): 13.9, 11.9, 10.5,
-#: 6.3 PK iterations per step with blocks of 16, 32, 64, 128 (the largest clusters there have
-#: ~120 elements, so 128 keeps them whole)
+#: largest block (elements) of a cluster cut into pieces: build cost ~|S| block^2 / 3 flops,
+#: memory |S| block numbers. Measured (Gaussian surface, 100 MPa, 256^2 sliding at v = 10, tol
+#: 1e-6): 13.9, 11.9, 10.5, 6.3 PK iterations per step with blocks of 16, 32, 64, 128 (the
+#: largest clusters there have ~120 elements, so 128 keeps them whole)
 DEFAULT_BLOCK = 128
+#: largest cluster kept whole as one block (larger ones are cut at ``block``): at 512^2 the same
+#: load has a few clusters of 130-190 elements; keeping them whole cut the PK iterations of a
+#: steady sliding step from 10.5 to 8.0 (cut at 256 everywhere: same 8.0, but 2.3x the build
+#: cost of a 1 GPa static solve, whose percolating clusters are cut at 128 either way here)
+DEFAULT_WHOLE = 256
 
 
 def _kernel_parts(op: Any) -> tuple[np.ndarray, float, Any, bool] | None:
@@ -66,10 +71,12 @@ class ClusterPreconditioner:
     shape : (nx, ny)
         Grid of the iterate.
     block : int
-        Largest block [elements].
+        Largest block [elements] of a cluster too large to keep whole.
+    whole : int, optional
+        Largest cluster kept whole (default ``2 block``; at least ``block``).
     """
 
-    def __init__(self, op: Any, shape: tuple[int, int], block: int = DEFAULT_BLOCK):
+    def __init__(self, op: Any, shape: tuple[int, int], block: int = DEFAULT_BLOCK, whole: int | None = None):
         parts = _kernel_parts(op)
         if parts is None:
             raise TypeError("ClusterPreconditioner needs a numpy BoussinesqFFT (or StepOperator over one)")
@@ -83,6 +90,7 @@ class ClusterPreconditioner:
         self.periodic = periodic
         self.nx, self.ny = int(shape[0]), int(shape[1])
         self.block = int(block)
+        self.whole = max(self.block, int(whole) if whole is not None else DEFAULT_WHOLE * self.block // DEFAULT_BLOCK)
         self.order = np.empty(n, np.int64)
         self.starts = np.empty(n + 1, np.int64)
         self.moff = np.empty(n + 1, np.int64)
@@ -97,11 +105,11 @@ class ClusterPreconditioner:
         # kernel of the offsets a block can hold (|a| < block), contiguous: the assembly reads
         # it instead of the transform-grid kernel (cache misses)
         mx, my = self.kr.shape
-        self.lx, self.ly = min(self.block, self.nx), min(self.block, self.ny)
+        self.lx, self.ly = min(self.whole, self.nx), min(self.whole, self.ny)
         a = np.arange(-self.lx, self.lx + 1) % mx
         b = np.arange(-self.ly, self.ly + 1) % my
         self.tab = np.ascontiguousarray(c * self.kr[a[:, None], b[None, :]])
-        self.buf = np.empty((2, self.block))
+        self.buf = np.empty((2, self.whole))
         self.nb = 0
         self.builds = 0
         #: reactivation scale 1 / M_ii of every element (see :func:`~frictionlab.contact.rough.solver.pk_solve`)
@@ -113,8 +121,8 @@ class ClusterPreconditioner:
         (``mark`` flags the elements in a block)."""
         old = (self.order, self.starts, self.moff, self.mats)
         self.order, self.starts, self.moff, mats = self._old
-        nb, need = _nb_blocks(p, self.nx, self.ny, self.periodic, self.block, self.order, self.starts,
-                              self.moff, self.mark)
+        nb, need = _nb_blocks(p, self.nx, self.ny, self.periodic, self.block, self.whole, self.order,
+                              self.starts, self.moff, self.mark)
         if mats.size < need:
             mats = np.empty(max(need, int(1.25 * mats.size)))
         self.mats = mats
@@ -128,8 +136,10 @@ class ClusterPreconditioner:
 
 
 @njit(cache=True)
-def _nb_blocks(p, nx, ny, periodic, block, order, starts, moff, mark):  # pragma: no cover - compiled
-    """Breadth-first 8-connected clusters of ``p > 0``, cut at ``block`` elements. Fills
+def _nb_blocks(p, nx, ny, periodic, block, whole, order, starts, moff, mark):  # pragma: no cover - compiled
+    """Breadth-first 8-connected clusters of ``p > 0``: a cluster of at most ``whole`` elements is
+    one block; from a larger one the first ``block`` elements of its breadth-first order (the
+    piece a search limited to ``block`` finds) become a block and the rest is searched again. Fills
     ``order`` (elements block by block), ``starts`` and the matrix offsets ``moff``; returns
     ``(n_blocks, total matrix size)``."""
     n = p.size
@@ -147,7 +157,8 @@ def _nb_blocks(p, nx, ny, periodic, block, order, starts, moff, mark):  # pragma
         mark[s] = 1
         pos += 1
         head = a0
-        while head < pos and pos - a0 < block:
+        lim = whole + 1
+        while head < pos and pos - a0 < lim:
             u = order[head]
             head += 1
             iu = u // ny
@@ -167,10 +178,15 @@ def _nb_blocks(p, nx, ny, periodic, block, order, starts, moff, mark):  # pragma
                             continue
                         jv = (jv + ny) % ny
                     v = iv * ny + jv
-                    if p[v] > 0.0 and mark[v] == 0 and pos - a0 < block:
+                    if p[v] > 0.0 and mark[v] == 0 and pos - a0 < lim:
                         mark[v] = 1
                         order[pos] = v
                         pos += 1
+        if pos - a0 > whole:
+            # larger than ``whole``: keep the first ``block`` (a search limited to ``block``)
+            for i in range(a0 + block, pos):
+                mark[order[i]] = 0
+            pos = a0 + block
         m = pos - a0
         moff[nb + 1] = moff[nb] + m * m
         nb += 1

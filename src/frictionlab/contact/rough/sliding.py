@@ -513,7 +513,7 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
             sim.xbar = sim.xbar + ds / nsub
             res = sim.step(dt / nsub, heights=surf(sim.xbar), W=float(plan.W[k]))
             its_acc[0] += res.iterations
-            its_acc[1] += res.products
+            its_acc[1] += res.products + sim.history_products
         # remove accumulated round-off of t and slip at step boundaries
         sim.t = t0 + float(plan.t[k + 1])
         sim.xbar = x0 + float(slip_bounds[k + 1])

@@ -42,7 +42,16 @@ rough_contact`` prints products per iteration.
 Preconditioning: on numpy Boussinesq operators the CG direction is preconditioned by the
 exact inverse of :math:`M` on each contact cluster (block Jacobi,
 :mod:`~frictionlab.contact.rough.precond`; condition number 10-13 -> 1.2-1.7 at 100 MPa), with
-the load constraint kept in the preconditioner's metric. Same solutions (contact sets
+the load constraint kept in the preconditioner's metric. The preconditioner is kept between
+solves of one operator (same step factor ``c``; sliding and hold steps): a solve starts from
+the blocks of the previous one's final contact set and the rebuilds copy unchanged clusters
+(512^2 steady sliding: 2.2 factorisations per step instead of 3.2, same iterations).
+:attr:`SolveResult.Mp` hands the final product to the caller, which spares the viscoelastic
+history its own product (:class:`~frictionlab.contact.rough.model.RoughContactSim`); the next
+step's extrapolated warm start and its product come from the last two products
+(:func:`extrapolated_start`, passed as ``Mp0``), so a steady sliding step costs one product
+per iteration (128^2-256^2) or one more (512^2, where the clipped elements' correction is
+windowed and resynchronised). Same solutions (contact sets
 identical, forces within the tolerance); 2-2.5x fewer iterations for cold solves and 2.5-3x
 fewer per sliding step (128^2-256^2: 17-20 -> 6-7 at tol 1e-6). A re-activated element takes
 the step :math:`-\tau r_i/M_{ii}` (the preconditioner of an isolated element).
@@ -76,7 +85,8 @@ import numpy as np
 
 from ...core.errors import IntegrationError, ParameterError
 
-__all__ = ["SolveResult", "pk_solve", "pk_solve_disp", "meanfield_solve", "alg1_solve", "check_solution"]
+__all__ = ["SolveResult", "pk_solve", "pk_solve_disp", "meanfield_solve", "alg1_solve", "check_solution",
+           "extrapolated_start"]
 
 
 @dataclass
@@ -104,6 +114,11 @@ class SolveResult:
     converged : bool
     info : dict
         Solver-specific diagnostics (Algorithm 1: set changes, violations).
+    Mp : array or None
+        The operator product :math:`Mp` of the returned forces when the solver has it (PK on
+        numpy: carried through the iterations, exact to round-off); None otherwise. Callers
+        reuse it instead of a product of their own (the viscoelastic history of the next step,
+        :class:`~frictionlab.contact.rough.model.RoughContactSim`).
     """
 
     p: Any
@@ -116,6 +131,7 @@ class SolveResult:
     load_error: float = 0.0
     converged: bool = True
     info: dict = field(default_factory=dict)
+    Mp: Any = field(default=None, repr=False)
 
 
 def _fail(msg: str, step: int | None, time: float | None) -> IntegrationError:
@@ -152,7 +168,8 @@ def _pk_project(be: Any, p: Any, tau: float, t: Any, r: Any) -> tuple[Any, Any, 
 
 def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, max_iter: int = 2000,
              step: int | None = None, time: float | None = None, raise_on_fail: bool = True,
-             refresh: int = 50, use_numba: bool = True, precondition: bool | None = None) -> SolveResult:
+             refresh: int = 50, use_numba: bool = True, precondition: bool | None = None,
+             Mp0: Any = None, Mp0_exact: bool = True) -> SolveResult:
     r"""Load-controlled Polonsky-Keer constrained CG (spec §3.5).
 
     Parameters
@@ -178,6 +195,13 @@ def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, m
         Contact-cluster block-Jacobi preconditioner (see *Cost* in the module notes). Default:
         on for numpy Boussinesq operators (the only ones it supports; ``True`` with another
         operator raises :class:`ParameterError`), off otherwise.
+    Mp0 : array, optional
+        The product :math:`M p_0` of the warm start ``p0`` (as given, before its rescaling to
+        the load), when the caller has it (:func:`extrapolated_start`): the solve then starts
+        without a product of its own. Used on the compiled numpy path only.
+    Mp0_exact : bool
+        False when ``Mp0`` is approximate (windowed corrections): an exact product then
+        follows before convergence is accepted, as after a cold start.
 
     Returns
     -------
@@ -194,10 +218,13 @@ def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, m
     be = op.be
     xp = be.xp
     p = None
+    Mp_init = None
     if p0 is not None:
         p = be.clip0(be.asarray(p0, dtype=g.dtype))
         s0 = be.scalar(xp.sum(p))
         p = p * (W / s0) if s0 > 0 else None
+        if p is not None and Mp0 is not None:
+            Mp_init = np.asarray(Mp0, dtype=np.float64) * (W / s0)
     p0_cold = p is None
     if p is None:
         p = _cold_start(op, g, W)
@@ -208,7 +235,7 @@ def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, m
     if compiled:
         pc = supports_preconditioner(op) if precondition is None else bool(precondition)
         p, it, products, err, Mp, info = _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pc,
-                                                   cold=p0_cold)
+                                                   cold=p0_cold, Mp_init=Mp_init, init_exact=bool(Mp0_exact))
         res = _finish_pk(op, g, W, p, it, products, err, tol, max_iter, raise_on_fail, step, time, Mp)
         res.info.update(info)
         return res
@@ -266,6 +293,37 @@ def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, m
     return _finish_pk(op, g, W, p, it, products, err, tol, max_iter, raise_on_fail, step, time)
 
 
+def extrapolated_start(op: Any, p: np.ndarray, Kp: np.ndarray, p_prev: np.ndarray | None = None,
+                       Kp_prev: np.ndarray | None = None, ratio: float = 0.0) -> tuple[np.ndarray, np.ndarray, bool]:
+    r"""Warm start :math:`p_0 = \max(p + \rho\,(p - p_{prev}), 0)` and its product
+    :math:`M p_0` from the carried products :math:`Kp`, :math:`Kp_{prev}` of the previous
+    solutions, without an FFT (numpy; ``op`` a :class:`StepOperator` ``cK`` without a diagonal).
+
+    The linear combination's product is :math:`c(Kp + \rho(Kp - Kp_{prev}))`; the elements the
+    clipping moved (:math:`p_0 \ne p + \rho(p - p_{prev})`) add their kernel columns, exactly
+    (:meth:`add_sparse`) up to twice the operator's ``sparse_limit`` and with the windowed kernel
+    (:meth:`add_local`, approximate) beyond. Returns ``(p0, Mp0, exact)`` for
+    :func:`pk_solve` (``Mp0``, ``Mp0_exact``)."""
+    shape = p.shape
+    if p_prev is None or Kp_prev is None or ratio == 0.0:
+        return p, op.c * Kp, True
+    E = p + (p - p_prev) * ratio
+    Mp0 = op.c * (Kp + (Kp - Kp_prev) * ratio)
+    neg = np.flatnonzero(E < 0.0)
+    k = neg.size
+    p0 = np.maximum(E, 0.0)
+    if k == 0:
+        return p0, Mp0, True
+    vals = np.ascontiguousarray(-E.reshape(-1)[neg])
+    ii, jj = neg // shape[1], neg % shape[1]
+    cap = int(op.sparse_limit)
+    if k <= 2 * cap:
+        op.add_sparse(Mp0, ii, jj, vals, k)
+        return p0, Mp0, True
+    op.add_local(Mp0, ii, jj, vals, k, _local_radius(cap, p.size, k, shape))
+    return p0, Mp0, False
+
+
 #: compliance factor of the mean-field cold start (see :func:`_cold_start`)
 COLD_START_COMPLIANCE = 4.0
 
@@ -313,7 +371,7 @@ def _finish_pk(op, g, W, p, it, products, err, tol, max_iter, raise_on_fail, ste
         d, gmax, gmin, total = _nb_finish(p.reshape(-1), np.ascontiguousarray(g, dtype=np.float64).reshape(-1),
                                           Mp.reshape(-1))
         return SolveResult(p=p, d=d, iterations=it, products=products, error=err, gap_max_contact=gmax,
-                           gap_min_free=gmin, load_error=abs(total - W) / W, converged=converged)
+                           gap_min_free=gmin, load_error=abs(total - W) / W, converged=converged, Mp=Mp)
     S = p > 0
     nS = be.scalar(xp.sum(S))
     if Mp is None:
@@ -721,6 +779,29 @@ class _IntoAdapter:
 REBUILD_FRACTION = 0.05
 
 
+def _preconditioner(op: Any, shape: tuple[int, int]) -> ClusterPreconditioner:
+    """The cluster preconditioner of ``op``: the one of the previous solve with the same
+    operator (same interaction operator, factor ``c`` and grid, no viscoplastic diagonal) when
+    there is one, so that its first build copies the factors of the clusters that did not change
+    since that solve's last build (a sliding step changes the edges of some clusters, not all);
+    otherwise a new one. Its counters are per solve."""
+    base = getattr(op, "base", op)
+    key = (float(getattr(op, "c", 1.0)), tuple(shape))
+    if getattr(op, "extra", None) is None:
+        cached = getattr(base, "_pc_cache", None)
+        if cached is not None and cached[0] == key:
+            pc = cached[1]
+            pc.builds = pc.reused = 0
+            return pc
+        pc = ClusterPreconditioner(op, shape)
+        try:
+            base._pc_cache = (key, pc)
+        except AttributeError:  # an operator without instance attributes: no reuse
+            pass
+        return pc
+    return ClusterPreconditioner(op, shape)
+
+
 def _local_radius(cap: int, n: int, k: int, shape: tuple[int, int]) -> int:
     """Window radius of the truncated correction of ``k`` departures: ``k (2R+1)^2`` kernel
     terms within a quarter of a product's cost (``2 cap n`` by the cost model of ``sparse_limit``)."""
@@ -728,7 +809,8 @@ def _local_radius(cap: int, n: int, k: int, shape: tuple[int, int]) -> int:
     return int(max(1, min((side - 1) // 2, (min(shape) - 1) // 2)))
 
 
-def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, precondition=False, cold=False):
+def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, precondition=False, cold=False,
+              Mp_init=None, init_exact=True):
     """PK iterations with fused compiled vector work and preallocated work arrays (numpy backend).
 
     One operator product per iteration (the search direction's, ``w = M t``), plus one to
@@ -762,18 +844,34 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pr
     cv = np.empty(nlist)
     stale = False
     n_local = 0
-    pc = ClusterPreconditioner(op, shape) if precondition else None
+    pc = _preconditioner(op, shape) if precondition else None
     if pc is not None:
         z = np.empty(n)
         dinv = pc.dinv
-        pc.build(p1)
-        pending = 0
+        if pc.nb == 0:
+            pc.build(p1)
+            pending = 0
+        else:
+            # a reused preconditioner keeps the blocks of the previous solve's final contact
+            # set (closer to this solution than the warm start's set, and an SPD
+            # preconditioner on any set) until the first rebuild below: one build fewer per
+            # sliding step, same iterations (512^2: 3.2 -> 2.2 builds per step). The elements
+            # whose membership differs count as changes, so it is rebuilt at the latest when
+            # the contact set settles
+            pending = int(np.count_nonzero((p1 > 0.0) != (pc.mark != 0)))
     else:
         dinv = np.ones(1)
     Mp2, t2, w2, p2 = Mp.reshape(shape), t.reshape(shape), w.reshape(shape), p1.reshape(shape)
     products = 0
     nz = np.flatnonzero(p1) if (cold and local) else None
-    if nz is not None and nz.size > cap:
+    if Mp_init is not None:
+        # the caller's product of the warm start (carried from earlier solves); an approximate
+        # one is resynchronised as after a windowed cold-start product
+        np.copyto(Mp, Mp_init.reshape(n))
+        if not init_exact:
+            stale = True
+            n_local += 1
+    elif nz is not None and nz.size > cap:
         # cold start: its product with the kernel truncated to a window (the first iterations
         # change the contact set by more than ``cap`` elements anyway and are approximate);
         # the exact product follows when the set settles, before convergence is accepted
@@ -844,5 +942,6 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pr
             pending = 0
         if err < tol and exact and not stale:
             break
-    info = {"preconditioner_builds": pc.builds if pc is not None else 0, "approximate_corrections": n_local}
+    info = {"preconditioner_builds": pc.builds if pc is not None else 0,
+            "preconditioner_blocks_reused": pc.reused if pc is not None else 0, "approximate_corrections": n_local}
     return p1.reshape(shape), it, products, err, Mp2, info
