@@ -3,15 +3,36 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-import matplotlib
+import xarray as xr
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import xarray as xr  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["time_series", "versus", "curves", "save", "phase_plane", "displacement_plot"]
+
+_AGG: list[bool] = []
+
+
+def pyplot() -> Any:
+    """:mod:`matplotlib.pyplot` on the Agg backend, imported at the first figure: every scenario
+    module imports this package, and matplotlib costs a process 1-2 s that runs without plots
+    (a sweep, a fit) need not pay."""
+    import matplotlib
+
+    if not _AGG:
+        matplotlib.use("Agg")
+        _AGG.append(True)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def __getattr__(name: str) -> Any:
+    if name == "plt":  # ``from frictionlab.plot import plt``, as when it was imported here
+        return pyplot()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _label(ds: xr.Dataset, name: str) -> str:
@@ -22,6 +43,7 @@ def _label(ds: xr.Dataset, name: str) -> str:
 def time_series(ds: xr.Dataset, variables: Sequence[str] = ("friction_force",), *, hue: str | None = None,
                 title: str = "", logx: bool = False) -> Figure:
     """Variables against time, one panel each; ``hue`` draws one line per value of a dimension."""
+    plt = pyplot()
     fig, axes = plt.subplots(len(variables), 1, figsize=(7, 2.4 * len(variables) + 0.6), sharex=True, squeeze=False)
     for ax, var in zip(axes[:, 0], variables):
         _draw(ax, ds, "time", var, hue)
@@ -39,6 +61,7 @@ def versus(ds: xr.Dataset, x: str, y: str | Sequence[str], *, hue: str | None = 
            logx: bool = False, logy: bool = False) -> Figure:
     """``y`` against ``x`` (e.g. friction vs slip, hysteresis loops), optionally per ``hue``."""
     ys = [y] if isinstance(y, str) else list(y)
+    plt = pyplot()
     fig, axes = plt.subplots(1, len(ys), figsize=(5.2 * len(ys), 3.8), squeeze=False)
     for ax, var in zip(axes[0], ys):
         _draw(ax, ds, x, var, hue)
@@ -57,7 +80,7 @@ def versus(ds: xr.Dataset, x: str, y: str | Sequence[str], *, hue: str | None = 
 def curves(x, ys: dict[str, object], *, xlabel: str, ylabel: str, title: str = "", logx: bool = False,
            styles: dict[str, str] | None = None) -> Figure:
     """Plain curves (steady-state laws, data vs model)."""
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = pyplot().subplots(figsize=(6, 4))
     for name, y in ys.items():
         style = (styles or {}).get(name, "-")
         xx = x[name] if isinstance(x, dict) else x
@@ -92,7 +115,7 @@ def save(fig: Figure, path) -> None:
         with atomic_target(path) as tmp:
             fig.savefig(tmp, dpi=110)
     finally:
-        plt.close(fig)
+        pyplot().close(fig)
 
 
 from .slider import displacement_plot, phase_plane  # noqa: E402

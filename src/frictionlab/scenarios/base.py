@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import importlib.util
 import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -197,8 +198,24 @@ def scenario_names() -> list[str]:
     return sorted(_SCENARIOS)
 
 
+def _import_owner(name: str) -> None:
+    """Import the module that by convention holds scenario ``name`` (``rough-contact/fig14`` in
+    ``scenarios/rough_contact/fig14.py``), if there is one: a lookup by name then imports that
+    module only, not every scenario (a fresh sweep process paid seconds for them, matplotlib included)."""
+    paper, _, experiment = name.partition("/")
+    module = f"frictionlab.scenarios.{paper.replace('-', '_')}.{experiment.replace('-', '_')}"
+    try:
+        if importlib.util.find_spec(module) is not None:
+            importlib.import_module(module)
+    except (ImportError, ValueError):  # not a module name: the full discovery decides
+        pass
+
+
 def get_scenario(name: str) -> Scenario:
-    _discover()
+    if name not in _SCENARIOS and isinstance(name, str) and name.count("/") == 1:
+        _import_owner(name)
+    if name not in _SCENARIOS:
+        _discover()
     if name not in _SCENARIOS:
         raise ConfigError(f"unknown scenario {name!r}{suggest(name, _SCENARIOS)}; run 'frictionlab list' to see them")
     return _SCENARIOS[name]
