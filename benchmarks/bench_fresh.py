@@ -187,7 +187,7 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
         env = {**os.environ, "FRICTIONLAB_CACHE_DIR": str(Path(tmp) / "fl"), "NUMBA_CACHE_DIR": str(Path(tmp) / "numba")}
         cold, rep = _fresh(_LUGRE, env=env)
         out.append(("LuGre first simulate, cold cache: process", cold, "s",
-                    f"{cold / base:.1f}x numpy; {_split(rep)}; {rep['compiled']} compilations"))
+                    f"{cold / base:.1f}x numpy; {_split(rep)}"))
         warm, rep = _best([_fresh(_LUGRE, env=env) for _ in range(repeats)])
         out.append(("LuGre first simulate, warm cache: process", warm, "s",
                     f"{warm / base:.1f}x numpy; {_split(rep)}; cold / warm = {cold / warm:.2f}"))
