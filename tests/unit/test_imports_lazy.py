@@ -190,3 +190,19 @@ def test_driver_modules_table_names_every_registration():
             assert drv.func.__module__ in DRIVER_MODULES.get(key, ()), (key, drv.name, drv.func.__module__)
             seen.setdefault(key, set()).add(drv.func.__module__)
     assert {k: set(v) for k, v in DRIVER_MODULES.items()} == seen
+
+
+def test_a_scenario_looked_up_by_name_imports_its_own_module():
+    """A sweep or run of one scenario does not import every scenario module (nor matplotlib, which
+    ``frictionlab.plot`` imports at the first figure); a name held by a module of another name
+    (``kloss/fig4a`` in ``kloss/fig4.py``) is still found by the full discovery."""
+    code = ("from frictionlab.scenarios import get_scenario\n"
+            "assert get_scenario('classic/rsf-velocity-step').name == 'classic/rsf-velocity-step'")
+    mods = _modules_after(code)
+    assert "frictionlab.scenarios.classic.rsf_velocity_step" in mods
+    assert _loaded(mods, ("matplotlib", "frictionlab.scenarios.rough_contact", "frictionlab.scenarios.beam_network",
+                          "frictionlab.scenarios.classic.rsf_stability_map")) == []
+    code = ("from frictionlab.scenarios import get_scenario\n"
+            "assert get_scenario('kloss/fig4a').name == 'kloss/fig4a'\n"
+            "from frictionlab.plot import plt\nassert plt.get_backend().lower() == 'agg'")
+    _modules_after(code)
