@@ -14,12 +14,13 @@ child's own split (imports / work) is printed in the target column.
   compilations in that process is reported, target 0).
 * One elastic periodic Polonsky-Keer solve of a 512^2 Gaussian surface (beta = 10,
   sigma = 1, 100 MPa, tol 1e-6, E* = 1/pi as in ``bench_rough_contact``) read from a ``.npy``
-  file, ours (``pk_solve``) against tamaas ``PolonskyKeerRey`` in its own fresh process,
-  when tamaas is importable.
+  file, ours (``pk_solve``, and the one-call SI-units ``solve_contact``, which also computes
+  gap, displacement and contact clusters) against tamaas ``PolonskyKeerRey`` in its own fresh
+  process, when tamaas is importable.
 * One rate-and-state velocity step on the quasi-static spring-slider (the ``rsfmodel``
   README problem: mu0 = 0.6, a = 0.005, b = 0.01 aging law, Dc = 10 um, k = 1e-3 /um,
-  1 -> 10 um/s at 10 s, 40 s), ours (driver ``quasi_static``) against rsfmodel when
-  importable.
+  1 -> 10 um/s at 10 s, 40 s), ours (driver ``quasi_static``) with a cold cache (new
+  empty cache directories) and warm, against rsfmodel when importable.
 
 The contact and RSF figures are taken with warm caches (a first, unreported process fills
 them); each figure is the best of ``repeats`` alternating runs (1 with ``quick``, else 3).
@@ -60,17 +61,42 @@ t2 = time.perf_counter()
 print(json.dumps({"import": t1 - t0, "work": t2 - t1, "compiled": n[0]}))
 """
 
+#: counts numba compilations in the child (``n[0]``); appended to the scripts that report them
+_COUNT = """
+from numba.core import event
+n = [0]
+class _L(event.Listener):
+    def on_start(self, ev): n[0] += 1
+    def on_end(self, ev): pass
+event.install_listener("numba:compile", _L())
+"""
+
 _OURS_CONTACT = """
 import json, sys, time
 t0 = time.perf_counter()
 import numpy as np
-from frictionlab.contact.rough.elasticity import BoussinesqFFT, StepOperator
-from frictionlab.contact.rough.solver import pk_solve
+from frictionlab.contact.rough import BoussinesqFFT, StepOperator, pk_solve
 t1 = time.perf_counter()
+""" + _COUNT + """
 h = np.load(sys.argv[1]); W = float(sys.argv[2])
 r = pk_solve(StepOperator(BoussinesqFFT(*h.shape, periodic=True)), h, W, tol=1e-6)
 t2 = time.perf_counter()
-print(json.dumps({"import": t1 - t0, "work": t2 - t1}))
+print(json.dumps({"import": t1 - t0, "work": t2 - t1, "compiled": n[0]}))
+"""
+
+#: the same problem through the one-call SI-units API (E* = 1/pi Pa, 1 m pixels: F* = 1 N), which
+#: also computes the gap, displacement and contact clusters
+_OURS_SI = """
+import json, sys, time
+t0 = time.perf_counter()
+import numpy as np
+from frictionlab.contact.rough import solve_contact
+t1 = time.perf_counter()
+""" + _COUNT + """
+h = np.load(sys.argv[1]); W = float(sys.argv[2])
+s = solve_contact(h, 1.0, youngs_modulus=1 / np.pi, poisson_ratio=0.0, load=W, tol=1e-6)
+t2 = time.perf_counter()
+print(json.dumps({"import": t1 - t0, "work": t2 - t1, "compiled": n[0]}))
 """
 
 _TAMAAS_CONTACT = """
@@ -96,11 +122,12 @@ from frictionlab.protocols import VelocitySteps
 from frictionlab.solve import simulate
 from frictionlab.systems import QuasiStaticSlider
 t1 = time.perf_counter()
+""" + _COUNT + """
 law = RateState(mu0=0.6, a=0.005, b=0.01, dc=1e-5, v0=1e-6, v_init=1e-6)
 ds = simulate(law, VelocitySteps(velocities=(1e-6, 1e-5), durations=(10.0, 30.0)),
               system=QuasiStaticSlider(stiffness=1e3), integrator="quasi_static")
 t2 = time.perf_counter()
-print(json.dumps({"import": t1 - t0, "work": t2 - t1}))
+print(json.dumps({"import": t1 - t0, "work": t2 - t1, "compiled": n[0]}))
 """
 
 _RSFMODEL = """
@@ -138,7 +165,8 @@ def _fresh(code: str, *args: str, env: dict[str, str] | None = None) -> tuple[fl
 
 
 def _split(rep: dict) -> str:
-    return f"imports {rep['import']:.2f} s, work {rep['work']:.2f} s"
+    out = f"imports {rep['import']:.2f} s, work {rep['work']:.2f} s"
+    return out + (f", {rep['compiled']} compilations" if "compiled" in rep else "")
 
 
 def _best(runs: list[tuple[float, dict]]) -> tuple[float, dict]:
@@ -153,12 +181,13 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
     out: list[tuple[str, float, str, str]] = []
     base = _best([_fresh(_NUMPY) for _ in range(repeats)])[0]
     out.append(('python -c "import numpy" (reference)', base, "s", "-"))
+    out.append(("load average (1 min) at the start", os.getloadavg()[0], "", "2 cores: > 2 means shared cores"))
 
     with tempfile.TemporaryDirectory(prefix="frictionlab-bench-fresh-") as tmp:
         env = {**os.environ, "FRICTIONLAB_CACHE_DIR": str(Path(tmp) / "fl"), "NUMBA_CACHE_DIR": str(Path(tmp) / "numba")}
         cold, rep = _fresh(_LUGRE, env=env)
         out.append(("LuGre first simulate, cold cache: process", cold, "s",
-                    f"{cold / base:.1f}x numpy; {_split(rep)}; {rep['compiled']} compilations"))
+                    f"{cold / base:.1f}x numpy; {_split(rep)}"))
         warm, rep = _best([_fresh(_LUGRE, env=env) for _ in range(repeats)])
         out.append(("LuGre first simulate, warm cache: process", warm, "s",
                     f"{warm / base:.1f}x numpy; {_split(rep)}; cold / warm = {cold / warm:.2f}"))
@@ -170,21 +199,31 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
         W = str(load_from_pressure(100e6, n, n))
         have_tamaas = importlib.util.find_spec("tamaas") is not None
         _fresh(_OURS_CONTACT, path, W)  # fills numba's cache of the solver kernels
-        ours, theirs = [], []
+        _fresh(_OURS_SI, path, W)
+        ours, si, theirs = [], [], []
         for _ in range(repeats):
             ours.append(_fresh(_OURS_CONTACT, path, W))
+            si.append(_fresh(_OURS_SI, path, W))
             if have_tamaas:
                 theirs.append(_fresh(_TAMAAS_CONTACT, path, W))
         o, orep = _best(ours)
         out.append((f"{n}^2 periodic contact solve (tol 1e-6): process", o, "s", f"{o / base:.1f}x numpy; {_split(orep)}"))
+        a, arep = _best(si)
+        out.append((f"{n}^2 solve_contact, SI units (+ gap, clusters): process", a, "s",
+                    f"{a / base:.1f}x numpy; {_split(arep)}"))
         if have_tamaas:
             t, trep = _best(theirs)
             out.append((f"{n}^2 periodic contact solve, tamaas: process", t, "s", f"{_split(trep)}"))
             out.append((f"{n}^2 contact solve end to end: ours / tamaas", o / t, "1", "< 1 (issue 19)"))
+            out.append((f"{n}^2 solve_contact end to end: ours / tamaas", a / t, "1", "< 1 (issue 19)"))
         else:
             out.append((f"{n}^2 contact solve vs tamaas", float("nan"), "-", "tamaas not installed"))
 
     have_rsf = importlib.util.find_spec("rsfmodel") is not None
+    with tempfile.TemporaryDirectory(prefix="frictionlab-bench-fresh-") as tmp:
+        env = {**os.environ, "FRICTIONLAB_CACHE_DIR": str(Path(tmp) / "fl"), "NUMBA_CACHE_DIR": str(Path(tmp) / "numba")}
+        cold, rep = _fresh(_OURS_RSF, env=env)
+    out.append(("RSF velocity step (quasi-static), cold cache: process", cold, "s", f"{cold / base:.1f}x numpy; {_split(rep)}"))
     _fresh(_OURS_RSF)
     ours, theirs = [], []
     for _ in range(repeats):
@@ -196,13 +235,14 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
                 out.append(("rsfmodel run failed", float("nan"), "-", str(exc)))
                 have_rsf = False
     o, orep = _best(ours)
-    out.append(("RSF velocity step (quasi-static): process", o, "s", f"{o / base:.1f}x numpy; {_split(orep)}"))
+    out.append(("RSF velocity step (quasi-static), warm cache: process", o, "s", f"{o / base:.1f}x numpy; {_split(orep)}"))
     if have_rsf and theirs:
         t, trep = _best(theirs)
         out.append(("RSF velocity step, rsfmodel: process", t, "s", _split(trep)))
         out.append(("RSF velocity step end to end: ours / rsfmodel", o / t, "1", "< 1 (issue 19)"))
     elif not have_rsf:
         out.append(("RSF velocity step vs rsfmodel", float("nan"), "-", "rsfmodel not installed"))
+    out.append(("load average (1 min) at the end", os.getloadavg()[0], "", ""))
     return out
 
 

@@ -133,3 +133,51 @@ def test_cache_dir_and_clear(tmp_path, monkeypatch):
     monkeypatch.delenv("FRICTIONLAB_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert jitcache.cache_dir() == tmp_path / "xdg" / "frictionlab" / "jit"
+
+
+# the loops that take a law's kernels outside simulate: the servo closed loop (plant, model-based
+# observer, outer loop), the C-callable step, the quasi-static slider of the RSF fit
+_SERVO_FIT = """
+import json
+import numpy as np
+from numba.core import event
+from frictionlab.control import ServoSystem, run_servo
+from frictionlab.control.cstep import c_step
+from frictionlab.fit.rsf import simulate_qs_slider
+from frictionlab.laws import LuGre
+from frictionlab.protocols import PositionRamp
+compiled = []
+class Listener(event.Listener):
+    def on_start(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__qualname__)
+    def on_end(self, ev):
+        pass
+with event.install_listener("numba:compile", Listener()):
+    ds = run_servo(LuGre(), ServoSystem(compensation="observer", model=LuGre(), check_passivity=False),
+                   PositionRamp(duration_s=0.05))
+    address = c_step(LuGre).address
+    t = np.linspace(0.0, 4.0, 401)
+    mu = simulate_qs_slider(t, np.where(t < 1.0, 1e-6, 1e-5), mu_ref=0.6, a=0.005, b=0.01, dc=1e-5, k=1e3,
+                            v_ref=1e-6, b2=-0.002, dc2=3e-5)
+    mu1 = simulate_qs_slider(t, np.where(t < 1.0, 1e-6, 1e-5), mu_ref=0.6, a=0.005, b=0.01, dc=1e-5, k=1e3,
+                             v_ref=1e-6)
+print(json.dumps({"compiled": compiled, "u": float(ds.control_force[-1]), "mu": float(mu[-1] + mu1[-1]),
+                  "address": address > 0}))
+"""
+
+
+def test_servo_and_fit_loops_compile_once_across_processes(tmp_path):
+    env = {**os.environ, "FRICTIONLAB_CACHE_DIR": str(tmp_path),
+           "PYTHONPATH": os.pathsep.join([_SRC, os.environ.get("PYTHONPATH", "")])}
+
+    def run() -> dict:
+        proc = subprocess.run([sys.executable, "-c", _SERVO_FIT], env=env, capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout.strip().splitlines()[-1])
+
+    cold, warm = run(), run()
+    assert {"loop", "qs_loop", "qs_loop2"} <= set(cold["compiled"])  # the first process compiled them
+    assert warm["compiled"] == [], f"the warm process compiled {warm['compiled']}"
+    assert (warm["u"], warm["mu"], warm["address"]) == (cold["u"], cold["mu"], True)
+    stems = {p.stem.split("_")[2] for p in (tmp_path / "jit").glob("*/frictionlab_jit_*.py")}
+    assert {"plant", "model", "loop", "cstep", "qs"} <= stems

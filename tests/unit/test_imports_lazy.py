@@ -137,12 +137,12 @@ def test_list_and_show_load_no_heavy_dependency(args, tmp_path_factory, monkeypa
     if not (cache / "catalogue").is_dir():
         _heavy_after(code)  # builds the index
     assert _heavy_after(code, (*HEAVY, "numpy")) == []
-    mods = _modules_after(code)
+    mods = _frictionlab_modules_after(code)
     assert not [m for m in mods if m.split(".")[1] in ("laws", "contact", "scenarios", "solve", "control", "systems",
                                                         "protocols")], mods
 
 
-def _modules_after(code: str) -> list[str]:
+def _frictionlab_modules_after(code: str) -> list[str]:
     """frictionlab modules loaded in a fresh interpreter after ``code``."""
     probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(m for m in sys.modules if m.startswith('frictionlab.'))))"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
@@ -151,14 +151,86 @@ def _modules_after(code: str) -> list[str]:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def test_one_scenario_imports_only_its_module():
-    """`frictionlab run SCENARIO` looks the scenario up in its own module (rough-contact/fig4 ->
-    scenarios/rough_contact/fig4.py) before importing the ~80 others; a name registered
-    elsewhere (kloss/fig4a, in kloss/fig4.py) still resolves."""
-    mods = _modules_after("from frictionlab.scenarios import get_scenario\n"
-                          "assert get_scenario('classic/rsf-velocity-step').name == 'classic/rsf-velocity-step'")
-    assert [m for m in mods if m.startswith("frictionlab.scenarios.") and m.count(".") == 3] == \
-        ["frictionlab.scenarios.classic.rsf_velocity_step"], mods
-    mods = _modules_after("from frictionlab.scenarios import get_scenario\n"
-                          "assert get_scenario('kloss/fig4a').name == 'kloss/fig4a'")
-    assert len([m for m in mods if m.startswith("frictionlab.scenarios.") and m.count(".") == 3]) > 50
+def _modules_after(code: str) -> set[str]:
+    """Every module name loaded in a fresh interpreter after running ``code``."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return set(json.loads(proc.stdout.strip().splitlines()[-1]))
+
+
+#: what a contact solve never needs: the result containers, the ODE integrators, the other model
+#: packages, the simulate drivers (issue 19: a fresh-process solve paid 4.9 s of imports for them)
+NOT_FOR_A_CONTACT_SOLVE = ("xarray", "pandas", "matplotlib", "dask", "scipy.integrate", "scipy.optimize",
+                           "frictionlab.laws", "frictionlab.control", "frictionlab.solve",
+                           "frictionlab.contact.beam_network", "frictionlab.contact.microjunction",
+                           "frictionlab.contact.rough.model", "frictionlab.contact.rough.driver")
+
+
+def _loaded(mods: set[str], names: tuple[str, ...]) -> list[str]:
+    return sorted(n for n in names if n in mods)
+
+
+def test_a_contact_solve_loads_only_what_it_needs():
+    code = ("import numpy as np\nfrom frictionlab.contact.rough import BoussinesqFFT, StepOperator, pk_solve, make_surface\n"
+            "r = pk_solve(StepOperator(BoussinesqFFT(32, 32, periodic=True)), make_surface(32, 32, seed=1), 10.0, tol=1e-6)\n"
+            "assert r.iterations > 0 and abs(float(np.sum(r.p)) - 10.0) < 1e-6")
+    mods = _modules_after(code)
+    assert _loaded(mods, NOT_FOR_A_CONTACT_SOLVE) == []
+    # one FFT thread at this size: numpy.fft does the products, scipy.fft is not imported either
+    assert _loaded(mods, ("scipy.fft", "scipy.ndimage")) == []
+
+
+def test_solve_contact_in_si_units_loads_only_what_it_needs():
+    code = ("from frictionlab.contact.rough import self_affine_surface, solve_contact\n"
+            "h = self_affine_surface(32, 1e-6, hurst=0.8, rms_height=1e-7, seed=2)\n"
+            "s = solve_contact(h, 1e-6, youngs_modulus=1e9, poisson_ratio=0.3, pressure=1e7)\n"
+            "assert s.n_clusters >= 1 and 0 < s.contact_fraction < 1")
+    assert _loaded(_modules_after(code), NOT_FOR_A_CONTACT_SOLVE) == []
+
+
+def test_the_drivers_of_simulate_need_no_unrelated_model_package():
+    """``simulate`` of a rate-state law imports the modules registering drivers on its classes
+    (``solve.drivers.DRIVER_MODULES``), not every model package."""
+    code = ("from frictionlab.laws import RateState\nfrom frictionlab.solve import default_driver\n"
+            "from frictionlab.systems import QuasiStaticSlider\n"
+            "assert default_driver(RateState(), QuasiStaticSlider(stiffness=1e3)).name == 'quasi_static'")
+    mods = _modules_after(code)
+    assert _loaded(mods, ("frictionlab.contact", "frictionlab.scenarios", "frictionlab.fit")) == []
+    assert "frictionlab.control.driver" in mods  # the servo driver serves every rate law
+
+
+def test_driver_modules_table_names_every_registration():
+    """After a full discovery, every driver of a frictionlab class is defined in a module that
+    ``DRIVER_MODULES`` lists for that class, and nothing listed is stale."""
+    from frictionlab.core.registry import discover
+    from frictionlab.solve.drivers import _DRIVERS, DRIVER_MODULES
+
+    discover()
+    seen: dict[str, set[str]] = {}
+    for cls, table in _DRIVERS.items():
+        if not cls.__module__.startswith("frictionlab."):
+            continue  # a test's own model class
+        key = f"{cls.__module__}.{cls.__qualname__}"
+        for drv in table.values():
+            assert drv.func.__module__ in DRIVER_MODULES.get(key, ()), (key, drv.name, drv.func.__module__)
+            seen.setdefault(key, set()).add(drv.func.__module__)
+    assert {k: set(v) for k, v in DRIVER_MODULES.items()} == seen
+
+
+def test_a_scenario_looked_up_by_name_imports_its_own_module():
+    """A sweep or run of one scenario does not import every scenario module (nor matplotlib, which
+    ``frictionlab.plot`` imports at the first figure); a name held by a module of another name
+    (``kloss/fig4a`` in ``kloss/fig4.py``) is still found by the full discovery."""
+    code = ("from frictionlab.scenarios import get_scenario\n"
+            "assert get_scenario('classic/rsf-velocity-step').name == 'classic/rsf-velocity-step'")
+    mods = _modules_after(code)
+    assert sorted(m for m in mods if m.startswith("frictionlab.scenarios.") and m.count(".") == 3) == \
+        ["frictionlab.scenarios.classic.rsf_velocity_step"]
+    assert _loaded(mods, ("matplotlib", "frictionlab.scenarios.rough_contact", "frictionlab.scenarios.beam_network",
+                          "frictionlab.scenarios.classic.rsf_stability_map")) == []
+    code = ("from frictionlab.scenarios import get_scenario\n"
+            "assert get_scenario('kloss/fig4a').name == 'kloss/fig4a'\n"
+            "from frictionlab.plot import plt\nassert plt.get_backend().lower() == 'agg'")
+    _modules_after(code)

@@ -1,6 +1,7 @@
 """Real-time single-step functions of every rate law, callable from C (``numba.cfunc``).
 
-For a law class, :func:`c_step` compiles (once per process) a function with the plain C
+For a law class, :func:`c_step` compiles (once, then loaded from the disk cache of
+:mod:`frictionlab.core.jitcache` in later processes) a function with the plain C
 signature ::
 
     int32_t step(double *state, int32_t n_state, double v, double normal_force, double dt,
@@ -25,8 +26,7 @@ import ctypes
 from functools import lru_cache
 from typing import Any
 
-import numpy as np
-from numba import carray, cfunc, njit, types
+from numba import types
 
 from ..core.base import AbstractLaw
 
@@ -37,35 +37,16 @@ C_SIGNATURE = types.int32(types.CPointer(types.float64), types.int32, types.floa
                           types.CPointer(types.float64))
 
 
-@lru_cache(maxsize=None)
 def step_kernel(rates, friction):
     """The njit step ``step(z, v, fn, dt, p, w) -> (ok, force)`` behind the C function."""
+    return _module(rates, friction).step
 
-    @njit(inline="always")
-    def step(z, v, fn, dt, p, w):
-        nz = z.size
-        if nz:
-            k1, k2, k3, k4, tz = w[0], w[1], w[2], w[3], w[4]
-            h2 = 0.5 * dt
-            h6 = dt / 6.0
-            rates(z, v, fn, p, k1)
-            for m in range(nz):
-                tz[m] = z[m] + h2 * k1[m]
-            rates(tz, v, fn, p, k2)
-            for m in range(nz):
-                tz[m] = z[m] + h2 * k2[m]
-            rates(tz, v, fn, p, k3)
-            for m in range(nz):
-                tz[m] = z[m] + dt * k3[m]
-            rates(tz, v, fn, p, k4)
-            for m in range(nz):
-                z[m] += h6 * (k1[m] + 2.0 * k2[m] + 2.0 * k3[m] + k4[m])
-        ok = True
-        for m in range(nz):
-            ok &= np.isfinite(z[m])
-        return ok, friction(z, v, fn, p)
 
-    return step
+def _module(rates, friction):
+    """Template :mod:`frictionlab.control.templates.cstep` bound to a law (cached on disk)."""
+    from ..core.jitcache import specialise
+
+    return specialise("frictionlab.control.templates.cstep", {"rates": rates, "friction": friction})
 
 
 class CStep:
@@ -86,19 +67,7 @@ class CStep:
 
 @lru_cache(maxsize=None)
 def _compile(rates, friction) -> CStep:
-    step = step_kernel(rates, friction)
-
-    @cfunc(C_SIGNATURE, nopython=True)
-    def c_fn(state, n_state, v, fn, dt, params, n_params, work, force):
-        z = carray(state, (n_state,))
-        p = carray(params, (n_params,))
-        nw = max(n_state, 1)
-        w = carray(work, (5, nw))
-        ok, f = step(z, v, fn, dt, p, w)
-        force[0] = f
-        return 0 if ok else 1
-
-    return CStep(c_fn)
+    return CStep(_module(rates, friction).c_function())
 
 
 def c_step(law: AbstractLaw | type[AbstractLaw]) -> CStep:

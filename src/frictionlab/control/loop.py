@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import numpy as np
 from numba import njit
 
-from .kernels import model_tools, plant_stepper, quantise
+from ..core.jitcache import specialise
+from .kernels import model_module, plant_stepper
 
 __all__ = ["closed_loop", "SP_FIELDS", "OUT_FIELDS"]
 
@@ -43,126 +43,36 @@ def closed_loop(plant_rates, plant_friction, model_rates=None, model_friction=No
 
     ``loop(sp, lp, mp, XR, VR, AR, FNP, FNM, y0, z0, zm0, s0, P0, qdiag, idx, lo, dt, nsub,
     OUT, ZP, ZM) -> int``: ``-1`` on success, else the first sample whose plant or
-    estimator state became non-finite. Loops are cached per argument tuple; modes 0 (none)
-    and 4 (motion dynamics) need no model, mode 3 needs ``ekf=True``.
+    estimator state became non-finite. Loops are cached per argument tuple in the process and
+    on disk (template :mod:`frictionlab.control.templates.loop`); modes 0 (none) and 4 (motion
+    dynamics) need no model, mode 3 needs ``ekf=True``.
     """
     return _closed_loop(plant_rates, plant_friction, model_rates, model_friction, bool(ekf))
 
 
-@lru_cache(maxsize=None)
+@njit(cache=True)
+def _no_estimate(mode, zm, s, P, p, mp, xm, vm, e, vr, fnm, rx, rv, use_v, idx, fsm, kobs, feed):
+    return 0.0
+
+
+@njit(cache=True)
+def _no_propagate(mode, zm, s, P, p, mp, u, vm, e, vr, fnm, idx, inv_mm, fsm, Ts, nest, qdiag, lo, wm):
+    return True
+
+
 def _estimator(model_rates, model_friction, ekf):
     """``(estimate, propagate)`` for a model law (None: no model) and the EKF flag."""
     if model_rates is None:
-        @njit
-        def estimate(mode, zm, s, P, p, mp, xm, vm, e, vr, fnm, rx, rv, use_v, idx, fsm, kobs, feed):
-            return 0.0
-
-        @njit
-        def propagate(mode, zm, s, P, p, mp, u, vm, e, vr, fnm, idx, inv_mm, fsm, Ts, nest, qdiag, lo, wm):
-            return True
-
-        return estimate, propagate
-    integrate, mforce, ekf_update, ekf_predict, ekf_force = model_tools(model_rates, model_friction)
+        return _no_estimate, _no_propagate
+    mod = model_module(model_rates, model_friction)
     if ekf:
-        @njit
-        def estimate(mode, zm, s, P, p, mp, xm, vm, e, vr, fnm, rx, rv, use_v, idx, fsm, kobs, feed):
-            ekf_update(s, P, xm, vm, rx, rv, use_v)
-            return ekf_force(s, fnm, p, idx, s.size - 2 - idx.size, fsm)
-
-        @njit
-        def propagate(mode, zm, s, P, p, mp, u, vm, e, vr, fnm, idx, inv_mm, fsm, Ts, nest, qdiag, lo, wm):
-            return ekf_predict(s, P, u, fnm, p, idx, s.size - 2 - idx.size, inv_mm, fsm, Ts, nest, qdiag, lo)
-
-        return estimate, propagate
-
-    @njit
-    def estimate(mode, zm, s, P, p, mp, xm, vm, e, vr, fnm, rx, rv, use_v, idx, fsm, kobs, feed):
-        if mode == 1:
-            return mforce(zm, vr, fnm, mp, fsm)
-        return mforce(zm, vm, fnm, mp, fsm) - feed * kobs * e
-
-    @njit
-    def propagate(mode, zm, s, P, p, mp, u, vm, e, vr, fnm, idx, inv_mm, fsm, Ts, nest, qdiag, lo, wm):
-        if mode == 1:
-            return integrate(zm, vr, fnm, mp, 0.0, Ts / nest, nest, wm)
-        return integrate(zm, vm, fnm, mp, e, Ts / nest, nest, wm)
-
-    return estimate, propagate
+        return mod.ekf_estimate, mod.ekf_propagate
+    return mod.observer_estimate, mod.observer_propagate
 
 
 @lru_cache(maxsize=None)
 def _closed_loop(plant_rates, plant_friction, model_rates, model_friction, ekf):
     advance, pforce = plant_stepper(plant_rates, plant_friction)
     estimate, propagate = _estimator(model_rates, model_friction, ekf)
-
-    @njit
-    def loop(sp, lp, mp, XR, VR, AR, FNP, FNM, y0, z0, zm0, s0, P0, qdiag, idx, lo, dt, nsub, OUT, ZP, ZM):
-        m, Ts, qx, qv, vdiff, umax = sp[0], sp[1], sp[2], sp[3], sp[4], sp[5]
-        kp, ki, kv, mm, aff, mode = sp[6], sp[7], sp[8], sp[9], sp[10], int(sp[11])
-        kobs, feed, bw, apply = sp[12], sp[13], sp[14], sp[15]
-        rx, rv, use_v, fsp, fsm, nest = sp[16], sp[17], sp[18] > 0.5, sp[19], sp[20], int(sp[21])
-        inv_m = 1.0 / m
-        inv_mm = 1.0 / mm
-        y = y0.copy()
-        z = z0.copy()
-        zm = zm0.copy()
-        s = s0.copy()
-        P = P0.copy()
-        p = mp.copy()
-        wp = np.empty((5, max(z.size, 1)))
-        wm = np.empty((5, max(zm.size, 1)))
-        integ = 0.0
-        xm_prev = quantise(y[0], qx)
-        momentum = mm * y[1]
-        nk = XR.size
-        for k in range(nk):
-            x, v = y[0], y[1]
-            xm = quantise(x, qx)
-            if vdiff > 0.5:
-                vm = (xm - xm_prev) / Ts if k > 0 else quantise(v, qv)
-            else:
-                vm = quantise(v, qv)
-            xm_prev = xm
-            e = xm - XR[k]
-            integ += Ts * e
-            ufb = -(kp * e + ki * integ + kv * (vm - VR[k])) + aff * mm * AR[k]
-            if mode == 4:
-                fh = bw * (momentum - mm * vm)
-            elif mode == 0:
-                fh = 0.0
-            else:
-                fh = estimate(mode, zm, s, P, p, mp, xm, vm, e, VR[k], FNM[k], rx, rv, use_v, idx, fsm, kobs, feed)
-            u = ufb + apply * fh
-            if umax > 0.0:
-                u = min(max(u, -umax), umax)
-            OUT[k, 0] = x
-            OUT[k, 1] = v
-            OUT[k, 2] = xm
-            OUT[k, 3] = vm
-            OUT[k, 4] = u
-            OUT[k, 5] = pforce(z, v, FNP[k], lp, fsp)
-            OUT[k, 6] = fh
-            OUT[k, 7] = x - XR[k]
-            for j in range(z.size):
-                ZP[k, j] = z[j]
-            if mode == 3:
-                for j in range(s.size - 2):
-                    ZM[k, j] = s[2 + j]
-            else:
-                for j in range(zm.size):
-                    ZM[k, j] = zm[j]
-            if k == nk - 1:
-                break
-            ok = True
-            if mode == 4:
-                momentum += Ts * (u - fh)
-            elif mode != 0:
-                ok = propagate(mode, zm, s, P, p, mp, u, vm, kobs * e, VR[k], FNM[k], idx, inv_mm, fsm, Ts, nest,
-                               qdiag, lo, wm)
-            if not ok:
-                return k + 1
-            if not advance(y, z, u, FNP[k], lp, inv_m, fsp, dt, nsub, wp):
-                return k + 1
-        return -1
-
-    return loop
+    kernels = {"advance": advance, "pforce": pforce, "estimate": estimate, "propagate": propagate}
+    return specialise("frictionlab.control.templates.loop", kernels).loop

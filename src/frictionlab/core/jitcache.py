@@ -96,7 +96,7 @@ def _import_path(kernel: Any) -> tuple[str, str] | None:
         return None
     modname, name = getattr(func, "__module__", None), func.__qualname__
     mod = sys.modules.get(modname or "")
-    if mod is None or modname == "__main__" or "." in name or not getattr(mod, "__file__", None):
+    if mod is None or modname == "__main__" or modname in _LOCAL or "." in name or not getattr(mod, "__file__", None):
         return None
     return (modname, name) if getattr(mod, name, None) is kernel else None
 

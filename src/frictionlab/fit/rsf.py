@@ -49,7 +49,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
 
 from ..core.errors import DataError
@@ -62,116 +61,12 @@ __all__ = ["VelocityStep", "detect_step", "load_velocity_step", "RSFSpringSlider
            "fit_velocity_step", "initial_guess", "compare_nested", "load_point_displacement"]
 
 
-@njit(cache=True)
-def _vel(mu, lnth, p):
-    # p = [mu0, a, b, dc, v0, law, form]; log form, solved for v
-    arg = (mu - p[0] - p[2] * (math.log(p[4] / p[3]) + lnth)) / p[1]
-    if arg > 700.0:
-        return math.inf
-    return p[4] * math.exp(arg)
+def _loops() -> Any:
+    """The module of compiled loops (template :mod:`frictionlab.fit.templates.qs_slider`) bound to
+    the rate-and-state kernel; cached on disk by :mod:`frictionlab.core.jitcache`."""
+    from ..core.jitcache import specialise
 
-
-@njit(cache=False)  # takes a jitted kernel argument: cached entries would never be hit
-def _rhs(mu, lnth, vl, k, p, rates, st, ds):
-    lnth = min(max(lnth, -700.0), 700.0)
-    v = _vel(mu, lnth, p)
-    st[0] = math.exp(lnth)
-    rates(st, v, 1.0, p, ds)
-    return k * (vl - v), ds[0] / st[0], v
-
-
-@njit(cache=False)  # takes a jitted kernel argument: cached entries would never be hit
-def _qs_loop(t, vlp, mu_init, p, k, rates, out):
-    """RK4 with a stiffness-limited step between data samples; returns -1 or the failing index."""
-    mu = mu_init
-    lnth = math.log(p[3] / p[4])  # steady state at v0 = v_ref
-    st = np.empty(1)
-    ds = np.empty(1)
-    out[0] = mu
-    a = p[1]
-    for i in range(t.size - 1):
-        vl = vlp[i]
-        rem = t[i + 1] - t[i]
-        guard = 0
-        while rem > 0.0:
-            dmu, dth, v = _rhs(mu, lnth, vl, k, p, rates, st, ds)
-            if not math.isfinite(v):
-                return i
-            vs = max(v, abs(vl), 1e-300)
-            h = min(rem, 0.3 * a / (k * vs), 0.2 * p[3] / vs)
-            k1m, k1t = dmu, dth
-            k2m, k2t, _ = _rhs(mu + 0.5 * h * k1m, lnth + 0.5 * h * k1t, vl, k, p, rates, st, ds)
-            k3m, k3t, _ = _rhs(mu + 0.5 * h * k2m, lnth + 0.5 * h * k2t, vl, k, p, rates, st, ds)
-            k4m, k4t, _ = _rhs(mu + h * k3m, lnth + h * k3t, vl, k, p, rates, st, ds)
-            mu += h / 6.0 * (k1m + 2 * k2m + 2 * k3m + k4m)
-            lnth += h / 6.0 * (k1t + 2 * k2t + 2 * k3t + k4t)
-            if not (math.isfinite(mu) and math.isfinite(lnth)):
-                return i
-            rem -= h
-            guard += 1
-            if guard > 2000000:
-                return i
-        out[i + 1] = mu
-    return -1
-
-
-@njit(cache=True)
-def _vel2(mu, lnth1, lnth2, p, b2, dc2):
-    # two-state log form solved for v; p as in _vel, state 2 has (b2, dc2)
-    arg = (mu - p[0] - p[2] * (math.log(p[4] / p[3]) + lnth1) - b2 * (math.log(p[4] / dc2) + lnth2)) / p[1]
-    if arg > 700.0:
-        return math.inf
-    return p[4] * math.exp(arg)
-
-
-@njit(cache=False)  # takes a jitted kernel argument
-def _rhs2(mu, lnth1, lnth2, vl, k, p, p2, rates, st, ds):
-    lnth1 = min(max(lnth1, -700.0), 700.0)
-    lnth2 = min(max(lnth2, -700.0), 700.0)
-    v = _vel2(mu, lnth1, lnth2, p, p2[2], p2[3])
-    st[0] = math.exp(lnth1)
-    rates(st, v, 1.0, p, ds)
-    d1 = ds[0] / st[0]
-    st[0] = math.exp(lnth2)
-    rates(st, v, 1.0, p2, ds)  # the law's own kernel with D_c2 in the D_c slot
-    return k * (vl - v), d1, ds[0] / st[0], v
-
-
-@njit(cache=False)  # takes a jitted kernel argument
-def _qs_loop2(t, vlp, mu_init, p, p2, k, rates, out):
-    """Two-state version of :func:`_qs_loop`; returns -1 or the failing index."""
-    mu = mu_init
-    l1 = math.log(p[3] / p[4])
-    l2 = math.log(p2[3] / p[4])
-    st = np.empty(1)
-    ds = np.empty(1)
-    out[0] = mu
-    a = p[1]
-    dcmin = min(p[3], p2[3])
-    for i in range(t.size - 1):
-        vl = vlp[i]
-        rem = t[i + 1] - t[i]
-        guard = 0
-        while rem > 0.0:
-            k1m, k1a, k1b, v = _rhs2(mu, l1, l2, vl, k, p, p2, rates, st, ds)
-            if not math.isfinite(v):
-                return i
-            vs = max(v, abs(vl), 1e-300)
-            h = min(rem, 0.3 * a / (k * vs), 0.2 * dcmin / vs)
-            k2m, k2a, k2b, _ = _rhs2(mu + 0.5 * h * k1m, l1 + 0.5 * h * k1a, l2 + 0.5 * h * k1b, vl, k, p, p2, rates, st, ds)
-            k3m, k3a, k3b, _ = _rhs2(mu + 0.5 * h * k2m, l1 + 0.5 * h * k2a, l2 + 0.5 * h * k2b, vl, k, p, p2, rates, st, ds)
-            k4m, k4a, k4b, _ = _rhs2(mu + h * k3m, l1 + h * k3a, l2 + h * k3b, vl, k, p, p2, rates, st, ds)
-            mu += h / 6.0 * (k1m + 2 * k2m + 2 * k3m + k4m)
-            l1 += h / 6.0 * (k1a + 2 * k2a + 2 * k3a + k4a)
-            l2 += h / 6.0 * (k1b + 2 * k2b + 2 * k3b + k4b)
-            if not (math.isfinite(mu) and math.isfinite(l1) and math.isfinite(l2)):
-                return i
-            rem -= h
-            guard += 1
-            if guard > 2000000:
-                return i
-        out[i + 1] = mu
-    return -1
+    return specialise("frictionlab.fit.templates.qs_slider", {"rates": RateState._rates_kernel})
 
 
 def load_point_displacement(time: NDArray[np.float64], v_lp: NDArray[np.float64], t_step: float) -> NDArray[np.float64]:
@@ -223,9 +118,9 @@ def simulate_qs_slider(time: NDArray[np.float64], v_lp: NDArray[np.float64], *, 
         p = law_.param_vector()
         p2 = p.copy()
         p2[2], p2[3] = float(b2), float(dc2)
-        status = _qs_loop2(tt, vv, float(mu_ref), p, p2, float(k), RateState._rates_kernel, out)
+        status = _loops().qs_loop2(tt, vv, float(mu_ref), p, p2, float(k), out)
     else:  # the single-state path, unchanged
-        status = _qs_loop(tt, vv, float(mu_ref), law_.param_vector(), float(k), RateState._rates_kernel, out)
+        status = _loops().qs_loop(tt, vv, float(mu_ref), law_.param_vector(), float(k), out)
     if status < 0 and lin != 0.0:
         if t_step is None:
             ch = np.nonzero(np.diff(vv) != 0.0)[0]

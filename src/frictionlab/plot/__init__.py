@@ -37,6 +37,11 @@ class _Pyplot:
 
 plt: Any = _Pyplot()
 
+def pyplot() -> Any:
+    """The real :mod:`matplotlib.pyplot` (Agg backend), imported now if it was not yet."""
+    plt.__getattr__("figure")  # the stand-in imports pyplot on its first attribute access
+    return plt.__dict__["pyplot"]
+
 
 def _label(ds: xr.Dataset, name: str) -> str:
     u = ds[name].attrs.get("units", "")
@@ -46,6 +51,7 @@ def _label(ds: xr.Dataset, name: str) -> str:
 def time_series(ds: xr.Dataset, variables: Sequence[str] = ("friction_force",), *, hue: str | None = None,
                 title: str = "", logx: bool = False) -> Figure:
     """Variables against time, one panel each; ``hue`` draws one line per value of a dimension."""
+    plt = pyplot()
     fig, axes = plt.subplots(len(variables), 1, figsize=(7, 2.4 * len(variables) + 0.6), sharex=True, squeeze=False)
     for ax, var in zip(axes[:, 0], variables):
         _draw(ax, ds, "time", var, hue)
@@ -63,6 +69,7 @@ def versus(ds: xr.Dataset, x: str, y: str | Sequence[str], *, hue: str | None = 
            logx: bool = False, logy: bool = False) -> Figure:
     """``y`` against ``x`` (e.g. friction vs slip, hysteresis loops), optionally per ``hue``."""
     ys = [y] if isinstance(y, str) else list(y)
+    plt = pyplot()
     fig, axes = plt.subplots(1, len(ys), figsize=(5.2 * len(ys), 3.8), squeeze=False)
     for ax, var in zip(axes[0], ys):
         _draw(ax, ds, x, var, hue)
@@ -81,7 +88,7 @@ def versus(ds: xr.Dataset, x: str, y: str | Sequence[str], *, hue: str | None = 
 def curves(x, ys: dict[str, object], *, xlabel: str, ylabel: str, title: str = "", logx: bool = False,
            styles: dict[str, str] | None = None) -> Figure:
     """Plain curves (steady-state laws, data vs model)."""
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = pyplot().subplots(figsize=(6, 4))
     for name, y in ys.items():
         style = (styles or {}).get(name, "-")
         xx = x[name] if isinstance(x, dict) else x
@@ -116,7 +123,7 @@ def save(fig: Figure, path) -> None:
         with atomic_target(path) as tmp:
             fig.savefig(tmp, dpi=110)
     finally:
-        plt.close(fig)
+        pyplot().close(fig)
 
 
 from .slider import displacement_plot, phase_plane  # noqa: E402

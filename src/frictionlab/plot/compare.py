@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import plt
+from . import pyplot
 
 if TYPE_CHECKING:
     import xarray as xr
@@ -26,6 +26,7 @@ def plot_compare(ds: xr.Dataset, title: str = "", table: str = ""):
     :func:`frictionlab.analysis.compare.format_table`).
     """
 
+    plt = pyplot()
     fig = plt.figure(figsize=(11, 9))
     gs = fig.add_gridspec(3, 1, height_ratios=[3, 3, 2.2])
     ax0, ax1, ax2 = fig.add_subplot(gs[0]), fig.add_subplot(gs[1]), fig.add_subplot(gs[2])

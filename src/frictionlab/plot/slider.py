@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..core.errors import DataError
-from . import plt
 
 if TYPE_CHECKING:
     import xarray as xr
@@ -39,7 +38,9 @@ def phase_plane(ds: xr.Dataset, *, v_ref: float | None = None, title: str = "") 
     vr = float(v_ref if v_ref is not None else ds.attrs.get("v0", v[0]))
     ok = v > 0
     x = np.log(v[ok] / vr)
-    fig, ax = plt.subplots(figsize=(5.5, 4.2))
+    from . import pyplot
+
+    fig, ax = pyplot().subplots(figsize=(5.5, 4.2))
     ax.plot(x, mu[ok], "-", lw=1.2)
     if x.size:
         ax.plot(x[0], mu[ok][0], "o", color="tab:green", label="start")
@@ -60,7 +61,9 @@ def displacement_plot(ds: xr.Dataset, *, title: str = "") -> Figure:
     x = x - x[0]  # displacement since the start
     xlabel = "load-point displacement [um]" if "driver_position" in ds else "slip [um]"
     states = [n for n in ds.data_vars if n.startswith("state_")]
-    fig, axes = plt.subplots(2 + bool(states), 1, figsize=(7, 7 if states else 5), sharex=True)
+    from . import pyplot
+
+    fig, axes = pyplot().subplots(2 + bool(states), 1, figsize=(7, 7 if states else 5), sharex=True)
     axes[0].plot(x * 1e6, ds["friction_coefficient"].values)
     axes[0].set_ylabel("friction coefficient [1]")
     axes[1].semilogy(x * 1e6, np.abs(ds["slip_velocity"].values), label="slider")

@@ -16,11 +16,14 @@ override drivers on its own class. Generic drivers (the integrators of the rate 
 stepping loop) register from :mod:`frictionlab.solve.law_drivers`; drivers that only one
 family provides register from that family's own package (which imports this module), so
 ``solve`` never imports ``laws``/``contact``. Registration happens when the model's module
-is imported (:func:`frictionlab.core.registry.discover` imports them all).
+is imported: :func:`drivers_for` imports the modules that :data:`DRIVER_MODULES` lists for the
+classes of a model's MRO (not every model package, :func:`frictionlab.core.registry.discover`,
+whose imports a fresh process would pay for one contact solve or one rate-state run).
 """
 
 from __future__ import annotations
 
+import importlib
 import math
 import numbers
 from collections.abc import Callable, Mapping
@@ -29,7 +32,6 @@ from types import MappingProxyType
 from typing import Any
 
 from ..core.errors import ConfigError, suggest
-from ..core.registry import discover
 from ..systems.base import AbstractSystem
 
 __all__ = ["Driver", "OptionSpec", "run_attrs", "protocol_attrs", "register_driver", "drivers_for", "default_driver", "driver_for", "check_options"]
@@ -113,6 +115,33 @@ class Driver:
 #: model class -> {driver name -> Driver}, in registration order
 _DRIVERS: dict[type, dict[str, Driver]] = {}
 
+#: Modules defining the drivers registered on each frictionlab class (``module.QualName``), in the
+#: order :func:`~frictionlab.core.registry.discover` imports them; :func:`drivers_for` imports those of
+#: a model's MRO. A new ``register_driver`` call in the package adds its module here
+#: (``tests/unit/test_imports_lazy.py`` checks the table against a full discovery).
+DRIVER_MODULES: dict[str, tuple[str, ...]] = {
+    "frictionlab.core.base.AbstractLaw": ("frictionlab.solve.law_drivers", "frictionlab.control.driver"),
+    "frictionlab.core.base.AbstractSteppedModel": ("frictionlab.solve.law_drivers",),
+    "frictionlab.laws.rate_state.RateState": ("frictionlab.laws.rate_state_drivers",),
+    "frictionlab.laws.rate_state2.RateState2": ("frictionlab.laws.rate_state_drivers",),
+    "frictionlab.laws.subloading.Subloading": ("frictionlab.laws.subloading_drivers",),
+    "frictionlab.laws.subloading.SubloadingRate": ("frictionlab.laws.subloading_drivers",),
+    "frictionlab.contact.beam_network.params.BeamNetworkParams": ("frictionlab.contact.beam_network.driver",),
+    "frictionlab.contact.microjunction.junction.Microjunction": ("frictionlab.contact.microjunction.driver",),
+    "frictionlab.contact.rough.model.RoughContact": ("frictionlab.contact.rough.driver",),
+}
+
+_IMPORTED: set[type] = set()
+
+
+def _import_drivers(model: Any) -> None:
+    """Import the modules registering drivers on the classes of ``model``'s MRO (once per class)."""
+    for cls in _mro(model):
+        if cls not in _IMPORTED:
+            for module in DRIVER_MODULES.get(f"{cls.__module__}.{cls.__qualname__}", ()):
+                importlib.import_module(module)
+            _IMPORTED.add(cls)
+
 
 def register_driver(
     model_cls: type,
@@ -184,10 +213,10 @@ def _mro(model: Any) -> tuple[type, ...]:
 def drivers_for(model: Any) -> dict[str, Driver]:
     """Every driver that serves ``model`` (an instance or a class), nearest class first.
 
-    The model packages are imported first (:func:`frictionlab.core.registry.discover`, once
-    per process), so a family's drivers are known however its model was imported.
+    The modules registering drivers on the classes of its MRO are imported first
+    (:data:`DRIVER_MODULES`), so a family's drivers are known however its model was imported.
     """
-    discover()
+    _import_drivers(model)
     out: dict[str, Driver] = {}
     for cls in _mro(model):
         for name, drv in _DRIVERS.get(cls, {}).items():

@@ -13,19 +13,20 @@ Modules::
     physical      ``solve_contact``: elastic contact in SI units (E, nu, pixel size) at a load or loads.
 """
 
-from .constitutive import Viscoelastic, Viscoplastic
-from .elasticity import BoussinesqFFT, MeanField, StepOperator
-from .model import (F_STAR, STRESS_STAR, TAU_S_BAR, RoughContact, RoughContactSim, contact_clusters, force_pdf,
-                    load_from_pressure, run_static)
-from .solver import SolveResult, alg1_solve, meanfield_solve, pk_solve, pk_solve_disp
-from .physical import ContactSolution, solve_contact
-from .self_affine import radial_psd, rms_height, rms_slope, self_affine_surface
-from .surface import HeightMap, load_height_map, make_surface, shift_x, surface_stats
+from ...core.lazy import lazy_exports
 
-__all__ = ["Viscoelastic", "Viscoplastic", "BoussinesqFFT", "MeanField", "StepOperator", "RoughContact",
-           "RoughContactSim", "run_static", "load_from_pressure", "contact_clusters", "force_pdf", "F_STAR",
-           "STRESS_STAR", "TAU_S_BAR", "SolveResult", "pk_solve", "pk_solve_disp", "meanfield_solve", "alg1_solve",
-           "HeightMap", "load_height_map", "make_surface", "shift_x", "surface_stats", "ContactSolution",
-           "solve_contact", "self_affine_surface", "rms_height", "rms_slope", "radial_psd"]
+_EXPORTS = {
+    **dict.fromkeys(("Viscoelastic", "Viscoplastic"), ".constitutive"),
+    **dict.fromkeys(("BoussinesqFFT", "MeanField", "StepOperator"), ".elasticity"),
+    **dict.fromkeys(("F_STAR", "STRESS_STAR", "TAU_S_BAR", "RoughContact", "RoughContactSim", "contact_clusters",
+                     "force_pdf", "load_from_pressure", "run_static"), ".model"),
+    **dict.fromkeys(("SolveResult", "alg1_solve", "meanfield_solve", "pk_solve", "pk_solve_disp"), ".solver"),
+    **dict.fromkeys(("ContactSolution", "solve_contact"), ".physical"),
+    **dict.fromkeys(("radial_psd", "rms_height", "rms_slope", "self_affine_surface"), ".self_affine"),
+    **dict.fromkeys(("HeightMap", "load_height_map", "make_surface", "shift_x", "surface_stats"), ".surface"),
+}
+__all__ = list(_EXPORTS)
 
-from . import driver  # noqa: E402,F401  (registers the drivers of frictionlab.simulate)
+# Names are imported on first use (a contact solve needs neither xarray nor the drivers); the drivers
+# of ``simulate`` register when ``drivers_for`` imports ``.driver`` (``solve.drivers._DRIVER_MODULES``).
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -39,10 +39,8 @@ class Backend:
 
     def __post_init__(self) -> None:
         if self.name == "numpy":
-            import scipy.fft as sfft
-
-            self.xp: Any = np
-            self._fft = sfft
+            self.xp: Any = np  # scipy.fft is imported on first use (``_fft``): the one-thread
+            # contact solve transforms with numpy.fft (``BoussinesqFFT.apply_into``) and skips its import
         elif self.name == "cupy":
             try:
                 import cupy  # type: ignore[import-not-found]
@@ -63,6 +61,15 @@ class Backend:
             raise ParameterError(f"backend = {self.name!r} is not one of ['numpy', 'cupy', 'torch']")
         if self.workers == -1 and self.name == "numpy":
             self.workers = os.cpu_count() or 1
+
+    def __getattr__(self, attr: str) -> Any:
+        """``_fft`` of the numpy backend: :mod:`scipy.fft`, imported on first use."""
+        if attr == "_fft" and self.__dict__.get("name") == "numpy":
+            import scipy.fft as sfft
+
+            self._fft = sfft
+            return sfft
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {attr!r}")
 
     # --- conversion -------------------------------------------------------------------
     def asarray(self, a: Any, dtype: Any = None) -> Any:
