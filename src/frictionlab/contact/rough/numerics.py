@@ -31,7 +31,7 @@ from ...core.errors import ConfigError
 __all__ = ["SolverOptions", "SOLVER_OPTION_NAMES"]
 
 _CHOICES = {"solver": ("auto", "pk", "exact", "alg1", "alg1_consistent"), "backend": ("numpy", "cupy", "torch"),
-            "fft_precision": ("double", "single")}
+            "fft_precision": ("double", "single"), "sliding_fft_precision": ("double", "single")}
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,12 @@ class SolverOptions:
         "single-precision" row): a 512^2 padded product 2.2x faster (scipy.fft float32), a
         256^2 sliding step 1.3x; mu and contact area of 40 steps identical, dilatation within
         6e-8.
+    sliding_fft_precision : {"double", "single"}
+        Precision of the FFT convolution in the *sliding* steps only (``v != 0``; the loading,
+        holds and static solves keep ``fft_precision``, so that their tolerance ``tol`` may stay
+        1e-8); ``"single"`` needs ``tol_sliding`` >= 1e-6. The sliding steps are single when
+        either option is ``"single"``. Measured (``bench rough_sliding`` "sliding single
+        precision" rows): see the module notes.
     fft_workers : int
         FFT threads: 0 = auto (1 below
         :data:`~frictionlab.contact.rough.elasticity.FFT_THREAD_CROSSOVER` transform points,
@@ -68,6 +74,7 @@ class SolverOptions:
     max_iter: int = 5000
     backend: str = "numpy"
     fft_precision: str = "double"
+    sliding_fft_precision: str = "double"
     fft_workers: int = 0
 
     def __post_init__(self) -> None:
@@ -87,11 +94,27 @@ class SolverOptions:
         if self.fft_precision == "single" and min(self.tol, self.tol_sliding) < 1e-6:
             raise ConfigError("solver option fft_precision = 'single' needs tol and tol_sliding >= 1e-6 (float32 "
                               "products carry ~1e-7 relative round-off)")
+        if self.sliding_fft_precision == "single" and self.backend != "numpy":
+            raise ConfigError("solver option sliding_fft_precision = 'single' needs backend = 'numpy' (the float32 "
+                              "transforms are scipy.fft's)")
+        if self.sliding_fft_precision == "single" and self.tol_sliding < 1e-6:
+            raise ConfigError("solver option sliding_fft_precision = 'single' needs tol_sliding >= 1e-6 (float32 "
+                              "products carry ~1e-7 relative round-off)")
+
+    def precision_for(self, sliding: bool) -> str:
+        """FFT precision of a solve: :attr:`sliding_fft_precision` (or ``fft_precision`` when that
+        is single) for a sliding step, ``fft_precision`` otherwise."""
+        if sliding and self.sliding_fft_precision == "single":
+            return "single"
+        return self.fft_precision
 
     def check_for(self, interaction: str) -> None:
         """Refuse a solver that does not apply to the model's interaction."""
         if self.solver == "exact" and interaction != "meanfield":
             raise ConfigError("solver option solver = 'exact' applies only to interaction = 'meanfield'")
+        if self.sliding_fft_precision == "single" and interaction == "meanfield":
+            raise ConfigError("solver option sliding_fft_precision = 'single' applies only to interaction = "
+                              "'boussinesq' (the mean field has no FFT convolution)")
 
     def resolved_solver(self, interaction: str) -> str:
         """The solver ``auto`` stands for: ``exact`` (mean field) or ``pk``."""
