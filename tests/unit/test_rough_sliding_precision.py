@@ -100,3 +100,31 @@ def test_non_convergence_in_single_precision_raises(surf):
     sim.numerics = dataclasses.replace(sim.numerics, max_iter=1)
     with pytest.raises(IntegrationError, match="did not converge in 1 iterations"):
         run_sliding(RoughContact(), h, ConstantVelocity(v=10e-6, duration_s=0.1), W=W, nx=N, ny=N, sim=sim)
+
+
+def test_scenario_precision_control_is_checked_in_the_run():
+    """The paper-size Figs. 13/14 slide in single precision and check a double control in the same run;
+    the quick profiles stay double."""
+    import xarray as xr
+
+    from frictionlab.scenarios.base import get_scenario
+    from frictionlab.scenarios.rough_contact import _sliding, fig13, fig14
+
+    assert fig13.CONFIG["integrator"]["sliding_fft_precision"] == "single"
+    assert fig14.CONFIG["integrator"]["sliding_fft_precision"] == "single"
+    sc = get_scenario("rough-contact/fig13")
+    assert not _sliding.single_sliding(sc.resolved_config(quick=True))
+    cfg = sc.resolved_config({"integrator.sliding_fft_precision": "single", "model.patch_nx": 24,
+                              "model.patch_ny": 24}, quick=True)
+    assert _sliding.single_sliding(cfg)
+    at = _sliding.precision_control(cfg, _sliding.build_model(cfg, interaction="boussinesq"), 10.0)
+    assert at["precision_control_steps"] == 20  # 10 um at 0.5 um per step
+    assert 0.0 < at["precision_control_dilatation_um"] <= at["precision_control_tol_dilatation_um"]
+    (ok,) = _sliding.precision_checks(xr.Dataset(attrs=at))
+    assert ok.passed
+    (bad,) = _sliding.precision_checks(xr.Dataset(attrs={**at, "precision_control_tol_dilatation_um": 1e-12}))
+    assert not bad.passed
+    assert _sliding.precision_checks(xr.Dataset()) == []
+    # the mean field (no FFT) runs double under the same [integrator]
+    mf = _sliding.slide(cfg, _sliding.build_model(cfg, interaction="meanfield"), [10.0], [1.0], si=True)
+    assert mf.attrs["sliding_fft_precision"] == "double"
