@@ -129,7 +129,9 @@ def sliding_precision_rows(n: int, n_steps: int) -> list[tuple[str, float, str, 
              f"max {s['solver_iterations'].max():.0f}"),
             (f"sliding single precision {n}^2 over {k} steps: max |d mu|", diff["friction_coefficient"], "1",
              f"max |dA| {diff['contact_area']:.3g} um^2 (rel {rel_a:.1e}), max |d dilatation| "
-             f"{diff['dilatation']:.1e} um, max |d mean contact radius| {diff['mean_contact_radius']:.1e} um")]
+             f"{diff['dilatation']:.1e} um, max |d mean contact radius| {diff['mean_contact_radius']:.1e} um; steps "
+             f"with a different area {int(np.sum(d['contact_area'] != s['contact_area']))}/{k}, |mean d mu| over the "
+             f"steps {abs(float(np.mean(d['friction_coefficient'] - s['friction_coefficient']))):.1e}")]
 
 
 def paper_size_steps() -> dict[str, int]:
