@@ -8,6 +8,9 @@
   history together (issue 17); at 512^2 the paper-size estimates of Figs. 13 and 14
   (steps x time per step). ``python benchmarks/bench_rough_sliding.py [full] [N ...]`` prints
   the rows for chosen sizes.
+* Single precision in the sliding steps (``sliding_fft_precision``): CPU time per steady step
+  double vs single and the differences of mu, area, dilatation, mean contact radius after N
+  steps (``python benchmarks/bench_rough_sliding.py precision [N ...] [steps=300]``).
 * ``rough-contact/fig14`` quick profile wall time (64^2 patch, two viscoelastic sets, Boussinesq
   and mean field, jump and reference runs, rate-and-state fits).
 
@@ -85,6 +88,52 @@ def precision_study(n: int, n_steps: int) -> list[tuple[str, float, str, str]]:
              f"max |d dilatation| {np.abs(a.dilatation.values - b.dilatation.values).max():.1e} (option, not default)")]
 
 
+def sliding_precision_rows(n: int, n_steps: int) -> list[tuple[str, float, str, str]]:
+    """``sliding_fft_precision = "single"`` (float32 products in the sliding steps only; the
+    loading at tol 1e-8 stays double) against double on the same ``n^2`` surface (Table 1 VE,
+    100 MPa, v = 10, 0.25 um/step, tol_sliding 1e-6): process CPU seconds per steady sliding
+    step (after the same run-in; the two runs interleaved in blocks so that the load of a
+    shared machine hits both alike), PK iterations per step (max and mean), and after
+    ``n_steps`` the largest difference over all steps of mu, contact area, dilatation and mean
+    contact radius."""
+    import numpy as np
+
+    mx = 2 * n if n >= 512 else n + n_steps // 4 + 60
+    h = make_surface(mx, n, beta_x=10.0, seed=0)
+    W = load_from_pressure(100e6, n, n)
+    m = RoughContact()
+    block = 25
+    sims, cpu, parts = {}, {"double": 0.0, "single": 0.0}, {"double": [], "single": []}
+    for prec in ("double", "single"):
+        num = SolverOptions(sliding_fft_precision=prec, fft_workers=1)
+        _, sims[prec] = run_sliding(m, h, ConstantVelocity(v=10e-6, duration_s=0.1), W=W, nx=n, ny=n, numerics=num,
+                                    return_sim=True)
+    for _ in range(max(1, n_steps // block)):
+        for prec in ("double", "single"):
+            c = time.process_time()
+            parts[prec].append(run_sliding(m, h, ConstantVelocity(v=10e-6, duration_s=block * 0.025), W=W, nx=n, ny=n,
+                                           sim=sims[prec]))
+            cpu[prec] += time.process_time() - c
+    k = max(1, n_steps // block) * block
+    cat = {p: {v: np.concatenate([d[v].values for d in parts[p]]) for v in
+               ("friction_coefficient", "contact_area", "dilatation", "mean_contact_radius", "solver_iterations")}
+           for p in parts}
+    d, s = cat["double"], cat["single"]
+    diff = {v: float(np.abs(d[v] - s[v]).max()) for v in ("friction_coefficient", "contact_area", "dilatation",
+                                                          "mean_contact_radius")}
+    rel_a = diff["contact_area"] / float(np.abs(d["contact_area"]).max())
+    return [(f"sliding single precision {n}^2: CPU s/step double", cpu["double"] / k, "s/step",
+             f"{k} steady steps; it/step mean {d['solver_iterations'].mean():.2f} max {d['solver_iterations'].max():.0f}"),
+            (f"sliding single precision {n}^2: CPU s/step single", cpu["single"] / k, "s/step",
+             f"single/double {cpu['single'] / cpu['double']:.3f}; it/step mean {s['solver_iterations'].mean():.2f} "
+             f"max {s['solver_iterations'].max():.0f}"),
+            (f"sliding single precision {n}^2 over {k} steps: max |d mu|", diff["friction_coefficient"], "1",
+             f"max |dA| {diff['contact_area']:.3g} um^2 (rel {rel_a:.1e}), max |d dilatation| "
+             f"{diff['dilatation']:.1e} um, max |d mean contact radius| {diff['mean_contact_radius']:.1e} um; steps "
+             f"with a different area {int(np.sum(d['contact_area'] != s['contact_area']))}/{k}, |mean d mu| over the "
+             f"steps {abs(float(np.mean(d['friction_coefficient'] - s['friction_coefficient']))):.1e}")]
+
+
 def paper_size_steps() -> dict[str, int]:
     """Boussinesq 512^2 sliding steps of the full (paper-size) profiles of Figs. 13 and 14,
     from their configurations: slip / s_max per run, summed over the runs."""
@@ -133,6 +182,7 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
     out = []
     out += tolerance_study(64 if quick else 128, 40 if quick else 80)
     out += precision_study(128 if quick else 256, 40)
+    out += sliding_precision_rows(128, 50) if quick else [r for n in (128, 256, 512) for r in sliding_precision_rows(n, 300)]
     sizes = [(128, 40), (256, 20)] if quick else [(128, 80), (256, 40), (512, 12)]
     for n, k in sizes:
         out += sliding_rows(n, k)
@@ -150,7 +200,10 @@ if __name__ == "__main__":
 
     args = sys.argv[1:]
     ns = [int(a) for a in args if a.isdigit()]
-    if ns:
+    if "precision" in args:
+        k = int(next((a.split("=")[1] for a in args if a.startswith("steps=")), 300))
+        rows = [r for n in (ns or [128, 256, 512]) for r in sliding_precision_rows(n, k)]
+    elif ns:
         rows = [r for n in ns for r in sliding_rows(n, {128: 80, 256: 40}.get(n, 12))]
     else:
         rows = run(quick="full" not in args)

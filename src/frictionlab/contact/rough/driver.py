@@ -18,7 +18,7 @@ length, ACF, seed, periodic re-use) is the contact *geometry* and is read from t
 the time discretisation (slip per step ``s_max``, hold step ``hold_dt``, the interpolation
 ``shift`` of the moving surface, viscoplastic sub-stepping ``vp_max_dup``, log spacing of the
 hold) and the contact solver (``solver``, ``tol``, ``tol_sliding``, ``max_iter``, ``backend``,
-``fft_precision``, ``fft_workers``: :class:`~frictionlab.contact.rough.numerics.SolverOptions`)
+``fft_precision``, ``sliding_fft_precision``, ``fft_workers``: :class:`~frictionlab.contact.rough.numerics.SolverOptions`)
 are driver options, recorded in ``attrs``. What a run records besides the standard series is
 also a driver option: ``snapshot_times`` [s] (contact-force maps, and for the viscoplastic
 material the plastic shortening and deformed surface, at the first step at or after each
@@ -342,7 +342,8 @@ register_driver(RoughContact, "sliding", _drive_sliding, default=True,
                 options={"s_max": 0.25, "hold_dt": 0.25, "shift": "cubic", "probes": _PROBES,
                          "pdf_after_slip": None, **_SHARED},
                 description="patch sliding over the rigid surface under the protocol's velocity and load (paper §5)")
-#: a hold never slides: its solves use ``tol`` only, so ``tol_sliding`` is not an option of ``hold``
+#: a hold never slides: its solves use ``tol`` and ``fft_precision`` only, so ``tol_sliding`` and
+#: ``sliding_fft_precision`` are not options of ``hold``
 register_driver(RoughContact, "hold", _drive_hold,
-                options={"t_first": None, "per_decade": 40, **{k: v for k, v in _SHARED.items() if k != "tol_sliding"}},
+                options={"t_first": None, "per_decade": 40, **{k: v for k, v in _SHARED.items() if k not in ("tol_sliding", "sliding_fft_precision")}},
                 description="static hold at constant normal load, log-spaced steps (ageing, paper §4)")

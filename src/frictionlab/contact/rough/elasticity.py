@@ -232,6 +232,17 @@ class BoussinesqFFT:
     def shape(self) -> tuple[int, int]:
         return (self.nx, self.ny)
 
+    def set_fft_precision(self, fft_precision: str) -> bool:
+        """Switch the precision of the following products (``"double"``/``"single"``; the
+        transform buffers are rebuilt at the next product). Returns whether it changed."""
+        if fft_precision not in _FFT_PRECISIONS:
+            raise ParameterError(f"fft_precision = {fft_precision!r} is not one of {sorted(_FFT_PRECISIONS)}")
+        if fft_precision == self.fft_precision:
+            return False
+        self.fft_precision = fft_precision
+        self._work = None
+        return True
+
     def apply(self, x: Any) -> Any:
         """Return ``K @ x`` for a field ``x`` of shape ``(nx, ny)``."""
         self.n_products += 1

@@ -360,6 +360,18 @@ class RoughContactSim:
         #: operator products spent outside the solver in the last step (history field)
         self.history_products = 0
 
+    def use_fft_precision(self, fft_precision: str) -> None:
+        """Precision of the next solves' FFT products (sliding steps may run in single
+        precision, :attr:`SolverOptions.sliding_fft_precision`). Back to a more precise product,
+        the carried products (computed at the lower precision) are dropped and recomputed."""
+        switch = getattr(self.base, "set_fft_precision", None)
+        if switch is None:
+            if fft_precision != "double":
+                raise ConfigError(f"fft_precision = {fft_precision!r} needs a Boussinesq FFT operator")
+            return
+        if switch(fft_precision) and fft_precision == "double":
+            self._Kp = self._Kp_prev = self._Kq = None
+
     # --- per-step problem -----------------------------------------------------------------
     def _solve(self, op: StepOperator, g: Any, W: float) -> SolveResult:
         solver = self.numerics.resolved_solver(self.model.interaction)

@@ -361,7 +361,9 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
         Contact solver, tolerances, backend and FFT settings of a new ``sim`` (default
         :class:`~frictionlab.contact.rough.numerics.SolverOptions`); a given ``sim`` keeps its own.
 
-    The solver tolerance is ``numerics.tol_sliding`` on sliding steps and ``numerics.tol`` in holds;
+    The solver tolerance is ``numerics.tol_sliding`` on sliding steps and ``numerics.tol`` in holds
+    (and the FFT precision ``numerics.precision_for(sliding)``: the loading and holds in
+    ``fft_precision``, the sliding steps single with ``sliding_fft_precision = "single"``);
     the PK iterations and operator products of every recorded step are returned as
     ``solver_iterations`` and ``solver_products`` (summed over the steps since the previous
     record).
@@ -506,6 +508,7 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
         steady = v != 0.0 and k > 0 and k not in jump_set and last_sub_ds[0] * ds > 0
         sim.extrapolate = v == 0.0 or (warm_extrapolate and steady)
         sim.tol = sim.numerics.tol if v == 0.0 else sim.numerics.tol_sliding
+        sim.use_fft_precision(sim.numerics.precision_for(sliding=v != 0.0))
         sim.warm_start = warm_start
         for _ in range(nsub):
             sim.warm_ratio = (ds / nsub) / last_sub_ds[0] if (v != 0.0 and steady) else None

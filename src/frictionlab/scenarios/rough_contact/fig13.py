@@ -21,12 +21,13 @@ import xarray as xr
 from ..base import Scenario, check, register_scenario
 from ...contact.rough.model import F_STAR
 from ._common import PARALLEL, normal_force, run_parallel
-from ._sliding import (MODEL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, SLIDING, build_model, slide, INTEGRATOR)
+from ._sliding import (MODEL, QUICK_BASE, QUICK_DOUBLE, QUICK_VELOCITY_NOTE, REFS, SINGLE_SLIDING, SLIDING, build_model,
+                       precision_checks, precision_control, single_sliding, slide, INTEGRATOR)
 
 CONFIG = {
     "model": dict(MODEL),
     "parallel": dict(PARALLEL),
-    "integrator": dict(INTEGRATOR),
+    "integrator": {**INTEGRATOR, **SINGLE_SLIDING},  # float32 sliding products + a double control (_sliding)
     "protocol": {**SLIDING, "sets": [[1.0, 0.1], [1.0, 1.0], [1.0, 10.0], [0.1, 0.1], [0.1, 1.0]],
                  "velocities": [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0], "slip": 200.0,
                  "map_set": [0.1, 1.0], "map_velocities": [1.0, 100.0]},
@@ -80,6 +81,9 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
             if 10 * v in vs:
                 s1, s2 = series[(i1, vs.index(10 * v))], series[(i2, b)]
                 inv.append(float(np.max(np.abs(s1 - s2)) / np.max(s1)))
+    if single_sliding(cfg):
+        (lam, A), v = sets[0], vs[0]
+        ds.attrs.update(precision_control(cfg, build_model(cfg, interaction="boussinesq", lams=(lam,), As=(A,)), v))
     ds.attrs["invariance_max_rel_diff"] = max(inv) if inv else np.nan
     ds.attrs["invariance_pairs"] = len(inv)
     if maps:
@@ -112,7 +116,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     spread = float(np.max(np.abs(r / r.mean(axis=1, keepdims=True) - 1)))
     out.append(check("Mean contact radius roughly independent of v", "within 15 % of its mean for every set",
                      f"max deviation {100 * spread:.1f} %", spread < 0.15))
-    return out
+    return out + precision_checks(ds)
 
 
 def plot(ds: xr.Dataset):
@@ -137,6 +141,6 @@ register_scenario(Scenario(
                  "for (lambda, A) in {(1,0.1),(1,1),(1,10),(0.1,0.1),(0.1,1)}, Boussinesq, 100 MPa, 512^2." + QUICK_VELOCITY_NOTE),
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.slip": 30.0, "protocol.sets": [[1.0, 0.1], [1.0, 1.0], [0.1, 0.1]],
-           "protocol.velocities": [1.0, 10.0, 100.0], "protocol.map_set": [1.0, 1.0]},
+           "protocol.velocities": [1.0, 10.0, 100.0], "protocol.map_set": [1.0, 1.0], **QUICK_DOUBLE},
     references=REFS, slow=True,
 ))

@@ -78,12 +78,13 @@ from ...contact.rough.sliding import fit_rate_state
 from ...reference.meanfield_rough import meanfield_steady_sliding, paired_difference
 from ..base import Scenario, check, deviation, register_scenario
 from ._common import PARALLEL, run_parallel
-from ._sliding import MODEL, QUICK_BASE, REFS, SLIDING, build_model, on_path, slide, INTEGRATOR
+from ._sliding import (MODEL, QUICK_BASE, QUICK_DOUBLE, REFS, SINGLE_SLIDING, SLIDING, build_model, on_path,
+                       precision_checks, precision_control, single_sliding, slide, INTEGRATOR)
 
 CONFIG = {
     "model": dict(MODEL),
     "parallel": dict(PARALLEL),
-    "integrator": dict(INTEGRATOR),
+    "integrator": {**INTEGRATOR, **SINGLE_SLIDING},  # float32 sliding products (Boussinesq) + a double control
     "protocol": {**SLIDING, "velocities": [10.0, 1.0, 10.0, 1.0], "seg": 100.0,
                  "sets": {"blue": [1.0, 1.0], "red": [1.0, 10.0]},
                  "interactions": ["boussinesq", "meanfield"], "fit_rsf": True, "shifted_factor": 100.0},
@@ -159,6 +160,10 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
         out.append(xr.concat(per, dim="set", join="outer").assign_coords(set=list(pr["sets"])))
     ds = xr.concat(out, dim="interaction", join="outer").assign_coords(interaction=list(pr["interactions"]))
     ds.attrs["seg"] = seg
+    if single_sliding(cfg) and "boussinesq" in pr["interactions"]:
+        lam, A = next(iter(pr["sets"].values()))
+        m = build_model(cfg, interaction="boussinesq", lams=(float(lam),), As=(float(A),))
+        ds.attrs.update(precision_control(cfg, m, vels[0]))
     return _reference_curve(ds, cfg)
 
 
@@ -290,7 +295,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                              f"model is {want}: a - b {'> 0' if want == 'strengthening' else '< 0'}",
                              f"a={a:.4g}, b={b:.4g}, Dc={float(s.rsf_dc_um):.3g} um, FIT {float(s.rsf_fit_percent):.1f} %, "
                              f"alpha A/W={float(s.rsf_a_direct):.4g}", ok))
-    return out
+    return out + precision_checks(ds)
 
 
 def plot(ds: xr.Dataset):
@@ -326,6 +331,6 @@ register_scenario(Scenario(
                  "mean-field steady mu_ss(v) at the stated and at 100x higher velocities (paper's beta = 10). "
                  "Quick: 64^2 with beta = 5, where a velocity acts like 2x that velocity at beta = 10."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={**QUICK_BASE, "model.surface_mx": 168, "protocol.seg": 25.0},
+    quick={**QUICK_BASE, "model.surface_mx": 168, "protocol.seg": 25.0, **QUICK_DOUBLE},
     references=REFS + ["Dieterich (1979), JGR 84, 2161"], slow=True,
 ))
