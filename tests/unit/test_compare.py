@@ -242,3 +242,20 @@ def test_subloading_steady_curve_is_its_steady_stress():
         m = make_model(name, "common")
         np.testing.assert_allclose(m.friction_curve(v, 3e5), m.steady_stress(v, 3e5), rtol=1e-12)
         assert np.all(m.friction_curve(v, 3e5) > 1e4)
+
+
+def test_coverage_check_gives_the_whole_reason_a_model_did_not_run():
+    """The reason a model could not take the protocol is printed whole (it was cut at 60 characters,
+    mid-word: 'driver 'mlbnm' of beam_network takes on')."""
+    import numpy as np
+    import xarray as xr
+
+    from frictionlab.scenarios.classic._compare import model_coverage_check
+
+    reason = ("failed: ConfigError: driver 'mlbnm' of beam_network takes one constant stage velocity; protocol "
+              "'velocity_steps' has 3 piece(s) of kind slide, slide, slide (use 'constant_velocity')")
+    ds = xr.Dataset(coords={"model": ["lugre", "beam_network"]}, data_vars={"status": ("model", np.array(["ok", reason]))})
+    c = model_coverage_check(ds, ["lugre", "beam_network"])
+    assert c.passed
+    assert "1 ran; not run: beam_network (ConfigError: driver 'mlbnm'" in c.measured
+    assert c.measured.endswith("(use 'constant_velocity'))")

@@ -60,10 +60,10 @@ def model_coverage_check(ds: xr.Dataset, requested: Sequence[str]):
     """Every requested model appears in the result, run or with the reason it could not run."""
     names = [str(m) for m in ds.model.values]
     ok = [n for n, s in zip(names, ds.status.values) if s == "ok"]
-    failed = [f"{n} ({str(s)[:60]})" for n, s in zip(names, ds.status.values) if s != "ok"]
+    failed = [f"{n} ({str(s).removeprefix('failed: ')})" for n, s in zip(names, ds.status.values) if s != "ok"]
     passed = sorted(names) == sorted(requested) and all(str(s) for s in ds.status.values)
     return check("every requested model is run or reported with the reason it failed (none dropped)",
-                 f"{len(requested)} models", f"{len(ok)} ran; failed: {'; '.join(failed) or 'none'}", passed)
+                 f"{len(requested)} models", f"{len(ok)} ran; not run: {'; '.join(failed) or 'none'}", passed)
 
 
 def rsf_recovery_checks(ds: xr.Dataset, protocol: Any) -> list:
