@@ -92,6 +92,8 @@ CONFIG = {
     "reference": {"beta": 10.0, "n_paths": 512, "window": 400.0, "relax": 3.0, "seed": 0},
 }
 EXPECT = {"blue": "strengthening", "red": "weakening"}
+#: per fitted rate-and-state parameter, the flag variable stored in the result (1 determined, 0 not)
+FIT_DETERMINED = {"a_determined": "a", "b_determined": "b", "dc_determined": "dc"}
 
 
 def _analyse(jump: xr.Dataset, ref: xr.Dataset, vels: list[float], seg: float) -> dict[str, list[float]]:
@@ -150,12 +152,14 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
             a10 = float(np.mean(ref.contact_area.values[(ref.slip.values >= 1.5 * seg) & (ref.slip.values <= 2 * seg)]))
             d["direct_1_to_10"] = ((), m.alpha * math.log(10.0) * a1 / W)
             d["direct_10_to_100"] = ((), m.alpha * math.log(10.0) * a10 / W)
-            for key in ("a", "b", "dc_um", "fit_percent", "a_direct"):
+            for key in ("a", "b", "dc_um", "fit_percent", "a_direct", *FIT_DETERMINED):
                 d[f"rsf_{key}"] = ((), np.nan)
             if pr.get("fit_rsf", True) and inter == pr["interactions"][0]:
                 f = fit_rate_state(jump, n_starts=2, max_nfev=60, reference=ref)
                 for key in ("a", "b", "dc_um", "fit_percent", "a_direct"):
                     d[f"rsf_{key}"] = ((), float(f[key]))
+                for key, name in FIT_DETERMINED.items():  # 1: the data determine it; 0: not (Fitter.undetermined_)
+                    d[f"rsf_{key}"] = ((), 0.0 if name in f["fitter"].undetermined_ else 1.0)
             per.append(d)
         out.append(xr.concat(per, dim="set", join="outer").assign_coords(set=list(pr["sets"])))
     ds = xr.concat(out, dim="interaction", join="outer").assign_coords(interaction=list(pr["interactions"]))
@@ -165,6 +169,15 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
         m = build_model(cfg, interaction="boussinesq", lams=(float(lam),), As=(float(A),))
         ds.attrs.update(precision_control(cfg, m, vels[0]))
     return _reference_curve(ds, cfg)
+
+
+def fit_measured(s: xr.Dataset) -> str:
+    """The rate-and-state fit of one set as printed in its check, naming any parameter the data do
+    not determine (at a bound, or no curvature: :attr:`frictionlab.fit.Fitter.undetermined_`)."""
+    txt = (f"a={float(s.rsf_a):.4g}, b={float(s.rsf_b):.4g}, Dc={float(s.rsf_dc_um):.3g} um, "
+           f"FIT {float(s.rsf_fit_percent):.1f} %, alpha A/W={float(s.rsf_a_direct):.4g}")
+    loose = [name for key, name in FIT_DETERMINED.items() if f"rsf_{key}" in s and float(s[f"rsf_{key}"]) == 0.0]
+    return txt + (f"; not determined by the data: {', '.join(loose)}" if loose else "")
 
 
 def _ref_velocities(cfg: dict) -> list[float]:
@@ -293,8 +306,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
             out.append(check(f"{inter}, {name}: rate-and-state fit (aging law, same-path denoised) agrees with the "
                              "model's steady velocity dependence",
                              f"model is {want}: a - b {'> 0' if want == 'strengthening' else '< 0'}",
-                             f"a={a:.4g}, b={b:.4g}, Dc={float(s.rsf_dc_um):.3g} um, FIT {float(s.rsf_fit_percent):.1f} %, "
-                             f"alpha A/W={float(s.rsf_a_direct):.4g}", ok))
+                             fit_measured(s), ok))
     return out + precision_checks(ds)
 
 
