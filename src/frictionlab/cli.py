@@ -59,8 +59,14 @@ def run(
     quick: Annotated[bool, typer.Option("--quick", help="use the scenario's quick profile")] = False,
     csv: Annotated[str, typer.Option("--csv", help="CSV beside the NetCDF file: 'decimated' (at most 10,000 rows, "
                                      "said in its first line), 'full' (every sample) or 'none'")] = "decimated",
+    fresh: Annotated[bool, typer.Option("--fresh", help="discard the finished runs an interrupted earlier run left "
+                                        "in OUT/partial/ instead of resuming from them")] = False,
 ) -> None:
     """Run one scenario (or TOML file) -> OUT/<name>.nc (every sample), .csv (decimated by default), .png.
+
+    A scenario of many independent runs (rough-contact Figs. 8, 13, 14) writes each finished run to
+    OUT/partial/<name>/ at once; the same command after an interruption resumes from them (``--fresh``:
+    start over); they are removed once OUT/<name>.nc is written. Workers: ``--set parallel.workers=N``.
 
     Exit status as ``reproduce``: 0 when no claim fails (a proven deviation of the paper is listed
     as DEVIATION, not a failure), 1 when one does.
@@ -69,6 +75,7 @@ def run(
     from .core.result import CSV_MAX_ROWS, write_csv, write_netcdf
     from .plot import save, time_series
     from .scenarios import load_scenario
+    from .scenarios.checkpoint import discard, partial_results
     from .scenarios.config import dump_toml, parse_set
 
     if csv not in _CSV_MODES:
@@ -84,10 +91,13 @@ def run(
     writable_dir(out)  # a bad --out fails now, not after the computation
     stem = out / sc.name.replace("/", "__")
     written: list[str] = []
+    store = None
     try:
-        with console.status(f"running {escape(sc.name)} ..."):
+        with partial_results(out, sc.name, fresh=fresh, say=lambda text: _say(text, err=True)) as store, \
+                console.status(f"running {escape(sc.name)} ..."):
             ds, cfg = sc.execute(overrides, quick=quick)
         written.append(str(write_netcdf(ds, stem.with_suffix(".nc"))))
+        discard(out, sc.name)  # the result holds them now
         if csv != "none":
             written.append(str(write_csv(ds, stem.with_suffix(".csv"),
                                          max_rows=CSV_MAX_ROWS if csv == "decimated" else None)))
@@ -96,8 +106,11 @@ def run(
         save(fig, stem.with_suffix(".png"))
         written.append(str(stem.with_suffix(".png")))
     except KeyboardInterrupt:
+        kept = (store.resumed + store.written) if store is not None and not written else 0
         _say(f"interrupted: {'wrote ' + ', '.join(written) if written else 'no output written'} "
-             f"(no partial files under {out}); nothing else of {sc.name} was saved", err=True)
+             f"(no half-written files under {out}); "
+             + (f"{kept} finished run(s) of {sc.name} are kept in {store.directory}: the same command resumes from them"
+                if kept else f"nothing else of {sc.name} was saved"), err=True)
         raise SystemExit(130) from None
     checks = sc.evaluate(ds, cfg)
     for c in checks:  # verdicts as `reproduce`: a proven deviation of the paper is listed, not a failure
@@ -135,8 +148,17 @@ def reproduce(
     targets: Annotated[Optional[list[str]], typer.Argument(help="papers (classic, kloss, ...) or scenario names; all if none")] = None,
     quick: Annotated[bool, typer.Option("--quick", help="quick profiles (CI / make demo)")] = False,
     out: Annotated[Path, typer.Option("--out", help="report directory")] = Path("out"),
+    workers: Annotated[Optional[int], typer.Option(
+        "--workers", help="processes for the independent runs of the scenarios with a [parallel] section "
+                          "(sets parallel.workers; each process uses one FFT thread)")] = None,
+    fresh: Annotated[bool, typer.Option("--fresh", help="discard the finished runs an interrupted earlier reproduce "
+                                        "left in OUT/partial/ instead of resuming from them")] = False,
 ) -> None:
     """Run the papers' experiments, check every claim, write report.html, report.md and validation.md.
+
+    A scenario of many independent runs (rough-contact Figs. 8, 13, 14) writes each finished run to
+    OUT/partial/<scenario>/ at once; the same command after an interruption resumes from them
+    (``--fresh``: start over); they are removed once the scenario's data file is written.
 
     Exit status: 0 when no claim fails (proven deviations of the papers are not failures), 1 when
     one does, 2 when a scenario could not run.
@@ -145,12 +167,25 @@ def reproduce(
 
     from .report.reproduce import counts, exit_code, run_one, write_report
     from .scenarios.base import select
+    from .scenarios.checkpoint import discard, partial_dir
 
+    if workers is not None and workers < 1:
+        raise ConfigError(f"--workers {workers}: the number of worker processes must be at least 1")
     scenarios = select(list(targets or []))
     debug = _DEBUG or "--debug" in sys.argv
-    command = "frictionlab reproduce" + "".join(f" {t}" for t in targets or []) + (" --quick" if quick else "")
+    command = ("frictionlab reproduce" + "".join(f" {t}" for t in targets or []) + (" --quick" if quick else "")
+               + (f" --workers {workers}" if workers is not None else ""))
     outcomes = []
     writable_dir(out)
+    overrides = {sc.name: {"parallel.workers": workers} if workers is not None and "parallel" in sc.config else None
+                 for sc in scenarios}
+    if workers is not None:
+        used = [name for name, o in overrides.items() if o]
+        _say(f"--workers {workers}: " + (f"parallel.workers = {workers} for {', '.join(used)}" if used
+                                         else "none of these scenarios has a [parallel] section; not used"))
+    if fresh:
+        for sc in scenarios:
+            discard(out, sc.name)
     pending = [sc.name for sc in scenarios]
     label = {"pass": "[green]pass[/green]", "deviation": "[yellow]deviation[/yellow]", "fail": "[red]FAIL[/red]"}
     try:
@@ -159,7 +194,7 @@ def reproduce(
             task = prog.add_task("reproduce", total=len(scenarios))
             for sc in scenarios:
                 prog.update(task, description=escape(sc.name))
-                o = run_one(sc, out, quick, debug=debug)
+                o = run_one(sc, out, quick, overrides=overrides[sc.name], debug=debug)
                 outcomes.append(o)
                 pending.pop(0)
                 write_report(outcomes, out, quick=quick, command=command, not_run=pending)  # current after every scenario
@@ -172,8 +207,12 @@ def reproduce(
                 prog.advance(task)
     except KeyboardInterrupt:
         md, html_ = write_report(outcomes, out, quick=quick, command=command, not_run=pending, interrupted=True)
+        kept = partial_dir(out, pending[0]) if pending else None
+        kept = kept if kept is not None and any(kept.glob("*.pkl")) else None
         _say(f"interrupted during {pending[0] if pending else 'the report'}: {len(outcomes)} scenario(s) finished, "
-             f"{len(pending)} did not run; {md} and {html_} list them", err=True)
+             f"{len(pending)} did not run; {md} and {html_} list them"
+             + (f"; the finished runs of {pending[0]} are kept in {kept}: the same command resumes from them"
+                if kept else ""), err=True)
         raise SystemExit(130) from None
     md, html_ = write_report(outcomes, out, quick=quick, command=command)
     n = counts(outcomes)

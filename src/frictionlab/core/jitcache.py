@@ -141,6 +141,10 @@ def _package_hash() -> str:
     return _PACKAGE_HASH[0]
 
 
+#: public name of the source hash (scenario checkpoints key their partial results on it too)
+package_hash = _package_hash
+
+
 def _digest(template: str, paths: dict[str, tuple[str, str]], files: set[str]) -> str:
     h = hashlib.sha256(template.encode())
     h.update(_package_hash().encode())

@@ -16,6 +16,7 @@ from ..core.errors import FrictionLabError
 from ..core.result import write_netcdf
 from ..plot import save
 from ..scenarios.base import Scenario
+from ..scenarios.checkpoint import discard, partial_results
 from .outcomes import Counts, ScenarioOutcome, counts, exit_code, slug
 from .page_html import write_html
 from .page_md import write_markdown
@@ -23,12 +24,20 @@ from .validation import write_validation
 
 __all__ = ["ScenarioOutcome", "Counts", "counts", "exit_code", "reproduce", "run_one", "write_report"]
 
+
 def run_one(sc: Scenario, out: Path, quick: bool, overrides: dict | None = None, debug: bool = False) -> ScenarioOutcome:
+    """Run ``sc``, write its data (``out/data``) and figure, evaluate its checks.
+
+    Its finished independent runs are kept in ``out/partial/<scenario>/`` while it runs
+    (:mod:`frictionlab.scenarios.checkpoint`): a rerun after an interruption or a crash resumes
+    from them; they are removed once the data file is written."""
     res = ScenarioOutcome(sc.name, sc.description, references=list(sc.references))
     t0 = time.perf_counter()
     try:
-        ds, cfg = sc.execute(overrides, quick=quick)
+        with partial_results(out, sc.name):
+            ds, cfg = sc.execute(overrides, quick=quick)
         res.data = write_netcdf(ds, out / "data" / f"{slug(sc.name)}.nc")
+        discard(out, sc.name)
         res.checks = sc.evaluate(ds, cfg)
         if sc.plot is not None:
             fig = sc.plot(ds)
@@ -46,8 +55,13 @@ def run_one(sc: Scenario, out: Path, quick: bool, overrides: dict | None = None,
 
 
 def reproduce(scenarios: list[Scenario], out: Path, *, quick: bool = False, progress=None,
-              debug: bool = False) -> list[ScenarioOutcome]:
+              debug: bool = False, fresh: bool = False) -> list[ScenarioOutcome]:
+    """Run ``scenarios`` one after another (:func:`run_one`), the report rewritten after each; with
+    ``fresh`` their partial results of an earlier interrupted call are discarded first."""
     out.mkdir(parents=True, exist_ok=True)
+    if fresh:
+        for sc in scenarios:
+            discard(out, sc.name)
     outcomes: list[ScenarioOutcome] = []
     pending = [sc.name for sc in scenarios]
     try:

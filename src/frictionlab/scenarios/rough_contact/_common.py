@@ -131,19 +131,55 @@ def run_parallel(fn: Any, tasks: list[tuple], cfg: dict[str, Any]) -> list[Any]:
     """``[fn(*t) for t in tasks]``, over ``cfg["parallel"]["workers"]`` forked processes when > 1.
 
     ``fn`` must be a module-level function (it is pickled by reference); results come back in
-    task order. The processes use one FFT thread each (``fft_workers = 0``, auto). Each run is independent and deterministic, so the results equal the serial ones.
+    task order. The processes use one FFT thread each (``fft_workers = 0``, auto). Each run is
+    independent and deterministic, so the results equal the serial ones.
+
+    When the CLI or ``reproduce`` runs the scenario with ``--out`` (:mod:`..checkpoint`), each
+    finished run is written at once, and runs already written by an interrupted earlier attempt
+    are loaded instead of computed; the key of a run ignores the ``parallel`` section of ``cfg``
+    (the worker count changes no result), so a resumed scenario may use another one. Without
+    that context (API callers, tests) nothing is written. When a run raises, runs not yet
+    started are cancelled, the ones in flight finish (and are written), then the error is raised.
     """
     from ...core.errors import ConfigError
+    from ..checkpoint import MISSING, active
 
     w = cfg.get("parallel", {}).get("workers", 1)
     if isinstance(w, bool) or not isinstance(w, int) or w < 1:
         raise ConfigError(f"parallel.workers = {w!r} must be a positive integer")
-    if w == 1 or len(tasks) <= 1:
-        return [fn(*t) for t in tasks]
-    import multiprocessing as mp
-    from concurrent.futures import ProcessPoolExecutor
+    store = active()
+    if store is not None:
+        keyed = [tuple({k: v for k, v in a.items() if k != "parallel"} if a is cfg else a for a in t) for t in tasks]
+        keys, results = store.resume(fn, tasks, keyed)
+    else:
+        keys, results = [None] * len(tasks), [MISSING] * len(tasks)
+    todo = [i for i, r in enumerate(results) if r is MISSING]
 
-    with ProcessPoolExecutor(max_workers=min(w, len(tasks)), mp_context=mp.get_context("fork"),
+    def finished(i: int, value: Any) -> None:
+        results[i] = value
+        if store is not None and keys[i] is not None:
+            store.save(keys[i], value)
+
+    if w == 1 or len(todo) <= 1:
+        for i in todo:
+            finished(i, fn(*tasks[i]))
+        return results
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    with ProcessPoolExecutor(max_workers=min(w, len(todo)), mp_context=mp.get_context("fork"),
                              initializer=_one_fft_thread) as ex:
-        futs = [ex.submit(fn, *t) for t in tasks]
-        return [f.result() for f in futs]
+        futs = {ex.submit(fn, *tasks[i]): i for i in todo}
+        error: BaseException | None = None
+        for f in as_completed(futs):
+            if f.cancelled():
+                continue
+            if f.exception() is None:
+                finished(futs[f], f.result())
+            elif error is None:
+                error = f.exception()
+                for g in futs:
+                    g.cancel()  # the ones not started; those running finish and are kept
+        if error is not None:
+            raise error
+    return results

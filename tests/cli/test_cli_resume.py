@@ -1,0 +1,226 @@
+"""An interrupted scenario resumes: ``run``/``reproduce --out DIR`` keep every finished independent
+run under ``DIR/partial/`` (rough-contact Fig. 13 on a tiny 16^2 patch, 4 runs), a rerun computes
+only the rest and gives the uninterrupted result bit for bit; ``reproduce --workers N``."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+import xarray as xr
+
+from frictionlab.cli import main
+from frictionlab.core.result import make_dataset
+from frictionlab.scenarios import base as scenario_base
+from frictionlab.scenarios import checkpoint
+from frictionlab.scenarios.base import Scenario, check
+from frictionlab.scenarios.config import parse_set
+from frictionlab.scenarios.rough_contact import fig13
+
+FIG13 = "rough-contact/fig13"
+#: 2 sets x 2 velocities on a 16^2 patch: 4 independent runs of a few tenths of a second
+TINY = ["model.patch_nx=16", "model.patch_ny=16", "model.surface_mx=32", "protocol.slip=4.0",
+        "protocol.sets=[[1.0, 0.1], [1.0, 1.0]]", "protocol.velocities=[1.0, 10.0]", "protocol.map_set=[1.0, 1.0]"]
+RUNS = [(0.1, 1.0), (0.1, 10.0), (1.0, 1.0), (1.0, 10.0)]  # (A, v) in task order
+
+
+def cli(argv, capsys) -> tuple[int, str, str]:
+    try:
+        main([str(a) for a in argv])
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_fig13(out: Path, capsys, *extra: str) -> tuple[int, str, str]:
+    sets = [a for s in TINY for a in ("--set", s)]
+    return cli(["run", FIG13, "--quick", "--csv", "none", "--out", out, *sets, *extra], capsys)
+
+
+@pytest.fixture
+def record(monkeypatch, tmp_path):
+    """Every call of Fig. 13's sliding run leaves a file ``calls/<A>_<v>`` (also from forked workers);
+    ``record.fail = (A, v)`` makes that run raise. Returns the recorder; ``record.results`` holds the
+    datasets the CLI wrote."""
+
+    class Recorder:
+        fail: tuple[float, float] | None = None
+        calls_dir = tmp_path / "calls"
+        results: list[xr.Dataset] = []
+
+        def calls(self) -> list[tuple[float, float]]:
+            got = sorted(tuple(float(x) for x in p.name.split("_")) for p in self.calls_dir.iterdir()) \
+                if self.calls_dir.exists() else []
+            for p in self.calls_dir.glob("*"):
+                p.unlink()
+            return got
+
+    rec = Recorder()
+    rec.results = []
+    real_slide = fig13.slide
+
+    def slide(cfg, m, vs, slips, **kw):
+        key = (float(m.As[0]), float(vs[0]))
+        rec.calls_dir.mkdir(exist_ok=True)
+        (rec.calls_dir / f"{key[0]}_{key[1]}").touch()
+        if key == rec.fail:
+            raise RuntimeError(f"injected failure of the run {key}")
+        return real_slide(cfg, m, vs, slips, **kw)
+
+    import frictionlab.core.result as result
+
+    real_write = result.write_netcdf
+
+    def write_netcdf(ds, path):
+        rec.results.append(ds)
+        return real_write(ds, path)
+
+    monkeypatch.setattr(fig13, "slide", slide)
+    monkeypatch.setattr(result, "write_netcdf", write_netcdf)
+    return rec
+
+
+def assert_bitwise_equal(a: xr.Dataset, b: xr.Dataset) -> None:
+    xr.testing.assert_identical(a, b)
+    for name in list(a.variables):
+        assert a[name].dtype == b[name].dtype, name
+        assert a[name].values.tobytes() == b[name].values.tobytes(), name
+
+
+def test_interrupted_run_resumes_only_the_rest_bit_for_bit(record, tmp_path, capsys):
+    code, _, err = run_fig13(tmp_path / "whole", capsys)
+    assert code == 0, err
+    assert record.calls() == sorted(RUNS)
+    whole = record.results.pop()
+    assert not (tmp_path / "whole" / "partial").exists()  # nothing kept after a finished scenario
+
+    out = tmp_path / "cut"
+    record.fail = RUNS[2]  # the third run raises: the first two are kept
+    code, _, err = run_fig13(out, capsys)
+    assert code == 1 and "injected failure" in err
+    assert record.calls() == sorted(RUNS[:3])
+    kept = checkpoint.partial_dir(out, FIG13)
+    assert len(list(kept.glob("*.pkl"))) == 2
+    assert not list(kept.glob(".*"))  # no temporary file left
+
+    record.fail = None
+    code, _, err = run_fig13(out, capsys)
+    assert code == 0, err
+    assert record.calls() == sorted(RUNS[2:])  # only the runs that had not finished
+    lines = [ln for ln in err.splitlines() if "resumed" in ln]
+    assert len(lines) == 1 and "resumed 2 of 4 finished runs" in lines[0] and "computing 2" in lines[0], err
+    assert_bitwise_equal(record.results.pop(), whole)
+    assert not (out / "partial").exists()  # removed once the result is written
+
+
+def test_partials_written_as_they_finish_with_workers_and_resumed_serially(record, tmp_path, capsys):
+    code, _, err = run_fig13(tmp_path / "whole", capsys)
+    assert code == 0, err
+    whole = record.results.pop()
+    record.calls()
+
+    out = tmp_path / "cut"
+    record.fail = RUNS[1]  # fails in a forked worker while the first run is in flight
+    code, _, err = run_fig13(out, capsys, "--set", "parallel.workers=2")
+    assert code == 1 and "injected failure" in err
+    first = set(record.calls())
+    kept = checkpoint.partial_dir(out, FIG13)
+    n_kept = len(list(kept.glob("*.pkl")))
+    assert RUNS[0] in first and 1 <= n_kept <= len(first) - 1  # the run in flight finished and was written
+
+    record.fail = None
+    code, _, err = run_fig13(out, capsys)  # one worker now: the key ignores [parallel]
+    assert code == 0, err
+    again = record.calls()
+    assert RUNS[1] in again and len(again) == 4 - n_kept and RUNS[0] not in again
+    assert f"resumed {n_kept} of 4 finished runs" in err
+    assert_bitwise_equal(record.results.pop(), whole)
+
+
+def test_fresh_and_changed_code_compute_everything(record, tmp_path, capsys, monkeypatch):
+    out = tmp_path / "cut"
+    record.fail = RUNS[2]
+    assert run_fig13(out, capsys)[0] == 1
+    record.calls()
+    record.fail = RUNS[3]  # stop again after the third run, to look at what was recomputed
+    code, _, err = run_fig13(out, capsys, "--fresh")
+    assert code == 1 and "resumed" not in err
+    assert record.calls() == sorted(RUNS)  # --fresh: the two kept runs were discarded and ran again
+
+    monkeypatch.setattr(checkpoint, "_IDENTITY", [b"the code after an edit"])
+    code, _, err = run_fig13(out, capsys)
+    assert code == 1 and "resumed" not in err  # edited code: no stale result is reused
+    assert record.calls() == sorted(RUNS)
+    record.fail = None
+    code, _, err = run_fig13(out, capsys)
+    assert code == 0 and "resumed 3 of 4" in err
+    assert record.calls() == [RUNS[3]]
+
+
+def test_reproduce_resumes_a_crashed_scenario(record, tmp_path, capsys, monkeypatch):
+    sc = scenario_base.get_scenario(FIG13)
+    monkeypatch.setattr(sc, "quick", {**sc.quick, **parse_set(TINY)})
+    record.fail = RUNS[3]
+    code, out, err = cli(["reproduce", FIG13, "--quick", "--out", tmp_path, "--workers", "2"], capsys)
+    assert code == 2 and "injected failure" in out
+    assert f"--workers 2: parallel.workers = 2 for {FIG13}" in out
+    assert "--workers 2" in (tmp_path / "validation.md").read_text()  # the command as run
+    assert set(record.calls()) == set(RUNS)
+    assert len(list(checkpoint.partial_dir(tmp_path, FIG13).glob("*.pkl"))) == 3
+    record.fail = None
+    code, out, err = cli(["reproduce", FIG13, "--quick", "--out", tmp_path], capsys)
+    assert "resumed 3 of 4 finished runs" in out + err
+    assert code in (0, 1) and record.calls() == [RUNS[3]]
+    assert (tmp_path / "data" / "rough-contact__fig13.nc").exists()
+    assert not (tmp_path / "partial").exists()
+
+
+# ------------------------------------------------------------------ reproduce --workers
+def _toy_run(cfg, quick):
+    t = np.linspace(0.0, 1.0, 5)
+    return make_dataset(t, {"friction_force": t}, attrs={"workers": cfg.get("parallel", {}).get("workers", -1)})
+
+
+@pytest.fixture
+def toys(monkeypatch):
+    seen = {}
+
+    def checks(ds, cfg):
+        seen[ds.attrs["scenario"]] = int(ds.attrs["workers"])
+        return [check("runs", "ok", 1.0, True)]
+
+    for name, config in (("toyp/parallel", {"toy": {}, "parallel": {"workers": 1}}), ("toyp/serial", {"toy": {}})):
+        monkeypatch.setitem(scenario_base._SCENARIOS, name, Scenario(name, name, config, run=_toy_run, checks=checks))
+    return seen
+
+
+def test_reproduce_workers_sets_parallel_workers_and_says_where(toys, tmp_path, capsys):
+    code, out, err = cli(["reproduce", "toyp", "--out", tmp_path, "--workers", "3"], capsys)
+    assert code == 0, err
+    assert toys == {"toyp/parallel": 3, "toyp/serial": -1}  # only the scenario with a [parallel] section
+    assert "--workers 3: parallel.workers = 3 for toyp/parallel" in " ".join(out.split())
+    code, out, err = cli(["reproduce", "toyp/serial", "--out", tmp_path, "--workers", "2"], capsys)
+    assert code == 0 and "none of these scenarios has a [parallel] section" in " ".join(out.split())
+
+
+@pytest.mark.parametrize("n", ["0", "-2"])
+def test_reproduce_workers_below_one_refused(toys, tmp_path, capsys, n):
+    code, out, err = cli(["reproduce", "toyp", "--out", tmp_path / "r", "--workers", n], capsys)
+    assert code == 2 and "Traceback" not in err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error:") and f"--workers {n}" in lines[0]
+    assert not (tmp_path / "r").exists()  # refused before anything ran or was written
+    assert toys == {}
+
+
+def test_run_parallel_without_cli_context_writes_nothing(tmp_path, monkeypatch):
+    from frictionlab.scenarios.rough_contact._common import run_parallel
+
+    monkeypatch.chdir(tmp_path)
+    assert checkpoint.active() is None
+    assert run_parallel(pow, [(2, 3), (3, 2)], {}) == [8, 9]
+    assert os.listdir(tmp_path) == []
