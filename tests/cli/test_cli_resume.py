@@ -5,6 +5,10 @@ only the rest and gives the uninterrupted result bit for bit; ``reproduce --work
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -224,3 +228,59 @@ def test_run_parallel_without_cli_context_writes_nothing(tmp_path, monkeypatch):
     assert checkpoint.active() is None
     assert run_parallel(pow, [(2, 3), (3, 2)], {}) == [8, 9]
     assert os.listdir(tmp_path) == []
+
+
+TOY_MANY = '''
+import os, sys, time
+import numpy as np
+from frictionlab.core.result import make_dataset
+from frictionlab.scenarios import base
+from frictionlab.scenarios.rough_contact._common import run_parallel
+
+def one(i):
+    if os.environ.get("TOY_SLOW") and i >= 2:
+        time.sleep(60)
+    print(f"ran {i}", file=sys.stderr, flush=True)
+    return np.full(3, float(i))
+
+def run(cfg, quick):
+    return make_dataset(np.arange(3.0), {"friction_force": np.sum(run_parallel(one, [(i,) for i in range(4)], cfg), 0)})
+
+base.register_scenario(base.Scenario("toy/many", "independent runs", {"toy": {}, "parallel": {"workers": 2}}, run=run))
+from frictionlab.cli import main
+main(["run", "toy/many", "--out", sys.argv[1], "--csv", "none"])
+'''
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_real_ctrl_c_with_two_workers_keeps_the_finished_runs(tmp_path):
+    """Ctrl-C (SIGINT to the process group, as a terminal sends it) while two forked workers run:
+    exit 130, the two finished runs are on disk, the same command computes only the other two."""
+    env = {**os.environ, "TOY_SLOW": "1"}
+    proc = subprocess.Popen([sys.executable, "-c", TOY_MANY, str(tmp_path)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    kept = checkpoint.partial_dir(tmp_path, "toy/many")
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and len(list(kept.glob("*.pkl"))) < 2 and proc.poll() is None:
+            time.sleep(0.1)
+        assert len(list(kept.glob("*.pkl"))) == 2, proc.communicate(timeout=5)
+        time.sleep(0.5)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    last = [ln for ln in err.splitlines() if ln.strip()][-1]
+    assert last.startswith("interrupted") and "2 finished run(s) of toy/many are kept in" in last, err
+    assert len(list(kept.glob("*.pkl"))) == 2 and not list(kept.glob(".*"))
+    env.pop("TOY_SLOW")
+    done = subprocess.run([sys.executable, "-c", TOY_MANY, str(tmp_path)], capture_output=True, text=True, env=env,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "resumed 2 of 4 finished runs" in done.stderr
+    assert sorted(ln for ln in done.stderr.splitlines() if ln.startswith("ran ")) == ["ran 2", "ran 3"]
+    with xr.open_dataset(tmp_path / "toy__many.nc", engine="h5netcdf") as ds:
+        assert ds.friction_force.values.tolist() == [6.0, 6.0, 6.0]
+    assert not (tmp_path / "partial").exists()

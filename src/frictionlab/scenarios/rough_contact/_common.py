@@ -167,10 +167,11 @@ def run_parallel(fn: Any, tasks: list[tuple], cfg: dict[str, Any]) -> list[Any]:
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    with ProcessPoolExecutor(max_workers=min(w, len(todo)), mp_context=mp.get_context("fork"),
-                             initializer=_one_fft_thread) as ex:
-        futs = {ex.submit(fn, *tasks[i]): i for i in todo}
-        error: BaseException | None = None
+    ex = ProcessPoolExecutor(max_workers=min(w, len(todo)), mp_context=mp.get_context("fork"),
+                             initializer=_one_fft_thread)
+    futs = {ex.submit(fn, *tasks[i]): i for i in todo}
+    error: BaseException | None = None
+    try:
         for f in as_completed(futs):
             if f.cancelled():
                 continue
@@ -180,6 +181,11 @@ def run_parallel(fn: Any, tasks: list[tuple], cfg: dict[str, Any]) -> list[Any]:
                 error = f.exception()
                 for g in futs:
                     g.cancel()  # the ones not started; those running finish and are kept
-        if error is not None:
-            raise error
+    finally:  # also on Ctrl-C: nothing new starts, the runs in flight end (or are interrupted too)
+        ex.shutdown(wait=True, cancel_futures=True)
+        for f, i in futs.items():
+            if results[i] is MISSING and f.done() and not f.cancelled() and f.exception() is None:
+                finished(i, f.result())
+    if error is not None:
+        raise error
     return results
