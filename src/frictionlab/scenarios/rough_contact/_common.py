@@ -127,6 +127,17 @@ def _one_fft_thread() -> None:
     elasticity.FFT_THREAD_CROSSOVER = 1 << 62
 
 
+def _stop_workers(ex: Any) -> None:
+    """Terminate the processes of a ``ProcessPoolExecutor`` (``terminate_workers`` from Python 3.14);
+    a worker would otherwise go on with the runs already queued to it, minutes each at paper size."""
+    stop = getattr(ex, "terminate_workers", None)
+    if stop is not None:
+        stop()
+        return
+    for proc in list((getattr(ex, "_processes", None) or {}).values()):
+        proc.terminate()
+
+
 def run_parallel(fn: Any, tasks: list[tuple], cfg: dict[str, Any]) -> list[Any]:
     """``[fn(*t) for t in tasks]``, over ``cfg["parallel"]["workers"]`` forked processes when > 1.
 
@@ -139,7 +150,8 @@ def run_parallel(fn: Any, tasks: list[tuple], cfg: dict[str, Any]) -> list[Any]:
     are loaded instead of computed; the key of a run ignores the ``parallel`` section of ``cfg``
     (the worker count changes no result), so a resumed scenario may use another one. Without
     that context (API callers, tests) nothing is written. When a run raises, runs not yet
-    started are cancelled, the ones in flight finish (and are written), then the error is raised.
+    started are cancelled, the ones in flight finish (and are written), then the error is raised;
+    on Ctrl-C the workers are terminated at once.
     """
     from ...core.errors import ConfigError
     from ..checkpoint import MISSING, active
@@ -181,7 +193,10 @@ def run_parallel(fn: Any, tasks: list[tuple], cfg: dict[str, Any]) -> list[Any]:
                 error = f.exception()
                 for g in futs:
                     g.cancel()  # the ones not started; those running finish and are kept
-    finally:  # also on Ctrl-C: nothing new starts, the runs in flight end (or are interrupted too)
+    except BaseException:  # Ctrl-C in this process: stop the workers now (the finished runs are written)
+        _stop_workers(ex)
+        raise
+    finally:
         ex.shutdown(wait=True, cancel_futures=True)
         for f, i in futs.items():
             if results[i] is MISSING and f.done() and not f.cancelled() and f.exception() is None:
