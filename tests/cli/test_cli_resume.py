@@ -241,7 +241,7 @@ from frictionlab.scenarios.rough_contact._common import run_parallel
 def one(i):
     if os.environ.get("TOY_SLOW") and i >= 2:
         time.sleep(60)
-    os.write(2, f"ran {i}\n".encode())  # one write: the workers' lines do not interleave
+    os.write(2, f"ran {i}\\n".encode())  # one write: the workers' lines do not interleave
     return np.full(3, float(i))
 
 def run(cfg, quick):
