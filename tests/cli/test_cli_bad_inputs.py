@@ -172,33 +172,55 @@ def test_report_written_while_running_says_what_is_left(tmp_path):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_real_sigint_exits_130_with_one_line(tmp_path):
-    """A real SIGINT to a running ``frictionlab run`` (its scenario sleeps): exit 130, one line, no outputs."""
+    """A real SIGINT to a running ``frictionlab run`` (its scenario waits): exit 130, one line, no outputs.
+
+    The parent sends the signal once the child says it is inside the run (``ready`` on stderr,
+    read by a thread so that every wait has a deadline); the deadlines are generous, for a loaded
+    machine. The run waits in short sleeps (as a computation checks for signals between steps),
+    never longer than the deadlines: a child that ignored the signal would not exit 130 in time."""
+    import threading
+
     code = (
         "import sys, time\n"
         "from frictionlab.scenarios import base\n"
         "from frictionlab.core.result import make_dataset\n"
         "import numpy as np\n"
         "def run(cfg, quick):\n"
-        "    print('ready', file=sys.stderr, flush=True); time.sleep(60)\n"
+        "    print('ready', file=sys.stderr, flush=True)\n"
+        "    t_end = time.monotonic() + 900\n"
+        "    while time.monotonic() < t_end:\n"
+        "        time.sleep(0.05)\n"
         "    return make_dataset(np.arange(3.0), {'friction_force': np.zeros(3)})\n"
-        "base.register_scenario(base.Scenario('toy/slow', 'sleeps', {'toy': {}}, run=run))\n"
+        "base.register_scenario(base.Scenario('toy/slow', 'waits', {'toy': {}}, run=run))\n"
         "from frictionlab.cli import main\n"
         f"main(['run', 'toy/slow', '--out', {str(tmp_path)!r}])\n"
     )
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    before: list[str] = []  # stderr up to and with the ready line
+    after: list[str] = []   # stderr after it
+    ready = threading.Event()
+
+    def read_stderr():
+        for line in proc.stderr:
+            (after if ready.is_set() else before).append(line)
+            if not ready.is_set() and line.strip() == "ready":
+                ready.set()
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
     try:
-        deadline = time.monotonic() + 120
-        line = ""
-        while time.monotonic() < deadline and "ready" not in line:
-            line = proc.stderr.readline()
-            if not line and proc.poll() is not None:
-                break
-        assert "ready" in line, proc.stderr.read()
+        deadline = time.monotonic() + 600
+        while not ready.wait(0.1):
+            assert proc.poll() is None, "the child exited before its run started: " + "".join(before)
+            assert time.monotonic() < deadline, "no 'ready' from the child in 600 s: " + "".join(before)
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
+        proc.wait(timeout=300)
+        reader.join(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
+            proc.wait()
+    err = "".join(after)
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     lines = [ln for ln in err.splitlines() if ln.strip()]
