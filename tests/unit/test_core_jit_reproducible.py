@@ -9,11 +9,12 @@ LLVM round differently in the two, so the MLBNM batch kernel gave results differ
 1e-8 (amplified by stick-slip) between a cold and a warm ``frictionlab run beam-network/fig13``.
 
 A fast-math kernel called from another compiled kernel is linked into the caller's module and
-optimised there again: a fresh process calls the kernel as compiled on its own (the caller's copy
-resolves to the weak symbol already loaded), a cache-loaded one the re-optimised copy stored with the
-caller. With fast-math flags the two round differently: the rough-contact preconditioner
-(``nb_precondition`` inside the preconditioned CG direction) gave sliding friction coefficients
-differing by about 1e-14 between a cold and a warm process.
+optimised there again; a fresh process and a cache-loaded one then need not run the same machine
+code for it (likely: the fresh caller's call resolves to the kernel compiled on its own, already
+loaded, while the cache holds the copy re-optimised with the caller). With fast-math flags the two
+round differently: with the rough-contact preconditioner
+(``nb_precondition`` inside the preconditioned CG direction) a cold and a warm process gave a 32^2
+sliding run whose minimum free gap differed by 2e-13 (relative) and solver residual by 6e-6.
 """
 
 from __future__ import annotations
