@@ -49,26 +49,18 @@ t0 = time.perf_counter()
 from frictionlab.laws import LuGre
 from frictionlab.protocols import ConstantVelocity
 from frictionlab.solve import simulate
-from numba.core import event
+from frictionlab.core.jitcache import record_compilations
 t1 = time.perf_counter()
-n = [0]
-class L(event.Listener):
-    def on_start(self, ev): n[0] += 1
-    def on_end(self, ev): pass
-with event.install_listener("numba:compile", L()):
-    simulate(LuGre(), ConstantVelocity(v=1e-3, duration_s=1.0), integrator="rk4", dt=1e-4)
+compiled = record_compilations()
+simulate(LuGre(), ConstantVelocity(v=1e-3, duration_s=1.0), integrator="rk4", dt=1e-4)
 t2 = time.perf_counter()
-print(json.dumps({"import": t1 - t0, "work": t2 - t1, "compiled": n[0]}))
+print(json.dumps({"import": t1 - t0, "work": t2 - t1, "compiled": len(compiled)}))
 """
 
-#: counts numba compilations in the child (``n[0]``); appended to the scripts that report them
+#: records numba compilations in the child (``compiled``); inserted in the scripts that report them
 _COUNT = """
-from numba.core import event
-n = [0]
-class _L(event.Listener):
-    def on_start(self, ev): n[0] += 1
-    def on_end(self, ev): pass
-event.install_listener("numba:compile", _L())
+from frictionlab.core.jitcache import record_compilations
+compiled = record_compilations()
 """
 
 _OURS_CONTACT = """
@@ -81,7 +73,7 @@ t1 = time.perf_counter()
 h = np.load(sys.argv[1]); W = float(sys.argv[2])
 r = pk_solve(StepOperator(BoussinesqFFT(*h.shape, periodic=True)), h, W, tol=1e-6)
 t2 = time.perf_counter()
-print(json.dumps({"import": t1 - t0, "work": t2 - t1, "compiled": n[0]}))
+print(json.dumps({"import": t1 - t0, "work": t2 - t1, "compiled": len(compiled)}))
 """
 
 #: the same problem through the one-call SI-units API (E* = 1/pi Pa, 1 m pixels: F* = 1 N), which
@@ -96,7 +88,7 @@ t1 = time.perf_counter()
 h = np.load(sys.argv[1]); W = float(sys.argv[2])
 s = solve_contact(h, 1.0, youngs_modulus=1 / np.pi, poisson_ratio=0.0, load=W, tol=1e-6)
 t2 = time.perf_counter()
-print(json.dumps({"import": t1 - t0, "work": t2 - t1, "compiled": n[0]}))
+print(json.dumps({"import": t1 - t0, "work": t2 - t1, "compiled": len(compiled)}))
 """
 
 _TAMAAS_CONTACT = """
@@ -127,7 +119,7 @@ law = RateState(mu0=0.6, a=0.005, b=0.01, dc=1e-5, v0=1e-6, v_init=1e-6)
 ds = simulate(law, VelocitySteps(velocities=(1e-6, 1e-5), durations=(10.0, 30.0)),
               system=QuasiStaticSlider(stiffness=1e3), integrator="quasi_static")
 t2 = time.perf_counter()
-print(json.dumps({"import": t1 - t0, "work": t2 - t1, "compiled": n[0]}))
+print(json.dumps({"import": t1 - t0, "work": t2 - t1, "compiled": len(compiled)}))
 """
 
 _RSFMODEL = """

@@ -30,17 +30,6 @@ from frictionlab.scenarios.base import Scenario, check
 RSF = "classic/rsf-velocity-step"
 
 
-def cli(argv, capsys) -> tuple[int, str, str]:
-    """Run ``frictionlab ARGV`` in this process; return (exit code, stdout, stderr)."""
-    try:
-        main([str(a) for a in argv])
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def assert_one_line_error(code: int, err: str, *needles: str, exit_code: int = 2) -> str:
     assert code == exit_code, err
     assert "Traceback" not in err
@@ -83,13 +72,13 @@ def toy(monkeypatch):
     (["sweep", RSF, "--workers", "two"], "--workers"),
     (["list", "models", "extra"], "unexpected extra argument"),
 ])
-def test_usage_errors_are_one_line_exit_2(argv, needle, capsys):
-    code, _, err = cli(argv, capsys)
+def test_usage_errors_are_one_line_exit_2(argv, needle, cli):
+    code, _, err = cli(argv)
     assert_one_line_error(code, err, needle)
 
 
-def test_no_arguments_prints_help_not_a_traceback(capsys):
-    code, out, err = cli([], capsys)
+def test_no_arguments_prints_help_not_a_traceback(cli):
+    code, out, err = cli([])
     assert code == 2
     assert "Usage" in out + err and "Traceback" not in out + err
 
@@ -101,18 +90,18 @@ def test_debug_shows_the_traceback(capsys):
         main(["run", "classic/rsf-velocity-stp", "--debug"])
 
 
-def test_internal_error_is_one_line_exit_1(toy, monkeypatch, capsys, tmp_path):
+def test_internal_error_is_one_line_exit_1(toy, monkeypatch, cli, tmp_path):
     def boom(ds, cfg):
         raise ZeroDivisionError("division by zero in a check")
 
     monkeypatch.setattr(TOY, "checks", boom)
-    code, _, err = cli(["run", "toy/cli", "--out", tmp_path], capsys)
+    code, _, err = cli(["run", "toy/cli", "--out", tmp_path])
     assert code == 1 and "Traceback" not in err
     assert err.strip().startswith("internal error: ZeroDivisionError") and len(err.strip().splitlines()) == 1
 
 
 # ------------------------------------------------------------------------ 2. Ctrl-C
-def test_ctrl_c_in_run_exits_130_and_leaves_no_half_written_csv(toy, monkeypatch, capsys, tmp_path):
+def test_ctrl_c_in_run_exits_130_and_leaves_no_half_written_csv(toy, monkeypatch, cli, tmp_path):
     import pandas as pd
 
     real = pd.DataFrame.to_csv
@@ -122,7 +111,7 @@ def test_ctrl_c_in_run_exits_130_and_leaves_no_half_written_csv(toy, monkeypatch
         raise KeyboardInterrupt
 
     monkeypatch.setattr(pd.DataFrame, "to_csv", cut)
-    code, _, err = cli(["run", "toy/cli", "--out", tmp_path], capsys)
+    code, _, err = cli(["run", "toy/cli", "--out", tmp_path])
     assert code == 130
     line = err.strip()
     assert len(line.splitlines()) == 1 and line.startswith("interrupted")
@@ -133,18 +122,18 @@ def test_ctrl_c_in_run_exits_130_and_leaves_no_half_written_csv(toy, monkeypatch
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temp file left
 
 
-def test_ctrl_c_in_a_command_without_its_own_handler_exits_130(monkeypatch, capsys):
+def test_ctrl_c_in_a_command_without_its_own_handler_exits_130(monkeypatch, cli):
     import frictionlab.core.registry as reg
 
     def interrupted():
         raise KeyboardInterrupt
 
     monkeypatch.setattr(reg, "model_names", interrupted)
-    code, _, err = cli(["list", "models"], capsys)
+    code, _, err = cli(["list", "models"])
     assert code == 130 and err.strip().startswith("interrupted") and "Traceback" not in err
 
 
-def test_interrupted_reproduce_report_names_the_scenarios_not_run(monkeypatch, capsys, tmp_path):
+def test_interrupted_reproduce_report_names_the_scenarios_not_run(monkeypatch, cli, tmp_path):
     import importlib
 
     rep = importlib.import_module("frictionlab.report.reproduce")
@@ -158,7 +147,7 @@ def test_interrupted_reproduce_report_names_the_scenarios_not_run(monkeypatch, c
         return rep.ScenarioOutcome(sc.name, sc.description, checks=[check("claim", "1", 1.0, True)], seconds=0.1)
 
     monkeypatch.setattr(rep, "run_one", fake_run_one)
-    code, _, err = cli(["reproduce", "classic", "--quick", "--out", tmp_path], capsys)
+    code, _, err = cli(["reproduce", "classic", "--quick", "--out", tmp_path])
     assert code == 130
     assert "interrupted during" in err and "did not run" in err and len(err.strip().splitlines()) == 1
     md = (tmp_path / "report.md").read_text()
@@ -183,33 +172,55 @@ def test_report_written_while_running_says_what_is_left(tmp_path):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_real_sigint_exits_130_with_one_line(tmp_path):
-    """A real SIGINT to a running ``frictionlab run`` (its scenario sleeps): exit 130, one line, no outputs."""
+    """A real SIGINT to a running ``frictionlab run`` (its scenario waits): exit 130, one line, no outputs.
+
+    The parent sends the signal once the child says it is inside the run (``ready`` on stderr,
+    read by a thread so that every wait has a deadline); the deadlines are generous, for a loaded
+    machine. The run waits in short sleeps (as a computation checks for signals between steps),
+    never longer than the deadlines: a child that ignored the signal would not exit 130 in time."""
+    import threading
+
     code = (
         "import sys, time\n"
         "from frictionlab.scenarios import base\n"
         "from frictionlab.core.result import make_dataset\n"
         "import numpy as np\n"
         "def run(cfg, quick):\n"
-        "    print('ready', file=sys.stderr, flush=True); time.sleep(60)\n"
+        "    print('ready', file=sys.stderr, flush=True)\n"
+        "    t_end = time.monotonic() + 900\n"
+        "    while time.monotonic() < t_end:\n"
+        "        time.sleep(0.05)\n"
         "    return make_dataset(np.arange(3.0), {'friction_force': np.zeros(3)})\n"
-        "base.register_scenario(base.Scenario('toy/slow', 'sleeps', {'toy': {}}, run=run))\n"
+        "base.register_scenario(base.Scenario('toy/slow', 'waits', {'toy': {}}, run=run))\n"
         "from frictionlab.cli import main\n"
         f"main(['run', 'toy/slow', '--out', {str(tmp_path)!r}])\n"
     )
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    before: list[str] = []  # stderr up to and with the ready line
+    after: list[str] = []   # stderr after it
+    ready = threading.Event()
+
+    def read_stderr():
+        for line in proc.stderr:
+            (after if ready.is_set() else before).append(line)
+            if not ready.is_set() and line.strip() == "ready":
+                ready.set()
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
     try:
-        deadline = time.monotonic() + 120
-        line = ""
-        while time.monotonic() < deadline and "ready" not in line:
-            line = proc.stderr.readline()
-            if not line and proc.poll() is not None:
-                break
-        assert "ready" in line, proc.stderr.read()
+        deadline = time.monotonic() + 600
+        while not ready.wait(0.1):
+            assert proc.poll() is None, "the child exited before its run started: " + "".join(before)
+            assert time.monotonic() < deadline, "no 'ready' from the child in 600 s: " + "".join(before)
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
+        proc.wait(timeout=300)
+        reader.join(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
+            proc.wait()
+    err = "".join(after)
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     lines = [ln for ln in err.splitlines() if ln.strip()]
@@ -218,10 +229,10 @@ def test_real_sigint_exits_130_with_one_line(tmp_path):
 
 
 # ------------------------------------------------- 3. `run` exits 1 when its own checks fail
-def test_run_exits_1_when_a_check_fails(toy, capsys, tmp_path):
-    code, out, _ = cli(["run", "toy/cli", "--out", tmp_path], capsys)
+def test_run_exits_1_when_a_check_fails(toy, cli, tmp_path):
+    code, out, _ = cli(["run", "toy/cli", "--out", tmp_path])
     assert code == 0 and "pass" in out
-    code, out, err = cli(["run", "toy/cli", "--set", "toy.x=2.0", "--out", tmp_path], capsys)
+    code, out, err = cli(["run", "toy/cli", "--set", "toy.x=2.0", "--out", tmp_path])
     assert code == 1 and "FAIL" in out and "1/1 checks of toy/cli failed" in err
     assert (tmp_path / "toy__cli.nc").exists()  # the results are still written
 
@@ -232,48 +243,48 @@ def test_run_exits_1_when_a_check_fails(toy, capsys, tmp_path):
     (lambda p: (p / "file.txt").write_text("x") and p / "file.txt" / "sub", "which is a file"),
     (lambda p: Path("/proc/frictionlab-no-such-dir/out"), "not writable"),
 ])
-def test_bad_out_fails_before_the_computation(make_out, needle, toy, monkeypatch, capsys, tmp_path):
+def test_bad_out_fails_before_the_computation(make_out, needle, toy, monkeypatch, cli, tmp_path):
     def must_not_run(*a, **k):
         raise AssertionError("the scenario ran before --out was checked")
 
     monkeypatch.setattr(TOY, "run", must_not_run)
-    code, _, err = cli(["run", "toy/cli", "--out", make_out(tmp_path)], capsys)
+    code, _, err = cli(["run", "toy/cli", "--out", make_out(tmp_path)])
     assert_one_line_error(code, err, "--out", needle)
 
 
 @pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root ignores directory permissions")
-def test_out_without_write_permission(toy, capsys, tmp_path):
+def test_out_without_write_permission(toy, cli, tmp_path):
     ro = tmp_path / "ro"
     ro.mkdir()
     ro.chmod(0o500)
     try:
-        code, _, err = cli(["run", "toy/cli", "--out", ro], capsys)
+        code, _, err = cli(["run", "toy/cli", "--out", ro])
     finally:
         ro.chmod(0o700)
     assert_one_line_error(code, err, "not writable")
 
 
 # ------------------------------------------------------------ 5. messages are plain text
-def test_brackets_in_messages_are_printed_not_parsed(capsys, tmp_path):
-    code, _, err = cli(["run", RSF, "--set", "model.law=[/x]", "--out", tmp_path], capsys)
+def test_brackets_in_messages_are_printed_not_parsed(cli, tmp_path):
+    code, _, err = cli(["run", RSF, "--set", "model.law=[/x]", "--out", tmp_path])
     assert_one_line_error(code, err, "'[/x]'", "is not one of")
     toml = tmp_path / "nomodel.toml"
     toml.write_text('[protocol]\ntype = "constant_velocity"\n')
-    code, _, err = cli(["run", toml, "--out", tmp_path], capsys)
+    code, _, err = cli(["run", toml, "--out", tmp_path])
     assert_one_line_error(code, err, "[model]")
 
 
-def test_units_in_brackets_survive_in_listings(monkeypatch, capsys):
+def test_units_in_brackets_survive_in_listings(monkeypatch, cli):
     sc = Scenario("toy/units", "slip velocity [m/s] against [/x] time", {"toy": {}}, run=_toy_run)
     monkeypatch.setitem(scenario_base._SCENARIOS, sc.name, sc)
-    code, out, _ = cli(["list", "scenarios"], capsys)
+    code, out, _ = cli(["list", "scenarios"])
     assert code == 0 and "[m/s] against [/x]" in out
 
 
-def test_data_path_with_markup_in_fit(capsys, tmp_path):
+def test_data_path_with_markup_in_fit(cli, tmp_path):
     d = tmp_path / "a[" / "x]b"  # the path holds '[/x]', a closing tag to rich
     d.mkdir(parents=True)
-    code, _, err = cli(["fit", "kloss", d / "missing.csv", "--x", "v", "--y", "f", "--out", tmp_path], capsys)
+    code, _, err = cli(["fit", "kloss", d / "missing.csv", "--x", "v", "--y", "f", "--out", tmp_path])
     assert_one_line_error(code, err, "a[/x]b", "does not exist")
 
 
@@ -304,14 +315,14 @@ CFG = '[model]\nname = "lugre"\n[protocol]\ntype = "constant_velocity"\n'
     ('[model]\nname = "lugre"\nsigma0 = 1' + "0" * 400 + '\n[protocol]\ntype = "constant_velocity"\n',
      "too large"),
 ])
-def test_bad_scenario_files(content, needle, capsys, tmp_path):
-    code, _, err = cli(["run", _toml(tmp_path, content), "--out", tmp_path / "o"], capsys)
+def test_bad_scenario_files(content, needle, cli, tmp_path):
+    code, _, err = cli(["run", _toml(tmp_path, content), "--out", tmp_path / "o"])
     assert_one_line_error(code, err, needle)
 
 
-def test_directory_as_scenario_file(capsys, tmp_path):
+def test_directory_as_scenario_file(cli, tmp_path):
     (tmp_path / "dir.toml").mkdir()
-    code, _, err = cli(["run", tmp_path / "dir.toml"], capsys)
+    code, _, err = cli(["run", tmp_path / "dir.toml"])
     assert_one_line_error(code, err, "is a directory")
 
 
@@ -324,8 +335,8 @@ def test_directory_as_scenario_file(capsys, tmp_path):
     ("=1", "dotted names"),
     ("model..a=1", "dotted names"),
 ])
-def test_bad_set_values(setting, needle, capsys, tmp_path):
-    code, _, err = cli(["run", RSF, "--set", setting, "--out", tmp_path], capsys)
+def test_bad_set_values(setting, needle, cli, tmp_path):
+    code, _, err = cli(["run", RSF, "--set", setting, "--out", tmp_path])
     assert_one_line_error(code, err, needle)
 
 
@@ -350,14 +361,14 @@ def _xy_csv(tmp_path, name="d.csv", header="v,f", rows=None, prefix=b"") -> Path
     (["--fix", "f_max=abc"], "--fix f_max=abc"),
     (["--start", "zeta=x"], "--start zeta=x"),
 ])
-def test_bad_fit_options(extra, needle, capsys, tmp_path):
-    code, _, err = cli(["fit", "kloss", _xy_csv(tmp_path), "--x", "v", "--y", "f", "--out", tmp_path, *extra], capsys)
+def test_bad_fit_options(extra, needle, cli, tmp_path):
+    code, _, err = cli(["fit", "kloss", _xy_csv(tmp_path), "--x", "v", "--y", "f", "--out", tmp_path, *extra])
     assert_one_line_error(code, err, needle)
 
 
-def test_csv_field_over_the_csv_limit(capsys, tmp_path):
+def test_csv_field_over_the_csv_limit(cli, tmp_path):
     p = _xy_csv(tmp_path, rows=["1.0," + "9" * 200_000, "2.0,1.0", "3.0,2.0"])
-    code, _, err = cli(["fit", "kloss", p, "--x", "v", "--y", "f", "--out", tmp_path], capsys)
+    code, _, err = cli(["fit", "kloss", p, "--x", "v", "--y", "f", "--out", tmp_path])
     assert_one_line_error(code, err, "malformed CSV")
 
 
@@ -368,13 +379,13 @@ def test_utf8_bom_is_not_part_of_the_first_column_name(tmp_path):
     assert d.x.size == 25 and d.x[0] == pytest.approx(0.01)
 
 
-def test_text_in_the_rsf_normal_stress_column(capsys, tmp_path):
+def test_text_in_the_rsf_normal_stress_column(cli, tmp_path):
     t = np.arange(60.0)
     slip = np.where(t < 30, t, 30 + 3 * (t - 30))
     mu = 0.6 + 0.01 * np.exp(-np.abs(t - 30) / 5.0)
     rows = [f"{a},{b:.6f},{c},abc" for a, b, c in zip(t, mu, slip)]
     p = _xy_csv(tmp_path, header="time_s,friction,slip_um,sigma_n_MPa", rows=rows)
-    code, _, err = cli(["fit", "rsf", p, "--x", "time_s", "--y", "friction", "--out", tmp_path], capsys)
+    code, _, err = cli(["fit", "rsf", p, "--x", "time_s", "--y", "friction", "--out", tmp_path])
     assert_one_line_error(code, err, "sigma_n_MPa", "not numeric")
 
 
@@ -384,8 +395,8 @@ def test_text_in_the_rsf_normal_stress_column(capsys, tmp_path):
     ("integrator.save_dt=inf", "save_dt = inf must be finite"),
     ("integrator.max_points=0", "max_points = 0 must be >= 2"),
 ])
-def test_sizes_refused_before_the_run(setting, needle, capsys, tmp_path):
-    code, _, err = cli(["run", RSF, "--set", setting, "--out", tmp_path], capsys)
+def test_sizes_refused_before_the_run(setting, needle, cli, tmp_path):
+    code, _, err = cli(["run", RSF, "--set", setting, "--out", tmp_path])
     assert_one_line_error(code, err, needle)
     assert not list(tmp_path.glob("*.nc"))
 
@@ -422,9 +433,9 @@ def test_negative_rtol_refused_through_simulate():
         simulate(LuGre(), proto, integrator="radau", rtol=-1.0)
 
 
-def test_huge_grid_refused_before_allocating(capsys, tmp_path):
+def test_huge_grid_refused_before_allocating(cli, tmp_path):
     code, _, err = cli(["sweep", RSF, "--grid", "model.a=0.001:0.02:100000000000", "--store", tmp_path / "s",
-                        "--scheduler", "serial"], capsys)
+                        "--scheduler", "serial"])
     assert_one_line_error(code, err, "1e+11 points", "more than the 1,000,000")
 
 
@@ -452,12 +463,12 @@ def test_truncated_point_file_is_recomputed_on_resume(tmp_path):
     assert SweepStore(tmp_path / "s", "toy/cli").load_point(key).friction_force.size == 11
 
 
-def test_sweep_cli_says_which_point_files_it_repaired(toy, capsys, tmp_path):
+def test_sweep_cli_says_which_point_files_it_repaired(toy, cli, tmp_path):
     args = ["sweep", "toy/cli", "--grid", "toy.x=1:3:3", "--store", tmp_path / "s", "--scheduler", "serial"]
-    assert cli(args, capsys)[0] == 0
+    assert cli(args)[0] == 0
     f = sorted((tmp_path / "s" / "points").glob("p*.nc"))[0]
     f.write_bytes(b"")
-    code, out, err = cli([*args, "--resume"], capsys)
+    code, out, err = cli([*args, "--resume"])
     assert code == 0 and f"1 stored point file(s) were broken and run again: {f.stem} (unreadable" in out + err
     assert "3/3 points finished" in out and f.stat().st_size > 0
 
@@ -476,7 +487,7 @@ def test_point_file_with_a_missing_variable_is_recomputed(tmp_path):
     st.close()
 
 
-def test_second_writer_refused_naming_the_holder(tmp_path, capsys, toy):
+def test_second_writer_refused_naming_the_holder(tmp_path, cli, toy):
     import socket
 
     from frictionlab.sweep import SweepStore
@@ -489,8 +500,7 @@ def test_second_writer_refused_naming_the_holder(tmp_path, capsys, toy):
                                                        "started": "2026-01-01T00:00:00", "command": "frictionlab sweep"}))
         with pytest.raises(ConfigError, match=rf"in use by another sweep \(pid {holder.pid} on "):
             SweepStore(store, "toy/cli").open(resume=True)
-        code, _, err = cli(["sweep", "toy/cli", "--grid", "toy.x=[1.0]", "--store", store, "--scheduler", "serial"],
-                           capsys)
+        code, _, err = cli(["sweep", "toy/cli", "--grid", "toy.x=[1.0]", "--store", store, "--scheduler", "serial"])
         assert_one_line_error(code, err, f"pid {holder.pid}", "sweep.lock")
     finally:
         holder.kill()
@@ -521,10 +531,10 @@ def test_stray_temp_files_are_removed_on_open(tmp_path):
     (np.full(25, 0.7), "is constant"),
     (1e300 * np.linspace(1.0, 2.0, 25), "rescale it"),
 ])
-def test_degenerate_fits_refused_and_nothing_written(values, needle, capsys, tmp_path):
+def test_degenerate_fits_refused_and_nothing_written(values, needle, cli, tmp_path):
     rows = [f"{v:.3f},{float(y)!r}" for v, y in zip(np.linspace(0.01, 1.0, 25), values)]
     p = _xy_csv(tmp_path, rows=rows)
-    code, _, err = cli(["fit", "kloss", p, "--x", "v", "--y", "f", "--out", tmp_path / "o"], capsys)
+    code, _, err = cli(["fit", "kloss", p, "--x", "v", "--y", "f", "--out", tmp_path / "o"])
     assert_one_line_error(code, err, needle)
     assert not list((tmp_path / "o").glob("*.json"))
 

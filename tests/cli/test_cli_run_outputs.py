@@ -8,7 +8,6 @@ import pandas as pd
 import pytest
 import xarray as xr
 
-from frictionlab.cli import main
 from frictionlab.core.result import CSV_MAX_ROWS, make_dataset, write_csv
 from frictionlab.scenarios import base as scenario_base
 from frictionlab.scenarios.base import Scenario
@@ -29,17 +28,8 @@ def long_toy(monkeypatch):
     monkeypatch.setitem(scenario_base._SCENARIOS, LONG.name, LONG)
 
 
-def _run(argv, capsys):
-    try:
-        main([str(a) for a in argv])
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    return code, *capsys.readouterr()
-
-
-def test_default_csv_is_decimated_and_says_so(long_toy, tmp_path, capsys):
-    code, out, _ = _run(["run", "toy/long", "--out", tmp_path], capsys)
+def test_default_csv_is_decimated_and_says_so(long_toy, tmp_path, cli):
+    code, out, _ = cli(["run", "toy/long", "--out", tmp_path])
     assert code == 0
     csv = tmp_path / "toy__long.csv"
     first = csv.read_text().splitlines()[0]
@@ -57,15 +47,15 @@ def test_default_csv_is_decimated_and_says_so(long_toy, tmp_path, capsys):
     assert "decimated: one time sample in every 3" in " ".join(out.split())
 
 
-def test_csv_full_and_none(long_toy, tmp_path, capsys):
-    code, _, _ = _run(["run", "toy/long", "--out", tmp_path / "full", "--csv", "full"], capsys)
+def test_csv_full_and_none(long_toy, tmp_path, cli):
+    code, _, _ = cli(["run", "toy/long", "--out", tmp_path / "full", "--csv", "full"])
     assert code == 0
     text = (tmp_path / "full" / "toy__long.csv").read_text()
     assert not text.startswith("#") and len(pd.read_csv(tmp_path / "full" / "toy__long.csv")) == N
-    code, out, _ = _run(["run", "toy/long", "--out", tmp_path / "none", "--csv", "none"], capsys)
+    code, out, _ = cli(["run", "toy/long", "--out", tmp_path / "none", "--csv", "none"])
     assert code == 0 and not (tmp_path / "none" / "toy__long.csv").exists()
     assert (tmp_path / "none" / "toy__long.nc").exists() and (tmp_path / "none" / "toy__long.png").exists()
-    code, _, err = _run(["run", "toy/long", "--out", tmp_path, "--csv", "half"], capsys)
+    code, _, err = cli(["run", "toy/long", "--out", tmp_path, "--csv", "half"])
     assert code == 2 and "--csv 'half'" in err and "decimated, full, none" in err
 
 

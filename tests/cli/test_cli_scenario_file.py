@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from frictionlab.cli import main
 from frictionlab.core.errors import ConfigError
 from frictionlab.scenarios import base as scenario_base
 from frictionlab.scenarios.base import Scenario, load_scenario
@@ -38,51 +37,41 @@ def toy(monkeypatch):
     RUNS.clear()
 
 
-def cli(argv, capsys) -> tuple[int, str, str]:
-    try:
-        main([str(a) for a in argv])
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_run_file_set_of_derived_key_refused(tmp_path, capsys):
+def test_run_file_set_of_derived_key_refused(tmp_path, cli):
     """The real case: classic/spring-slider-stick-slip sets protocol.v from its drive_velocities."""
     f = tmp_path / "ss.toml"
     f.write_text('scenario = "classic/spring-slider-stick-slip"\n')
-    code, out, err = cli(["run", f, "--set", "protocol.v=0.5", "--out", tmp_path / "o"], capsys)
+    code, out, err = cli(["run", f, "--set", "protocol.v=0.5", "--out", tmp_path / "o"])
     assert code == 2, out + err
     assert "sets protocol.v itself" in err and "drive_velocities" in err
     assert not (tmp_path / "o").exists() or not any((tmp_path / "o").iterdir())
 
 
-def test_run_file_toy_set_refused_before_work(toy, tmp_path, capsys):
+def test_run_file_toy_set_refused_before_work(toy, tmp_path, cli):
     f = tmp_path / "t.toml"
     f.write_text('scenario = "zztoy/derived"\n[toy]\nvelocities = [3.0]\n')
-    code, out, err = cli(["run", f, "--set", "protocol.v=5", "--out", tmp_path], capsys)
+    code, out, err = cli(["run", f, "--set", "protocol.v=5", "--out", tmp_path])
     assert code == 2 and "set toy.velocities instead" in err, out + err
     assert RUNS == []
 
 
-def test_file_value_of_derived_key_refused(toy, tmp_path, capsys):
+def test_file_value_of_derived_key_refused(toy, tmp_path, cli):
     """A file that changes a derived key would be ignored just the same: refused, naming the file."""
     f = tmp_path / "t.toml"
     f.write_text('scenario = "zztoy/derived"\n[protocol]\nv = 5.0\n')
     with pytest.raises(ConfigError, match=r"t\.toml.*protocol\.v.*set toy\.velocities instead"):
         load_scenario(str(f))
-    code, out, err = cli(["run", f, "--out", tmp_path], capsys)
+    code, out, err = cli(["run", f, "--out", tmp_path])
     assert code == 2 and "protocol.v" in err and RUNS == []
 
 
-def test_dumped_file_reruns(toy, tmp_path, capsys):
+def test_dumped_file_reruns(toy, tmp_path, cli):
     """A --dump holds the derived key at the scenario's own value: that is not a change, it re-runs."""
-    code, out, err = cli(["run", TOY.name, "--dump", "--out", tmp_path], capsys)
+    code, out, err = cli(["run", TOY.name, "--dump", "--out", tmp_path])
     assert code == 0, out + err
     dumped = tmp_path / "zztoy__derived.toml"
     assert "v = 1.0" in dumped.read_text()
-    code, out, err = cli(["run", dumped, "--out", tmp_path, "--csv", "none"], capsys)
+    code, out, err = cli(["run", dumped, "--out", tmp_path, "--csv", "none"])
     assert code == 0, out + err
     assert RUNS == [1.0]
 
@@ -99,11 +88,11 @@ def test_one_loader_keeps_summary_derived_metrics(toy, tmp_path):
     assert load_scenario(TOY.name) is TOY
 
 
-def test_sweep_file_grid_of_derived_key_refused(toy, tmp_path, capsys):
+def test_sweep_file_grid_of_derived_key_refused(toy, tmp_path, cli):
     f = tmp_path / "t.toml"
     f.write_text('scenario = "zztoy/derived"\n')
     code, out, err = cli(["sweep", f, "--grid", "protocol.v=[1, 2]", "--store", tmp_path / "s",
-                          "--scheduler", "serial"], capsys)
+                          "--scheduler", "serial"])
     assert code == 2 and "sets protocol.v itself" in err, out + err
     assert RUNS == []
 

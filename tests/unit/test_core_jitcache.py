@@ -19,20 +19,14 @@ _SRC = str(Path(frictionlab.__file__).resolve().parents[1])
 # simulate LuGre (rk4 loop + step-doubling check), record every numba compilation
 _SIMULATE = """
 import json, sys
-from numba.core import event
+from frictionlab.core.jitcache import record_compilations
 from frictionlab.laws import LuGre
 from frictionlab.protocols import ConstantVelocity
 from frictionlab.solve import simulate
 from frictionlab.solve.integrate.compiled import fixed_step_loops
 from frictionlab.systems.prescribed_slip import PrescribedSlip
-compiled = []
-class Listener(event.Listener):
-    def on_start(self, ev):
-        compiled.append(ev.data["dispatcher"].py_func.__qualname__)
-    def on_end(self, ev):
-        pass
-with event.install_listener("numba:compile", Listener()):
-    ds = simulate(LuGre(), ConstantVelocity(v=1e-3, duration_s=0.5), integrator="rk4", dt=1e-4)
+compiled = record_compilations()
+ds = simulate(LuGre(), ConstantVelocity(v=1e-3, duration_s=0.5), integrator="rk4", dt=1e-4)
 euler, rk4 = fixed_step_loops(PrescribedSlip._rhs_kernel, *LuGre.kernels())
 print(json.dumps({"compiled": compiled, "hits": sum(rk4.stats.cache_hits.values()),
                   "misses": sum(rk4.stats.cache_misses.values()), "module": rk4.__module__,
@@ -140,27 +134,21 @@ def test_cache_dir_and_clear(tmp_path, monkeypatch):
 _SERVO_FIT = """
 import json
 import numpy as np
-from numba.core import event
+from frictionlab.core.jitcache import record_compilations
 from frictionlab.control import ServoSystem, run_servo
 from frictionlab.control.cstep import c_step
 from frictionlab.fit.rsf import simulate_qs_slider
 from frictionlab.laws import LuGre
 from frictionlab.protocols import PositionRamp
-compiled = []
-class Listener(event.Listener):
-    def on_start(self, ev):
-        compiled.append(ev.data["dispatcher"].py_func.__qualname__)
-    def on_end(self, ev):
-        pass
-with event.install_listener("numba:compile", Listener()):
-    ds = run_servo(LuGre(), ServoSystem(compensation="observer", model=LuGre(), check_passivity=False),
-                   PositionRamp(duration_s=0.05))
-    address = c_step(LuGre).address
-    t = np.linspace(0.0, 4.0, 401)
-    mu = simulate_qs_slider(t, np.where(t < 1.0, 1e-6, 1e-5), mu_ref=0.6, a=0.005, b=0.01, dc=1e-5, k=1e3,
-                            v_ref=1e-6, b2=-0.002, dc2=3e-5)
-    mu1 = simulate_qs_slider(t, np.where(t < 1.0, 1e-6, 1e-5), mu_ref=0.6, a=0.005, b=0.01, dc=1e-5, k=1e3,
-                             v_ref=1e-6)
+compiled = record_compilations()
+ds = run_servo(LuGre(), ServoSystem(compensation="observer", model=LuGre(), check_passivity=False),
+               PositionRamp(duration_s=0.05))
+address = c_step(LuGre).address
+t = np.linspace(0.0, 4.0, 401)
+mu = simulate_qs_slider(t, np.where(t < 1.0, 1e-6, 1e-5), mu_ref=0.6, a=0.005, b=0.01, dc=1e-5, k=1e3,
+                        v_ref=1e-6, b2=-0.002, dc2=3e-5)
+mu1 = simulate_qs_slider(t, np.where(t < 1.0, 1e-6, 1e-5), mu_ref=0.6, a=0.005, b=0.01, dc=1e-5, k=1e3,
+                         v_ref=1e-6)
 print(json.dumps({"compiled": compiled, "u": float(ds.control_force[-1]), "mu": float(mu[-1] + mu1[-1]),
                   "address": address > 0}))
 """
@@ -181,3 +169,18 @@ def test_servo_and_fit_loops_compile_once_across_processes(tmp_path):
     assert (warm["u"], warm["mu"], warm["address"]) == (cold["u"], cold["mu"], True)
     stems = {p.stem.split("_")[2] for p in (tmp_path / "jit").glob("*/frictionlab_jit_*.py")}
     assert {"plant", "model", "loop", "cstep", "qs"} <= stems
+
+
+def test_record_compilations_names_each_compiled_function():
+    """The recorder the cache tests and ``bench fresh`` count with sees a compilation (a listener
+    installed with ``event.install_listener(...)`` outside a ``with`` block saw none)."""
+    names = jitcache.record_compilations()
+
+    @njit
+    def freshly_defined(x):
+        return x + 1
+
+    assert freshly_defined(1) == 2
+    assert [n for n in names if n.endswith("freshly_defined")] == [freshly_defined.py_func.__qualname__]
+    freshly_defined(2)  # the same types: no second compilation
+    assert len([n for n in names if n.endswith("freshly_defined")]) == 1

@@ -23,6 +23,10 @@ BASE = {"mu_ref": 0.6, "a": 0.008, "b": 0.011, "dc": 2e-5, "k": 2e3}
 # single-state outputs at samples 0, 50, 60, 80, 120, 200 before the extensions were added
 FROZEN = {"aging": [0.6, 0.6, 0.6141266989207389, 0.5967205287714037, 0.5930989467773753, 0.5930922447280198],
           "slip": [0.6, 0.6, 0.6075879190338926, 0.593268211987379, 0.5930923839381129, 0.5930922447211613]}
+# two-state outputs (b2 = -0.004, dc2 = 50 um) at the same samples from the separate two-state loop
+# that one loop for both replaced
+FROZEN2 = {"aging": [0.6, 0.6, 0.6148075690866356, 0.6011306490836769, 0.6006489115209902, 0.6022118332050304],
+           "slip": [0.6, 0.6, 0.6103808554152843, 0.6003546952864555, 0.6017981678559259, 0.602279442790242]}
 
 
 def _within(f, truth, n_se=3.0):
@@ -39,6 +43,27 @@ def test_single_state_unchanged(law):
     # explicit "off" values take the same path, bit for bit
     mu0 = simulate_qs_slider(T, VLP, v_ref=1e-6, law=law, b2=0.0, dc2=None, lin=0.0, **BASE)
     np.testing.assert_array_equal(mu, mu0)
+
+
+@pytest.mark.parametrize("law", ["aging", "slip"])
+def test_two_state_unchanged(law):
+    mu = simulate_qs_slider(T, VLP, v_ref=1e-6, law=law, b2=-0.004, dc2=5e-5, **BASE)
+    np.testing.assert_array_equal(mu[[0, 50, 60, 80, 120, 200]], FROZEN2[law])
+
+
+@pytest.mark.parametrize("law", ["aging", "slip"])
+def test_two_state_loop_with_b2_zero_is_the_single_state_loop_bit_for_bit(law):
+    # b2 = 0 and dc2 >= dc: the second state changes neither v nor the step, so every bit is the same
+    from frictionlab.fit.rsf import _loops
+    from frictionlab.laws import RateState
+
+    p = RateState(mu0=0.6, a=0.008, b=0.011, dc=2e-5, v0=1e-6, v_init=1e-6, law=law).param_vector()
+    p2 = p.copy()
+    p2[2], p2[3] = 0.0, 4e-5
+    one, two = np.empty(T.size), np.empty(T.size)
+    assert _loops().qs_loop(T, VLP, 0.6, p, 2e3, one) == -1
+    assert _loops().qs_loop2(T, VLP, 0.6, p, p2, 2e3, two) == -1
+    np.testing.assert_array_equal(two, one)
 
 
 @pytest.mark.parametrize("law", ["aging", "slip"])

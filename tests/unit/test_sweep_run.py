@@ -235,32 +235,51 @@ def test_plan_parallel_and_auto_chunk():
     assert auto_chunk(46, 5.0, 2) == 1
 
 
+# the forked-workers half of the test below, in a fresh process: this one may have run a numba
+# parallel region (the beam-network tests do, on the OpenMP layer), after which fork_is_safe() is
+# False and the sweep spawns its workers instead
+_FORKED = """
+import json, os, sys, types
+sys.path.insert(0, sys.argv[1])
+import _sweep_toy
+from frictionlab.sweep import run_sweep
+from frictionlab.sweep.runner import fork_is_safe
+safe = fork_is_safe()
+sys.modules["_sweep_warm_marker"] = types.ModuleType("_sweep_warm_marker")
+
+def inherited(ds):
+    return float("_sweep_warm_marker" in sys.modules)
+
+ds = run_sweep(_sweep_toy.TOY, ["toy.x=1:12:12"], store=sys.argv[2], n_workers=2, metrics=["final_friction", inherited])
+print(json.dumps({"fork_is_safe": safe, "pid": os.getpid(), "inherited": ds.inherited.values.tolist(),
+                  "final_friction": ds.final_friction.values.tolist()}))
+"""
+
+
 def test_short_sweep_runs_here_long_one_on_warm_forked_workers(tmp_path, monkeypatch):
     """Instant points stay in this process; 0.4 s points go to 2 workers after the first two, and
-    the workers are forked from this process (a module only this process imported is there)."""
-    import types
-
-    from frictionlab.sweep.runner import fork_is_safe
+    the workers are forked from the process that runs the sweep (a module only it imported is
+    there). The second sweep runs in a fresh process (``_FORKED``) so that forking is tested
+    whatever ran before in this one."""
+    import multiprocessing
 
     log = tmp_path / "log"
     monkeypatch.setenv("TOY_LOG", str(log))
     run_sweep(_sweep_toy.TOY, ["toy.x=1:12:12"], store=tmp_path / "a")
     pids = {int(ln.split()[2]) for ln in log.read_text().splitlines()}
     assert pids == {os.getpid()}  # too short to amortise a cluster: serial here
-    if not fork_is_safe():
+    if "fork" not in multiprocessing.get_all_start_methods() or sys.platform == "darwin":
         pytest.skip("workers cannot be forked on this platform")
     log.unlink()
-    monkeypatch.setenv("TOY_SLEEP", "0.4")
-    monkeypatch.setitem(sys.modules, "_sweep_warm_marker", types.ModuleType("_sweep_warm_marker"))
-
-    def inherited(ds):
-        return float("_sweep_warm_marker" in sys.modules)
-
-    ds = run_sweep(_sweep_toy.TOY, ["toy.x=1:12:12"], store=tmp_path / "b", n_workers=2,
-                   metrics=["final_friction", inherited])
+    env = {**os.environ, "TOY_LOG": str(log), "TOY_SLEEP": "0.4"}
+    proc = subprocess.run([sys.executable, "-c", _FORKED, str(HERE), str(tmp_path / "b")], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    child = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert child["fork_is_safe"]  # a fresh process has started no OpenMP/TBB pool
     lines = [ln.split() for ln in log.read_text().splitlines()]
-    here = [float(x) for x, _, pid in lines if int(pid) == os.getpid()]
+    here = [float(x) for x, _, pid in lines if int(pid) == child["pid"]]
     assert here == [1.0, 2.0]  # the first two points measured the point time here
-    assert len({pid for _, _, pid in lines} - {str(os.getpid())}) == 2  # the rest on two workers
-    assert (ds.inherited == 1.0).all()  # forked: the workers have what this process had loaded
-    np.testing.assert_allclose(ds.final_friction.values, np.arange(1, 13) * (1 - np.exp(-1.0)), rtol=1e-12)
+    assert len({pid for _, _, pid in lines} - {str(child["pid"])}) == 2  # the rest on two workers
+    assert child["inherited"] == [1.0] * 12  # forked: the workers have what the parent had loaded
+    np.testing.assert_allclose(child["final_friction"], np.arange(1, 13) * (1 - np.exp(-1.0)), rtol=1e-12)

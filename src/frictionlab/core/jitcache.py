@@ -51,7 +51,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-__all__ = ["cache_dir", "specialise", "clear"]
+__all__ = ["cache_dir", "specialise", "clear", "record_compilations"]
 
 #: modification time stamped on every generated file (numba keys its cache on (mtime, size))
 _MTIME = 1_000_000_000
@@ -243,3 +243,22 @@ def specialise(template: str, kernels: dict[str, Any]) -> ModuleType:
         module = sys.modules.get(name) or _load(name, path)
         _MODULES[key] = (module, dict(kernels))
         return module
+
+
+def record_compilations() -> list[str]:
+    """Record, from now on in this process, every numba compilation: the returned list receives
+    the qualified name of each function numba compiles (a process whose caches are warm keeps it
+    empty; the cache tests and ``frictionlab bench fresh`` report it)."""
+    from numba.core import event
+
+    names: list[str] = []
+
+    class _Recorder(event.Listener):
+        def on_start(self, ev):
+            names.append(ev.data["dispatcher"].py_func.__qualname__)
+
+        def on_end(self, ev):
+            pass
+
+    event.register("numba:compile", _Recorder())
+    return names

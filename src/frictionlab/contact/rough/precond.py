@@ -260,7 +260,7 @@ def _nb_factor(order, starts, moff, nb, tab, lx, ly, nx, ny, periodic, extra, ha
     return reused
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True)
 def _block_solve2(mats, off, m, x, y):  # pragma: no cover - compiled
     """``x <- B^{-1} x``, ``y <- B^{-1} y`` (contiguous, length ``m``) with the Cholesky factor at ``off``."""
     for i in range(m):
@@ -284,7 +284,7 @@ def _block_solve2(mats, off, m, x, y):  # pragma: no cover - compiled
         y[i] = sy / dg
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True)
 def nb_precondition(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf):  # pragma: no cover - compiled
     r"""``z = B^{-1}(r - \lambda 1)`` on the contact set ``p > 0`` (0 elsewhere) with
     :math:`\mathbf 1^\top z = 0`; returns :math:`r^\top z`.
