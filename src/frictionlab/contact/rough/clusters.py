@@ -7,12 +7,13 @@ labels that meet across the edges and renumbering them in order: ``1..n`` in the
 patch's first pixel in a row-major scan, 0 out of contact (``tests/unit/test_rough_clusters.py``
 compares the two on random masks).
 
-Union-find over the pixels (path halving; the root of a patch is its first pixel in the scan,
-since a union keeps the smaller index), each pixel joined to its already-scanned neighbours
-(up and left, plus the two upper diagonals when 8-connected; on a periodic map the neighbours
-wrap around the edges), then one scan that numbers the roots. The kernel is cached by numba
-next to its source like the solver kernels, so a later process loads it and compiles nothing:
-a contact solve imports neither :mod:`scipy.ndimage` nor :mod:`scipy` for it (issue 19,
+Union-find over the pixels, kept in the label array itself (path halving; a union keeps the
+smaller root, so a patch's root is its first pixel in the scan and every parent precedes its
+child), each pixel joined to its already-scanned neighbours (up and left, plus the two upper
+diagonals when 8-connected; on a periodic map the last row and column to the first), then one
+scan that numbers the roots and copies each other pixel's number from its parent. The kernel is
+cached by numba next to its source like the solver kernels, so a later process loads it and
+compiles nothing; a contact solve no longer imports :mod:`scipy.ndimage` (issue 19,
 ``tests/unit/test_imports_lazy.py``).
 """
 
@@ -70,24 +71,25 @@ def _nb_union(parent, a, b):  # pragma: no cover - compiled
 @njit(cache=True)
 def _nb_label(mask, periodic, eight, labels):  # pragma: no cover - compiled
     nx, ny = mask.shape
-    parent = np.full(nx * ny, -1, np.int64)
-    # already-scanned neighbours (row offset, column offset): up, left, up-left, up-right
-    di = np.array([-1, 0, -1, -1])
-    dj = np.array([0, -1, -1, 1])
-    n_off = 4 if eight else 2
+    parent = labels.reshape(nx * ny)  # the union-find forest first, then the labels, in place
     for i in range(nx):
         for j in range(ny):
             if not mask[i, j]:
                 continue
             k = i * ny + j
             parent[k] = k
-            for o in range(n_off):
-                a = i + di[o]
-                b = j + dj[o]
-                if a < 0 or b < 0 or b >= ny:
-                    continue  # the wrapped neighbours are joined below, once both are scanned
-                if mask[a, b]:
-                    _nb_union(parent, k, a * ny + b)
+            # neighbours scanned already: left, up, and up-left / up-right when 8-connected; the
+            # wrapped ones (periodic) are joined below, once both ends are scanned
+            if j > 0 and mask[i, j - 1]:
+                _nb_union(parent, k, k - 1)
+            if i > 0:
+                if mask[i - 1, j]:
+                    _nb_union(parent, k, k - ny)
+                if eight:
+                    if j > 0 and mask[i - 1, j - 1]:
+                        _nb_union(parent, k, k - ny - 1)
+                    if j < ny - 1 and mask[i - 1, j + 1]:
+                        _nb_union(parent, k, k - ny + 1)
     if periodic:
         for j in range(ny):  # last row - first row
             if mask[nx - 1, j] and mask[0, j]:
@@ -95,17 +97,18 @@ def _nb_label(mask, periodic, eight, labels):  # pragma: no cover - compiled
         for i in range(nx):  # last column - first column
             if mask[i, ny - 1] and mask[i, 0]:
                 _nb_union(parent, i * ny + ny - 1, i * ny)
-    # number the roots in scan order; a root is its patch's first pixel, so it is met first
+    # a union keeps the smaller root and path halving points to an ancestor, so every parent
+    # precedes its child in the scan: a root (its patch's first pixel) takes the next number,
+    # any other pixel the number already written at its parent
     n = 0
     for i in range(nx):
         for j in range(ny):
             if not mask[i, j]:
                 continue
             k = i * ny + j
-            r = _nb_find(parent, k)
-            if r == k:
+            if parent[k] == k:
                 n += 1
-                labels[i, j] = n
+                parent[k] = n
             else:
-                labels[i, j] = labels[r // ny, r % ny]
+                parent[k] = parent[parent[k]]
     return n
