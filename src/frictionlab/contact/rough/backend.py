@@ -9,7 +9,7 @@ places where the libraries differ (FFT keyword names, host transfer, scalar extr
 At one thread in double precision the numpy backend transforms with :mod:`numpy.fft`, which
 gives the same bits as :mod:`scipy.fft` (both run pocketfft; the one place they differ, the
 scaling of a 2-D inverse, is done as scipy does it: see :meth:`Backend.irfft2`), so a contact
-solve at that size never imports scipy (issue 19; ``tests/unit/test_rough_backend_fft.py``).
+solve at that size never imports scipy.fft (issue 19; ``tests/unit/test_rough_backend_fft.py``).
 """
 
 from __future__ import annotations
