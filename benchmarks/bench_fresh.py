@@ -27,6 +27,12 @@ them); each figure is the best of ``repeats`` alternating runs (1 with ``quick``
 ``python benchmarks/bench_fresh.py contact [RUNS] [BASE_SRC]`` prints the contact figures as
 medians of ``RUNS`` (7) interleaved rounds with the load, and ``solve_contact`` imported from
 another checkout's ``src`` beside them when given (before/after under the same load).
+
+A wall time includes the interpreter's exit, which the child's own split does not: after a
+512^2 ``solve_contact`` it took 0.76 s at load 6 on the shared 2-core machine (tamaas' < 0.1 s),
+the final garbage collections walking the ~1e5 objects that numba creates (``gc.freeze()`` at
+exit cut it to 0.07 s; not done: the objects it leaves unfinalized include open files held in
+reference cycles, which then are not flushed).
 """
 
 from __future__ import annotations
