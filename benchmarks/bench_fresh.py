@@ -24,6 +24,15 @@ child's own split (imports / work) is printed in the target column.
 
 The contact and RSF figures are taken with warm caches (a first, unreported process fills
 them); each figure is the best of ``repeats`` alternating runs (1 with ``quick``, else 3).
+``python benchmarks/bench_fresh.py contact [RUNS] [BASE_SRC]`` prints the contact figures as
+medians of ``RUNS`` (7) interleaved rounds with the load, and ``solve_contact`` imported from
+another checkout's ``src`` beside them when given (before/after under the same load).
+
+A wall time includes the interpreter's exit, which the child's own split does not: after a
+512^2 ``solve_contact`` it took 0.76 s at load 6 on the shared 2-core machine (tamaas' < 0.1 s),
+the final garbage collections walking the ~1e5 objects that numba creates (``gc.freeze()`` at
+exit cut it to 0.07 s; not done: the objects it leaves unfinalized include open files held in
+reference cycles, which then are not flushed).
 """
 
 from __future__ import annotations
@@ -143,10 +152,11 @@ print(json.dumps({"import": t1 - t0, "work": t2 - t1}))
 """
 
 
-def _fresh(code: str, *args: str, env: dict[str, str] | None = None) -> tuple[float, dict]:
-    """Wall time [s] of a new process running ``code`` (start to exit) and its JSON report."""
+def _fresh(code: str, *args: str, env: dict[str, str] | None = None, src: str = _SRC) -> tuple[float, dict]:
+    """Wall time [s] of a new process running ``code`` (start to exit) and its JSON report
+    (frictionlab imported from ``src``, this checkout's by default)."""
     full = dict(os.environ if env is None else env)
-    full["PYTHONPATH"] = os.pathsep.join(p for p in (_SRC, full.get("PYTHONPATH", "")) if p)
+    full["PYTHONPATH"] = os.pathsep.join(p for p in (src, full.get("PYTHONPATH", "")) if p)
     t = time.perf_counter()
     r = subprocess.run([sys.executable, "-c", code, *args], env=full, capture_output=True, text=True, timeout=900)
     wall = time.perf_counter() - t
@@ -238,6 +248,53 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
     return out
 
 
+def contact_medians(runs: int, base_src: str | None = None) -> list[tuple[str, float, str, str]]:
+    """The 512^2 contact figures as medians of ``runs`` interleaved fresh processes (pk_solve,
+    solve_contact, tamaas; and solve_contact from another checkout's ``src`` when ``base_src`` is
+    given: before/after on the same load), with the 1-min load average before each round."""
+    import statistics
+
+    from frictionlab.contact.rough.model import load_from_pressure
+    from frictionlab.contact.rough.surface import make_surface
+
+    n = 512
+    with tempfile.TemporaryDirectory(prefix="frictionlab-bench-fresh-") as tmp:
+        path = str(Path(tmp) / "surface.npy")
+        np.save(path, make_surface(n, n, seed=0))
+        W = str(load_from_pressure(100e6, n, n))
+        cases = {"pk_solve": (_OURS_CONTACT, _SRC), "solve_contact": (_OURS_SI, _SRC)}
+        if base_src is not None:
+            cases["solve_contact (base src)"] = (_OURS_SI, str(Path(base_src).resolve()))
+        if importlib.util.find_spec("tamaas") is not None:
+            cases["tamaas"] = (_TAMAAS_CONTACT, _SRC)
+        for code, src in cases.values():  # fill the caches
+            _fresh(code, path, W, src=src)
+        times: dict[str, list[tuple[float, dict]]] = {k: [] for k in cases}
+        loads = []
+        for _ in range(runs):
+            loads.append(os.getloadavg()[0])
+            for k, (code, src) in cases.items():
+                times[k].append(_fresh(code, path, W, src=src))
+    out: list[tuple[str, float, str, str]] = []
+    med = {k: statistics.median(w for w, _ in v) for k, v in times.items()}
+    for k, v in times.items():
+        rep = {f: statistics.median(r[f] for _, r in v) for f in v[0][1]}
+        out.append((f"{n}^2 {k}: process, median of {runs}", med[k], "s", _split(rep) + " (medians)"))
+    if "tamaas" in med:
+        for k in med:
+            if k != "tamaas":
+                out.append((f"{n}^2 {k} / tamaas (medians)", med[k] / med["tamaas"], "1", "< 1 (issue 19)"))
+    out.append(("load average (1 min) before each round", statistics.median(loads), "",
+                " ".join(f"{x:.1f}" for x in loads)))
+    return out
+
+
 if __name__ == "__main__":
-    for row in run(quick="--quick" in sys.argv):
+    # ``python benchmarks/bench_fresh.py contact [RUNS] [BASE_SRC]``: the contact figures only, medians
+    if sys.argv[1:2] == ["contact"]:
+        rest = sys.argv[2:]
+        rows = contact_medians(int(rest[0]) if rest else 7, rest[1] if len(rest) > 1 else None)
+    else:
+        rows = run(quick="--quick" in sys.argv)
+    for row in rows:
         print(" | ".join(f"{v:.4g}" if isinstance(v, float) else str(v) for v in row))

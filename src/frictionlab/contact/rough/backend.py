@@ -5,6 +5,11 @@ array API (elementwise arithmetic, ``where``, ``sum``, boolean masks, ``maximum`
 FFTs, so the same code runs on the CPU with :mod:`scipy.fft` (multi-threaded through
 ``workers``) or on a GPU with ``cupy.fft`` / ``torch.fft``. :class:`Backend` hides the few
 places where the libraries differ (FFT keyword names, host transfer, scalar extraction).
+
+At one thread in double precision the numpy backend transforms with :mod:`numpy.fft`, which
+gives the same bits as :mod:`scipy.fft` (both run pocketfft; the one place they differ, the
+scaling of a 2-D inverse, is done as scipy does it: see :meth:`Backend.irfft2`), so a contact
+solve at that size never imports scipy.fft (issue 19; ``tests/unit/test_rough_backend_fft.py``).
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ import numpy as np
 from ...core.errors import ParameterError
 
 __all__ = ["Backend", "get_backend"]
+
+_DOUBLE = (np.dtype(np.float64), np.dtype(np.complex128))
 
 
 @dataclass
@@ -39,8 +46,8 @@ class Backend:
 
     def __post_init__(self) -> None:
         if self.name == "numpy":
-            self.xp: Any = np  # scipy.fft is imported on first use (``_fft``): the one-thread
-            # contact solve transforms with numpy.fft (``BoussinesqFFT.apply_into``) and skips its import
+            self.xp: Any = np  # scipy.fft is imported on first use (``_fft``): one thread in double
+            # precision transforms with numpy.fft (``_numpy_fft``, ``BoussinesqFFT.apply_into``) and skips it
         elif self.name == "cupy":
             try:
                 import cupy  # type: ignore[import-not-found]
@@ -113,7 +120,14 @@ class Backend:
         return self.xp.minimum(a, 0.0)
 
     # --- FFTs along one axis (real input / output where noted) -------------------------
+    def _numpy_fft(self, a: Any) -> bool:
+        """Whether this transform runs in :mod:`numpy.fft` (numpy backend, one thread, double
+        precision: same bits as :mod:`scipy.fft`, no scipy import) rather than ``self._fft``."""
+        return self.name == "numpy" and self.workers == 1 and getattr(a, "dtype", None) in _DOUBLE
+
     def rfft(self, a: Any, n: int, axis: int) -> Any:
+        if self._numpy_fft(a):
+            return np.fft.rfft(a, n=n, axis=axis)
         if self.name == "numpy":
             return self._fft.rfft(a, n=n, axis=axis, workers=self.workers)
         if self.name == "torch":
@@ -121,6 +135,8 @@ class Backend:
         return self._fft.rfft(a, n=n, axis=axis)
 
     def irfft(self, a: Any, n: int, axis: int) -> Any:
+        if self._numpy_fft(a):
+            return np.fft.irfft(a, n=n, axis=axis)
         if self.name == "numpy":
             return self._fft.irfft(a, n=n, axis=axis, workers=self.workers)
         if self.name == "torch":
@@ -128,6 +144,8 @@ class Backend:
         return self._fft.irfft(a, n=n, axis=axis)
 
     def fft(self, a: Any, n: int, axis: int) -> Any:
+        if self._numpy_fft(a):
+            return np.fft.fft(a, n=n, axis=axis)
         if self.name == "numpy":
             return self._fft.fft(a, n=n, axis=axis, workers=self.workers, overwrite_x=True)
         if self.name == "torch":
@@ -135,6 +153,8 @@ class Backend:
         return self._fft.fft(a, n=n, axis=axis)
 
     def ifft(self, a: Any, n: int, axis: int) -> Any:
+        if self._numpy_fft(a):
+            return np.fft.ifft(a, n=n, axis=axis)
         if self.name == "numpy":
             return self._fft.ifft(a, n=n, axis=axis, workers=self.workers, overwrite_x=True)
         if self.name == "torch":
@@ -142,6 +162,8 @@ class Backend:
         return self._fft.ifft(a, n=n, axis=axis)
 
     def rfft2(self, a: Any) -> Any:
+        if self._numpy_fft(a):
+            return np.fft.rfft2(a)
         if self.name == "numpy":
             return self._fft.rfft2(a, workers=self.workers)
         if self.name == "torch":
@@ -149,6 +171,13 @@ class Backend:
         return self._fft.rfft2(a)
 
     def irfft2(self, a: Any, s: tuple[int, int]) -> Any:
+        if self._numpy_fft(a):
+            # scipy.fft scales the 2-D inverse once, by 1/(s0 s1) in pocketfft's long double, after
+            # both passes; numpy.fft scales each pass. Unscaled passes and that one factor
+            # reproduce scipy.fft's bits (``numpy.longdouble`` is pocketfft's ``ldbl_t``).
+            f = np.fft.irfft(np.fft.ifft(a, n=s[0], axis=0, norm="forward"), n=s[1], axis=1, norm="forward")
+            f *= float(np.longdouble(1) / np.longdouble(s[0] * s[1]))
+            return f
         if self.name == "numpy":
             return self._fft.irfft2(a, s=s, workers=self.workers)
         if self.name == "torch":

@@ -172,7 +172,7 @@ class BoussinesqFFT:
         False: finite patch, zero-padded (paper). True: periodic patch, continuum spectral
         kernel :math:`2\pi/(\bar\Delta^2|q|)`, zero mean mode.
     backend : str or Backend
-        ``"numpy"`` (scipy.fft, multi-threaded), ``"cupy"`` or ``"torch"``.
+        ``"numpy"`` (numpy.fft at one thread, scipy.fft threaded), ``"cupy"`` or ``"torch"``.
     dtype : numpy dtype
         float64 (default) or float32 (GPU; use a solver tolerance >= 1e-6).
     kernel : {"point", "patch"}

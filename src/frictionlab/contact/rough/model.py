@@ -39,12 +39,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 import xarray as xr
-from scipy import ndimage
 
 from ...core.base import AbstractModel
 from ...core.errors import ConfigError, IntegrationError, ParameterError
 from ...core.params import option, param
 from ...core.registry import Preset, add_presets, register_model
+from .clusters import label_clusters
 from .constitutive import Viscoelastic, Viscoplastic
 from .elasticity import BoussinesqFFT, MeanField, StepOperator
 from .numerics import SOLVER_OPTION_NAMES, SolverOptions
@@ -264,10 +264,9 @@ add_presets("rough_contact", {
 
 
 def contact_clusters(mask: np.ndarray, connectivity: int = 4) -> tuple[int, np.ndarray]:
-    """Number of connected contact clusters (4- or 8-connected, spec R20) and the label map."""
-    structure = ndimage.generate_binary_structure(2, 1 if connectivity == 4 else 2)
-    labels, n = ndimage.label(mask, structure=structure)
-    return int(n), labels
+    """Number of connected contact clusters (4- or 8-connected, spec R20) and the label map
+    (:func:`~frictionlab.contact.rough.clusters.label_clusters`)."""
+    return label_clusters(mask, connectivity=connectivity)
 
 
 def force_pdf(p: np.ndarray, bins: np.ndarray) -> np.ndarray:

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import ndimage
 
 from ...core.errors import ParameterError
+from .clusters import label_clusters
 from .elasticity import BoussinesqFFT, StepOperator
 from .solver import pk_solve
 
@@ -79,27 +79,9 @@ class ContactSolution:
 
 
 def periodic_clusters(mask: NDArray[np.bool_], periodic: bool = True) -> tuple[int, NDArray[np.int64]]:
-    """4-connected patches of ``mask``; with ``periodic`` a patch cut by an edge counts once."""
-    labels, n = ndimage.label(mask)
-    if not periodic or n == 0:
-        return int(n), labels
-    parent = np.arange(n + 1)
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for a, b in ((labels[0, :], labels[-1, :]), (labels[:, 0], labels[:, -1])):
-        for i, j in zip(a, b):
-            if i and j:
-                ri, rj = find(int(i)), find(int(j))
-                if ri != rj:
-                    parent[max(ri, rj)] = min(ri, rj)
-    roots = np.array([find(i) for i in range(n + 1)])
-    uniq, new = np.unique(roots, return_inverse=True)
-    return int(len(uniq) - 1), new[labels]
+    """4-connected patches of ``mask``; with ``periodic`` a patch cut by an edge counts once
+    (:func:`~frictionlab.contact.rough.clusters.label_clusters`)."""
+    return label_clusters(mask, periodic=periodic)
 
 
 def solve_contact(heights: NDArray[np.float64], pixel_size: float, *, youngs_modulus: float, poisson_ratio: float,
