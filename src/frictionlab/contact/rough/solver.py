@@ -588,7 +588,7 @@ def check_solution(res: SolveResult, sigma: float = 1.0, gap_tol: float = 1e-7) 
 # --- fused numba kernels for the numpy backend (one pass per reduction, no temporaries) ---------
 from numba import njit  # noqa: E402
 
-from .precond import ClusterPreconditioner, nb_precondition, supports_preconditioner  # noqa: E402
+from .precond import ClusterPreconditioner, nb_precondition, nb_precondition_on, supports_preconditioner  # noqa: E402
 
 
 @njit(cache=True)
@@ -647,6 +647,99 @@ def _nb_direction_pc(Mp, g, p, t, r, z, e, buf, delta, G_old, order, starts, mof
         else:
             t[i] = 0.0
     return G, nS, rbar
+
+
+@njit(cache=True)
+def _nb_direction_pc_on(Mp, g, p, t, r, z, e, buf, delta, G_old, order, starts, moff, nb, mats, mark, dinv, S, nS,
+                        Sp, nSp, U):  # pragma: no cover - compiled
+    """:func:`_nb_direction_pc` with the contact set as the ascending index list ``S`` (``nS``
+    entries) and ``Sp`` (``nSp``) the list of the previous direction (where ``t`` is non-zero):
+    one pass over the grid forms the residual and lists in ``U`` (ascending) the elements the
+    projection can change, the contact set and the free elements with a negative residual
+    (re-activation candidates); ``r`` is written there only. The rest works on the lists; every
+    sum runs over the same elements in the same order as the grid loops (same result, bit for
+    bit). Returns ``(G, nS, rbar, nU)``."""
+    if nS == 0:
+        return 0.0, 0, 0.0, 0
+    s = 0.0
+    for q in range(nS):
+        i = S[q]
+        s += Mp[i] - g[i]
+    rbar = s / nS
+    nU = 0
+    for i in range(p.size):
+        v = Mp[i] - g[i] - rbar
+        if p[i] > 0.0 or v < 0.0:
+            r[i] = v
+            U[nU] = i
+            nU += 1
+    G = nb_precondition_on(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf, S, nS)
+    beta = delta * G / G_old
+    for q in range(nSp):
+        i = Sp[q]
+        if not (p[i] > 0.0):
+            t[i] = 0.0
+    for q in range(nS):
+        i = S[q]
+        t[i] = z[i] + beta * t[i]
+    return G, nS, rbar, nU
+
+
+@njit(cache=True)
+def _nb_update_on(p, t, r, w, Mp, W, nS, ci, cv, cap, dinv, S, U, nU, Snew):  # pragma: no cover - compiled
+    """:func:`_nb_update` on the lists of :func:`_nb_direction_pc_on`: the step's sums over the
+    contact list ``S``, the projection over ``U`` (elsewhere ``p = t = 0`` and no re-activation:
+    the iterate stays 0 and adds nothing to the sums), the carried product over the grid. Writes
+    the new contact list to ``Snew``. Returns ``(tau, total, nO, n_changed, err, nS_new)``."""
+    per = dinv.size > 1
+    sw = 0.0
+    swt = 0.0
+    st = 0.0
+    srt = 0.0
+    for q in range(nS):
+        i = S[q]
+        sw += w[i]
+        swt += w[i] * t[i]
+        st += t[i]
+        srt += r[i] * t[i]
+    denom = swt - (sw / nS) * st
+    if denom == 0.0:
+        return 0.0, 0.0, 0, 0, 0.0, nS
+    tau = srt / denom
+    total = 0.0
+    nO = 0
+    k = 0
+    for q in range(nU):
+        i = U[q]
+        v, o = _nb_project(p[i], t[i], r[i], tau, dinv[i] if per else dinv[0])
+        if o:
+            nO += 1
+        trial = p[i] - tau * t[i]
+        if v != trial:
+            if k < cap:
+                ci[k] = i
+                cv[k] = v - trial
+            k += 1
+        total += v
+    if not (total > 0.0):
+        return tau, total, nO, k, 0.0, nS
+    scale = W / total
+    err = 0.0
+    nSn = 0
+    for q in range(nU):
+        i = U[q]
+        v, o = _nb_project(p[i], t[i], r[i], tau, dinv[i] if per else dinv[0])
+        v *= scale
+        err += abs(v - p[i])
+        p[i] = v
+        if v > 0.0:
+            Snew[nSn] = i
+            nSn += 1
+    for i in range(p.size):
+        Mp[i] = scale * (Mp[i] - tau * w[i])
+    for m in range(min(k, cap)):
+        cv[m] *= scale
+    return tau, total, nO, k, err / W, nSn
 
 
 @njit(cache=True)
@@ -846,8 +939,15 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pr
     n_local = 0
     pc = _preconditioner(op, shape) if precondition else None
     if pc is not None:
-        z = np.empty(n)
+        z = np.zeros(n)
+        r.fill(0.0)  # read (masked) outside the contact lists: finite values there
         dinv = pc.dinv
+        # contact lists (ascending): current, previous direction's, next; candidates of the projection
+        S, Sp, Sn, U = (np.empty(n, np.int64) for _ in range(4))
+        nL = int(np.count_nonzero(p1 > 0.0))
+        S[:nL] = np.flatnonzero(p1 > 0.0)
+        nSp = 0
+        nU = 0
         if pc.nb == 0:
             pc.build(p1)
             pending = 0
@@ -888,8 +988,8 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pr
         if pc is None:
             G, nS, _ = _nb_direction(Mp, g1, p1, t, r, delta, G_old)
         else:
-            G, nS, _ = _nb_direction_pc(Mp, g1, p1, t, r, z, pc.e, pc.buf, delta, G_old, pc.order, pc.starts,
-                                        pc.moff, pc.nb, pc.mats, pc.mark, dinv)
+            G, nS, _, nU = _nb_direction_pc_on(Mp, g1, p1, t, r, z, pc.e, pc.buf, delta, G_old, pc.order, pc.starts,
+                                               pc.moff, pc.nb, pc.mats, pc.mark, dinv, S, nL, Sp, nSp, U)
         if nS == 0:
             raise _fail("no element carries load (all p = 0); check the load and the surface", step, time)
         if G == 0.0:
@@ -898,7 +998,12 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pr
         G_old = G
         op.apply_into(t2, w2)
         products += 1
-        tau, total, nO, k, err = _nb_update(p1, t, r, w, Mp, W, nS, ci, cv, nlist if local else cap, dinv)
+        if pc is None:
+            tau, total, nO, k, err = _nb_update(p1, t, r, w, Mp, W, nS, ci, cv, nlist if local else cap, dinv)
+        else:
+            tau, total, nO, k, err, nSn = _nb_update_on(p1, t, r, w, Mp, W, nS, ci, cv, nlist if local else cap, dinv,
+                                                        S, U, nU, Sn)
+            S, Sp, Sn, nSp, nL = Sn, S, Sp, nL, nSn
         if not (total > 0.0) or not math.isfinite(err):
             raise _fail(f"iterate became invalid (sum p = {total!r}) at iteration {it}; "
                         "the operator may not be positive definite", step, time)
