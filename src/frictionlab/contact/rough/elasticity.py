@@ -509,6 +509,41 @@ def _nb_add_sparse(out, kr, ii, jj, vals, k, factor):  # pragma: no cover - comp
 def _nb_add_local(out, kr, ii, jj, vals, k, factor, R, periodic):  # pragma: no cover - compiled
     nx, ny = out.shape
     mx, my = kr.shape
+    rows_sorted = not periodic
+    for m in range(1, k):
+        if ii[m] < ii[m - 1]:
+            rows_sorted = False
+            break
+    if rows_sorted:
+        # departures listed by row (the solver's lists are ascending): output row by output row,
+        # the departures whose window covers it inner, so that the row stays in L1; each element
+        # still adds the departures in the order of the list
+        first = 0
+        for i in range(nx):
+            while first < k and ii[first] < i - R:
+                first += 1
+            orow = out[i]
+            m = first
+            while m < k and ii[m] <= i + R:
+                j0 = jj[m]
+                v = vals[m] * factor
+                krow = kr[(i - ii[m]) % mx]
+                lo = max(-R, -j0)
+                hi = min(R, ny - 1 - j0)
+                hn = min(hi, -1)
+                if hn >= lo:
+                    o = orow[j0 + lo: j0 + hn + 1]
+                    kk = krow[my + lo: my + hn + 1]
+                    for t in range(hn - lo + 1):
+                        o[t] += v * kk[t]
+                l0 = max(lo, 0)
+                if hi >= l0:
+                    o = orow[j0 + l0: j0 + hi + 1]
+                    kk = krow[l0: hi + 1]
+                    for t in range(hi - l0 + 1):
+                        o[t] += v * kk[t]
+                m += 1
+        return
     for m in range(k):
         i0 = ii[m]
         j0 = jj[m]

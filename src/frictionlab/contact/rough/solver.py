@@ -224,7 +224,7 @@ def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, m
         s0 = be.scalar(xp.sum(p))
         p = p * (W / s0) if s0 > 0 else None
         if p is not None and Mp0 is not None:
-            Mp_init = np.asarray(Mp0, dtype=np.float64) * (W / s0)
+            Mp_init = (np.asarray(Mp0, dtype=np.float64), W / s0)  # scaled into the solver's buffer
     p0_cold = p is None
     if p is None:
         p = _cold_start(op, g, W)
@@ -307,14 +307,20 @@ def extrapolated_start(op: Any, p: np.ndarray, Kp: np.ndarray, p_prev: np.ndarra
     shape = p.shape
     if p_prev is None or Kp_prev is None or ratio == 0.0:
         return p, op.c * Kp, True
-    E = p + (p - p_prev) * ratio
-    Mp0 = op.c * (Kp + (Kp - Kp_prev) * ratio)
-    neg = np.flatnonzero(E < 0.0)
-    k = neg.size
-    p0 = np.maximum(E, 0.0)
+    # one compiled pass: p0, Mp0 and the clipped elements (same arithmetic as the array form
+    # E = p + (p - p_prev) ratio, Mp0 = c (Kp + (Kp - Kp_prev) ratio), p0 = maximum(E, 0))
+    p0 = np.empty(shape)
+    Mp0 = np.empty(shape)
+    neg = np.empty(p.size, np.int64)
+    vals = np.empty(p.size)
+    k = _nb_extrapolate(np.ascontiguousarray(p, dtype=np.float64).reshape(-1),
+                        np.ascontiguousarray(p_prev, dtype=np.float64).reshape(-1),
+                        np.ascontiguousarray(Kp, dtype=np.float64).reshape(-1),
+                        np.ascontiguousarray(Kp_prev, dtype=np.float64).reshape(-1), float(ratio), float(op.c),
+                        p0.reshape(-1), Mp0.reshape(-1), neg, vals)
     if k == 0:
         return p0, Mp0, True
-    vals = np.ascontiguousarray(-E.reshape(-1)[neg])
+    neg, vals = neg[:k], vals[:k]
     ii, jj = neg // shape[1], neg % shape[1]
     cap = int(op.sparse_limit)
     if k <= 2 * cap:
@@ -589,6 +595,23 @@ def check_solution(res: SolveResult, sigma: float = 1.0, gap_tol: float = 1e-7) 
 from numba import njit  # noqa: E402
 
 from .precond import ClusterPreconditioner, nb_precondition, nb_precondition_on, supports_preconditioner  # noqa: E402
+
+
+@njit(cache=True)
+def _nb_extrapolate(p, pp, Kp, Kpp, ratio, c, p0, Mp0, neg, vals):  # pragma: no cover - compiled
+    """Extrapolated warm start of :func:`extrapolated_start` in one pass: ``p0 = max(E, 0)`` with
+    ``E = p + (p - pp) ratio`` (``numpy.maximum`` semantics), ``Mp0 = c (Kp + (Kp - Kpp) ratio)``,
+    and the clipped elements (``E < 0``, ascending) with ``-E`` in ``neg``/``vals``. Returns their count."""
+    k = 0
+    for i in range(p.size):
+        e = p[i] + (p[i] - pp[i]) * ratio
+        Mp0[i] = c * (Kp[i] + (Kp[i] - Kpp[i]) * ratio)
+        p0[i] = e if (e >= 0.0 or e != e) else 0.0
+        if e < 0.0:
+            neg[k] = i
+            vals[k] = -e
+            k += 1
+    return k
 
 
 @njit(cache=True)
@@ -967,7 +990,7 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pr
     if Mp_init is not None:
         # the caller's product of the warm start (carried from earlier solves); an approximate
         # one is resynchronised as after a windowed cold-start product
-        np.copyto(Mp, Mp_init.reshape(n))
+        np.multiply(Mp_init[0].reshape(n), Mp_init[1], out=Mp)
         if not init_exact:
             stale = True
             n_local += 1
