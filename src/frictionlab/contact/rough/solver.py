@@ -594,7 +594,7 @@ def check_solution(res: SolveResult, sigma: float = 1.0, gap_tol: float = 1e-7) 
 # --- fused numba kernels for the numpy backend (one pass per reduction, no temporaries) ---------
 from numba import njit  # noqa: E402
 
-from .precond import ClusterPreconditioner, nb_precondition, nb_precondition_on, supports_preconditioner  # noqa: E402
+from .precond import ClusterPreconditioner, nb_precondition_on, supports_preconditioner  # noqa: E402
 
 
 @njit(cache=True)
@@ -653,37 +653,12 @@ def _nb_direction(Mp, g, p, t, r, delta, G_old):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _nb_direction_pc(Mp, g, p, t, r, z, e, buf, delta, G_old, order, starts, moff, nb, mats, mark,
-                     dinv):  # pragma: no cover - compiled
-    """Preconditioned direction: ``r`` as in :func:`_nb_direction`, ``z`` the block-Jacobi
-    solve projected on the load constraint (:func:`~frictionlab.contact.rough.precond.nb_precondition`),
-    ``t = z + beta t`` on the contact set. Returns ``(G = r.z, nS, rbar)``."""
-    n = p.size
-    nS, rbar = _nb_residual(Mp, g, p, r)
-    if nS == 0:
-        return 0.0, 0, 0.0
-    G = nb_precondition(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf)
-    beta = delta * G / G_old
-    for i in range(n):
-        if p[i] > 0.0:
-            t[i] = z[i] + beta * t[i]
-        else:
-            t[i] = 0.0
-    return G, nS, rbar
-
-
-@njit(cache=True)
-def _nb_direction_pc_on(Mp, g, p, t, r, z, e, buf, delta, G_old, order, starts, moff, nb, mats, mark, dinv, S, nS,
-                        Sp, nSp, U):  # pragma: no cover - compiled
-    """:func:`_nb_direction_pc` with the contact set as the ascending index list ``S`` (``nS``
-    entries) and ``Sp`` (``nSp``) the list of the previous direction (where ``t`` is non-zero):
-    one pass over the grid forms the residual and lists in ``U`` (ascending) the elements the
-    projection can change, the contact set and the free elements with a negative residual
-    (re-activation candidates); ``r`` is written there only. The rest works on the lists; every
-    sum runs over the same elements in the same order as the grid loops (same result, bit for
-    bit). Returns ``(G, nS, rbar, nU)``."""
-    if nS == 0:
-        return 0.0, 0, 0.0, 0
+def _nb_residual_on(Mp, g, p, r, S, nS, U):  # pragma: no cover - compiled
+    """Residual of :func:`_nb_residual` (grid form) with the contact set as the ascending index list ``S``
+    (``nS > 0`` entries): ``rbar`` summed over the list (same order as the grid loop), then one
+    pass over the grid that writes ``r = Mp - g - rbar`` only where the projection can use it and
+    lists those elements in ``U`` (ascending): the contact set and the free elements with a
+    negative residual (re-activation candidates). Returns ``(rbar, nU)``."""
     s = 0.0
     for q in range(nS):
         i = S[q]
@@ -696,8 +671,13 @@ def _nb_direction_pc_on(Mp, g, p, t, r, z, e, buf, delta, G_old, order, starts, 
             r[i] = v
             U[nU] = i
             nU += 1
-    G = nb_precondition_on(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf, S, nS)
-    beta = delta * G / G_old
+    return rbar, nU
+
+
+@njit(cache=True)
+def _nb_direction_on(p, t, z, beta, S, nS, Sp, nSp):  # pragma: no cover - compiled
+    """``t = z + beta t`` on the contact list ``S``, 0 on the elements of the previous list ``Sp``
+    that left the contact set (``t`` is non-zero on ``Sp`` only)."""
     for q in range(nSp):
         i = Sp[q]
         if not (p[i] > 0.0):
@@ -705,6 +685,23 @@ def _nb_direction_pc_on(Mp, g, p, t, r, z, e, buf, delta, G_old, order, starts, 
     for q in range(nS):
         i = S[q]
         t[i] = z[i] + beta * t[i]
+
+
+def _direction_pc_on(Mp, g, p, t, r, z, pc, delta, G_old, dinv, S, nS, Sp, nSp, U):
+    """Preconditioned direction on the contact lists: residual
+    (:func:`_nb_residual_on`), block-Jacobi solve (:func:`~frictionlab.contact.rough.precond.nb_precondition_on`),
+    direction (:func:`_nb_direction_on`); same numbers as the grid form, bit for bit. The
+    preconditioner (``fastmath``) is called as a kernel of its own, not from a compiled caller: a
+    ``fastmath`` kernel inlined into a caller compiled in the same process gave other round-off
+    than the caller's cached machine code (the former grid form of this function did: 128^2
+    sliding forces differed by 1e-13 between a process that compiled it and one that loaded it
+    from the cache); here a process gives the same numbers whether it compiles the kernels or
+    loads them. Returns ``(G, nS, rbar, nU)``."""
+    if nS == 0:
+        return 0.0, 0, 0.0, 0
+    rbar, nU = _nb_residual_on(Mp, g, p, r, S, nS, U)
+    G = nb_precondition_on(pc.order, pc.starts, pc.moff, pc.nb, pc.mats, pc.mark, dinv, p, r, z, pc.e, pc.buf, S, nS)
+    _nb_direction_on(p, t, z, delta * G / G_old, S, nS, Sp, nSp)
     return G, nS, rbar, nU
 
 
@@ -1011,8 +1008,7 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pr
         if pc is None:
             G, nS, _ = _nb_direction(Mp, g1, p1, t, r, delta, G_old)
         else:
-            G, nS, _, nU = _nb_direction_pc_on(Mp, g1, p1, t, r, z, pc.e, pc.buf, delta, G_old, pc.order, pc.starts,
-                                               pc.moff, pc.nb, pc.mats, pc.mark, dinv, S, nL, Sp, nSp, U)
+            G, nS, _, nU = _direction_pc_on(Mp, g1, p1, t, r, z, pc, delta, G_old, dinv, S, nL, Sp, nSp, U)
         if nS == 0:
             raise _fail("no element carries load (all p = 0); check the load and the surface", step, time)
         if G == 0.0:
