@@ -59,7 +59,7 @@ the step :math:`-\tau r_i/M_{ii}` (the preconditioner of an isolated element).
 The preconditioned iteration's vector work runs on the list of contact elements (1-10 % of
 the grid at 100 MPa) and of the free elements with a negative residual; the grid is passed
 once for the residual and once for the carried product per iteration (the masked grid loops
-took about 15 % of a 512^2 sliding step, a third of it now); same iterates bit for bit.
+took about 15 % of a 512^2 sliding step; 60 % of that now); same iterates bit for bit.
 
 Tolerances
 ----------
