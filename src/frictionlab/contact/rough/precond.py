@@ -337,7 +337,8 @@ def nb_precondition(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf):
 
 
 @njit(cache=True, fastmath=True)
-def nb_precondition_on(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf, S, nS):  # pragma: no cover - compiled
+def nb_precondition_on(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf, S,
+                       nS):  # pragma: no cover - compiled
     r""":func:`nb_precondition` with the contact set also given as the ascending index list ``S``
     (``nS`` entries, the elements with ``p > 0``): the right-hand sides are set on the list and
     the block elements instead of the whole grid (the PK iteration's contact set is a few per
