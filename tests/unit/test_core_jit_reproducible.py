@@ -82,6 +82,19 @@ ds = run_sliding(RoughContact(), h, ConstantVelocity(v=10e-6, duration_s=40 * 0.
                  nx=32, ny=32)
 print(digest({k: ds[k].values for k in ds.variables}))
 """,
+    # 128^2 Boussinesq sliding (20 steps): clusters large enough that the preconditioner's
+    # fastmath block solves and sums vectorise; inlined into the (non-fastmath) PK direction
+    # kernel they rounded differently in a fresh and a cache-loaded process (forces 1e-13 apart)
+    "rough_sliding_128": """
+from frictionlab.contact.rough.model import RoughContact, load_from_pressure
+from frictionlab.contact.rough.sliding import run_sliding
+from frictionlab.contact.rough.surface import make_surface
+from frictionlab.protocols import ConstantVelocity
+n = 128
+ds = run_sliding(RoughContact(), make_surface(n + 30, n, beta_x=10.0, seed=0), ConstantVelocity(v=1e-5, duration_s=0.5),
+                 W=load_from_pressure(100e6, n, n), nx=n, ny=n)
+print(digest({k: ds[k].values for k in ds.variables}))
+""",
 }
 
 

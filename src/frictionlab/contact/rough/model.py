@@ -445,7 +445,7 @@ class RoughContactSim:
             return self._step_vp(dt)
         if self.ve.n_rates:
             co = self.ve.step_coeffs(dt)
-            g = self.z0 + self.heights - self._history_product(co, p_n)
+            g = self._known_field(co, p_n)
             op = StepOperator(self.base, c=co.c)
         else:
             co = None
@@ -456,7 +456,7 @@ class RoughContactSim:
         res = self._solve(op, g, self.W)
         Kp_new = res.Mp / op.c if (res.Mp is not None and self.be.name == "numpy") else None
         if co is not None:
-            self.q = self.ve.update(self.q, p_n, res.p, co)
+            self._advance_states(self.q, p_n, res.p, co)
             self._carry_history(co, Kp_new)
         self._Kp_prev, self._Kp = self._Kp, Kp_new
         self._accept(res, p_n)
@@ -477,6 +477,26 @@ class RoughContactSim:
             KH = term if KH is None else KH + term
         return KH
 
+    def _known_field(self, co: Any, p_n: Any) -> Any:
+        r"""Known field of the viscoelastic step, :math:`z^0 + h - K H^n` (D9); on numpy with the
+        carried products in one compiled pass (same arithmetic as :meth:`_history_product`)."""
+        if self.be.name == "numpy" and self._Kq is not None and self._Kp is not None:
+            g = np.empty_like(self.heights)
+            aw = np.array([self.ve.As[k] * co.w0[k] for k in range(self.ve.n_rates)], dtype=np.float64)
+            _nb_known_field(self.z0, self.heights, self._Kq, self._Kp, np.asarray(co.E, dtype=np.float64), aw, g)
+            return g
+        return self.z0 + self.heights - self._history_product(co, p_n)
+
+    def _advance_states(self, states: Any, f_n: Any, f_n1: Any, co: Any) -> None:
+        """``states[k] = E_k states[k] + A_k (w0_k f_n + b_k f_n1)`` in place (:meth:`Viscoelastic.update`;
+        one compiled pass on numpy)."""
+        if self.be.name == "numpy":
+            _nb_ve_advance(states, f_n, f_n1, np.asarray(co.E, dtype=np.float64),
+                           np.asarray(self.ve.As, dtype=np.float64), np.asarray(co.w0, dtype=np.float64),
+                           np.asarray(co.b, dtype=np.float64))
+        else:
+            self.ve.update(states, f_n, f_n1, co)
+
     def _carry_history(self, co: Any, Kp_new: Any) -> None:
         """Advance the carried :math:`K q_k` with the same recurrence as ``q_k``
         (:meth:`Viscoelastic.update`, linear in the forces): exact to round-off, recomputed by
@@ -485,8 +505,7 @@ class RoughContactSim:
             self._Kq = None
             return
         if self._Kq is not None and self._Kp is not None and self._kq_age < self.KQ_RESYNC:
-            for k in range(self.ve.n_rates):
-                self._Kq[k] = co.E[k] * self._Kq[k] + self.ve.As[k] * (co.w0[k] * self._Kp + co.b[k] * Kp_new)
+            self._advance_states(self._Kq, self._Kp, Kp_new, co)
             self._kq_age += 1
             return
         self._Kq = self.be.xp.stack([self.base.apply(self.q[k]) for k in range(self.ve.n_rates)])
@@ -541,8 +560,8 @@ class RoughContactSim:
         mask = pn > 0
         n_c = int(mask.sum())
         area = n_c * m.dx**2
-        nc4, _ = contact_clusters(mask, 4)
-        nc8, _ = contact_clusters(mask, 8)
+        nc4 = _nb_count_clusters(mask, False)  # = contact_clusters(mask, 4)[0], without the label map
+        nc8 = _nb_count_clusters(mask, True)
         res = self.last
         return {
             "dilatation": self.d,
@@ -708,3 +727,67 @@ def run_static(model: RoughContact, heights: np.ndarray, W: float, *, t_end: flo
         if isinstance(v, list):
             ds.attrs[k] = np.asarray(v, dtype=float)
     return ds
+
+
+# --- compiled helpers -----------------------------------------------------------------------------
+from numba import njit  # noqa: E402
+
+
+@njit(cache=True)
+def _nb_count_clusters(mask, conn8):  # pragma: no cover - compiled
+    """Number of 4- (``conn8`` False) or 8-connected clusters of ``mask`` (non-periodic, as
+    :func:`contact_clusters`), by a depth-first search from every unvisited contact element."""
+    nx, ny = mask.shape
+    seen = np.zeros((nx, ny), np.uint8)
+    stack = np.empty(nx * ny, np.int64)
+    count = 0
+    for i0 in range(nx):
+        for j0 in range(ny):
+            if not mask[i0, j0] or seen[i0, j0] != 0:
+                continue
+            count += 1
+            seen[i0, j0] = 1
+            stack[0] = i0 * ny + j0
+            top = 1
+            while top > 0:
+                top -= 1
+                u = stack[top]
+                iu = u // ny
+                ju = u - iu * ny
+                for di in range(-1, 2):
+                    iv = iu + di
+                    if iv < 0 or iv >= nx:
+                        continue
+                    for dj in range(-1, 2):
+                        if (di == 0 and dj == 0) or (not conn8 and di != 0 and dj != 0):
+                            continue
+                        jv = ju + dj
+                        if jv < 0 or jv >= ny:
+                            continue
+                        if mask[iv, jv] and seen[iv, jv] == 0:
+                            seen[iv, jv] = 1
+                            stack[top] = iv * ny + jv
+                            top += 1
+    return count
+
+
+@njit(cache=True)
+def _nb_known_field(z0, h, Kq, Kp, E, aw, g):  # pragma: no cover - compiled
+    """``g = (z0 + h) - sum_k (E_k Kq_k + aw_k Kp)``, the terms added in the order of ``k``."""
+    nx, ny = g.shape
+    for i in range(nx):
+        for j in range(ny):
+            acc = E[0] * Kq[0, i, j] + aw[0] * Kp[i, j]
+            for k in range(1, E.size):
+                acc = acc + (E[k] * Kq[k, i, j] + aw[k] * Kp[i, j])
+            g[i, j] = (z0[i, j] + h[i, j]) - acc
+
+
+@njit(cache=True)
+def _nb_ve_advance(q, fn, fn1, E, A, w0, b):  # pragma: no cover - compiled
+    """``q[k] = E_k q[k] + A_k (w0_k fn + b_k fn1)`` in place (D7/D8)."""
+    nx, ny = fn.shape
+    for k in range(E.size):
+        for i in range(nx):
+            for j in range(ny):
+                q[k, i, j] = E[k] * q[k, i, j] + A[k] * (w0[k] * fn[i, j] + b[k] * fn1[i, j])

@@ -135,8 +135,10 @@ class RigidSurface:
         if f == 0.0:
             return self.h[rows].copy()
         if self.method == "cubic":
-            c = self._c[:, rows]
-            return ((c[0] * f + c[1]) * f + c[2]) * f + c[3]
+            # one pass (gather of the rows and Horner's rule, as ((c0 f + c1) f + c2) f + c3)
+            out = np.empty((self.nx, self.ny))
+            _nb_spline_rows(self._c, k, f, out)
+            return out
         ph = np.exp(1j * self._k * s)
         if self.mx % 2 == 0:
             ph[self.mx // 2] = math.cos(math.pi * s)
@@ -667,3 +669,17 @@ def fit_rate_state(ds: xr.Dataset, *, law: str = "aging", n_starts: int = 3, see
     return {"mu0": p["mu0"], "a": p["a"], "b": p["b"], "dc_m": p["dc"], "dc_um": p["dc"] / L_STAR,
             "a_minus_b": p["a"] - p["b"], "fit_percent": f.fit_percent_, "rmse": f.rmse_, "a_direct": a0,
             "v_ref_m_s": v_ref, "fitter": f}
+
+
+from numba import njit  # noqa: E402
+
+
+@njit(cache=True)
+def _nb_spline_rows(c, k, f, out):  # pragma: no cover - compiled
+    """``out[i] = ((c0 f + c1) f + c2) f + c3`` of the spline rows ``(i + k) mod mx``."""
+    mx = c.shape[1]
+    nx, ny = out.shape
+    for i in range(nx):
+        r = (i + k) % mx
+        for j in range(ny):
+            out[i, j] = ((c[0, r, j] * f + c[1, r, j]) * f + c[2, r, j]) * f + c[3, r, j]
