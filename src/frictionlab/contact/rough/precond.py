@@ -336,7 +336,7 @@ def nb_precondition(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf):
     return G
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True)
 def nb_precondition_on(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf, S,
                        nS):  # pragma: no cover - compiled
     r""":func:`nb_precondition` with the contact set also given as the ascending index list ``S``

@@ -695,7 +695,7 @@ def _direction_pc_on(Mp, g, p, t, r, z, pc, delta, G_old, dinv, S, nS, Sp, nSp, 
     """Preconditioned direction on the contact lists: residual
     (:func:`_nb_residual_on`), block-Jacobi solve (:func:`~frictionlab.contact.rough.precond.nb_precondition_on`),
     direction (:func:`_nb_direction_on`); same numbers as the grid form, bit for bit. The
-    preconditioner (``fastmath``) is called as a kernel of its own, not from a compiled caller: a
+    preconditioner kernels take no ``fastmath`` and are called as kernels of their own: a
     ``fastmath`` kernel inlined into a caller compiled in the same process gave other round-off
     than the caller's cached machine code (the former grid form of this function did: 128^2
     sliding forces differed by 1e-13 between a process that compiled it and one that loaded it
