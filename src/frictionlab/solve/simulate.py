@@ -17,10 +17,9 @@ calls it. The generic drivers of the rate laws (:mod:`frictionlab.solve.law_driv
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import xarray as xr
 
 from ..core.base import AbstractLaw, AbstractModel, AbstractSteppedModel
 from ..core.errors import ConfigError, IntegrationError, ParameterError, suggest
@@ -30,11 +29,9 @@ from ..systems.base import AbstractSystem
 from ..systems.prescribed_slip import PrescribedSlip
 from .drivers import check_options, default_driver, driver_for, run_attrs
 from .integrate.adaptive import SCIPY_METHODS as _SCIPY
-from .integrate.adaptive import run_adaptive
-from .integrate.compiled import fixed_step_loops
-from .integrate.guard import check_fixed_step
-from .integrate.newmark import newmark_loop_for
-from ..core.validation import check_run_settings
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 __all__ = ["simulate", "run_law", "INTEGRATORS"]
 
@@ -157,6 +154,8 @@ def run_law(
     ``normal_force``, ``friction_force``, ``friction_coefficient``, ... ) plus the model
     state variables, each with ``units``; parameters in ``attrs``.
     """
+    from ..core.validation import check_run_settings
+
     system = system or PrescribedSlip()
     check_run_settings(model, protocol, system, integrator, dt=dt, t_end=t_end, save_dt=save_dt, max_points=max_points, rtol=rtol, atol=atol, newmark_beta=newmark_beta, newmark_gamma=newmark_gamma)
     if integrator not in INTEGRATORS:
@@ -185,6 +184,11 @@ def run_law(
         raise ConfigError(f"model {type(model).__name__} is neither a rate law nor a stepped model")
     if integrator == "newmark" and not system.second_order:
         raise ConfigError(f"integrator 'newmark' needs a second-order system (e.g. 'mass'), got {system.type_name!r}")
+
+    from .integrate.adaptive import run_adaptive
+    from .integrate.compiled import fixed_step_loops
+    from .integrate.guard import check_fixed_step
+    from .integrate.newmark import newmark_loop_for
 
     y0 = np.concatenate(system.initial_conditions(model, protocol)).astype(np.float64)
     sp = system.param_vector().astype(np.float64)
