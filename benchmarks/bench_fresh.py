@@ -34,6 +34,9 @@ child's own split (imports / work) is printed in the target column.
   rsfmodel is found when importable (``PYTHONPATH=/path/to/dir/holding/rsfmodel``). Its
   ``solve`` calls ``scipy.integrate.cumtrapz``, removed in SciPy 1.14: the snippet binds that
   name to ``cumulative_trapezoid`` (the same function renamed) before importing rsfmodel.
+  Both packages' bytecode is compiled first (``compileall``), as an installed package's is:
+  with ``PYTHONDONTWRITEBYTECODE`` set (this environment) a process would otherwise compile
+  frictionlab's sources every time.
 
 The contact figures are taken with warm caches (a first, unreported process fills
 them); each is the best of ``repeats`` alternating runs (1 with ``quick``, else 3).
@@ -42,6 +45,7 @@ them); each is the best of ``repeats`` alternating runs (1 with ``quick``, else 
 
 from __future__ import annotations
 
+import compileall
 import importlib.util
 import json
 import os
@@ -265,7 +269,13 @@ def run_rsf(quick: bool, repeats: int | None = None) -> list[tuple[str, float, s
     """The rate-and-state rows (module docstring): ours cold, then ours and rsfmodel alternating."""
     repeats = repeats or (3 if quick else 7)
     out: list[tuple[str, float, str, str]] = []
-    have_rsf = importlib.util.find_spec("rsfmodel") is not None
+    spec = importlib.util.find_spec("rsfmodel")
+    have_rsf = spec is not None
+    # both packages load their bytecode, as installed packages do (compiled at install), also where
+    # PYTHONDONTWRITEBYTECODE is set: else every fresh process compiles frictionlab's sources again
+    compileall.compile_dir(str(Path(_SRC) / "frictionlab"), quiet=1)
+    if have_rsf and spec.origin:
+        compileall.compile_dir(str(Path(spec.origin).parent), quiet=1)
     with tempfile.TemporaryDirectory(prefix="frictionlab-bench-fresh-") as tmp:
         env = {**os.environ, "FRICTIONLAB_CACHE_DIR": str(Path(tmp) / "fl"), "NUMBA_CACHE_DIR": str(Path(tmp) / "numba")}
         cold, rep = _fresh(_OURS_RSF, env=env)

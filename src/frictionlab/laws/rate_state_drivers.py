@@ -14,7 +14,9 @@ formulation). The states :math:`(\mu_s, x/D_{c1}, \ln\theta_i)` are integrated b
 jumps), so no step straddles a jump.
 
 The normal load must be constant (``N`` from the protocol at t = 0); a protocol that varies it
-is refused.
+is refused. The run needs neither numba (no kernel is called) nor xarray: the result is a
+:class:`~frictionlab.core.result.LazyDataset`, built as a Dataset at first use, so that a fresh
+process running one velocity step pays for numpy and :mod:`scipy.integrate` only (issue 19).
 """
 
 from __future__ import annotations

@@ -79,7 +79,10 @@ def simulate(
     -------
     xarray.Dataset with ``time`` and the standard variables (``slip``, ``slip_velocity``,
     ``normal_force``, ``friction_force``, ``friction_coefficient``, ... ) plus the model
-    state variables, each with ``units``; parameters in ``attrs``.
+    state variables, each with ``units``; parameters in ``attrs``. A driver that needs no
+    xarray to run (rate-and-state ``quasi_static``) returns it as a
+    :class:`~frictionlab.core.result.LazyDataset`, which builds it at first use and acts as it
+    (``isinstance(ds, xarray.Dataset)`` holds; ``ds.to_dataset()`` is the Dataset itself).
     """
     if not isinstance(protocol, AbstractProtocol):
         raise ConfigError(f"protocol must be an AbstractProtocol, got {type(protocol).__name__}")
