@@ -18,7 +18,7 @@ HEAVY = ("xarray", "pandas", "numba", "scipy", "matplotlib", "dask", "distribute
 
 #: packages whose ``__init__`` exports names lazily (``frictionlab.core.lazy``)
 LAZY_PACKAGES = ("frictionlab", "frictionlab.core", "frictionlab.fit", "frictionlab.sweep", "frictionlab.analysis",
-                 "frictionlab.laws", "frictionlab.systems", "frictionlab.solve")
+                 "frictionlab.laws", "frictionlab.systems", "frictionlab.solve", "frictionlab.protocols")
 
 
 def _heavy_after(code: str, heavy: tuple[str, ...] = HEAVY) -> list[str]:
@@ -211,7 +211,7 @@ def test_the_drivers_of_simulate_need_no_unrelated_model_package():
 
 #: what a rate-and-state ``quasi_static`` run never needs (issue 19: a fresh process paid about 1.2 s
 #: of imports for them): the Dataset stack, numba (the driver calls no kernel), the generic drivers
-NOT_FOR_A_QUASI_STATIC_RUN = ("xarray", "pandas", "dask", "numba", "llvmlite", "matplotlib",
+NOT_FOR_A_QUASI_STATIC_RUN = ("xarray", "pandas", "dask", "numba", "llvmlite", "matplotlib", "frictionlab.protocols.cyclic",
                               "frictionlab.solve.law_drivers", "frictionlab.control", "frictionlab.core.jitcache",
                               "frictionlab.laws.rate_state_kernels", "frictionlab.systems.kernels",
                               "frictionlab.systems.mass", "frictionlab.laws.lugre")
@@ -235,3 +235,13 @@ def test_a_rate_state_quasi_static_run_loads_only_what_it_needs():
         mods = set(json.loads(proc.stdout.strip().splitlines()[-1]))
         assert _loaded(mods, NOT_FOR_A_QUASI_STATIC_RUN) == [], how
         assert {"numpy", "scipy.integrate", "frictionlab.laws.rate_state_drivers"} <= mods
+
+
+def test_the_protocol_registry_is_complete_however_few_modules_were_imported():
+    """``frictionlab.protocols`` exports lazily; a lookup by name still sees every protocol."""
+    code = ("from frictionlab.protocols.base import _PROTOCOLS, make_protocol, protocol_names\n"
+            "import sys\nassert 'frictionlab.protocols.cyclic' not in sys.modules\n"
+            "assert 'sinusoidal' in _PROTOCOLS and make_protocol({'type': 'position_steps', 'positions': [0.0, 1e-6],"
+            " 'times': [0.0, 1.0]}).type_name == 'position_steps'\n"
+            "assert {'velocity_steps', 'recorded', 'pulsating_threshold'} <= set(protocol_names())")
+    _modules_after(code)

@@ -26,7 +26,6 @@ from ..core.errors import ConfigError, IntegrationError, ParameterError, suggest
 from ..core.result import make_dataset
 from ..protocols.base import AbstractProtocol
 from ..systems.base import AbstractSystem
-from ..systems.prescribed_slip import PrescribedSlip
 from .drivers import check_options, default_driver, driver_for, run_attrs
 from .integrate.adaptive import SCIPY_METHODS as _SCIPY
 
@@ -86,7 +85,10 @@ def simulate(
     """
     if not isinstance(protocol, AbstractProtocol):
         raise ConfigError(f"protocol must be an AbstractProtocol, got {type(protocol).__name__}")
-    system = system or PrescribedSlip()
+    if not system:
+        from ..systems.prescribed_slip import PrescribedSlip
+
+        system = PrescribedSlip()
     if not isinstance(system, AbstractSystem):
         raise ConfigError(f"system must be an AbstractSystem, got {type(system).__name__}")
     if integrator is None:
@@ -158,6 +160,7 @@ def run_law(
     state variables, each with ``units``; parameters in ``attrs``.
     """
     from ..core.validation import check_run_settings
+    from ..systems.prescribed_slip import PrescribedSlip
 
     system = system or PrescribedSlip()
     check_run_settings(model, protocol, system, integrator, dt=dt, t_end=t_end, save_dt=save_dt, max_points=max_points, rtol=rtol, atol=atol, newmark_beta=newmark_beta, newmark_gamma=newmark_gamma)
