@@ -17,13 +17,29 @@ child's own split (imports / work) is printed in the target column.
   file, ours (``pk_solve``, and the one-call SI-units ``solve_contact``, which also computes
   gap, displacement and contact clusters) against tamaas ``PolonskyKeerRey`` in its own fresh
   process, when tamaas is importable.
-* One rate-and-state velocity step on the quasi-static spring-slider (the ``rsfmodel``
-  README problem: mu0 = 0.6, a = 0.005, b = 0.01 aging law, Dc = 10 um, k = 1e-3 /um,
-  1 -> 10 um/s at 10 s, 40 s), ours (driver ``quasi_static``) with a cold cache (new
-  empty cache directories) and warm, against rsfmodel when importable.
+* One rate-and-state velocity step on the quasi-static spring-slider, the ``rsfmodel``
+  README/example problem (``examples/velocity_step_one_state.py``): mu0 = 0.6, a = 0.005,
+  b = 0.01 aging (Dieterich) law, Dc = 10 um, k = 1e-3 /um, load point 1 -> 10 um/s at 10 s,
+  40 s, both started at steady state at 1 um/s (``vref`` = ``v0`` = 1 um/s) and both returning
+  the 4001 samples every 0.01 s (rsfmodel's ``time = arange(0, 40.01, 0.01)``, ours
+  ``save_dt = 0.01``; rsfmodel works in um and s, ours in SI: ``stiffness = 1e3`` N/m at N = 1 N
+  is k / N = 1e-3 /um). Each side with its own default solver: rsfmodel ``Model.solve()``
+  (``odeint``, rtol = atol = 1e-12, ``tcrit`` at the step), ours the driver ``quasi_static``
+  (``solve_ivp`` LSODA between the protocol's breakpoints, rtol 1e-9). An unreported pair of
+  runs checks that they agree (largest friction difference over the samples every 5 s).
+  Ours runs once with a cold cache (new empty cache directories) and then alternates with
+  rsfmodel, ``rsf_repeats`` runs each (7; 3 with ``quick``): the figures are the medians
+  (and the fastest). Each child also reports which of numba, xarray, pandas, dask it loaded
+  (ours: none; the result is a :class:`~frictionlab.core.result.LazyDataset`).
+  rsfmodel is found when importable (``PYTHONPATH=/path/to/dir/holding/rsfmodel``). Its
+  ``solve`` calls ``scipy.integrate.cumtrapz``, removed in SciPy 1.14: the snippet binds that
+  name to ``cumulative_trapezoid`` (the same function renamed) before importing rsfmodel.
+  Both packages' bytecode is compiled first (``compileall``), as an installed package's is:
+  with ``PYTHONDONTWRITEBYTECODE`` set (this environment) a process would otherwise compile
+  frictionlab's sources every time.
 
-The contact and RSF figures are taken with warm caches (a first, unreported process fills
-them); each figure is the best of ``repeats`` alternating runs (1 with ``quick``, else 3).
+The contact figures are taken with warm caches (a first, unreported process fills
+them); each is the best of ``repeats`` alternating runs (1 with ``quick``, else 3).
 ``python benchmarks/bench_fresh.py contact [RUNS] [BASE_SRC]`` prints the contact figures as
 medians of ``RUNS`` (7) interleaved rounds with the load, and ``solve_contact`` imported from
 another checkout's ``src`` beside them when given (before/after under the same load).
@@ -33,13 +49,16 @@ A wall time includes the interpreter's exit, which the child's own split does no
 the final garbage collections walking the ~1e5 objects that numba creates (``gc.freeze()`` at
 exit cut it to 0.07 s; not done: the objects it leaves unfinalized include open files held in
 reference cycles, which then are not flushed).
+``python benchmarks/bench_fresh.py rsf`` runs the rate-and-state rows only.
 """
 
 from __future__ import annotations
 
+import compileall
 import importlib.util
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -115,26 +134,37 @@ t2 = time.perf_counter()
 print(json.dumps({"import": t1 - t0, "work": t2 - t1}))
 """
 
+#: the modules a child reports as loaded (a guard that the RSF run stays free of them)
+_HEAVY = """
+rep["loaded"] = sorted({m.split(".")[0] for m in sys.modules} & {"numba", "xarray", "pandas", "dask"})
+"""
+
 _OURS_RSF = """
-import json, time
+import json, sys, time
 t0 = time.perf_counter()
 from frictionlab.laws import RateState
 from frictionlab.protocols import VelocitySteps
 from frictionlab.solve import simulate
 from frictionlab.systems import QuasiStaticSlider
 t1 = time.perf_counter()
-""" + _COUNT + """
 law = RateState(mu0=0.6, a=0.005, b=0.01, dc=1e-5, v0=1e-6, v_init=1e-6)
 ds = simulate(law, VelocitySteps(velocities=(1e-6, 1e-5), durations=(10.0, 30.0)),
-              system=QuasiStaticSlider(stiffness=1e3), integrator="quasi_static")
+              system=QuasiStaticSlider(stiffness=1e3), integrator="quasi_static", save_dt=0.01)
 t2 = time.perf_counter()
-print(json.dumps({"import": t1 - t0, "work": t2 - t1, "compiled": len(compiled)}))
+rep = {"import": t1 - t0, "work": t2 - t1}
+""" + _HEAVY + """
+if sys.argv[1:] == ["check"]:
+    rep["mu"] = ds.friction_coefficient.values[::500].tolist()
+print(json.dumps(rep))
 """
 
 _RSFMODEL = """
-import json, time
+import json, sys, time
 t0 = time.perf_counter()
 import numpy as np
+from scipy import integrate
+if not hasattr(integrate, "cumtrapz"):  # SciPy >= 1.14 renamed it; rsfmodel's solve calls the old name
+    integrate.cumtrapz = integrate.cumulative_trapezoid
 from rsfmodel import rsf, staterelations
 t1 = time.perf_counter()
 model = rsf.Model()
@@ -148,7 +178,11 @@ lp[1000:] = 10.0
 model.loadpoint_velocity = lp
 model.solve()
 t2 = time.perf_counter()
-print(json.dumps({"import": t1 - t0, "work": t2 - t1}))
+rep = {"import": t1 - t0, "work": t2 - t1}
+""" + _HEAVY + """
+if sys.argv[1:] == ["check"]:
+    rep["mu"] = model.results.friction[::500].tolist()
+print(json.dumps(rep))
 """
 
 
@@ -168,7 +202,14 @@ def _fresh(code: str, *args: str, env: dict[str, str] | None = None, src: str = 
 
 def _split(rep: dict) -> str:
     out = f"imports {rep['import']:.2f} s, work {rep['work']:.2f} s"
-    return out + (f", {rep['compiled']} compilations" if "compiled" in rep else "")
+    out += f", {rep['compiled']} compilations" if "compiled" in rep else ""
+    return out + (f", loaded {'/'.join(rep['loaded']) or 'none of numba/xarray/pandas/dask'}" if "loaded" in rep else "")
+
+
+def _median(runs: list[tuple[float, dict]]) -> tuple[float, dict]:
+    """Median wall time of ``runs`` and the median imports / work of the children."""
+    return statistics.median(r[0] for r in runs), {k: statistics.median(r[1][k] for r in runs)
+                                                   for k in ("import", "work")} | {"loaded": runs[0][1].get("loaded", [])}
 
 
 def _best(runs: list[tuple[float, dict]]) -> tuple[float, dict]:
@@ -221,29 +262,7 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
         else:
             out.append((f"{n}^2 contact solve vs tamaas", float("nan"), "-", "tamaas not installed"))
 
-    have_rsf = importlib.util.find_spec("rsfmodel") is not None
-    with tempfile.TemporaryDirectory(prefix="frictionlab-bench-fresh-") as tmp:
-        env = {**os.environ, "FRICTIONLAB_CACHE_DIR": str(Path(tmp) / "fl"), "NUMBA_CACHE_DIR": str(Path(tmp) / "numba")}
-        cold, rep = _fresh(_OURS_RSF, env=env)
-    out.append(("RSF velocity step (quasi-static), cold cache: process", cold, "s", f"{cold / base:.1f}x numpy; {_split(rep)}"))
-    _fresh(_OURS_RSF)
-    ours, theirs = [], []
-    for _ in range(repeats):
-        ours.append(_fresh(_OURS_RSF))
-        if have_rsf:
-            try:
-                theirs.append(_fresh(_RSFMODEL))
-            except RuntimeError as exc:
-                out.append(("rsfmodel run failed", float("nan"), "-", str(exc)))
-                have_rsf = False
-    o, orep = _best(ours)
-    out.append(("RSF velocity step (quasi-static), warm cache: process", o, "s", f"{o / base:.1f}x numpy; {_split(orep)}"))
-    if have_rsf and theirs:
-        t, trep = _best(theirs)
-        out.append(("RSF velocity step, rsfmodel: process", t, "s", _split(trep)))
-        out.append(("RSF velocity step end to end: ours / rsfmodel", o / t, "1", "< 1 (issue 19)"))
-    elif not have_rsf:
-        out.append(("RSF velocity step vs rsfmodel", float("nan"), "-", "rsfmodel not installed"))
+    out += run_rsf(quick)
     out.append(("load average (1 min) at the end", os.getloadavg()[0], "", ""))
     return out
 
@@ -289,11 +308,57 @@ def contact_medians(runs: int, base_src: str | None = None) -> list[tuple[str, f
     return out
 
 
+def run_rsf(quick: bool, repeats: int | None = None) -> list[tuple[str, float, str, str]]:
+    """The rate-and-state rows (module docstring): ours cold, then ours and rsfmodel alternating."""
+    repeats = repeats or (3 if quick else 7)
+    out: list[tuple[str, float, str, str]] = []
+    spec = importlib.util.find_spec("rsfmodel")
+    have_rsf = spec is not None
+    # both packages load their bytecode, as installed packages do (compiled at install), also where
+    # PYTHONDONTWRITEBYTECODE is set: else every fresh process compiles frictionlab's sources again
+    compileall.compile_dir(str(Path(_SRC) / "frictionlab"), quiet=1)
+    if have_rsf and spec.origin:
+        compileall.compile_dir(str(Path(spec.origin).parent), quiet=1)
+    with tempfile.TemporaryDirectory(prefix="frictionlab-bench-fresh-") as tmp:
+        env = {**os.environ, "FRICTIONLAB_CACHE_DIR": str(Path(tmp) / "fl"), "NUMBA_CACHE_DIR": str(Path(tmp) / "numba")}
+        cold, rep = _fresh(_OURS_RSF, env=env)
+    out.append(("RSF velocity step (quasi-static), cold cache: process", cold, "s", _split(rep)))
+    _, ocheck = _fresh(_OURS_RSF, "check")  # unreported: warms the file cache, checks the answer
+    if have_rsf:
+        try:
+            _, tcheck = _fresh(_RSFMODEL, "check")
+        except RuntimeError as exc:
+            out.append(("rsfmodel run failed", float("nan"), "-", str(exc)))
+            have_rsf = False
+    ours, theirs = [], []
+    for _ in range(repeats):
+        ours.append(_fresh(_OURS_RSF))
+        if have_rsf:
+            theirs.append(_fresh(_RSFMODEL))
+    o, orep = _median(ours)
+    out.append((f"RSF velocity step, ours: process, median of {repeats}", o, "s",
+                f"fastest {min(r[0] for r in ours):.3f} s; {_split(orep)}"))
+    if have_rsf:
+        t, trep = _median(theirs)
+        out.append((f"RSF velocity step, rsfmodel: process, median of {repeats}", t, "s",
+                    f"fastest {min(r[0] for r in theirs):.3f} s; {_split(trep)}"))
+        out.append(("RSF velocity step end to end: ours / rsfmodel (medians)", o / t, "1", "< 1 (issue 19)"))
+        diff = max(abs(a - b) for a, b in zip(ocheck["mu"], tcheck["mu"]))
+        out.append(("RSF velocity step: largest |mu ours - mu rsfmodel| (every 5 s)", diff, "1",
+                    "same experiment: agree to the solvers' tolerances"))
+    else:
+        out.append(("RSF velocity step vs rsfmodel", float("nan"), "-", "rsfmodel not importable"))
+    return out
+
+
 if __name__ == "__main__":
     # ``python benchmarks/bench_fresh.py contact [RUNS] [BASE_SRC]``: the contact figures only, medians
     if sys.argv[1:2] == ["contact"]:
         rest = sys.argv[2:]
         rows = contact_medians(int(rest[0]) if rest else 7, rest[1] if len(rest) > 1 else None)
+    elif sys.argv[1:2] == ["rsf"]:
+        rows = [("load average (1 min) at the start", os.getloadavg()[0], "", ""), *run_rsf(quick="--quick" in sys.argv),
+                ("load average (1 min) at the end", os.getloadavg()[0], "", "")]
     else:
         rows = run(quick="--quick" in sys.argv)
     for row in rows:

@@ -17,7 +17,8 @@ import frictionlab
 HEAVY = ("xarray", "pandas", "numba", "scipy", "matplotlib", "dask", "distributed")
 
 #: packages whose ``__init__`` exports names lazily (``frictionlab.core.lazy``)
-LAZY_PACKAGES = ("frictionlab", "frictionlab.core", "frictionlab.fit", "frictionlab.sweep", "frictionlab.analysis")
+LAZY_PACKAGES = ("frictionlab", "frictionlab.core", "frictionlab.fit", "frictionlab.sweep", "frictionlab.analysis",
+                 "frictionlab.laws", "frictionlab.systems", "frictionlab.solve", "frictionlab.protocols")
 
 
 def _heavy_after(code: str, heavy: tuple[str, ...] = HEAVY) -> list[str]:
@@ -51,7 +52,10 @@ def test_command_help_loads_no_heavy_dependency(command):
 
 
 def test_a_public_name_imports_its_module_on_first_use():
-    assert "xarray" in _heavy_after("import frictionlab\nfrictionlab.simulate")
+    # ``simulate`` no longer imports xarray itself (the result types do, when built): the module is the probe
+    assert "frictionlab.solve.simulate" not in _modules_after("import frictionlab")
+    assert "frictionlab.solve.simulate" in _modules_after("import frictionlab\nfrictionlab.simulate")
+    assert "numpy" in _heavy_after("import frictionlab\nfrictionlab.simulate", (*HEAVY, "numpy"))
 
 
 @pytest.mark.parametrize("package", LAZY_PACKAGES)
@@ -202,39 +206,46 @@ def test_the_drivers_of_simulate_need_no_unrelated_model_package():
             "assert default_driver(RateState(), QuasiStaticSlider(stiffness=1e3)).name == 'quasi_static'")
     mods = _modules_after(code)
     assert _loaded(mods, ("frictionlab.contact", "frictionlab.scenarios", "frictionlab.fit")) == []
-    assert "frictionlab.control.driver" in mods  # the servo driver serves every rate law
+    # the default found on the model's own class: the generic drivers' modules are not needed
+    assert _loaded(mods, ("frictionlab.solve.law_drivers", "frictionlab.control")) == []
+    code = ("from frictionlab.laws import RateState\nfrom frictionlab.solve import drivers_for\n"
+            "assert {'quasi_static', 'rk4', 'servo'} <= set(drivers_for(RateState()))")
+    assert "frictionlab.control.driver" in _modules_after(code)  # the servo driver serves every rate law
 
 
-def test_driver_modules_table_names_every_registration():
-    """After a full discovery, every driver of a frictionlab class is defined in a module that
-    ``DRIVER_MODULES`` lists for that class, and nothing listed is stale."""
-    from frictionlab.core.registry import discover
-    from frictionlab.solve.drivers import _DRIVERS, DRIVER_MODULES
-
-    discover()
-    seen: dict[str, set[str]] = {}
-    for cls, table in _DRIVERS.items():
-        if not cls.__module__.startswith("frictionlab."):
-            continue  # a test's own model class
-        key = f"{cls.__module__}.{cls.__qualname__}"
-        for drv in table.values():
-            assert drv.func.__module__ in DRIVER_MODULES.get(key, ()), (key, drv.name, drv.func.__module__)
-            seen.setdefault(key, set()).add(drv.func.__module__)
-    assert {k: set(v) for k, v in DRIVER_MODULES.items()} == seen
+#: what a rate-and-state ``quasi_static`` run never needs (issue 19: a fresh process paid about 1.2 s
+#: of imports for them): the Dataset stack, numba (the driver calls no kernel), the generic drivers
+NOT_FOR_A_QUASI_STATIC_RUN = ("xarray", "pandas", "dask", "numba", "llvmlite", "matplotlib", "frictionlab.protocols.cyclic",
+                              "frictionlab.solve.law_drivers", "frictionlab.control", "frictionlab.core.jitcache",
+                              "frictionlab.laws.rate_state_kernels", "frictionlab.systems.kernels",
+                              "frictionlab.systems.mass", "frictionlab.laws.lugre")
 
 
-def test_a_scenario_looked_up_by_name_imports_its_own_module():
-    """A sweep or run of one scenario does not import every scenario module (nor matplotlib, which
-    ``frictionlab.plot`` imports at the first figure); a name held by a module of another name
-    (``kloss/fig4a`` in ``kloss/fig4.py``) is still found by the full discovery."""
-    code = ("from frictionlab.scenarios import get_scenario\n"
-            "assert get_scenario('classic/rsf-velocity-step').name == 'classic/rsf-velocity-step'")
-    mods = _modules_after(code)
-    assert sorted(m for m in mods if m.startswith("frictionlab.scenarios.") and m.count(".") == 3) == \
-        ["frictionlab.scenarios.classic.rsf_velocity_step"]
-    assert _loaded(mods, ("matplotlib", "frictionlab.scenarios.rough_contact", "frictionlab.scenarios.beam_network",
-                          "frictionlab.scenarios.classic.rsf_stability_map")) == []
-    code = ("from frictionlab.scenarios import get_scenario\n"
-            "assert get_scenario('kloss/fig4a').name == 'kloss/fig4a'\n"
-            "from frictionlab.plot import plt\nassert plt.get_backend().lower() == 'agg'")
+def test_a_rate_state_quasi_static_run_loads_only_what_it_needs():
+    """The fresh-process RSF velocity step of ``bench_fresh`` (vs rsfmodel) imports numpy, scipy.integrate
+    and the frictionlab modules of its path only; its result becomes a Dataset (xarray) on first use."""
+    for how in ("integrator='quasi_static', ", ""):  # named, or the default driver found on RateState itself
+        code = ("import json, sys\nfrom frictionlab.laws import RateState\nfrom frictionlab.protocols import VelocitySteps\n"
+                "from frictionlab.solve import simulate\nfrom frictionlab.systems import QuasiStaticSlider\n"
+                "ds = simulate(RateState(a=0.005, b=0.01), VelocitySteps(velocities=(1e-6, 1e-5), durations=(1.0, 2.0)),\n"
+                f"              system=QuasiStaticSlider(stiffness=1e3), {how}save_dt=0.01)\n"
+                "print(json.dumps(sorted(sys.modules)))\n"
+                "import xarray\nassert isinstance(ds, xarray.Dataset) and ds.attrs['integrator'] == 'quasi_static'\n"
+                "assert ds.sizes['time'] == 301 and abs(float(ds.slip_velocity[0]) - 1e-6) < 1e-12\n"
+                "assert float(ds.slip_velocity[-1]) > 2e-6")
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        mods = set(json.loads(proc.stdout.strip().splitlines()[-1]))
+        assert _loaded(mods, NOT_FOR_A_QUASI_STATIC_RUN) == [], how
+        assert {"numpy", "scipy.integrate", "frictionlab.laws.rate_state_drivers"} <= mods
+
+
+def test_the_protocol_registry_is_complete_however_few_modules_were_imported():
+    """``frictionlab.protocols`` exports lazily; a lookup by name still sees every protocol."""
+    code = ("from frictionlab.protocols.base import _PROTOCOLS, make_protocol, protocol_names\n"
+            "import sys\nassert 'frictionlab.protocols.cyclic' not in sys.modules\n"
+            "assert 'sinusoidal' in _PROTOCOLS and make_protocol({'type': 'position_steps', 'positions': [0.0, 1e-6],"
+            " 'times': [0.0, 1.0]}).type_name == 'position_steps'\n"
+            "assert {'velocity_steps', 'recorded', 'pulsating_threshold'} <= set(protocol_names())")
     _modules_after(code)

@@ -102,3 +102,37 @@ def test_plot_helpers_return_figures():
     import matplotlib.pyplot as plt
 
     plt.close("all")
+
+
+def _rhs_array_form(model, bs, dcs, asinh_form, slip_law, kn):
+    """The right-hand side as the driver wrote it before issue 19 (array form, the reference)."""
+    from frictionlab.laws.rate_state_drivers import _velocity
+
+    dc1 = float(dcs[0])
+
+    def rhs(t, y, vlp):
+        lnth = y[2:]
+        v = _velocity(model, y[0], lnth, bs, dcs, asinh_form)
+        omega = abs(v) * np.exp(lnth) / dcs
+        dlnth = -(abs(v) / dcs) * np.log(np.maximum(omega, 1e-300)) if slip_law else np.exp(-lnth) - abs(v) / dcs
+        return np.concatenate([[kn * (vlp - v), v / dc1], dlnth])
+
+    return rhs
+
+
+@pytest.mark.parametrize("model", [RateState(**RSF), RateState(**RSF, law="slip"), RateState(**RSF, form="arcsinh"),
+                                   RateState2(), RateState2(law="slip")], ids=lambda m: f"{m.name}-{m.law}-{getattr(m, 'form', '')}")
+def test_the_lean_right_hand_side_and_velocities_are_bit_identical_to_the_array_form(model):
+    """Issue 19 cut the per-call overhead of the quasi-static right-hand side and vectorised the saved
+    velocities; neither may change a bit of the result."""
+    from frictionlab.laws.rate_state_drivers import _constants, _rhs_for, _velocities, _velocity
+
+    bs, dcs, asinh_form = _constants(model)
+    args = (model, bs, dcs, asinh_form, model.law == "slip", 1e3)
+    lean, ref = _rhs_for(*args), _rhs_array_form(*args)
+    rng = np.random.default_rng(19)
+    ys = np.column_stack([rng.uniform(0.55, 0.7, 200), rng.uniform(0, 50, 200), rng.normal(np.log(10.0), 2.0, (200, bs.size))])
+    for y in ys:
+        assert np.array_equal(lean(1.0, y, 3e-6), ref(1.0, y, 3e-6))
+    expected = np.array([_velocity(model, m, th, bs, dcs, asinh_form) for m, th in zip(ys[:, 0], ys[:, 2:])])
+    assert np.array_equal(_velocities(model, ys[:, 0], ys[:, 2:], bs, dcs, asinh_form), expected)

@@ -9,6 +9,10 @@ A package ``__init__`` declares where each public name lives and gets module-lev
 numba, matplotlib, dask); ``frictionlab.simulate`` or ``from frictionlab import simulate``
 imports :mod:`frictionlab.solve` at that moment and caches the name in the package, so the
 second access costs nothing. ``tests/unit/test_imports_lazy.py`` guards it.
+
+A class attribute holding a compiled kernel that lives in another module is a :class:`KernelRef`
+(``_rates_kernel = KernelRef("frictionlab.laws.rate_state_kernels", "_rates")``): importing the
+class loads no numba, the kernel module is imported when the attribute is first read.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["lazy_exports"]
+__all__ = ["lazy_exports", "KernelRef"]
 
 
 class _SameNamePackage(types.ModuleType):
@@ -73,3 +77,26 @@ def lazy_exports(package: str, exports: Mapping[str, str]) -> tuple[Callable[[st
         return sorted(set(vars(mod)) | set(exports) | set(getattr(mod, "__all__", ())))
 
     return __getattr__, __dir__
+
+
+class KernelRef:
+    """Class attribute naming an object (a numba kernel) by module and name, imported on first read.
+
+    ``cls.attr`` and ``instance.attr`` return the object itself (the module is imported once, then
+    the object is cached here), so code reading ``Law._rates_kernel`` or ``System._rhs_kernel``
+    sees the compiled kernel exactly as with a plain attribute.
+    """
+
+    __slots__ = ("module", "name", "_value")
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module, self.name = module, name
+        self._value: Any = None
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if self._value is None:
+            self._value = getattr(importlib.import_module(self.module), self.name)
+        return self._value
+
+    def __repr__(self) -> str:
+        return f"KernelRef({self.module!r}, {self.name!r})"

@@ -50,13 +50,13 @@ _DISCOVERED = False
 
 
 def discover() -> None:
-    """Import every module of the model packages so that they register (models, presets and
-    their drivers), and :mod:`frictionlab.control` (the ``servo`` system and driver); done
+    """Import every module of the model and system packages so that they register (models, presets,
+    systems and drivers), and :mod:`frictionlab.control` (the ``servo`` system and driver); done
     once per process."""
     global _DISCOVERED
     if _DISCOVERED:
         return
-    for pkg_name in ("frictionlab.laws", "frictionlab.contact"):
+    for pkg_name in ("frictionlab.laws", "frictionlab.contact", "frictionlab.systems"):
         pkg = importlib.import_module(pkg_name)
         for mod in pkgutil.walk_packages(pkg.__path__, pkg_name + "."):
             importlib.import_module(mod.name)

@@ -9,12 +9,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .errors import DataError
-from .files import atomic_target
 
 if TYPE_CHECKING:
     import xarray as xr
 
-__all__ = ["STANDARD_UNITS", "CSV_MAX_ROWS", "make_dataset", "write_netcdf", "write_csv", "read_netcdf"]
+__all__ = ["STANDARD_UNITS", "CSV_MAX_ROWS", "make_dataset", "LazyDataset", "write_netcdf", "write_csv", "read_netcdf"]
 
 #: standard variable names and their units
 STANDARD_UNITS: dict[str, str] = {
@@ -60,6 +59,104 @@ def make_dataset(
     return ds
 
 
+class LazyDataset:
+    """A result that becomes the :class:`xarray.Dataset` of :func:`make_dataset` on first use.
+
+    A driver whose run needs neither xarray nor pandas (the rate-and-state ``quasi_static``
+    driver) returns one, so that a fresh process running one simulation does not import them
+    (about a second of start-up) unless the result is used as a Dataset. It keeps the
+    numpy arrays; the first attribute, item, ``len``, ``in``, iteration, ``repr``, copy or pickle
+    builds the Dataset (once) and forwards to it, so ``ds.slip_velocity``, ``ds["slip"]``,
+    ``ds.attrs``, ``ds.sel(...)``, ``write_netcdf(ds, ...)`` behave exactly as on the Dataset and
+    ``isinstance(ds, xarray.Dataset)`` is true. :meth:`to_dataset` returns the Dataset itself
+    (for code that needs ``type(ds) is xarray.Dataset``, e.g. ``xarray.testing``); a pickle or
+    copy is a plain Dataset. Units are checked when it is made, as by :func:`make_dataset`.
+    """
+
+    __slots__ = ("_parts", "_ds")
+    __hash__ = None  # type: ignore[assignment]  # as a Dataset: unhashable
+
+    def __init__(self, time: np.ndarray, data: Mapping[str, np.ndarray], *, units: Mapping[str, str] | None = None,
+                 attrs: Mapping[str, Any] | None = None) -> None:
+        units = dict(units or {})
+        for name in data:
+            if units.get(name, STANDARD_UNITS.get(name)) is None:
+                raise KeyError(f"no units known for result variable {name!r}")
+        object.__setattr__(self, "_parts", (time, dict(data), units, dict(attrs or {})))
+        object.__setattr__(self, "_ds", None)
+
+    def to_dataset(self) -> xr.Dataset:
+        """The :class:`xarray.Dataset` (built at the first call, then the same object)."""
+        ds = object.__getattribute__(self, "_ds")
+        if ds is None:
+            time, data, units, attrs = object.__getattribute__(self, "_parts")
+            ds = make_dataset(time, data, units=units, attrs=attrs)
+            object.__setattr__(self, "_ds", ds)
+            object.__setattr__(self, "_parts", None)
+        return ds
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:  # isinstance(ds, xarray.Dataset) holds, as for the Dataset it stands for
+        return type(self.to_dataset())
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("_parts", "_ds"):
+            raise AttributeError(name)
+        return getattr(self.to_dataset(), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self.to_dataset(), name, value)
+
+    def __dir__(self) -> list[str]:
+        return dir(self.to_dataset())
+
+    def __getitem__(self, key: Any) -> Any:
+        return self.to_dataset()[key]
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self.to_dataset()[key] = value
+
+    def __delitem__(self, key: Any) -> None:
+        del self.to_dataset()[key]
+
+    def __contains__(self, key: Any) -> bool:
+        return key in self.to_dataset()
+
+    def __iter__(self) -> Any:
+        return iter(self.to_dataset())
+
+    def __len__(self) -> int:
+        return len(self.to_dataset())
+
+    def __bool__(self) -> bool:
+        return bool(self.to_dataset())
+
+    def __eq__(self, other: Any) -> Any:  # type: ignore[override]
+        return self.to_dataset() == (other.to_dataset() if type(other) is LazyDataset else other)
+
+    def __ne__(self, other: Any) -> Any:  # type: ignore[override]
+        return self.to_dataset() != (other.to_dataset() if type(other) is LazyDataset else other)
+
+    def __repr__(self) -> str:
+        return repr(self.to_dataset())
+
+    def __str__(self) -> str:
+        return str(self.to_dataset())
+
+    def __copy__(self) -> xr.Dataset:
+        return self.to_dataset().copy(deep=False)
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> xr.Dataset:
+        return self.to_dataset().copy(deep=True)
+
+    def __reduce__(self) -> Any:  # a pickle holds (and loads as) the Dataset
+        return _same, (self.to_dataset(),)
+
+
+def _same(obj: Any) -> Any:
+    return obj
+
+
 def sanitize_attrs(attrs: Mapping[str, Any]) -> dict[str, Any]:
     """Attributes NetCDF can store: numbers, strings and 1-D numeric arrays."""
     out: dict[str, Any] = {}
@@ -84,6 +181,8 @@ def write_netcdf(ds: xr.Dataset, path: str | Path) -> Path:
     ds.attrs = sanitize_attrs(ds.attrs)
     for v in ds.variables.values():
         v.attrs = sanitize_attrs(v.attrs)
+    from .files import atomic_target
+
     with atomic_target(path) as tmp:
         ds.to_netcdf(tmp, engine="h5netcdf")
     return path
@@ -134,6 +233,8 @@ def write_csv(ds: xr.Dataset, path: str | Path, *, max_rows: int | None = None) 
             note = (f"# frictionlab: decimated: one time sample in every {stride} of {n_time} (and the last), "
                     f"{idx.size * per_time} rows of at most {max_rows}; the .nc file beside it holds every "
                     "sample (frictionlab run --csv full writes them all here)\n")
+    from .files import atomic_target
+
     df = ds.to_dataframe()
     df.columns = [f"{c} [{ds[c].attrs.get('units', '')}]" for c in df.columns]
     df.index.names = [f"{n} [{ds[n].attrs.get('units', '')}]" if n in ds.coords else n for n in df.index.names]

@@ -2,50 +2,19 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import ClassVar, final
 
 import numpy as np
-from numba import njit
 
 from ..core.base import AbstractLaw, FloatArray
+from ..core.lazy import KernelRef
 from ..core.params import option, param
 from ..core.registry import Preset, add_presets, register_model
 
 __all__ = ["RateState"]
 
 _VMIN = 1e-300
-
-
-@njit(cache=True, inline="always")
-def _mu(theta, v, p):
-    mu0, a, b, dc, v0, form = p[0], p[1], p[2], p[3], p[4], p[6]
-    th = max(theta, _VMIN)
-    av = abs(v)
-    if form > 0.5:  # regularised: mu = a asinh(v / (2 v0) exp(psi / a))
-        psi = mu0 + b * math.log(v0 * th / dc)
-        return a * math.asinh(av / (2.0 * v0) * math.exp(psi / a))
-    return mu0 + a * math.log(max(av, _VMIN) / v0) + b * math.log(v0 * th / dc)
-
-
-@njit(cache=True, inline="always")
-def _rates(state, v, fn, p, out):
-    dc = p[3]
-    th = max(state[0], _VMIN)
-    omega = abs(v) * th / dc
-    if p[5] > 0.5:  # slip law
-        out[0] = -omega * math.log(max(omega, _VMIN))
-    else:  # aging law
-        out[0] = 1.0 - omega
-
-
-@njit(cache=True, inline="always")
-def _friction(state, v, fn, p):
-    mu = _mu(state[0], v, p)
-    if v < 0.0:
-        mu = -mu
-    return mu * fn
 
 
 @final
@@ -98,8 +67,8 @@ class RateState(AbstractLaw):
     citation: ClassVar[str] = ("Dieterich, J. H. (1979). Modeling of rock friction 1. J. Geophys. Res. 84(B5), 2161-2168; "
                                "Ruina, A. (1983). Slip instability and state variable friction laws. J. Geophys. Res. 88(B12), 10359-10370.")
     doi: ClassVar[str] = "10.1029/JB084iB05p02161"
-    _rates_kernel = _rates
-    _friction_kernel = _friction
+    _rates_kernel = KernelRef("frictionlab.laws.rate_state_kernels", "_rates")
+    _friction_kernel = KernelRef("frictionlab.laws.rate_state_kernels", "_friction")
 
     def param_vector(self) -> FloatArray:
         return np.array([self.mu0, self.a, self.b, self.dc, self.v0,

@@ -2,47 +2,19 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import ClassVar, final
 
 import numpy as np
-from numba import njit
 
 from ..core.base import AbstractLaw, FloatArray
+from ..core.lazy import KernelRef
 from ..core.params import option, param
 from ..core.registry import register_model
 
 __all__ = ["RateState2"]
 
 _VMIN = 1e-300
-
-
-@njit(cache=True, inline="always")
-def _mu(th1, th2, v, p):
-    mu0, a, b1, dc1, b2, dc2, v0 = p[0], p[1], p[2], p[3], p[4], p[5], p[6]
-    return (mu0 + a * math.log(max(abs(v), _VMIN) / v0) + b1 * math.log(v0 * max(th1, _VMIN) / dc1)
-            + b2 * math.log(v0 * max(th2, _VMIN) / dc2))
-
-
-@njit(cache=True, inline="always")
-def _rates(state, v, fn, p, out):
-    for i in range(2):
-        dc = p[3 + 2 * i]
-        th = max(state[i], _VMIN)
-        omega = abs(v) * th / dc
-        if p[7] > 0.5:  # slip law
-            out[i] = -omega * math.log(max(omega, _VMIN))
-        else:  # aging law
-            out[i] = 1.0 - omega
-
-
-@njit(cache=True, inline="always")
-def _friction(state, v, fn, p):
-    mu = _mu(state[0], state[1], v, p)
-    if v < 0.0:
-        mu = -mu
-    return mu * fn
 
 
 @final
@@ -94,8 +66,8 @@ class RateState2(AbstractLaw):
                                "Phys. Solids 32(3), 167-196.")
     doi: ClassVar[str] = "10.1029/JB088iB12p10359"
     typical_inputs: ClassVar[dict[str, float]] = {"v": 1e-5, "normal_force": 1.0, "duration": 1.0}
-    _rates_kernel = _rates
-    _friction_kernel = _friction
+    _rates_kernel = KernelRef("frictionlab.laws.rate_state2_kernels", "_rates")
+    _friction_kernel = KernelRef("frictionlab.laws.rate_state2_kernels", "_friction")
 
     def param_vector(self) -> FloatArray:
         return np.array([self.mu0, self.a, self.b1, self.dc1, self.b2, self.dc2, self.v0,

@@ -14,7 +14,9 @@ formulation). The states :math:`(\mu_s, x/D_{c1}, \ln\theta_i)` are integrated b
 jumps), so no step straddles a jump.
 
 The normal load must be constant (``N`` from the protocol at t = 0); a protocol that varies it
-is refused.
+is refused. The run needs neither numba (no kernel is called) nor xarray: the result is a
+:class:`~frictionlab.core.result.LazyDataset`, built as a Dataset at first use, so that a fresh
+process running one velocity step pays for numpy and :mod:`scipy.integrate` only (issue 19).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import numpy as np
 from scipy.integrate import solve_ivp
 
 from ..core.errors import ConfigError, IntegrationError
-from ..core.result import make_dataset
+from ..core.result import LazyDataset
 from ..solve.drivers import register_driver, run_attrs
 from ..systems.quasi_static import QuasiStaticSlider
 from .rate_state import RateState
@@ -56,6 +58,56 @@ def _mu(model: Any, v: float, lnth: np.ndarray, bs: np.ndarray, dcs: np.ndarray,
     if asinh_form:
         return model.a * math.asinh(v / (2.0 * model.v0) * math.exp(psi / model.a))
     return psi + model.a * math.log(v / model.v0)
+
+
+def _velocities(model: Any, mu: np.ndarray, lnth: np.ndarray, bs: np.ndarray, dcs: np.ndarray,
+                asinh_form: bool) -> np.ndarray:
+    """:func:`_velocity` at every saved sample (the same floating-point operations, vectorised up
+    to the exponentials, which stay :func:`math.exp`/:func:`math.sinh` as in the step)."""
+    psi = model.mu0 + (bs * (np.log(model.v0 / dcs) + lnth)).sum(axis=1)
+    if asinh_form:
+        return np.array([2.0 * model.v0 * math.exp(-p / model.a) * math.sinh(m / model.a)
+                         for m, p in zip(mu.tolist(), psi.tolist())])
+    return np.array([model.v0 * math.exp(x) for x in ((mu - psi) / model.a).tolist()])
+
+
+def _rhs_for(model: Any, bs: np.ndarray, dcs: np.ndarray, asinh_form: bool, slip_law: bool, kn: float):
+    r"""``rhs(t, y, vlp)`` of :math:`y = (\mu_s, x/D_{c1}, \ln\theta_i)` for :func:`solve_ivp`.
+
+    The arithmetic of :func:`_velocity` and of the evolution laws, with the constants taken out of
+    the call (it runs once per function evaluation, a few thousand times a run): for one or two
+    state variables the sum over them is written out, in the order ``numpy.sum`` adds them, so
+    the result is bit for bit that of the array form.
+    """
+    mu0, a, v0 = model.mu0, model.a, model.v0
+    c = np.log(model.v0 / dcs)
+    n = bs.size
+    b_0, c_0 = float(bs[0]), float(c[0])
+    b_1, c_1 = (float(bs[1]), float(c[1])) if n > 1 else (0.0, 0.0)
+    dc1 = float(dcs[0])
+
+    def rhs(t: float, y: np.ndarray, vlp: float) -> np.ndarray:
+        lnth = y[2:]
+        if n == 1:
+            s = b_0 * (c_0 + float(y[2]))
+        elif n == 2:
+            s = b_0 * (c_0 + float(y[2])) + b_1 * (c_1 + float(y[3]))
+        else:
+            s = float(np.sum(bs * (c + lnth)))
+        psi = mu0 + s
+        mu = float(y[0])
+        v = 2.0 * v0 * math.exp(-psi / a) * math.sinh(mu / a) if asinh_form else v0 * math.exp((mu - psi) / a)
+        av = abs(v)
+        out = np.empty(y.size)
+        out[0] = kn * (vlp - v)
+        out[1] = v / dc1
+        if slip_law:
+            out[2:] = -(av / dcs) * np.log(np.maximum(av * np.exp(lnth) / dcs, 1e-300))
+        else:
+            out[2:] = np.exp(-lnth) - av / dcs
+        return out
+
+    return rhs
 
 
 def run_quasi_static(model: Any, protocol: Any, system: QuasiStaticSlider, *, dt: float | None, t_end: float | None,
@@ -94,16 +146,7 @@ def run_quasi_static(model: Any, protocol: Any, system: QuasiStaticSlider, *, dt
     else:
         mu0 = system.preload / n_load
     dc1 = float(dcs[0])
-
-    def rhs(t: float, y: np.ndarray, vlp: float) -> np.ndarray:
-        lnth = y[2:]
-        v = _velocity(model, y[0], lnth, bs, dcs, asinh_form)
-        omega = abs(v) * np.exp(lnth) / dcs
-        if slip_law:
-            dlnth = -(abs(v) / dcs) * np.log(np.maximum(omega, 1e-300))
-        else:
-            dlnth = np.exp(-lnth) - abs(v) / dcs
-        return np.concatenate([[kn * (vlp - v), v / dc1], dlnth])
+    rhs = _rhs_for(model, bs, dcs, asinh_form, slip_law, kn)
 
     edges = sorted({0.0, t_end, *(b for b in protocol.breakpoints if 0.0 < b < t_end)})
     y = np.concatenate([[mu0, 0.0], lnth0])
@@ -129,7 +172,7 @@ def run_quasi_static(model: Any, protocol: Any, system: QuasiStaticSlider, *, dt
         y = sol.y[:, -1]
     mu = Y[:, 0]
     lnth = Y[:, 2:]
-    v = np.array([_velocity(model, m, th, bs, dcs, asinh_form) for m, th in zip(mu, lnth)])
+    v = _velocities(model, mu, lnth, bs, dcs, asinh_form)
     slip = Y[:, 1] * dc1
     spring = mu * n_load
     data = {"driver_position": slip + spring / system.stiffness, "slip": slip, "slip_velocity": v,
@@ -139,8 +182,8 @@ def run_quasi_static(model: Any, protocol: Any, system: QuasiStaticSlider, *, dt
     for name, unit, col in zip(model.state_names, model.state_units, lnth.T):
         data[name] = np.exp(col)
         units[name] = unit
-    return make_dataset(times, data, units=units,
-                        attrs=run_attrs(model, protocol, system, "quasi_static", solver=solver, rtol=rtol, atol=atol))
+    return LazyDataset(times, data, units=units,
+                       attrs=run_attrs(model, protocol, system, "quasi_static", solver=solver, rtol=rtol, atol=atol))
 
 
 for _cls in (RateState, RateState2):

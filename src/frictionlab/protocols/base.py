@@ -85,7 +85,58 @@ def segment_kind(velocity: float | None, normal_force: float | None, *, hold: bo
         return "ramp"
     return "hold" if hold or velocity == 0.0 else "slide"
 
-_PROTOCOLS: dict[str, type["AbstractProtocol"]] = {}
+class _Registry(dict):  # type: ignore[type-arg]
+    """``type_name -> class`` of every protocol. The package exports lazily (a run imports only the
+    modules of its protocols), so the first read that may need another protocol (``in``, lookup,
+    iteration, ``len``) imports every module of :mod:`frictionlab.protocols` first."""
+
+    complete = False
+
+    def _load_all(self) -> None:
+        if not self.complete:
+            self.complete = True
+            import importlib
+            import pkgutil
+
+            pkg = importlib.import_module(__name__.rsplit(".", 1)[0])
+            for mod in pkgutil.iter_modules(pkg.__path__):
+                importlib.import_module(f"{pkg.__name__}.{mod.name}")
+
+    def __contains__(self, key: object) -> bool:
+        if not super().__contains__(key):
+            self._load_all()
+        return super().__contains__(key)
+
+    def __getitem__(self, key: str) -> type["AbstractProtocol"]:
+        if not super().__contains__(key):
+            self._load_all()
+        return super().__getitem__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self else default
+
+    def __iter__(self) -> Any:
+        self._load_all()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._load_all()
+        return super().__len__()
+
+    def keys(self) -> Any:
+        self._load_all()
+        return super().keys()
+
+    def values(self) -> Any:
+        self._load_all()
+        return super().values()
+
+    def items(self) -> Any:
+        self._load_all()
+        return super().items()
+
+
+_PROTOCOLS: dict[str, type["AbstractProtocol"]] = _Registry()
 
 
 def register_protocol(cls: type) -> type:

@@ -2,13 +2,18 @@
 
 Layering: ``solve`` imports ``core``, ``protocols`` and ``systems`` only. Model families
 (``laws/``, ``contact/``) import :mod:`frictionlab.solve.drivers` to register their own
-drivers; ``solve`` never imports them.
+drivers; ``solve`` never imports them. The generic drivers (:mod:`.law_drivers`) register when a
+lookup first needs them (``drivers.DRIVER_MODULES``), so importing ``solve`` loads no numba or xarray;
+its names are imported from their modules on first use (:func:`frictionlab.core.lazy.lazy_exports`).
 """
 
-from . import law_drivers as _law_drivers  # noqa: F401  (registers the generic drivers)
-from .convergence import ConvergenceReport, check_convergence, relative_change
-from .drivers import Driver, default_driver, driver_for, drivers_for, register_driver
-from .simulate import INTEGRATORS, simulate
+from ..core.lazy import lazy_exports
 
 __all__ = ["simulate", "INTEGRATORS", "Driver", "register_driver", "drivers_for", "default_driver", "driver_for",
            "ConvergenceReport", "check_convergence", "relative_change"]
+
+__getattr__, __dir__ = lazy_exports(__name__, {
+    "simulate": ".simulate", "INTEGRATORS": ".simulate",
+    **{n: ".drivers" for n in ("Driver", "register_driver", "drivers_for", "default_driver", "driver_for")},
+    **{n: ".convergence" for n in ("ConvergenceReport", "check_convergence", "relative_change")},
+})

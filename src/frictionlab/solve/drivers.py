@@ -134,13 +134,19 @@ DRIVER_MODULES: dict[str, tuple[str, ...]] = {
 _IMPORTED: set[type] = set()
 
 
+def _import_class_drivers(cls: type) -> dict[str, Driver]:
+    """Import the modules registering drivers on ``cls`` (once) and return its own drivers."""
+    if cls not in _IMPORTED:
+        for module in DRIVER_MODULES.get(f"{cls.__module__}.{cls.__qualname__}", ()):
+            importlib.import_module(module)
+        _IMPORTED.add(cls)
+    return _DRIVERS.get(cls, {})
+
+
 def _import_drivers(model: Any) -> None:
     """Import the modules registering drivers on the classes of ``model``'s MRO (once per class)."""
     for cls in _mro(model):
-        if cls not in _IMPORTED:
-            for module in DRIVER_MODULES.get(f"{cls.__module__}.{cls.__qualname__}", ()):
-                importlib.import_module(module)
-            _IMPORTED.add(cls)
+        _import_class_drivers(cls)
 
 
 def register_driver(
@@ -232,26 +238,27 @@ def default_driver(model: Any, system: Any = None, protocol: Any = None) -> Driv
     feedback protocol), the first driver of :func:`drivers_for` that can. Raises
     :class:`ConfigError` when the model has no driver, or none fits.
     """
-    table = drivers_for(model)
     label = model.__name__ if isinstance(model, type) else type(model).__name__
-    if not table:
-        raise ConfigError(f"model {label} has no registered driver; see frictionlab.solve.register_driver")
-    first = None
-    for cls in _mro(model):
-        for drv in _DRIVERS.get(cls, {}).values():
-            if drv.default and table.get(drv.name) is drv:
-                first = drv
-                break
-        if first is not None:
-            break
-    first = first or next(iter(table.values()))
-    if system is None and protocol is None:
-        return first
-    if system is None:
+    if system is None and protocol is not None:
         from ..systems.prescribed_slip import PrescribedSlip
 
         system = PrescribedSlip()
-    if first.refusal(protocol, system) is None:
+    # the nearest class's default not shadowed by a nearer driver of its name; the classes of the
+    # MRO are imported one at a time, so a default that fits needs no farther class's drivers
+    seen: set[str] = set()
+    for cls in _mro(model):
+        own = _import_class_drivers(cls)
+        first = next((d for d in own.values() if d.default and d.name not in seen), None)
+        if first is not None:
+            if system is None or first.refusal(protocol, system) is None:
+                return first
+            break
+        seen.update(own)
+    table = drivers_for(model)
+    if not table:
+        raise ConfigError(f"model {label} has no registered driver; see frictionlab.solve.register_driver")
+    first = first or next(iter(table.values()))
+    if system is None or first.refusal(protocol, system) is None:
         return first
     for drv in table.values():
         if drv.refusal(protocol, system) is None:
@@ -261,7 +268,16 @@ def default_driver(model: Any, system: Any = None, protocol: Any = None) -> Driv
 
 
 def driver_for(model: Any, name: str) -> Driver:
-    """The driver ``name`` of ``model``; an unknown name is a one-line :class:`ConfigError`."""
+    """The driver ``name`` of ``model``; an unknown name is a one-line :class:`ConfigError`.
+
+    The classes of the MRO are searched nearest first, importing each one's driver modules in
+    turn: the nearest registration wins, as in :func:`drivers_for`, and a driver found on the
+    model's own class imports nothing of the generic drivers (a rate-state ``quasi_static`` run
+    loads neither numba nor xarray)."""
+    for cls in _mro(model):
+        drv = _import_class_drivers(cls).get(name)
+        if drv is not None:
+            return drv
     table = drivers_for(model)
     if name not in table:
         label = model.__name__ if isinstance(model, type) else type(model).__name__

@@ -57,7 +57,7 @@ register_driver(AbstractLaw, "newmark", _law_driver("newmark"), options={**_SAVE
                 description="implicit Newmark-beta for mass systems (stiff laws)")
 for _name in _SCIPY:
     register_driver(AbstractLaw, _name, _law_driver(_name), options={**_SAVE, **_TOL}, systems=(AbstractSystem,),
-                    adaptive=True, description=f"scipy solve_ivp {getattr(_SCIPY[_name], '__name__', _SCIPY[_name])}, adaptive step")
+                    adaptive=True, description=f"scipy solve_ivp {_SCIPY[_name]}, adaptive step")
 register_driver(AbstractLaw, "step", _law_driver("step"), options=_SAVE, feedback=True,
                 description="Python stepping loop (one RK4 step per dt); runs feedback protocols")
 register_driver(AbstractSteppedModel, "step", _law_driver("step"), default=True, options=_SAVE, feedback=True,

@@ -17,24 +17,20 @@ calls it. The generic drivers of the rate laws (:mod:`frictionlab.solve.law_driv
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import xarray as xr
 
 from ..core.base import AbstractLaw, AbstractModel, AbstractSteppedModel
 from ..core.errors import ConfigError, IntegrationError, ParameterError, suggest
 from ..core.result import make_dataset
 from ..protocols.base import AbstractProtocol
 from ..systems.base import AbstractSystem
-from ..systems.prescribed_slip import PrescribedSlip
 from .drivers import check_options, default_driver, driver_for, run_attrs
 from .integrate.adaptive import SCIPY_METHODS as _SCIPY
-from .integrate.adaptive import run_adaptive
-from .integrate.compiled import fixed_step_loops
-from .integrate.guard import check_fixed_step
-from .integrate.newmark import newmark_loop_for
-from ..core.validation import check_run_settings
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 __all__ = ["simulate", "run_law", "INTEGRATORS"]
 
@@ -82,11 +78,17 @@ def simulate(
     -------
     xarray.Dataset with ``time`` and the standard variables (``slip``, ``slip_velocity``,
     ``normal_force``, ``friction_force``, ``friction_coefficient``, ... ) plus the model
-    state variables, each with ``units``; parameters in ``attrs``.
+    state variables, each with ``units``; parameters in ``attrs``. A driver that needs no
+    xarray to run (rate-and-state ``quasi_static``) returns it as a
+    :class:`~frictionlab.core.result.LazyDataset`, which builds it at first use and acts as it
+    (``isinstance(ds, xarray.Dataset)`` holds; ``ds.to_dataset()`` is the Dataset itself).
     """
     if not isinstance(protocol, AbstractProtocol):
         raise ConfigError(f"protocol must be an AbstractProtocol, got {type(protocol).__name__}")
-    system = system or PrescribedSlip()
+    if not system:
+        from ..systems.prescribed_slip import PrescribedSlip
+
+        system = PrescribedSlip()
     if not isinstance(system, AbstractSystem):
         raise ConfigError(f"system must be an AbstractSystem, got {type(system).__name__}")
     if integrator is None:
@@ -157,6 +159,9 @@ def run_law(
     ``normal_force``, ``friction_force``, ``friction_coefficient``, ... ) plus the model
     state variables, each with ``units``; parameters in ``attrs``.
     """
+    from ..core.validation import check_run_settings
+    from ..systems.prescribed_slip import PrescribedSlip
+
     system = system or PrescribedSlip()
     check_run_settings(model, protocol, system, integrator, dt=dt, t_end=t_end, save_dt=save_dt, max_points=max_points, rtol=rtol, atol=atol, newmark_beta=newmark_beta, newmark_gamma=newmark_gamma)
     if integrator not in INTEGRATORS:
@@ -185,6 +190,11 @@ def run_law(
         raise ConfigError(f"model {type(model).__name__} is neither a rate law nor a stepped model")
     if integrator == "newmark" and not system.second_order:
         raise ConfigError(f"integrator 'newmark' needs a second-order system (e.g. 'mass'), got {system.type_name!r}")
+
+    from .integrate.adaptive import run_adaptive
+    from .integrate.compiled import fixed_step_loops
+    from .integrate.guard import check_fixed_step
+    from .integrate.newmark import newmark_loop_for
 
     y0 = np.concatenate(system.initial_conditions(model, protocol)).astype(np.float64)
     sp = system.param_vector().astype(np.float64)

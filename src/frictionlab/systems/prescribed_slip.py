@@ -6,20 +6,12 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from numba import njit
 
 from ..core.base import FloatArray
+from ..core.lazy import KernelRef
 from .base import AbstractSystem, register_system
 
 __all__ = ["PrescribedSlip"]
-
-
-@njit(inline="always")
-def _rhs(ys, z, v, fn, fext, sp, law_rates, law_friction, lp, dys, dz):
-    dys[0] = v
-    if z.size:
-        law_rates(z, v, fn, lp, dz)
-    return law_friction(z, v, fn, lp)
 
 
 @register_system
@@ -29,7 +21,7 @@ class PrescribedSlip(AbstractSystem):
 
     type_name: ClassVar[str] = "prescribed_slip"
     state_names: ClassVar[tuple[str, ...]] = ("slip",)
-    _rhs_kernel = _rhs
+    _rhs_kernel = KernelRef("frictionlab.systems.kernels", "prescribed_slip_rhs")
 
     def param_vector(self) -> FloatArray:
         return np.zeros(1)

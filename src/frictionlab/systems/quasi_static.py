@@ -17,42 +17,18 @@ bisection (they then need ``start_steady = false`` and the initial spring force 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from numba import njit
 
 from ..core.base import FloatArray
 from ..core.errors import ConfigError
+from ..core.lazy import KernelRef
 from ..core.params import option, param
 from .base import AbstractSystem, register_system
 
 __all__ = ["QuasiStaticSlider"]
-
-_V_SCALE = 1e-12  # [m/s] bisection variable s = asinh(v / V_SCALE)
-_S_MAX = 36.0     # |v| up to V_SCALE sinh(36) ~ 2e3 m/s
-
-
-@njit(inline="always")
-def _rhs(ys, z, vd, fn, fext, sp, law_rates, law_friction, lp, dys, dz):
-    # ys = [x_lp, x]; sp = [k]; solve law_friction(z, v, fn) = k (x_lp - x) for v by bisection
-    fs = sp[0] * (ys[0] - ys[1])
-    lo, hi = -_S_MAX, _S_MAX
-    for _ in range(90):
-        mid = 0.5 * (lo + hi)
-        if law_friction(z, _V_SCALE * math.sinh(mid), fn, lp) < fs:
-            lo = mid
-        else:
-            hi = mid
-    v = _V_SCALE * math.sinh(0.5 * (lo + hi))
-    dys[0] = vd
-    dys[1] = v
-    if z.size:
-        law_rates(z, v, fn, lp, dz)
-    return fs
-
 
 @register_system
 @dataclass(frozen=True)
@@ -78,7 +54,7 @@ class QuasiStaticSlider(AbstractSystem):
 
     type_name: ClassVar[str] = "quasi_static"
     state_names: ClassVar[tuple[str, ...]] = ("driver_position", "slip")
-    _rhs_kernel = _rhs
+    _rhs_kernel = KernelRef("frictionlab.systems.kernels", "quasi_static_rhs")
 
     def param_vector(self) -> FloatArray:
         return np.array([self.stiffness])

@@ -22,14 +22,13 @@ import time as _time
 from collections.abc import Callable
 
 import numpy as np
-from scipy.integrate import BDF, DOP853, LSODA, RK45, Radau
 
 from ...core.errors import IntegrationError, ParameterError
-from ...core.jitcache import specialise
 
 __all__ = ["SCIPY_METHODS", "run_adaptive", "max_step_for"]
 
-SCIPY_METHODS = {"radau": Radau, "bdf": BDF, "lsoda": LSODA, "rk45": RK45, "dop853": DOP853}
+#: driver name -> the :mod:`scipy.integrate` solver class (by name: scipy is imported when a run starts)
+SCIPY_METHODS = {"radau": "Radau", "bdf": "BDF", "lsoda": "LSODA", "rk45": "RK45", "dop853": "DOP853"}
 _STIFF = ("radau", "bdf", "lsoda")
 #: steps per shortest protocol feature, at least
 _STEPS_PER_FEATURE = 8
@@ -40,6 +39,8 @@ _PROGRESS_AFTER = 10.0
 def pointwise(rhs, law_rates, law_friction):
     """A jitted single evaluation ``f(y, u, ns, sp, lp, dy) -> F`` for adaptive solvers (template
     :mod:`.templates.pointwise`)."""
+    from ...core.jitcache import specialise
+
     return specialise("frictionlab.solve.integrate.templates.pointwise",
                       {"rhs": rhs, "law_rates": law_rates, "law_friction": law_friction}).f
 
@@ -121,7 +122,9 @@ def run_adaptive(rhs, law_rates, law_friction, sp, lp, protocol, y0, times, *, i
         raise ParameterError(f"{integrator!r} is not an adaptive integrator; known: {', '.join(SCIPY_METHODS)}")
     if not (rtol > 0 and atol > 0):
         raise ParameterError(f"integrator rtol = {rtol!r} and atol = {atol!r} must be > 0")
-    method = SCIPY_METHODS[integrator]
+    import scipy.integrate
+
+    method = getattr(scipy.integrate, SCIPY_METHODS[integrator])
     t_end = float(times[-1])
     edges = _stretches(protocol, t_end)
     max_step = max_step_for(protocol, t_end)

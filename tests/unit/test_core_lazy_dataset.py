@@ -1,0 +1,73 @@
+"""``LazyDataset``: a driver result that becomes the ``make_dataset`` Dataset on first use (issue 19)
+and acts as it; ``KernelRef``: a class attribute naming a kernel imported on first read."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+import xarray as xr
+
+from frictionlab.core.result import LazyDataset, make_dataset, write_csv
+
+T = np.linspace(0.0, 1.0, 5)
+DATA = {"slip": T * 2e-6, "slip_velocity": np.full(5, 2e-6), "state_theta": T + 1.0}
+UNITS = {"state_theta": "s"}
+ATTRS = {"model": "rate_state", "rtol": 1e-9, "flag": True}
+
+
+def _lazy() -> LazyDataset:
+    return LazyDataset(T, DATA, units=UNITS, attrs=ATTRS)
+
+
+def test_it_is_the_dataset_make_dataset_builds():
+    ds = _lazy()
+    assert isinstance(ds, xr.Dataset)
+    xr.testing.assert_identical(ds.to_dataset(), make_dataset(T, DATA, units=UNITS, attrs=ATTRS))
+    assert ds.to_dataset() is ds.to_dataset()  # built once
+
+
+def test_attribute_item_and_container_access_forward():
+    ds = _lazy()
+    assert float(ds.slip[-1]) == 2e-6 and ds["state_theta"].attrs["units"] == "s"
+    assert ds.attrs["flag"] == "True" and ds.sizes["time"] == 5
+    assert "slip" in ds and "friction_force" not in ds
+    assert sorted(ds) == sorted(DATA) and len(ds) == 3
+    assert float(ds.sel(time=0.5, method="nearest").slip) == pytest.approx(1e-6)
+    assert "slip_velocity" in repr(ds) and "slip_velocity" in dir(ds)
+    ds["slip2"] = ("time", 2 * DATA["slip"], {"units": "m"})
+    assert float(ds.to_dataset().slip2[-1]) == 4e-6
+    del ds["slip2"]
+    assert "slip2" not in ds.to_dataset()
+
+
+def test_copies_and_pickles_are_plain_datasets():
+    ds = _lazy()
+    for other in (pickle.loads(pickle.dumps(ds)), copy.deepcopy(ds), copy.copy(ds)):
+        assert type(other) is xr.Dataset
+        xr.testing.assert_identical(other, ds.to_dataset())
+
+
+def test_writers_take_it(tmp_path):
+    out = write_csv(_lazy(), tmp_path / "r.csv")
+    assert out.read_text().splitlines()[0].startswith("time [s]")
+
+
+def test_a_variable_without_units_is_refused_when_made():
+    with pytest.raises(KeyError, match="no units known for result variable 'mystery'"):
+        LazyDataset(T, {"mystery": T})
+
+
+def test_kernel_refs_resolve_to_the_compiled_kernels():
+    from frictionlab.laws import RateState
+    from frictionlab.laws import rate_state_kernels
+    from frictionlab.systems import QuasiStaticSlider
+    from frictionlab.systems import kernels
+
+    assert RateState._rates_kernel is rate_state_kernels._rates
+    assert RateState.kernels() == (rate_state_kernels._rates, rate_state_kernels._friction)
+    assert QuasiStaticSlider._rhs_kernel is kernels.quasi_static_rhs
+    law = RateState()
+    assert law.friction(0.0, np.array([law.dc / 1e-6]), 1e-6, 2.0) == pytest.approx(2.0 * law.mu0)
