@@ -171,7 +171,7 @@ def test_report_written_while_running_says_what_is_left(tmp_path):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-def test_real_sigint_exits_130_with_one_line(tmp_path):
+def test_real_sigint_exits_130_with_one_line(tmp_path, ctrl_c_child):
     """A real SIGINT to a running ``frictionlab run`` (its scenario waits): exit 130, one line, no outputs.
 
     The parent sends the signal once the child says it is inside the run (``ready`` on stderr,
@@ -195,7 +195,8 @@ def test_real_sigint_exits_130_with_one_line(tmp_path):
         "from frictionlab.cli import main\n"
         f"main(['run', 'toy/slow', '--out', {str(tmp_path)!r}])\n"
     )
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=ctrl_c_child)
     before: list[str] = []  # stderr up to and with the ready line
     after: list[str] = []   # stderr after it
     ready = threading.Event()

@@ -254,12 +254,13 @@ main(["run", "toy/many", "--out", sys.argv[1], "--csv", "none"])
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-def test_real_ctrl_c_with_two_workers_keeps_the_finished_runs(tmp_path):
+def test_real_ctrl_c_with_two_workers_keeps_the_finished_runs(tmp_path, ctrl_c_child):
     """Ctrl-C (SIGINT to the process group, as a terminal sends it) while two forked workers run:
     exit 130, the two finished runs are on disk, the same command computes only the other two."""
     env = {**os.environ, "TOY_SLOW": "1"}
     proc = subprocess.Popen([sys.executable, "-c", TOY_MANY, str(tmp_path)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
+                            preexec_fn=ctrl_c_child)
     kept = checkpoint.partial_dir(tmp_path, "toy/many")
     try:
         deadline = time.monotonic() + 120
