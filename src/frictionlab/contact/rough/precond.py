@@ -285,28 +285,11 @@ def _block_solve2(mats, off, m, x, y):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def nb_precondition(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf):  # pragma: no cover - compiled
-    r"""``z = B^{-1}(r - \lambda 1)`` on the contact set ``p > 0`` (0 elsewhere) with
-    :math:`\mathbf 1^\top z = 0`; returns :math:`r^\top z`.
-
-    The blocks may be stale (built for an earlier contact set): the operator applied is then
-    :math:`P_S B^{-1} P_S` (still SPD on the contact set ``S``), with ``1/M_ii`` (``dinv``) for
-    contact elements outside every block (``mark == 0``). ``e`` is work space for
-    :math:`P_S B^{-1} P_S \mathbf 1`, ``buf`` two contiguous block-length buffers."""
+def _solve_blocks_and_project(order, starts, moff, nb, mats, p, r, z, e, buf):  # pragma: no cover - compiled
+    r"""The part of :func:`nb_precondition` and :func:`nb_precondition_on` after the right-hand
+    sides ``z`` (of ``r``) and ``e`` (of :math:`\mathbf 1`) are set: the block solves in place,
+    the projection onto :math:`\mathbf 1^\top z = 0` over the contact set and :math:`r^\top z`."""
     n = p.size
-    per = dinv.size > 1
-    for i in range(n):
-        if p[i] > 0.0:
-            if mark[i] != 0:
-                z[i] = r[i]
-                e[i] = 1.0
-            else:
-                d = dinv[i] if per else dinv[0]
-                z[i] = r[i] * d
-                e[i] = d
-        else:
-            z[i] = 0.0
-            e[i] = 0.0
     bx = buf[0]
     by = buf[1]
     for b in range(nb):
@@ -337,6 +320,32 @@ def nb_precondition(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf):
 
 
 @njit(cache=True)
+def nb_precondition(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf):  # pragma: no cover - compiled
+    r"""``z = B^{-1}(r - \lambda 1)`` on the contact set ``p > 0`` (0 elsewhere) with
+    :math:`\mathbf 1^\top z = 0`; returns :math:`r^\top z`.
+
+    The blocks may be stale (built for an earlier contact set): the operator applied is then
+    :math:`P_S B^{-1} P_S` (still SPD on the contact set ``S``), with ``1/M_ii`` (``dinv``) for
+    contact elements outside every block (``mark == 0``). ``e`` is work space for
+    :math:`P_S B^{-1} P_S \mathbf 1`, ``buf`` two contiguous block-length buffers."""
+    n = p.size
+    per = dinv.size > 1
+    for i in range(n):
+        if p[i] > 0.0:
+            if mark[i] != 0:
+                z[i] = r[i]
+                e[i] = 1.0
+            else:
+                d = dinv[i] if per else dinv[0]
+                z[i] = r[i] * d
+                e[i] = d
+        else:
+            z[i] = 0.0
+            e[i] = 0.0
+    return _solve_blocks_and_project(order, starts, moff, nb, mats, p, r, z, e, buf)
+
+
+@njit(cache=True)
 def nb_precondition_on(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf, S,
                        nS):  # pragma: no cover - compiled
     r""":func:`nb_precondition` with the contact set also given as the ascending index list ``S``
@@ -358,31 +367,4 @@ def nb_precondition_on(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, bu
             d = dinv[i] if per else dinv[0]
             z[i] = r[i] * d
             e[i] = d
-    n = p.size
-    bx = buf[0]
-    by = buf[1]
-    for b in range(nb):
-        a0 = starts[b]
-        m = starts[b + 1] - a0
-        for i in range(m):
-            bx[i] = z[order[a0 + i]]
-            by[i] = e[order[a0 + i]]
-        _block_solve2(mats, moff[b], m, bx, by)
-        for i in range(m):
-            z[order[a0 + i]] = bx[i]
-            e[order[a0 + i]] = by[i]
-    sz = 0.0
-    s1 = 0.0
-    for i in range(n):
-        if p[i] > 0.0:
-            sz += z[i]
-            s1 += e[i]
-    lam = sz / s1 if s1 > 0.0 else 0.0
-    G = 0.0
-    for i in range(n):
-        if p[i] > 0.0:
-            z[i] -= lam * e[i]
-            G += r[i] * z[i]
-        else:
-            z[i] = 0.0
-    return G
+    return _solve_blocks_and_project(order, starts, moff, nb, mats, p, r, z, e, buf)
