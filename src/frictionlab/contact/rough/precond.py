@@ -284,6 +284,19 @@ def _block_solve2(mats, off, m, x, y):  # pragma: no cover - compiled
         y[i] = sy / dg
 
 
+@njit(inline="always")
+def _set_rhs(i, mark, dinv, per, r, z, e):  # pragma: no cover - compiled
+    """Right-hand sides of contact element ``i``: ``r_i`` and 1 in a block (``mark != 0``), else the
+    diagonal solve ``r_i / M_ii`` and ``1 / M_ii``. Inlined in numba's IR (compiled with its caller)."""
+    if mark[i] != 0:
+        z[i] = r[i]
+        e[i] = 1.0
+    else:
+        d = dinv[i] if per else dinv[0]
+        z[i] = r[i] * d
+        e[i] = d
+
+
 @njit(cache=True)
 def _solve_blocks_and_project(order, starts, moff, nb, mats, p, r, z, e, buf):  # pragma: no cover - compiled
     r"""The part of :func:`nb_precondition` and :func:`nb_precondition_on` after the right-hand
@@ -332,13 +345,7 @@ def nb_precondition(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf):
     per = dinv.size > 1
     for i in range(n):
         if p[i] > 0.0:
-            if mark[i] != 0:
-                z[i] = r[i]
-                e[i] = 1.0
-            else:
-                d = dinv[i] if per else dinv[0]
-                z[i] = r[i] * d
-                e[i] = d
+            _set_rhs(i, mark, dinv, per, r, z, e)
         else:
             z[i] = 0.0
             e[i] = 0.0
@@ -360,11 +367,5 @@ def nb_precondition_on(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, bu
         e[i] = 0.0
     for q in range(nS):
         i = S[q]
-        if mark[i] != 0:
-            z[i] = r[i]
-            e[i] = 1.0
-        else:
-            d = dinv[i] if per else dinv[0]
-            z[i] = r[i] * d
-            e[i] = d
+        _set_rhs(i, mark, dinv, per, r, z, e)
     return _solve_blocks_and_project(order, starts, moff, nb, mats, p, r, z, e, buf)
