@@ -25,7 +25,9 @@ child's own split (imports / work) is printed in the target column.
   ``save_dt = 0.01``; rsfmodel works in um and s, ours in SI: ``stiffness = 1e3`` N/m at N = 1 N
   is k / N = 1e-3 /um). Each side with its own default solver: rsfmodel ``Model.solve()``
   (``odeint``, rtol = atol = 1e-12, ``tcrit`` at the step), ours the driver ``quasi_static``
-  (``solve_ivp`` LSODA between the protocol's breakpoints, rtol 1e-9). An unreported pair of
+  (its default solver, Rodas4 in plain Python between the protocol's breakpoints, rtol 1e-9:
+  no ``scipy.integrate``, whose import was ~0.7-1 s of both processes; with ``solver="LSODA"``
+  ours was level with rsfmodel, 0.96-1.05). An unreported pair of
   runs checks that they agree (largest friction difference over the samples every 5 s).
   Ours runs once with a cold cache (new empty cache directories) and then alternates with
   rsfmodel, ``rsf_repeats`` runs each (7; 3 with ``quick``): the figures are the medians
