@@ -105,19 +105,30 @@ print(json.dumps({"import": t1 - t0, "work": t2 - t1, "compiled": len(compiled)}
 """
 
 #: the same problem through the one-call SI-units API (E* = 1/pi Pa, 1 m pixels: F* = 1 N), which
-#: also computes the gap, displacement and contact clusters
-_OURS_SI = """
+#: also computes the gap, displacement and contact clusters; with its default path (``ARGS``
+#: empty: numpy, no numba loaded, reported as ``loaded``) or ``ARGS`` = ``, use_numba=True``
+#: (compilations counted, as in the pk_solve child)
+_OURS_SI_TEMPLATE = """
 import json, sys, time
 t0 = time.perf_counter()
 import numpy as np
 from frictionlab.contact.rough import solve_contact
 t1 = time.perf_counter()
-""" + _COUNT + """
+COUNT
 h = np.load(sys.argv[1]); W = float(sys.argv[2])
-s = solve_contact(h, 1.0, youngs_modulus=1 / np.pi, poisson_ratio=0.0, load=W, tol=1e-6)
+s = solve_contact(h, 1.0, youngs_modulus=1 / np.pi, poisson_ratio=0.0, load=W, tol=1e-6ARGS)
 t2 = time.perf_counter()
-print(json.dumps({"import": t1 - t0, "work": t2 - t1, "compiled": len(compiled)}))
+rep = {"import": t1 - t0, "work": t2 - t1}
+if COUNTED:
+    rep["compiled"] = len(compiled)
+rep["loaded"] = sorted({m.split(".")[0] for m in sys.modules} & {"numba", "scipy"})
+print(json.dumps(rep))
 """
+_OURS_SI = _OURS_SI_TEMPLATE.replace("COUNTED", "False").replace("COUNT", "").replace("ARGS", "")
+_OURS_SI_NUMBA = (_OURS_SI_TEMPLATE.replace("COUNTED", "True").replace("COUNT", _COUNT)
+                  .replace("ARGS", ", use_numba=True"))
+#: the script as it was before ``use_numba`` (a checkout whose solve_contact always loads numba)
+_OURS_SI_BASE = _OURS_SI_TEMPLATE.replace("COUNTED", "True").replace("COUNT", _COUNT).replace("ARGS", "")
 
 _TAMAAS_CONTACT = """
 import json, sys, time
@@ -202,8 +213,8 @@ def _fresh(code: str, *args: str, env: dict[str, str] | None = None, src: str = 
 
 def _split(rep: dict) -> str:
     out = f"imports {rep['import']:.2f} s, work {rep['work']:.2f} s"
-    out += f", {rep['compiled']} compilations" if "compiled" in rep else ""
-    return out + (f", loaded {'/'.join(rep['loaded']) or 'none of numba/xarray/pandas/dask'}" if "loaded" in rep else "")
+    out += f", {rep['compiled']:.0f} compilations" if "compiled" in rep else ""
+    return out + (f", loaded {'/'.join(rep['loaded']) or 'none of numba/scipy/xarray/pandas/dask'}" if "loaded" in rep else "")
 
 
 def _median(runs: list[tuple[float, dict]]) -> tuple[float, dict]:
@@ -281,9 +292,11 @@ def contact_medians(runs: int, base_src: str | None = None) -> list[tuple[str, f
         path = str(Path(tmp) / "surface.npy")
         np.save(path, make_surface(n, n, seed=0))
         W = str(load_from_pressure(100e6, n, n))
-        cases = {"pk_solve": (_OURS_CONTACT, _SRC), "solve_contact": (_OURS_SI, _SRC)}
+        cases = {"pk_solve": (_OURS_CONTACT, _SRC), "solve_contact": (_OURS_SI, _SRC),
+                 "solve_contact, use_numba=True": (_OURS_SI_NUMBA, _SRC)}
         if base_src is not None:
-            cases["solve_contact (base src)"] = (_OURS_SI, str(Path(base_src).resolve()))
+            # the base checkout's solve_contact as it is called there (no use_numba argument)
+            cases["solve_contact (base src)"] = (_OURS_SI_BASE, str(Path(base_src).resolve()))
         if importlib.util.find_spec("tamaas") is not None:
             cases["tamaas"] = (_TAMAAS_CONTACT, _SRC)
         for code, src in cases.values():  # fill the caches
@@ -297,7 +310,8 @@ def contact_medians(runs: int, base_src: str | None = None) -> list[tuple[str, f
     out: list[tuple[str, float, str, str]] = []
     med = {k: statistics.median(w for w, _ in v) for k, v in times.items()}
     for k, v in times.items():
-        rep = {f: statistics.median(r[f] for _, r in v) for f in v[0][1]}
+        rep = {f: statistics.median(r[f] for _, r in v) for f in v[0][1] if f != "loaded"}
+        rep |= {"loaded": v[0][1]["loaded"]} if "loaded" in v[0][1] else {}
         out.append((f"{n}^2 {k}: process, median of {runs}", med[k], "s", _split(rep) + " (medians)"))
     if "tamaas" in med:
         for k in med:
