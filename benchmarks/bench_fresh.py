@@ -14,9 +14,10 @@ child's own split (imports / work) is printed in the target column.
   compilations in that process is reported, target 0).
 * One elastic periodic Polonsky-Keer solve of a 512^2 Gaussian surface (beta = 10,
   sigma = 1, 100 MPa, tol 1e-6, E* = 1/pi as in ``bench_rough_contact``) read from a ``.npy``
-  file, ours (``pk_solve``, and the one-call SI-units ``solve_contact``, which also computes
-  gap, displacement and contact clusters) against tamaas ``PolonskyKeerRey`` in its own fresh
-  process, when tamaas is importable.
+  file, ours (``pk_solve``, compiled, and the one-call SI-units ``solve_contact``, which also
+  computes gap, displacement and contact clusters: by default on its array path, which loads
+  neither numba nor scipy, and with ``use_numba=True``) against tamaas ``PolonskyKeerRey`` in its
+  own fresh process, when tamaas is importable.
 * One rate-and-state velocity step on the quasi-static spring-slider, the ``rsfmodel``
   README/example problem (``examples/velocity_step_one_state.py``): mu0 = 0.6, a = 0.005,
   b = 0.01 aging (Dieterich) law, Dc = 10 um, k = 1e-3 /um, load point 1 -> 10 um/s at 10 s,
@@ -44,11 +45,24 @@ them); each is the best of ``repeats`` alternating runs (1 with ``quick``, else 
 medians of ``RUNS`` (7) interleaved rounds with the load, and ``solve_contact`` imported from
 another checkout's ``src`` beside them when given (before/after under the same load).
 
-A wall time includes the interpreter's exit, which the child's own split does not: after a
-512^2 ``solve_contact`` it took 0.76 s at load 6 on the shared 2-core machine (tamaas' < 0.1 s),
-the final garbage collections walking the ~1e5 objects that numba creates (``gc.freeze()`` at
-exit cut it to 0.07 s; not done: the objects it leaves unfinalized include open files held in
-reference cycles, which then are not flushed).
+What bounds the contact figures (measured at load 3, shared 2-core machine; a child's wall time
+less its own time from first to last line = interpreter start + exit):
+
+* ``python -c "import numpy"``: 0.17 s (start + exit 0.03 s); tamaas' whole process ~1.5 s.
+* Any process that runs a numba kernel pays ~0.72 s before and after its work: ``import numba``
+  0.24 s, the first call of a cached kernel ~0.33-0.48 s (numba fills its typing and target
+  registries and imports ``numba.np.arraymath``, whose BLAS check imports ``scipy.linalg``,
+  ~0.3 s of it), ~5-10 ms per further cached kernel loaded (a 512^2 ``pk_solve`` loads 10), and
+  the exit 0.15-0.18 s (0.76 s at load 6: the final garbage collections walking the ~1e5 objects
+  numba creates; the same with 1 or 11 kernels loaded). ``gc.freeze()`` at exit cut it to 0.07 s
+  and is not done: the objects it leaves unfinalized include open files held in reference cycles,
+  which then are not flushed. The compiled 512^2 solve itself takes ~0.45 s, so ``pk_solve`` and
+  ``solve_contact(use_numba=True)`` stay at ~0.9x tamaas end to end.
+* ``solve_contact``'s array path (its default up to 512^2 points x loads) loads no numba: the
+  plain projected CG takes ~2x the iterations (38 against 18 here), ~0.65 s, and the process
+  exits in 0.03 s: ~0.6x tamaas (``ARRAY_PATH_MAX_POINTS`` in ``contact/rough/physical.py``).
+* Without ``.pyc`` files (``PYTHONDONTWRITEBYTECODE`` here, and this mode does not compile them)
+  every child also compiles frictionlab's sources it imports (~0.05 s), for ours and the base alike.
 ``python benchmarks/bench_fresh.py rsf`` runs the rate-and-state rows only.
 """
 

@@ -442,8 +442,9 @@ class StepOperator:
     def apply_into(self, x: np.ndarray, out: np.ndarray) -> np.ndarray:
         """``out[...] = M @ x`` (numpy backend; no allocation on the one-thread FFT path)."""
         self.base.apply_into(x, out)
-        _nb_scale_add_diag(out, self.c, self.extra if self.extra is not None else _NO_DIAG, x,
-                           self.extra is not None)
+        if self.c != 1.0 or self.extra is not None:  # else nothing to do (and no kernel to load)
+            _nb_scale_add_diag(out, self.c, self.extra if self.extra is not None else _NO_DIAG, x,
+                               self.extra is not None)
         return out
 
     def add_local(self, out: np.ndarray, ii: np.ndarray, jj: np.ndarray, vals: np.ndarray, k: int,

@@ -12,6 +12,11 @@ Contact Mechanics (1985), eq. 3.19b), the same scaling as Hulikal et al.'s
 :math:`F^* = 2\pi G L^{*2}/(1-\nu)` (eq. 6) since :math:`E^* = 2G/(1-\nu)`. A pixel's
 self-compliance is the operator's regularised self term (``self_coef``, 3.8 as in the paper).
 
+Two paths (``use_numba``): the compiled solver (numba kernels, cluster preconditioner) and the
+array path (plain projected CG in numpy, no numba loaded), the default for one-shot solves up to
+:data:`ARRAY_PATH_MAX_POINTS` grid points x loads, where numba's start-up cost exceeds what the
+compiled solver saves; both give the same contact set and forces within ``tol``.
+
 Sign conventions: ``heights`` are those of the rigid surface pressing into the flat elastic
 body (larger = touches first); the gap is :math:`g = u - h + d \ge 0` with the rigid-body
 separation :math:`d`; ``approach`` is :math:`\max h - d`, the interpenetration of the
