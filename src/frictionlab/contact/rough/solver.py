@@ -196,6 +196,11 @@ def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, m
         (unless ``raise_on_fail=False``).
     refresh : int
         Recompute :math:`Mp` from scratch at least every ``refresh`` iterations.
+    use_numba : bool
+        True (default): on numpy float64 arrays, the compiled iteration (fused numba kernels,
+        preconditioner). False: the generic array iteration (any backend), which imports no numba
+        (a fresh process saves numba's ~0.7 s start-up and exit; ``bench_fresh.py``) and takes about
+        twice the iterations; same solution to ``tol``.
     precondition : bool, optional
         Contact-cluster block-Jacobi preconditioner (see *Cost* in the module notes). Default:
         on for numpy Boussinesq operators (the only ones it supports; ``True`` with another
