@@ -17,7 +17,8 @@ child's own split (imports / work) is printed in the target column.
   file, ours (``pk_solve``, compiled, and the one-call SI-units ``solve_contact``, which also
   computes gap, displacement and contact clusters: by default on its array path, which loads
   neither numba nor scipy, and with ``use_numba=True``) against tamaas ``PolonskyKeerRey`` in its
-  own fresh process, when tamaas is importable.
+  own fresh process, when tamaas is importable. The ``contact`` mode adds ``pk_solve``'s array
+  iteration (``use_numba=False``).
 * One rate-and-state velocity step on the quasi-static spring-slider, the ``rsfmodel``
   README/example problem (``examples/velocity_step_one_state.py``): mu0 = 0.6, a = 0.005,
   b = 0.01 aging (Dieterich) law, Dc = 10 um, k = 1e-3 /um, load point 1 -> 10 um/s at 10 s,
@@ -117,6 +118,11 @@ r = pk_solve(StepOperator(BoussinesqFFT(*h.shape, periodic=True)), h, W, tol=1e-
 t2 = time.perf_counter()
 print(json.dumps({"import": t1 - t0, "work": t2 - t1, "compiled": len(compiled)}))
 """
+
+#: ``pk_solve``'s generic array iteration (no numba: nothing compiled to count; ``loaded`` reported)
+_OURS_CONTACT_ARRAYS = (_OURS_CONTACT.replace(_COUNT, "").replace("tol=1e-6)", "tol=1e-6, use_numba=False)")
+                        .replace('"compiled": len(compiled)}',
+                                 '"loaded": sorted({m.split(".")[0] for m in sys.modules} & {"numba", "scipy"})}'))
 
 #: the same problem through the one-call SI-units API (E* = 1/pi Pa, 1 m pixels: F* = 1 N), which
 #: also computes the gap, displacement and contact clusters; with its default path (``ARGS``
@@ -306,7 +312,8 @@ def contact_medians(runs: int, base_src: str | None = None) -> list[tuple[str, f
         path = str(Path(tmp) / "surface.npy")
         np.save(path, make_surface(n, n, seed=0))
         W = str(load_from_pressure(100e6, n, n))
-        cases = {"pk_solve": (_OURS_CONTACT, _SRC), "solve_contact": (_OURS_SI, _SRC),
+        cases = {"pk_solve": (_OURS_CONTACT, _SRC),
+                 "pk_solve, use_numba=False": (_OURS_CONTACT_ARRAYS, _SRC), "solve_contact": (_OURS_SI, _SRC),
                  "solve_contact, use_numba=True": (_OURS_SI_NUMBA, _SRC)}
         if base_src is not None:
             # the base checkout's solve_contact as it is called there (no use_numba argument)
