@@ -1,5 +1,6 @@
 """``LazyDataset``: a driver result that becomes the ``make_dataset`` Dataset on first use (issue 19)
-and acts as it; ``KernelRef``: a class attribute naming a kernel imported on first read; ``lazy_njit``: kernels built at first use."""
+and acts as it; ``KernelRef``: a class attribute naming a kernel imported on first read;
+``lazy_njit``: a module's kernels built at the first use of one."""
 
 from __future__ import annotations
 

@@ -101,7 +101,8 @@ def periodic_clusters(mask: NDArray[np.bool_], periodic: bool = True, *,
 def solve_contact(heights: NDArray[np.float64], pixel_size: float, *, youngs_modulus: float, poisson_ratio: float,
                   load: float | Sequence[float] | None = None, pressure: float | Sequence[float] | None = None,
                   periodic: bool = True, tol: float = 1e-10, max_iter: int = 5000,
-                  self_coef: float | str = 3.8, use_numba: bool | None = None) -> ContactSolution | list[ContactSolution]:
+                  self_coef: float | str = 3.8,
+                  use_numba: bool | None = None) -> ContactSolution | list[ContactSolution]:
     r"""Press a rigid rough surface onto an elastic half-space; pressures, gap, area, clusters.
 
     Parameters
@@ -130,13 +131,15 @@ def solve_contact(heights: NDArray[np.float64], pixel_size: float, *, youngs_mod
         (``use_numba=False``: plain projected CG, about twice the iterations) and array
         labelling; numba is not imported. Default (None): the array path when the grid points
         times the number of loads are at most :data:`ARRAY_PATH_MAX_POINTS` (one 512^2 load), the
-        compiled path otherwise. Both paths solve the same problem to ``tol``: same contact
-        set and clusters, pressures within ``tol`` (relative L1; ``tests/unit/test_rough_physical.py``).
-        Why: a process that loads numba pays about 1 s before its first solve (numba's import,
-        its first call, which imports ``scipy.linalg``, loading the cached kernels) and at exit;
-        the compiled solve saves 0 s at 256^2, 0.3 s at 512^2 and 1.4 s at 1024^2 per load
-        (in a warm process, shared 2-core machine). In a process that solves many problems
-        of 512^2 or more, pass ``use_numba=True``.
+        compiled path otherwise; ``ContactSolution.use_numba`` says which ran. Both paths solve
+        the same problem to ``tol`` (their iterates differ: pressures agree to ``tol`` in
+        relative L1; on the tested surfaces the contact sets and clusters are the same,
+        ``tests/unit/test_rough_physical.py``). Why: a process that runs numba pays ~0.7 s
+        (load 3; ~1 s at load 6) for its import, its first call (which imports
+        ``scipy.linalg``), loading the cached kernels and its exit; the compiled solve saves
+        0 s at 256^2, 0.3 s at 512^2 and 1.4 s at 1024^2 per load (a warm process, shared
+        2-core machine). A process that solves many problems of 512^2 or more should pass
+        ``use_numba=True``.
 
     Returns
     -------
