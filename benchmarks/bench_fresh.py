@@ -14,9 +14,11 @@ child's own split (imports / work) is printed in the target column.
   compilations in that process is reported, target 0).
 * One elastic periodic Polonsky-Keer solve of a 512^2 Gaussian surface (beta = 10,
   sigma = 1, 100 MPa, tol 1e-6, E* = 1/pi as in ``bench_rough_contact``) read from a ``.npy``
-  file, ours (``pk_solve``, and the one-call SI-units ``solve_contact``, which also computes
-  gap, displacement and contact clusters) against tamaas ``PolonskyKeerRey`` in its own fresh
-  process, when tamaas is importable.
+  file, ours (``pk_solve``, compiled, and the one-call SI-units ``solve_contact``, which also
+  computes gap, displacement and contact clusters: by default on its array path, which loads
+  neither numba nor scipy, and with ``use_numba=True``) against tamaas ``PolonskyKeerRey`` in its
+  own fresh process, when tamaas is importable. The ``contact`` mode adds ``pk_solve``'s array
+  iteration (``use_numba=False``).
 * One rate-and-state velocity step on the quasi-static spring-slider, the ``rsfmodel``
   README/example problem (``examples/velocity_step_one_state.py``): mu0 = 0.6, a = 0.005,
   b = 0.01 aging (Dieterich) law, Dc = 10 um, k = 1e-3 /um, load point 1 -> 10 um/s at 10 s,
@@ -46,11 +48,24 @@ them); each is the best of ``repeats`` alternating runs (1 with ``quick``, else 
 medians of ``RUNS`` (7) interleaved rounds with the load, and ``solve_contact`` imported from
 another checkout's ``src`` beside them when given (before/after under the same load).
 
-A wall time includes the interpreter's exit, which the child's own split does not: after a
-512^2 ``solve_contact`` it took 0.76 s at load 6 on the shared 2-core machine (tamaas' < 0.1 s),
-the final garbage collections walking the ~1e5 objects that numba creates (``gc.freeze()`` at
-exit cut it to 0.07 s; not done: the objects it leaves unfinalized include open files held in
-reference cycles, which then are not flushed).
+What bounds the contact figures (measured at load 3, shared 2-core machine; a child's wall time
+less its own time from first to last line = interpreter start + exit):
+
+* ``python -c "import numpy"``: 0.17 s (start + exit 0.03 s); tamaas' whole process ~1.5 s.
+* Any process that runs a numba kernel pays ~0.72 s before and after its work: ``import numba``
+  0.24 s, the first call of a cached kernel ~0.33-0.48 s (numba fills its typing and target
+  registries and imports ``numba.np.arraymath``, whose BLAS check imports ``scipy.linalg``,
+  ~0.3 s of it), ~5-10 ms per further cached kernel loaded (a 512^2 ``pk_solve`` loads 10), and
+  the exit 0.15-0.18 s (0.76 s at load 6: the final garbage collections walking the ~1e5 objects
+  numba creates; the same with 1 or 11 kernels loaded). ``gc.freeze()`` at exit cut it to 0.07 s
+  and is not done: the objects it leaves unfinalized include open files held in reference cycles,
+  which then are not flushed. The compiled 512^2 solve itself takes ~0.45 s, so ``pk_solve`` and
+  ``solve_contact(use_numba=True)`` stay at ~0.9x tamaas end to end.
+* ``solve_contact``'s array path (its default up to 512^2 points x loads) loads no numba: the
+  plain projected CG takes ~2x the iterations (38 against 18 here), ~0.65 s, and the process
+  exits in 0.03 s: ~0.6x tamaas (``ARRAY_PATH_MAX_POINTS`` in ``contact/rough/physical.py``).
+* Without ``.pyc`` files (``PYTHONDONTWRITEBYTECODE`` here, and this mode does not compile them)
+  every child also compiles frictionlab's sources it imports (~0.05 s), for ours and the base alike.
 ``python benchmarks/bench_fresh.py rsf`` runs the rate-and-state rows only.
 """
 
@@ -106,20 +121,36 @@ t2 = time.perf_counter()
 print(json.dumps({"import": t1 - t0, "work": t2 - t1, "compiled": len(compiled)}))
 """
 
+#: ``pk_solve``'s generic array iteration (no numba: nothing compiled to count; ``loaded`` reported)
+_OURS_CONTACT_ARRAYS = (_OURS_CONTACT.replace(_COUNT, "").replace("tol=1e-6)", "tol=1e-6, use_numba=False)")
+                        .replace('"compiled": len(compiled)}',
+                                 '"loaded": sorted({m.split(".")[0] for m in sys.modules} & {"numba", "scipy"})}'))
+
 #: the same problem through the one-call SI-units API (E* = 1/pi Pa, 1 m pixels: F* = 1 N), which
-#: also computes the gap, displacement and contact clusters
-_OURS_SI = """
+#: also computes the gap, displacement and contact clusters; with its default path (``ARGS``
+#: empty: numpy, no numba loaded, reported as ``loaded``) or ``ARGS`` = ``, use_numba=True``
+#: (compilations counted, as in the pk_solve child)
+_OURS_SI_TEMPLATE = """
 import json, sys, time
 t0 = time.perf_counter()
 import numpy as np
 from frictionlab.contact.rough import solve_contact
 t1 = time.perf_counter()
-""" + _COUNT + """
+COUNT
 h = np.load(sys.argv[1]); W = float(sys.argv[2])
-s = solve_contact(h, 1.0, youngs_modulus=1 / np.pi, poisson_ratio=0.0, load=W, tol=1e-6)
+s = solve_contact(h, 1.0, youngs_modulus=1 / np.pi, poisson_ratio=0.0, load=W, tol=1e-6ARGS)
 t2 = time.perf_counter()
-print(json.dumps({"import": t1 - t0, "work": t2 - t1, "compiled": len(compiled)}))
+rep = {"import": t1 - t0, "work": t2 - t1}
+if COUNTED:
+    rep["compiled"] = len(compiled)
+rep["loaded"] = sorted({m.split(".")[0] for m in sys.modules} & {"numba", "scipy"})
+print(json.dumps(rep))
 """
+_OURS_SI = _OURS_SI_TEMPLATE.replace("COUNTED", "False").replace("COUNT", "").replace("ARGS", "")
+_OURS_SI_NUMBA = (_OURS_SI_TEMPLATE.replace("COUNTED", "True").replace("COUNT", _COUNT)
+                  .replace("ARGS", ", use_numba=True"))
+#: the script as it was before ``use_numba`` (a checkout whose solve_contact always loads numba)
+_OURS_SI_BASE = _OURS_SI_TEMPLATE.replace("COUNTED", "True").replace("COUNT", _COUNT).replace("ARGS", "")
 
 _TAMAAS_CONTACT = """
 import json, sys, time
@@ -204,8 +235,8 @@ def _fresh(code: str, *args: str, env: dict[str, str] | None = None, src: str = 
 
 def _split(rep: dict) -> str:
     out = f"imports {rep['import']:.2f} s, work {rep['work']:.2f} s"
-    out += f", {rep['compiled']} compilations" if "compiled" in rep else ""
-    return out + (f", loaded {'/'.join(rep['loaded']) or 'none of numba/xarray/pandas/dask'}" if "loaded" in rep else "")
+    out += f", {rep['compiled']:.0f} compilations" if "compiled" in rep else ""
+    return out + (f", loaded {'/'.join(rep['loaded']) or 'none of numba/scipy/xarray/pandas/dask'}" if "loaded" in rep else "")
 
 
 def _median(runs: list[tuple[float, dict]]) -> tuple[float, dict]:
@@ -283,9 +314,12 @@ def contact_medians(runs: int, base_src: str | None = None) -> list[tuple[str, f
         path = str(Path(tmp) / "surface.npy")
         np.save(path, make_surface(n, n, seed=0))
         W = str(load_from_pressure(100e6, n, n))
-        cases = {"pk_solve": (_OURS_CONTACT, _SRC), "solve_contact": (_OURS_SI, _SRC)}
+        cases = {"pk_solve": (_OURS_CONTACT, _SRC),
+                 "pk_solve, use_numba=False": (_OURS_CONTACT_ARRAYS, _SRC), "solve_contact": (_OURS_SI, _SRC),
+                 "solve_contact, use_numba=True": (_OURS_SI_NUMBA, _SRC)}
         if base_src is not None:
-            cases["solve_contact (base src)"] = (_OURS_SI, str(Path(base_src).resolve()))
+            # the base checkout's solve_contact as it is called there (no use_numba argument)
+            cases["solve_contact (base src)"] = (_OURS_SI_BASE, str(Path(base_src).resolve()))
         if importlib.util.find_spec("tamaas") is not None:
             cases["tamaas"] = (_TAMAAS_CONTACT, _SRC)
         for code, src in cases.values():  # fill the caches
@@ -299,7 +333,8 @@ def contact_medians(runs: int, base_src: str | None = None) -> list[tuple[str, f
     out: list[tuple[str, float, str, str]] = []
     med = {k: statistics.median(w for w, _ in v) for k, v in times.items()}
     for k, v in times.items():
-        rep = {f: statistics.median(r[f] for _, r in v) for f in v[0][1]}
+        rep = {f: statistics.median(r[f] for _, r in v) for f in v[0][1] if f != "loaded"}
+        rep |= {"loaded": v[0][1]["loaded"]} if "loaded" in v[0][1] else {}
         out.append((f"{n}^2 {k}: process, median of {runs}", med[k], "s", _split(rep) + " (medians)"))
     if "tamaas" in med:
         for k in med:

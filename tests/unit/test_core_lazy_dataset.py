@@ -1,5 +1,6 @@
 """``LazyDataset``: a driver result that becomes the ``make_dataset`` Dataset on first use (issue 19)
-and acts as it; ``KernelRef``: a class attribute naming a kernel imported on first read."""
+and acts as it; ``KernelRef``: a class attribute naming a kernel imported on first read;
+``lazy_njit``: a module's kernels built at the first use of one."""
 
 from __future__ import annotations
 
@@ -71,3 +72,50 @@ def test_kernel_refs_resolve_to_the_compiled_kernels():
     assert QuasiStaticSlider._rhs_kernel is kernels.quasi_static_rhs
     law = RateState()
     assert law.friction(0.0, np.array([law.dc / 1e-6]), 1e-6, 2.0) == pytest.approx(2.0 * law.mu0)
+
+
+_LAZY_MODULE = '''
+from frictionlab.core.lazy import lazy_njit
+
+@lazy_njit(cache=False)
+def inner(x):
+    return 2.0 * x
+
+@lazy_njit(cache=False)
+def outer(x):
+    return inner(x) + 1.0
+
+@lazy_njit(cache=False)
+def other(x):
+    return x - 1.0
+'''
+
+
+def test_lazy_njit_builds_the_module_kernels_at_first_use(tmp_path, monkeypatch):
+    """``lazy_njit``: placeholders until a kernel of the module is used; then every kernel of the
+    module is a numba dispatcher in its namespace (a compiled caller finds its callee), except a
+    name that was rebound meanwhile (a test's monkeypatch), which is left as it is."""
+    import importlib
+    import sys
+
+    from frictionlab.core.lazy import LazyKernel, lazy_njit
+
+    (tmp_path / "lazy_kernels_probe.py").write_text(_LAZY_MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    mod = importlib.import_module("lazy_kernels_probe")
+    try:
+        assert isinstance(mod.outer, LazyKernel) and "not loaded" in repr(mod.outer)
+        placeholder = mod.other
+        monkeypatch.setattr(mod, "other", lambda x: "patched")
+        assert mod.outer(3.0) == 7.0  # compiles outer, which calls inner as a dispatcher
+        assert not isinstance(mod.inner, LazyKernel) and mod.inner.py_func.__name__ == "inner"
+        assert mod.other(1.0) == "patched" and placeholder(1.0) == 0.0
+        assert placeholder.py_func.__name__ == "other" and "built" in repr(placeholder)
+    finally:
+        sys.modules.pop("lazy_kernels_probe", None)
+    with pytest.raises(TypeError, match="module-level"):
+        def factory():
+            @lazy_njit()
+            def closure(x):
+                return x
+        factory()

@@ -193,9 +193,25 @@ def test_solve_contact_in_si_units_loads_only_what_it_needs():
             "assert s.n_clusters >= 1 and 0 < s.contact_fraction < 1 and s.cluster_labels.max() == s.n_clusters")
     mods = _modules_after(code)
     assert _loaded(mods, NOT_FOR_A_CONTACT_SOLVE) == []
-    # issue 19 ("fast start"): the clusters come from a cached numba kernel (contact/rough/clusters.py),
-    # the displacement's product from numpy.fft at one thread; numba itself still imports scipy
+    # issue 19 ("fast start"): a one-shot solve up to 512^2 takes the array path (numpy.fft at one
+    # thread, array labelling): neither numba nor scipy is imported
+    assert _loaded(mods, ("numba", "scipy", "llvmlite")) == []
+    # the compiled path: the clusters from a cached numba kernel (contact/rough/clusters.py), the
+    # displacement's product from numpy.fft at one thread; numba itself imports scipy (and scipy.linalg)
+    mods = _modules_after(code.replace("pressure=1e7)", "pressure=1e7, use_numba=True)"))
+    assert _loaded(mods, ("numba",)) == ["numba"]
     assert _loaded(mods, ("scipy.fft", "scipy.ndimage", "scipy.special", "scipy.sparse")) == []
+
+
+def test_rough_contact_modules_import_no_numba_until_a_kernel_runs():
+    """The operator, solver, preconditioner and labelling modules define their kernels with
+    ``core.lazy.lazy_njit``: numba is imported at the first call of one of them."""
+    code = ("import frictionlab.contact.rough.physical, frictionlab.contact.rough.precond\n"
+            "from frictionlab.contact.rough import solver\n"
+            "assert 'not loaded' in repr(solver._nb_finish)")
+    assert _loaded(_modules_after(code), ("numba", "scipy")) == []
+    code += "\nimport numpy as np\nassert solver._nb_finish(np.ones(4), np.zeros(4), np.ones(4))[0] == -1.0"
+    assert _loaded(_modules_after(code), ("numba",)) == ["numba"]
 
 
 def test_the_drivers_of_simulate_need_no_unrelated_model_package():

@@ -41,13 +41,14 @@ def _reference(mask: np.ndarray, periodic: bool, connectivity: int) -> tuple[int
     return len(uniq) - 1, new[labels]
 
 
+@pytest.mark.parametrize("use_numba", [True, False])
 @pytest.mark.parametrize(("periodic", "connectivity"), [(False, 4), (False, 8), (True, 4)])
-def test_same_patches_and_numbers_as_ndimage_on_random_masks(periodic, connectivity):
+def test_same_patches_and_numbers_as_ndimage_on_random_masks(periodic, connectivity, use_numba):
     rng = np.random.default_rng(7 + connectivity + periodic)
     for _ in range(400):
         shape = tuple(int(s) for s in rng.integers(1, 30, 2))
         mask = rng.random(shape) < rng.uniform(0.05, 0.95)
-        n, labels = label_clusters(mask, periodic=periodic, connectivity=connectivity)
+        n, labels = label_clusters(mask, periodic=periodic, connectivity=connectivity, use_numba=use_numba)
         n_ref, ref = _reference(mask, periodic, connectivity)
         assert n == n_ref, (shape, periodic, connectivity)
         np.testing.assert_array_equal(labels, ref)
@@ -65,6 +66,20 @@ def test_large_mask_and_patches_cut_by_both_edges():
     corner[0, 0] = corner[-1, 0] = corner[0, -1] = corner[-1, -1] = True  # one patch on a torus
     assert label_clusters(corner, periodic=True)[0] == 1 and label_clusters(corner)[0] == 4
     assert label_clusters(corner, connectivity=8)[0] == 4
+
+
+@pytest.mark.parametrize("fraction", [0.03, 0.45, 0.7])
+def test_array_labelling_equals_the_compiled_scan_on_large_masks(fraction):
+    # a contact mask (a few per cent), near percolation, and beyond: patches spanning the map
+    rng = np.random.default_rng(11)
+    mask = rng.random((300, 257)) < fraction
+    for periodic, connectivity in ((True, 4), (False, 4), (False, 8)):
+        n, labels = label_clusters(mask, periodic=periodic, connectivity=connectivity)
+        n2, labels2 = label_clusters(mask, periodic=periodic, connectivity=connectivity, use_numba=False)
+        assert n == n2 and labels2.dtype == np.int64
+        np.testing.assert_array_equal(labels, labels2)
+    assert label_clusters(np.zeros((4, 6), bool), periodic=True, use_numba=False)[0] == 0
+    assert label_clusters(np.ones((4, 6), bool), periodic=True, use_numba=False)[0] == 1
 
 
 def test_empty_full_and_non_contiguous_masks():

@@ -106,3 +106,48 @@ def test_solve_contact_refuses_bad_input():
         solve_contact(h, A, youngs_modulus=1e9, poisson_ratio=0.7, load=1.0)
     with pytest.raises(ParameterError, match="positive"):
         solve_contact(h, A, youngs_modulus=1e9, poisson_ratio=0.3, load=[1.0, -1.0])
+
+
+def _gaussian_contact(n: int, periodic: bool, loads, use_numba: bool, tol: float = 1e-8):
+    from frictionlab.contact.rough.surface import make_surface
+
+    h = make_surface(n, n, seed=4) * A  # unit-variance heights scaled to 1 um
+    e_star = 1e9
+    return solve_contact(h, A, youngs_modulus=e_star, poisson_ratio=0.0, pressure=loads, periodic=periodic,
+                         tol=tol, use_numba=use_numba)
+
+
+@pytest.mark.parametrize("periodic", [True, False])
+def test_array_path_gives_the_compiled_solution_to_the_tolerance(periodic):
+    """``use_numba=False`` (plain projected CG, array labelling) against the compiled solver
+    (preconditioned, its own iterates): same contact set and patches, forces within tol."""
+    tol = 1e-8
+    pressures = [3e6, 1e7]  # 3-10 % contact; a sequence: the second solve is warm-started on each path
+    fast = _gaussian_contact(96, periodic, pressures, True, tol)
+    plain = _gaussian_contact(96, periodic, pressures, False, tol)
+    for a, b in zip(fast, plain):
+        assert a.use_numba and not b.use_numba
+        assert b.iterations > a.iterations  # really the other iteration
+        np.testing.assert_array_equal(a.pressure > 0, b.pressure > 0)
+        assert a.n_clusters == b.n_clusters > 3
+        np.testing.assert_array_equal(a.cluster_labels, b.cluster_labels)
+        assert np.abs(a.pressure - b.pressure).sum() / a.pressure.sum() < 10 * tol
+        assert b.pressure.sum() * A**2 == pytest.approx(a.load, rel=1e-12)
+        assert b.approach == pytest.approx(a.approach, rel=1e-6)
+        assert np.abs(a.gap - b.gap).max() < 1e-6 * np.abs(a.gap).max()
+        np.testing.assert_allclose(b.displacement, a.displacement, rtol=0, atol=1e-6 * np.abs(a.displacement).max())
+
+
+def test_default_path_is_chosen_by_grid_points_times_loads(monkeypatch):
+    from frictionlab.contact.rough import physical
+
+    assert physical.ARRAY_PATH_MAX_POINTS == 512 * 512
+    monkeypatch.setattr(physical, "ARRAY_PATH_MAX_POINTS", 32 * 32)
+    one = _gaussian_contact(32, True, 3e7, None)
+    two = _gaussian_contact(32, True, [3e7, 4e7], None)
+    assert not one.use_numba and all(s.use_numba for s in two)
+    explicit = _gaussian_contact(32, True, 3e7, True)
+    assert explicit.use_numba
+    np.testing.assert_array_equal(explicit.cluster_labels, one.cluster_labels)
+    monkeypatch.setattr(physical, "ARRAY_PATH_MAX_POINTS", 64 * 64)
+    assert not any(s.use_numba for s in _gaussian_contact(32, True, [3e7, 4e7], None))

@@ -96,3 +96,18 @@ def test_bad_load_and_nonconvergence(problem):
         meanfield_solve(h, 0.0, 16.0)
     with pytest.raises(IntegrationError, match="step 17.*did not converge"):
         pk_solve(op, h, W, max_iter=2, step=17, time=3.0)
+
+
+def test_array_cold_start_level_is_the_compiled_one_bit_for_bit():
+    """The array path's mean-field cold start (``_meanfield_level``, no numba) returns the compiled
+    scan's dilatation exactly: both add the sorted heights one by one."""
+    from frictionlab.contact.rough import solver
+
+    rng = np.random.default_rng(2)
+    for n, W, m in ((1, 0.5, 1.0), (7, 3.0, 0.2), (4096, 40.0, 4 * 3.8), (4096, 1e5, 4 * 3.8)):
+        gs = np.sort(rng.standard_normal(n))
+        assert solver._meanfield_level(gs, W, m) == solver._nb_meanfield_level(gs, W, m)
+    gs = np.sort(rng.standard_normal(256))
+    p = solver._cold_start(StepOperator(BoussinesqFFT(16, 16, periodic=True)), gs.reshape(16, 16), 5.0, compiled=False)
+    q = solver._cold_start(StepOperator(BoussinesqFFT(16, 16, periodic=True)), gs.reshape(16, 16), 5.0)
+    assert np.array_equal(p, q) and np.count_nonzero(p) > 1

@@ -13,6 +13,16 @@ second access costs nothing. ``tests/unit/test_imports_lazy.py`` guards it.
 A class attribute holding a compiled kernel that lives in another module is a :class:`KernelRef`
 (``_rates_kernel = KernelRef("frictionlab.laws.rate_state_kernels", "_rates")``): importing the
 class loads no numba, the kernel module is imported when the attribute is first read.
+
+A module whose Python code runs without numba on some paths (the rough-contact operator, solver
+and cluster labelling: :func:`~frictionlab.contact.rough.physical.solve_contact` with
+``use_numba=False``) decorates its kernels with :func:`lazy_njit` instead of ``numba.njit``:
+numba is imported, and every lazy kernel of that module made a numba dispatcher, at the first
+call or attribute read of any of them. The dispatcher is the one ``@njit(...)`` would have made
+at import (same function, options, source file and line: numba's on-disk cache entries are the
+same), and it replaces the placeholder in the module's namespace, so the compiled kernels that
+call each other find dispatchers when numba types them. A kernel is therefore called from
+compiled code of its own module only (another module's compiled code would see the placeholder).
 """
 
 from __future__ import annotations
@@ -20,11 +30,12 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
+import threading
 import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["lazy_exports", "KernelRef"]
+__all__ = ["lazy_exports", "KernelRef", "lazy_njit", "LazyKernel"]
 
 
 class _SameNamePackage(types.ModuleType):
@@ -100,3 +111,70 @@ class KernelRef:
 
     def __repr__(self) -> str:
         return f"KernelRef({self.module!r}, {self.name!r})"
+
+
+#: lazy kernels not yet made dispatchers, by defining module
+_PENDING: dict[str, list[LazyKernel]] = {}
+_PENDING_LOCK = threading.Lock()
+
+
+class LazyKernel:
+    """Placeholder of a numba kernel until its module's kernels are built (:func:`lazy_njit`).
+
+    Calling it, or reading an attribute (``py_func``, ``signatures``, ...), builds the dispatchers
+    of every pending lazy kernel of the defining module and forwards to this one's.
+    """
+
+    def __init__(self, py_func: Callable[..., Any], options: dict[str, Any]) -> None:
+        self.py_func, self.options = py_func, options
+        self.dispatcher: Any = None
+        self.__name__, self.__qualname__ = py_func.__name__, py_func.__qualname__
+        self.__module__, self.__doc__, self.__wrapped__ = py_func.__module__, py_func.__doc__, py_func
+
+    def build(self) -> Any:
+        """The numba dispatcher (built with the rest of the module's lazy kernels on first use)."""
+        if self.dispatcher is None:
+            _build_module(self.py_func.__module__)
+        return self.dispatcher
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return (self.dispatcher or self.build())(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.build(), name)
+
+    def __repr__(self) -> str:
+        state = "built" if self.dispatcher is not None else "numba not loaded yet"
+        return f"<lazy numba kernel {self.__module__}.{self.__qualname__} ({state})>"
+
+
+def _build_module(module: str) -> None:
+    import numba
+
+    with _PENDING_LOCK:
+        kernels = _PENDING.pop(module, [])
+        for k in kernels:
+            k.dispatcher = numba.njit(**k.options)(k.py_func)
+        for k in kernels:
+            # the module's name now means the dispatcher, unless something else was put there
+            # since (a test's monkeypatch): compiled callers of the module resolve it by name
+            ns = k.py_func.__globals__
+            if ns.get(k.__name__) is k:
+                ns[k.__name__] = k.dispatcher
+
+
+def lazy_njit(**options: Any) -> Callable[[Callable[..., Any]], LazyKernel]:
+    """``numba.njit(**options)`` deferred to the first use of any lazy kernel of the module
+    (module notes): importing the module loads no numba. Module-level functions only."""
+
+    def deco(py_func: Callable[..., Any]) -> LazyKernel:
+        if py_func.__qualname__ != py_func.__name__:
+            raise TypeError(f"lazy_njit: {py_func.__qualname__} is not a module-level function")
+        kernel = LazyKernel(py_func, options)
+        with _PENDING_LOCK:
+            _PENDING.setdefault(py_func.__module__, []).append(kernel)
+        return kernel
+
+    return deco

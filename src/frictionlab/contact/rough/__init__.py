@@ -11,7 +11,7 @@ Modules::
     backend       numpy / CuPy / PyTorch array backends.
     self_affine   Self-affine (Persson PSD) surfaces in physical units; rms height/slope, radial PSD.
     physical      ``solve_contact``: elastic contact in SI units (E, nu, pixel size) at a load or loads.
-    clusters      Connected contact patches (4/8-connected, periodic wrap): one cached numba labelling pass.
+    clusters      Connected contact patches (4/8-connected, periodic wrap): a cached numba pass or its array twin.
 """
 
 from ...core.lazy import lazy_exports

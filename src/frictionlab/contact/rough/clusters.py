@@ -20,21 +20,23 @@ compiles nothing; a contact solve no longer imports :mod:`scipy.ndimage` (issue 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
 
 from ...core.errors import ParameterError
+from ...core.lazy import lazy_njit
 
 __all__ = ["label_clusters"]
 
 
 def label_clusters(mask: NDArray[np.bool_], *, periodic: bool = False,
-                   connectivity: int = 4) -> tuple[int, NDArray[np.int64]]:
+                   connectivity: int = 4, use_numba: bool = True) -> tuple[int, NDArray[np.int64]]:
     """Number of connected patches of ``mask`` and the label map (``int64``: 0 out of the mask,
     ``1..n`` numbered by each patch's first pixel in row-major order).
 
     ``connectivity`` 4 (edge neighbours) or 8 (edges and corners); ``periodic``: the map wraps
-    around both edges (4-connected only, as the periodic contact solve uses).
+    around both edges (4-connected only, as the periodic contact solve uses). ``use_numba``:
+    the compiled scan (:func:`_nb_label`), else the same labels from array operations on the
+    mask's pixels (:func:`_label_arrays`; no numba is loaded).
     """
     m = np.asarray(mask)
     if m.ndim != 2:
@@ -46,11 +48,65 @@ def label_clusters(mask: NDArray[np.bool_], *, periodic: bool = False,
     labels = np.zeros(m.shape, dtype=np.int64)
     if m.size == 0:
         return 0, labels
+    if not use_numba:
+        return _label_arrays(np.asarray(m, dtype=np.bool_), bool(periodic), connectivity == 8, labels)
     n = _nb_label(np.ascontiguousarray(m, dtype=np.bool_), bool(periodic), connectivity == 8, labels)
     return int(n), labels
 
 
-@njit(cache=True)
+def _label_arrays(mask: NDArray[np.bool_], periodic: bool, eight: bool,
+                  labels: NDArray[np.int64]) -> tuple[int, NDArray[np.int64]]:
+    """:func:`_nb_label` by array operations over the pixels of the mask (a contact mask holds a
+    few per cent of the grid): the neighbour pairs, then rounds of hooking each pair's larger
+    root under the smaller one and full path compression, until every pair shares a root. A
+    root only ever points to a smaller index, so each patch's root is its first pixel in the
+    scan and the numbering (roots in scan order) is the compiled kernel's."""
+    nx, ny = mask.shape
+    flat = mask.reshape(-1)
+    idx = np.flatnonzero(flat)
+    if idx.size == 0:
+        return 0, labels
+    pos = np.full(flat.size, -1, dtype=np.int64)
+    pos[idx] = np.arange(idx.size)
+    ii, jj = np.divmod(idx, ny)
+    pairs = []
+
+    def join(keep: NDArray[np.bool_], other: NDArray[np.int64]) -> None:
+        a, b = pos[idx[keep]], pos[other[keep]]
+        on = b >= 0
+        pairs.append((a[on], b[on]))
+
+    join(jj > 0, idx - 1)                                   # left
+    join(ii > 0, idx - ny)                                  # up
+    if eight:
+        join((ii > 0) & (jj > 0), idx - ny - 1)             # up-left
+        join((ii > 0) & (jj < ny - 1), idx - ny + 1)        # up-right
+    if periodic:
+        join(ii == nx - 1, jj)                              # last row - first row
+        join(jj == ny - 1, ii * ny)                         # last column - first column
+    a = np.concatenate([p[0] for p in pairs])
+    b = np.concatenate([p[1] for p in pairs])
+    root = np.arange(idx.size)
+    while a.size:
+        ra, rb = root[a], root[b]
+        differ = ra != rb
+        if not differ.any():
+            break
+        ra, rb = ra[differ], rb[differ]
+        a, b = a[differ], b[differ]
+        np.minimum.at(root, np.maximum(ra, rb), np.minimum(ra, rb))
+        while True:  # full path compression: every entry points to its root
+            nxt = root[root]
+            if np.array_equal(nxt, root):
+                break
+            root = nxt
+    first = root == np.arange(idx.size)
+    number = np.cumsum(first)  # a root's number; any other pixel's root precedes it
+    labels.reshape(-1)[idx] = number[root]
+    return int(number[-1]), labels
+
+
+@lazy_njit(cache=True)
 def _nb_find(parent, k):  # pragma: no cover - compiled
     while parent[k] != k:
         parent[k] = parent[parent[k]]
@@ -58,7 +114,7 @@ def _nb_find(parent, k):  # pragma: no cover - compiled
     return k
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _nb_union(parent, a, b):  # pragma: no cover - compiled
     ra = _nb_find(parent, a)
     rb = _nb_find(parent, b)
@@ -68,7 +124,7 @@ def _nb_union(parent, a, b):  # pragma: no cover - compiled
         parent[ra] = rb
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _nb_label(mask, periodic, eight, labels):  # pragma: no cover - compiled
     nx, ny = mask.shape
     parent = labels.reshape(nx * ny)  # the union-find forest first, then the labels, in place

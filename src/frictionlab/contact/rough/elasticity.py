@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from ...core.errors import ParameterError
+from ...core.lazy import lazy_njit
 from ...core.threads import thread_limit
 from .backend import Backend, get_backend
 
@@ -441,8 +442,9 @@ class StepOperator:
     def apply_into(self, x: np.ndarray, out: np.ndarray) -> np.ndarray:
         """``out[...] = M @ x`` (numpy backend; no allocation on the one-thread FFT path)."""
         self.base.apply_into(x, out)
-        _nb_scale_add_diag(out, self.c, self.extra if self.extra is not None else _NO_DIAG, x,
-                           self.extra is not None)
+        if self.c != 1.0 or self.extra is not None:  # else nothing to do (and no kernel to load)
+            _nb_scale_add_diag(out, self.c, self.extra if self.extra is not None else _NO_DIAG, x,
+                               self.extra is not None)
         return out
 
     def add_local(self, out: np.ndarray, ii: np.ndarray, jj: np.ndarray, vals: np.ndarray, k: int,
@@ -461,12 +463,11 @@ class StepOperator:
 
 
 # --- compiled helpers (numpy backend) -------------------------------------------------------------
-from numba import njit  # noqa: E402
 
 _NO_DIAG = np.zeros((1, 1))
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _nb_transpose_into(src, dst, nc):  # pragma: no cover - compiled
     """``dst[...] = src[:, :nc].T`` in 32 x 32 tiles (numpy's strided copy of the transposed
     view reads across rows: 1.4x slower at 512^2)."""
@@ -480,7 +481,7 @@ def _nb_transpose_into(src, dst, nc):  # pragma: no cover - compiled
                     dst[j, i] = src[i, j]
 
 
-@njit(cache=True, fastmath=True)
+@lazy_njit(cache=True, fastmath=True)
 def _nb_add_sparse(out, kr, ii, jj, vals, k, factor):  # pragma: no cover - compiled
     # row by row, the k columns inner: each output row is read and written once (it stays in
     # L1) instead of once per column; every element still adds the columns in the order 0..k-1
@@ -505,7 +506,7 @@ def _nb_add_sparse(out, kr, ii, jj, vals, k, factor):  # pragma: no cover - comp
                 orow2[j] += v * lo[j]
 
 
-@njit(inline="always")
+@lazy_njit(inline="always")
 def _add_window_row(orow, krow, j0, v, R, ny, my):  # pragma: no cover - compiled
     """``orow[j0 + b] += v krow[b mod my]`` for ``|b| <= R`` inside ``[0, ny)`` (a non-periodic row):
     two contiguous runs, offsets ``b < 0`` reading the end of the kernel row, as slices indexed
@@ -527,7 +528,7 @@ def _add_window_row(orow, krow, j0, v, R, ny, my):  # pragma: no cover - compile
             o[t] += v * kk[t]
 
 
-@njit(cache=True, fastmath=True)
+@lazy_njit(cache=True, fastmath=True)
 def _nb_add_local(out, kr, ii, jj, vals, k, factor, R, periodic):  # pragma: no cover - compiled
     nx, ny = out.shape
     mx, my = kr.shape
@@ -572,14 +573,14 @@ def _nb_add_local(out, kr, ii, jj, vals, k, factor, R, periodic):  # pragma: no 
                 _add_window_row(orow, krow, j0, v, R, ny, my)
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _nb_add_diag(out, diag, ii, jj, vals, k, factor):  # pragma: no cover - compiled
     for m in range(k):
         d = factor if diag is None else factor * diag[ii[m], jj[m]]
         out[ii[m], jj[m]] += d * vals[m]
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _nb_scale_add_diag(out, c, extra, x, has_extra):  # pragma: no cover - compiled
     nx, ny = out.shape
     if c == 1.0 and not has_extra:

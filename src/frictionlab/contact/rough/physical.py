@@ -12,6 +12,11 @@ Contact Mechanics (1985), eq. 3.19b), the same scaling as Hulikal et al.'s
 :math:`F^* = 2\pi G L^{*2}/(1-\nu)` (eq. 6) since :math:`E^* = 2G/(1-\nu)`. A pixel's
 self-compliance is the operator's regularised self term (``self_coef``, 3.8 as in the paper).
 
+Two paths (``use_numba``): the compiled solver (numba kernels, cluster preconditioner) and the
+array path (plain projected CG in numpy, no numba loaded), the default for one-shot solves up to
+:data:`ARRAY_PATH_MAX_POINTS` grid points x loads, where numba's start-up cost exceeds what the
+compiled solver saves; both give the same contact set and forces within ``tol``.
+
 Sign conventions: ``heights`` are those of the rigid surface pressing into the flat elastic
 body (larger = touches first); the gap is :math:`g = u - h + d \ge 0` with the rigid-body
 separation :math:`d`; ``approach`` is :math:`\max h - d`, the interpenetration of the
@@ -32,7 +37,12 @@ from .clusters import label_clusters
 from .elasticity import BoussinesqFFT, StepOperator
 from .solver import pk_solve
 
-__all__ = ["ContactSolution", "solve_contact", "periodic_clusters"]
+__all__ = ["ContactSolution", "solve_contact", "periodic_clusters", "ARRAY_PATH_MAX_POINTS"]
+
+#: largest grid points x loads that ``solve_contact`` solves on the array path by default (no
+#: numba): a one-shot solve up to 512^2 is faster end to end without numba's start-up cost
+#: (``benchmarks/bench_fresh.py contact``), a larger one gains more from the compiled solver
+ARRAY_PATH_MAX_POINTS = 512 * 512
 
 
 @dataclass(frozen=True)
@@ -63,6 +73,8 @@ class ContactSolution:
         Load over nominal area [Pa].
     iterations : int
         Polonsky-Keer iterations.
+    use_numba : bool
+        Whether the compiled path solved it (``solve_contact``'s ``use_numba``).
     """
 
     load: float
@@ -76,18 +88,21 @@ class ContactSolution:
     cluster_labels: NDArray[np.int64]
     nominal_pressure: float
     iterations: int
+    use_numba: bool = True
 
 
-def periodic_clusters(mask: NDArray[np.bool_], periodic: bool = True) -> tuple[int, NDArray[np.int64]]:
+def periodic_clusters(mask: NDArray[np.bool_], periodic: bool = True, *,
+                      use_numba: bool = True) -> tuple[int, NDArray[np.int64]]:
     """4-connected patches of ``mask``; with ``periodic`` a patch cut by an edge counts once
     (:func:`~frictionlab.contact.rough.clusters.label_clusters`)."""
-    return label_clusters(mask, periodic=periodic)
+    return label_clusters(mask, periodic=periodic, use_numba=use_numba)
 
 
 def solve_contact(heights: NDArray[np.float64], pixel_size: float, *, youngs_modulus: float, poisson_ratio: float,
                   load: float | Sequence[float] | None = None, pressure: float | Sequence[float] | None = None,
                   periodic: bool = True, tol: float = 1e-10, max_iter: int = 5000,
-                  self_coef: float | str = 3.8) -> ContactSolution | list[ContactSolution]:
+                  self_coef: float | str = 3.8,
+                  use_numba: bool | None = None) -> ContactSolution | list[ContactSolution]:
     r"""Press a rigid rough surface onto an elastic half-space; pressures, gap, area, clusters.
 
     Parameters
@@ -110,6 +125,21 @@ def solve_contact(heights: NDArray[np.float64], pixel_size: float, *, youngs_mod
         (reaching it raises :class:`~frictionlab.core.errors.IntegrationError`).
     self_coef : float or "square"
         Self term of the pixel compliance (see :class:`BoussinesqFFT`).
+    use_numba : bool, optional
+        True: the compiled solver (:func:`pk_solve` with its numba kernels and cluster
+        preconditioner) and cluster labelling. False: the array path of :func:`pk_solve`
+        (``use_numba=False``: plain projected CG, about twice the iterations) and array
+        labelling; numba is not imported. Default (None): the array path when the grid points
+        times the number of loads are at most :data:`ARRAY_PATH_MAX_POINTS` (one 512^2 load), the
+        compiled path otherwise; ``ContactSolution.use_numba`` says which ran. Both paths solve
+        the same problem to ``tol`` (their iterates differ: pressures agree to ``tol`` in
+        relative L1; on the tested surfaces the contact sets and clusters are the same,
+        ``tests/unit/test_rough_physical.py``). Why: a process that runs numba pays ~0.7 s
+        (load 3; ~1 s at load 6) for its import, its first call (which imports
+        ``scipy.linalg``), loading the cached kernels and its exit; the compiled solve saves
+        0 s at 256^2, 0.3 s at 512^2 and 1.4 s at 1024^2 per load (a warm process, shared
+        2-core machine). A process that solves many problems of 512^2 or more should pass
+        ``use_numba=True``.
 
     Returns
     -------
@@ -137,20 +167,21 @@ def solve_contact(heights: NDArray[np.float64], pixel_size: float, *, youngs_mod
     f_star = math.pi * e_star * pixel_size**2
     g = (h - h.max()) / pixel_size  # dimensionless heights, top at 0 (keeps d of order the approach)
     op = StepOperator(BoussinesqFFT(h.shape[0], h.shape[1], 1.0, self_coef, periodic=periodic))
+    compiled = h.size * len(loads) > ARRAY_PATH_MAX_POINTS if use_numba is None else bool(use_numba)
     out: list[ContactSolution] = []
     p_prev = None
     for W in loads:
-        res = pk_solve(op, g, float(W) / f_star, p_prev, tol=tol, max_iter=max_iter)
+        res = pk_solve(op, g, float(W) / f_star, p_prev, tol=tol, max_iter=max_iter, use_numba=compiled)
         p = np.asarray(res.p)
         p_prev = p
         u = np.asarray(op.apply(p))
         gap = np.maximum(u - g + res.d, 0.0) * pixel_size
         gap[p > 0] = 0.0
         mask = p > 0
-        n_cl, labels = periodic_clusters(mask, periodic)
+        n_cl, labels = periodic_clusters(mask, periodic, use_numba=compiled)
         out.append(ContactSolution(
             load=float(W), pressure=p * f_star / pixel_size**2, gap=gap, displacement=u * pixel_size,
             approach=float(-res.d * pixel_size), contact_area=float(mask.sum() * pixel_size**2),
             contact_fraction=float(mask.mean()), n_clusters=n_cl, cluster_labels=labels,
-            nominal_pressure=float(W) / nominal_area, iterations=int(res.iterations)))
+            nominal_pressure=float(W) / nominal_area, iterations=int(res.iterations), use_numba=compiled))
     return out if many else out[0]

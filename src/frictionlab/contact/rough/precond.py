@@ -29,7 +29,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
+
+from ...core.lazy import lazy_njit
 
 __all__ = ["ClusterPreconditioner", "supports_preconditioner", "DEFAULT_BLOCK", "DEFAULT_WHOLE"]
 
@@ -135,7 +136,7 @@ class ClusterPreconditioner:
         self.builds += 1
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _nb_blocks(p, nx, ny, periodic, block, whole, order, starts, moff, mark):  # pragma: no cover - compiled
     """Breadth-first 8-connected clusters of ``p > 0``: a cluster of at most ``whole`` elements is
     one block; from a larger one the first ``block`` elements of its breadth-first order (the
@@ -194,7 +195,7 @@ def _nb_blocks(p, nx, ny, periodic, block, whole, order, starts, moff, mark):  #
     return nb, moff[nb]
 
 
-@njit(cache=True, fastmath=True)
+@lazy_njit(cache=True, fastmath=True)
 def _nb_factor(order, starts, moff, nb, tab, lx, ly, nx, ny, periodic, extra, has_extra, mats,
                order_o, starts_o, moff_o, mats_o, nb_o, first):  # pragma: no cover - compiled
     """Dense blocks ``c K + diag(extra)`` from the offset table ``tab`` (``c K`` at offsets
@@ -260,7 +261,7 @@ def _nb_factor(order, starts, moff, nb, tab, lx, ly, nx, ny, periodic, extra, ha
     return reused
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _block_solve2(mats, off, m, x, y):  # pragma: no cover - compiled
     """``x <- B^{-1} x``, ``y <- B^{-1} y`` (contiguous, length ``m``) with the Cholesky factor at ``off``."""
     for i in range(m):
@@ -284,7 +285,7 @@ def _block_solve2(mats, off, m, x, y):  # pragma: no cover - compiled
         y[i] = sy / dg
 
 
-@njit(inline="always")
+@lazy_njit(inline="always")
 def _set_rhs(i, mark, dinv, per, r, z, e):  # pragma: no cover - compiled
     """Right-hand sides of contact element ``i``: ``r_i`` and 1 in a block (``mark != 0``), else the
     diagonal solve ``r_i / M_ii`` and ``1 / M_ii``. Inlined in numba's IR (compiled with its caller)."""
@@ -297,7 +298,7 @@ def _set_rhs(i, mark, dinv, per, r, z, e):  # pragma: no cover - compiled
         e[i] = d
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _solve_blocks_and_project(order, starts, moff, nb, mats, p, r, z, e, buf):  # pragma: no cover - compiled
     r"""The part of :func:`nb_precondition` and :func:`nb_precondition_on` after the right-hand
     sides ``z`` (of ``r``) and ``e`` (of :math:`\mathbf 1`) are set: the block solves in place,
@@ -332,7 +333,7 @@ def _solve_blocks_and_project(order, starts, moff, nb, mats, p, r, z, e, buf):  
     return G
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def nb_precondition(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf):  # pragma: no cover - compiled
     r"""``z = B^{-1}(r - \lambda 1)`` on the contact set ``p > 0`` (0 elsewhere) with
     :math:`\mathbf 1^\top z = 0`; returns :math:`r^\top z`.
@@ -352,7 +353,7 @@ def nb_precondition(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf):
     return _solve_blocks_and_project(order, starts, moff, nb, mats, p, r, z, e, buf)
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def nb_precondition_on(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf, S,
                        nS):  # pragma: no cover - compiled
     r""":func:`nb_precondition` with the contact set also given as the ascending index list ``S``

@@ -88,6 +88,7 @@ from typing import Any
 import numpy as np
 
 from ...core.errors import IntegrationError, ParameterError
+from ...core.lazy import lazy_njit
 
 __all__ = ["SolveResult", "pk_solve", "pk_solve_disp", "meanfield_solve", "alg1_solve", "check_solution",
            "extrapolated_start"]
@@ -195,6 +196,11 @@ def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, m
         (unless ``raise_on_fail=False``).
     refresh : int
         Recompute :math:`Mp` from scratch at least every ``refresh`` iterations.
+    use_numba : bool
+        True (default): on numpy float64 arrays, the compiled iteration (fused numba kernels,
+        preconditioner). False: the generic array iteration (any backend), which imports no numba
+        (a fresh process saves numba's ~0.7 s start-up and exit; ``bench_fresh.py``) and takes about
+        twice the iterations; same solution to ``tol``.
     precondition : bool, optional
         Contact-cluster block-Jacobi preconditioner (see *Cost* in the module notes). Default:
         on for numpy Boussinesq operators (the only ones it supports; ``True`` with another
@@ -230,9 +236,9 @@ def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, m
         if p is not None and Mp0 is not None:
             Mp_init = (np.asarray(Mp0, dtype=np.float64), W / s0)  # scaled into the solver's buffer
     p0_cold = p is None
-    if p is None:
-        p = _cold_start(op, g, W)
     compiled = be.name == "numpy" and g.dtype == np.float64 and use_numba
+    if p is None:
+        p = _cold_start(op, g, W, compiled)
     if precondition and not (compiled and supports_preconditioner(op)):
         raise ParameterError(f"precondition=True needs a numpy float64 Boussinesq operator and use_numba=True "
                              f"(got {type(op).__name__}, backend {be.name!r}, use_numba={use_numba})")
@@ -338,7 +344,7 @@ def extrapolated_start(op: Any, p: np.ndarray, Kp: np.ndarray, p_prev: np.ndarra
 COLD_START_COMPLIANCE = 4.0
 
 
-def _cold_start(op: Any, g: Any, W: float) -> Any:
+def _cold_start(op: Any, g: Any, W: float, compiled: bool = True) -> Any:
     r"""Cold-start iterate: the exact mean-field solution (:func:`meanfield_solve`) for the
     diagonal compliance ``COLD_START_COMPLIANCE * M_ii``.
 
@@ -346,7 +352,9 @@ def _cold_start(op: Any, g: Any, W: float) -> Any:
     diagonal (neighbours in contact add compliance); a factor 4 gives about the final number of
     contacts at 1-10 % contact, so the first projections clip a few hundred elements instead of
     half the grid (uniform start). Measured at 128^2-256^2 (30 MPa-1 GPa): 5-15 % fewer
-    iterations and 10-20 % fewer operator products than the uniform start ``W/N``."""
+    iterations and 10-20 % fewer operator products than the uniform start ``W/N``. ``compiled``:
+    the uniform-compliance level by the compiled scan (:func:`_nb_meanfield_level`), else by the
+    same sums in numpy (:func:`_meanfield_level`; the same number: the generic path loads no numba)."""
     be = op.be
     diag = op.diagonal() if hasattr(op, "diagonal") else getattr(op, "diag", None)
     if diag is None:
@@ -355,7 +363,7 @@ def _cold_start(op: Any, g: Any, W: float) -> Any:
         # uniform compliance: one sorted copy and the result, no other temporaries
         m = COLD_START_COMPLIANCE * float(diag)
         gs = np.sort(np.asarray(g, dtype=np.float64), axis=None)
-        d = _nb_meanfield_level(gs, W, m)
+        d = _nb_meanfield_level(gs, W, m) if compiled else _meanfield_level(gs, W, m)
         del gs
         p = np.subtract(g, d, dtype=np.float64)
         np.maximum(p, 0.0, out=p)
@@ -363,6 +371,17 @@ def _cold_start(op: Any, g: Any, W: float) -> Any:
         return p
     d = be.to_numpy(diag) if not np.isscalar(diag) else float(diag)
     return be.cast_like(meanfield_solve(g, W, COLD_START_COMPLIANCE * np.asarray(d, dtype=float), backend=be).p, g)
+
+
+def _meanfield_level(gs: np.ndarray, W: float, m: float) -> float:
+    """:func:`_nb_meanfield_level` in numpy: the running sum of the largest heights (``cumsum``
+    adds them one by one in the scan's order, so ``d_k`` are the compiled loop's numbers) and the
+    first ``k`` whose level lies between the ``k``-th and ``(k+1)``-th largest heights."""
+    top = gs[::-1]
+    dk = (np.cumsum(top) - W * m) / np.arange(1, top.size + 1)
+    nxt = np.append(top[1:], -np.inf)
+    ok = (dk < top) & (dk >= nxt)
+    return float(dk[np.argmax(ok)] if ok.any() else dk[-1])
 
 
 def _finish_pk(op, g, W, p, it, products, err, tol, max_iter, raise_on_fail, step, time, Mp=None) -> SolveResult:
@@ -596,12 +615,11 @@ def check_solution(res: SolveResult, sigma: float = 1.0, gap_tol: float = 1e-7) 
 
 
 # --- fused numba kernels for the numpy backend (one pass per reduction, no temporaries) ---------
-from numba import njit  # noqa: E402
 
 from .precond import ClusterPreconditioner, nb_precondition_on, supports_preconditioner  # noqa: E402
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _nb_extrapolate(p, pp, Kp, Kpp, ratio, c, p0, Mp0, neg, vals):  # pragma: no cover - compiled
     """Extrapolated warm start of :func:`extrapolated_start` in one pass: ``p0 = max(E, 0)`` with
     ``E = p + (p - pp) ratio`` (``numpy.maximum`` semantics), ``Mp0 = c (Kp + (Kp - Kpp) ratio)``,
@@ -618,7 +636,7 @@ def _nb_extrapolate(p, pp, Kp, Kpp, ratio, c, p0, Mp0, neg, vals):  # pragma: no
     return k
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _nb_residual(Mp, g, p, r):  # pragma: no cover - compiled
     """Residual ``r = Mp - g - rbar`` with ``rbar`` its mean on the contact set (the load
     constraint's multiplier); returns ``(nS, rbar)``, ``nS = 0`` (r untouched) when no contact."""
@@ -637,7 +655,7 @@ def _nb_residual(Mp, g, p, r):  # pragma: no cover - compiled
     return nS, rbar
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _nb_direction(Mp, g, p, t, r, delta, G_old):  # pragma: no cover - compiled
     n = p.size
     nS, rbar = _nb_residual(Mp, g, p, r)
@@ -656,7 +674,7 @@ def _nb_direction(Mp, g, p, t, r, delta, G_old):  # pragma: no cover - compiled
     return G, nS, rbar
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _nb_residual_on(Mp, g, p, r, S, nS, U):  # pragma: no cover - compiled
     """Residual of :func:`_nb_residual` (grid form) with the contact set as the ascending index list ``S``
     (``nS > 0`` entries): ``rbar`` summed over the list (same order as the grid loop), then one
@@ -678,7 +696,7 @@ def _nb_residual_on(Mp, g, p, r, S, nS, U):  # pragma: no cover - compiled
     return rbar, nU
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _nb_direction_on(p, t, z, beta, S, nS, Sp, nSp):  # pragma: no cover - compiled
     """``t = z + beta t`` on the contact list ``S``, 0 on the elements of the previous list ``Sp``
     that left the contact set (``t`` is non-zero on ``Sp`` only)."""
@@ -709,7 +727,7 @@ def _direction_pc_on(Mp, g, p, t, r, z, pc, delta, G_old, dinv, S, nS, Sp, nSp, 
     return G, nS, rbar, nU
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _nb_update_on(p, t, r, w, Mp, W, nS, ci, cv, cap, dinv, S, U, nU, Snew):  # pragma: no cover - compiled
     """:func:`_nb_update` on the lists of :func:`_nb_direction_pc_on`: the step's sums over the
     contact list ``S``, the projection over ``U`` (elsewhere ``p = t = 0`` and no re-activation:
@@ -766,7 +784,7 @@ def _nb_update_on(p, t, r, w, Mp, W, nS, ci, cv, cap, dinv, S, U, nU, Snew):  # 
     return tau, total, nO, k, err / W, nSn
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _nb_project(pi, ti, ri, tau, sc):  # pragma: no cover - compiled
     """Projected value of one element and whether it was re-activated (overlap set O); a
     re-activated element takes the step ``-tau sc r`` (``sc = 1``, or ``1/M_ii`` when the
@@ -779,7 +797,7 @@ def _nb_project(pi, ti, ri, tau, sc):  # pragma: no cover - compiled
     return v, False
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _nb_update(p, t, r, w, Mp, W, nS, ci, cv, cap, dinv):  # pragma: no cover - compiled
     """Step, projection, load rescaling and the carried product, in place (no work vector).
 
@@ -836,7 +854,7 @@ def _nb_update(p, t, r, w, Mp, W, nS, ci, cv, cap, dinv):  # pragma: no cover - 
     return tau, total, nO, k, err / W
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _nb_meanfield_level(gs, W, m):  # pragma: no cover - compiled
     r"""Dilatation of the uniform-compliance mean-field solve from the heights sorted ascending:
     the ``k`` largest heights in contact with :math:`d = (\sum_{j\le k} g_{(j)} - Wm)/k`."""
@@ -852,7 +870,7 @@ def _nb_meanfield_level(gs, W, m):  # pragma: no cover - compiled
     return d
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _nb_finish(p, g, Mp):  # pragma: no cover - compiled
     """Dilatation (mean of ``g - Mp`` on the contact set), complementarity residuals and the
     total force, in two passes without temporaries."""
