@@ -1,0 +1,191 @@
+"""One process at a time writes a scenario's partial results (``scenarios/checkpoint.py``): a second
+``run``/``reproduce`` on the same ``--out`` is refused at once, naming the holder; the lock goes with
+the holder however it ends (normal exit, exception, Ctrl-C, SIGKILL); forked workers do not keep it;
+a partial killed mid-write is never loaded."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from frictionlab.core.errors import FrictionLabError
+from frictionlab.scenarios import checkpoint
+from frictionlab.scenarios.checkpoint import MISSING, partial_dir, partial_results
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX processes and signals")
+
+SCEN = "toy/lock"
+
+#: holds the partials of ``toy/lock`` under argv[1] (one result saved), touches argv[2], sleeps
+HOLDER = textwrap.dedent('''
+    import sys, time, pathlib
+    from frictionlab.scenarios.checkpoint import partial_results
+    with partial_results(sys.argv[1], "toy/lock") as store:
+        store.save("done", 42.0)
+        pathlib.Path(sys.argv[2]).touch()
+        time.sleep(120)
+''')
+
+#: pickles a 4 MiB block, then (inside the same pickle) touches argv[2] and sleeps: killed mid-write
+WRITER = textwrap.dedent('''
+    import sys, time, pathlib
+    from frictionlab.scenarios.checkpoint import partial_results
+
+    class Slow:
+        def __reduce__(self):
+            pathlib.Path(sys.argv[2]).touch()
+            time.sleep(120)
+            return (int, (0,))
+
+    with partial_results(sys.argv[1], "toy/lock") as store:
+        store.save("big", [b"x" * (1 << 22), Slow()])
+''')
+
+
+def start(script: str, out: Path, ready: Path) -> subprocess.Popen:
+    proc = subprocess.Popen([sys.executable, "-c", script, str(out), str(ready)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not ready.exists():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise AssertionError(f"the child did not get ready: {proc.communicate()}")
+        time.sleep(0.05)
+    return proc
+
+
+@pytest.fixture
+def holder(tmp_path):
+    proc = start(HOLDER, tmp_path, tmp_path / "ready")
+    yield proc
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+
+
+def test_second_writer_is_refused_naming_the_holder_then_sigkill_frees_it(holder, tmp_path):
+    t0 = time.monotonic()
+    with pytest.raises(FrictionLabError) as info, partial_results(tmp_path, SCEN, say=print):
+        pytest.fail("a second process entered the partial results another one is writing")
+    msg = str(info.value)
+    assert time.monotonic() - t0 < 5  # refused at once, no waiting
+    assert str(partial_dir(tmp_path, SCEN)) in msg and f"pid {holder.pid}" in msg
+    assert socket.gethostname() in msg and "started" in msg and "\n" not in msg
+    assert checkpoint.active() is None
+    with pytest.raises(FrictionLabError, match=f"pid {holder.pid}"):  # --fresh must not delete them either
+        checkpoint.discard(tmp_path, SCEN)
+    assert (partial_dir(tmp_path, SCEN) / "done.pkl").exists()
+
+    holder.send_signal(signal.SIGKILL)
+    holder.wait()
+    with partial_results(tmp_path, SCEN, say=print) as store:  # the kernel dropped the dead holder's lock
+        assert store.load("done") == 42.0
+
+
+def cli(argv, capsys) -> tuple[int, str, str]:
+    from frictionlab.cli import main
+
+    try:
+        main([str(a) for a in argv])
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_run_on_a_busy_out_is_one_line_exit_2(holder, tmp_path, capsys, monkeypatch):
+    from frictionlab.scenarios import base
+
+    ran = []
+    monkeypatch.setitem(base._SCENARIOS, SCEN, base.Scenario(SCEN, "toy", {"toy": {}}, run=lambda c, q: ran.append(1)))
+    for argv in (["run", SCEN, "--out", tmp_path], ["run", SCEN, "--out", tmp_path, "--fresh"],
+                 ["reproduce", SCEN, "--out", tmp_path], ["reproduce", SCEN, "--out", tmp_path, "--fresh"]):
+        code, out, err = cli(argv, capsys)
+        lines = [ln for ln in err.splitlines() if ln.strip()]
+        assert code == 2 and len(lines) == 1 and f"pid {holder.pid}" in lines[0], (argv, out, err)
+        assert "Traceback" not in out + err
+    assert ran == []
+    assert (partial_dir(tmp_path, SCEN) / "done.pkl").exists()  # the holder's results are untouched
+
+
+@pytest.mark.parametrize("exc", [ValueError, KeyboardInterrupt])
+def test_lock_is_released_on_exceptions_and_ctrl_c(tmp_path, exc):
+    with pytest.raises(exc), partial_results(tmp_path, SCEN, say=print) as store:
+        store.save("one", 1)
+        raise exc()
+    with partial_results(tmp_path, SCEN, say=print) as store:  # a leaked lock would refuse this
+        assert store.load("one") == 1
+        with pytest.raises(FrictionLabError, match=f"pid {os.getpid()}"), partial_results(tmp_path, SCEN):
+            pass  # one writer, also within one process
+    kept = partial_dir(tmp_path, SCEN)
+    assert sorted(p.name for p in kept.iterdir()) == [store.path("one").name]  # no lock file left behind
+
+
+def test_nothing_left_on_disk_when_nothing_was_saved(tmp_path):
+    with partial_results(tmp_path, SCEN, say=print):
+        pass
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_forked_worker_does_not_keep_the_lock(tmp_path):
+    ctx = mp.get_context("fork")
+    with partial_results(tmp_path, SCEN, say=print):
+        child = ctx.Process(target=time.sleep, args=(60,))
+        child.start()
+    try:
+        with partial_results(tmp_path, SCEN, say=print):  # the child still runs, holding copies of our fds
+            pass
+    finally:
+        child.kill()
+        child.join()
+
+
+COUNTER = textwrap.dedent('''
+    import os, sys, time
+    from frictionlab.core.errors import FrictionLabError
+    from frictionlab.scenarios.checkpoint import partial_results
+    inside = os.path.join(sys.argv[1], "inside")
+    got = 0
+    while got < int(sys.argv[2]):
+        try:
+            with partial_results(sys.argv[1], "toy/lock", say=print):
+                fd = os.open(inside, os.O_CREAT | os.O_EXCL | os.O_WRONLY)  # fails if another one is inside
+                os.close(fd)
+                time.sleep(0.001)
+                os.unlink(inside)
+                got += 1
+        except FrictionLabError:
+            time.sleep(0.0005)
+''')
+
+
+def test_mutual_exclusion_under_contention(tmp_path):
+    """Two processes enter and leave in a loop (the lock file is removed on every release): never both inside."""
+    procs = [subprocess.Popen([sys.executable, "-c", COUNTER, str(tmp_path), "150"], stderr=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    for p in procs:
+        _, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+
+
+def test_partial_killed_mid_write_is_never_loaded(tmp_path):
+    proc = start(WRITER, tmp_path, tmp_path / "ready")
+    d = partial_dir(tmp_path, SCEN)
+    temps = [p for p in d.iterdir() if p.name.startswith(".big.")]
+    assert len(temps) == 1 and temps[0].stat().st_size >= 1 << 22  # killed with 4 MiB of the pickle written
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert not (d / "big.pkl").exists()
+    with partial_results(tmp_path, SCEN, say=print) as store:
+        assert store.load("big") is MISSING
+        assert not temps[0].exists()  # the dead writer's temporary file is cleared by the next holder
