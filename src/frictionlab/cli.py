@@ -93,11 +93,11 @@ def run(
     written: list[str] = []
     store = None
     try:
-        with partial_results(out, sc.name, fresh=fresh, say=lambda text: _say(text, err=True)) as store, \
-                console.status(f"running {escape(sc.name)} ..."):
-            ds, cfg = sc.execute(overrides, quick=quick)
-        written.append(str(write_netcdf(ds, stem.with_suffix(".nc"))))
-        discard(out, sc.name)  # the result holds them now
+        with partial_results(out, sc.name, fresh=fresh, say=lambda text: _say(text, err=True)) as store:
+            with console.status(f"running {escape(sc.name)} ..."):
+                ds, cfg = sc.execute(overrides, quick=quick)
+            written.append(str(write_netcdf(ds, stem.with_suffix(".nc"))))
+            discard(out, sc.name)  # the result holds them now (removed under the lock: no one resumes meanwhile)
         if csv != "none":
             written.append(str(write_csv(ds, stem.with_suffix(".csv"),
                                          max_rows=CSV_MAX_ROWS if csv == "decimated" else None)))

@@ -5,7 +5,7 @@ a partial killed mid-write is never loaded."""
 
 from __future__ import annotations
 
-import multiprocessing as mp
+import contextlib
 import os
 import signal
 import socket
@@ -137,17 +137,35 @@ def test_nothing_left_on_disk_when_nothing_was_saved(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_forked_worker_does_not_keep_the_lock(tmp_path):
-    ctx = mp.get_context("fork")
-    with partial_results(tmp_path, SCEN, say=print):
-        child = ctx.Process(target=time.sleep, args=(60,))
-        child.start()
+FORKING_HOLDER = textwrap.dedent('''
+    import multiprocessing as mp, sys, time, pathlib
+    from frictionlab.scenarios.checkpoint import partial_results
+    with partial_results(sys.argv[1], "toy/lock") as store:
+        worker = mp.get_context("fork").Process(target=time.sleep, args=(120,))  # as run_parallel's workers
+        worker.start()
+        pathlib.Path(sys.argv[1], "worker.pid").write_text(str(worker.pid))
+        pathlib.Path(sys.argv[2]).touch()
+        time.sleep(120)
+''')
+
+
+def test_forked_worker_of_a_killed_holder_does_not_keep_the_lock(tmp_path):
+    proc = start(FORKING_HOLDER, tmp_path, tmp_path / "ready")
+    worker = int((tmp_path / "worker.pid").read_text())
     try:
-        with partial_results(tmp_path, SCEN, say=print):  # the child still runs, holding copies of our fds
+        with pytest.raises(FrictionLabError, match=f"pid {proc.pid}"), partial_results(tmp_path, SCEN):
+            pass
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        os.kill(worker, 0)  # the worker lives on, with its copy of the holder's descriptors
+        with partial_results(tmp_path, SCEN, say=print):
             pass
     finally:
-        child.kill()
-        child.join()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(worker, signal.SIGKILL)
 
 
 COUNTER = textwrap.dedent('''

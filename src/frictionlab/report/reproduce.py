@@ -16,7 +16,7 @@ from ..core.errors import FrictionLabError
 from ..core.result import write_netcdf
 from ..plot import save
 from ..scenarios.base import Scenario
-from ..scenarios.checkpoint import discard, partial_results
+from ..scenarios.checkpoint import LockBusy, discard, partial_results
 from .outcomes import Counts, ScenarioOutcome, counts, exit_code, slug
 from .page_html import write_html
 from .page_md import write_markdown
@@ -30,20 +30,24 @@ def run_one(sc: Scenario, out: Path, quick: bool, overrides: dict | None = None,
 
     Its finished independent runs are kept in ``out/partial/<scenario>/`` while it runs
     (:mod:`frictionlab.scenarios.checkpoint`): a rerun after an interruption or a crash resumes
-    from them; they are removed once the data file is written."""
+    from them; they are removed once the data file is written. Another process writing the same
+    scenario's partial results under ``out`` raises :class:`~frictionlab.core.filelock.LockBusy`
+    (not recorded as the scenario's error: the caller stops)."""
     res = ScenarioOutcome(sc.name, sc.description, references=list(sc.references))
     t0 = time.perf_counter()
     try:
         with partial_results(out, sc.name):
             ds, cfg = sc.execute(overrides, quick=quick)
-        res.data = write_netcdf(ds, out / "data" / f"{slug(sc.name)}.nc")
-        discard(out, sc.name)
+            res.data = write_netcdf(ds, out / "data" / f"{slug(sc.name)}.nc")
+            discard(out, sc.name)  # under the lock: no other process resumes from them meanwhile
         res.checks = sc.evaluate(ds, cfg)
         if sc.plot is not None:
             fig = sc.plot(ds)
             res.figure = out / "figures" / f"{slug(sc.name)}.png"
             res.figure.parent.mkdir(parents=True, exist_ok=True)
             save(fig, res.figure)
+    except LockBusy:  # another process works on this --out: stop here, do not go on beside it
+        raise
     except FrictionLabError as exc:
         res.error = f"{type(exc).__name__}: {exc}"
     except Exception as exc:  # a crash is reported, not hidden, and does not stop the report

@@ -13,6 +13,17 @@ The scenario's ``run`` function knows nothing of this: the CLI (``run``) and the
 ``run_parallel`` asks :func:`active` for the store (``None`` outside such a context: API callers and
 tests run as before, nothing written).
 
+One process at a time: :func:`partial_results` holds an exclusive lock on
+``DIR/partial/<scenario>/.lock`` (:func:`frictionlab.core.filelock.exclusive`) from before it looks
+at the directory until the caller has written the result and called :func:`discard`; a second
+``run``/``reproduce`` on the same ``--out`` (which would compute the same runs, race on the same
+files, and could see the directory removed under it) is refused at once with
+:class:`~frictionlab.core.filelock.LockBusy` naming the holder's pid, host, start time and command
+(the CLI: one line, exit 2). :func:`discard` by another process (``--fresh``) is refused the same way.
+The kernel drops the lock with the holder however it ends, SIGKILL included; the temporary files a
+killed writer left are removed by the next holder (a partial is only ever loaded under its final
+name, which a rename gives it complete).
+
 The key of a run hashes everything that determines its result: the task function (module and
 qualified name, plus its source file when it lives outside frictionlab), its arguments (configs,
 numbers, arrays; see :func:`task_key`) and the code identity (:func:`code_identity`: frictionlab's
@@ -39,11 +50,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..core import filelock
+from ..core.filelock import LockBusy
+
 __all__ = ["PartialStore", "partial_results", "active", "task_key", "code_identity", "discard", "partial_dir",
-           "PARTIAL", "MISSING"]
+           "PARTIAL", "MISSING", "LockBusy"]
 
 #: the sub-directory of ``--out`` holding the partial results, one directory per scenario below it
 PARTIAL = "partial"
+#: the lock file in a scenario's partial directory (removed on release)
+LOCK = ".lock"
 
 _ACTIVE: contextvars.ContextVar[PartialStore | None] = contextvars.ContextVar("frictionlab_partials", default=None)
 _IDENTITY: list[bytes] = []
@@ -58,13 +74,55 @@ def partial_dir(out: str | Path, scenario: str) -> Path:
 
 def discard(out: str | Path, scenario: str) -> bool:
     """Remove the partial results of ``scenario`` under ``out`` (and ``out/partial`` once empty);
-    True when there were any."""
+    True when there were any.
+
+    Inside this process's :func:`partial_results` of ``scenario`` (after its result is written) the
+    directory goes when that context closes; otherwise the lock is taken for the removal.
+
+    Raises
+    ------
+    LockBusy
+        another process is writing them (its ``run``/``reproduce`` on the same ``--out``)."""
     d = partial_dir(out, scenario)
-    had = d.is_dir()
-    shutil.rmtree(d, ignore_errors=True)
-    with contextlib.suppress(OSError):
-        d.parent.rmdir()  # only when no other scenario keeps partials there
+    if filelock.held(d / LOCK):
+        return _clear(d)
+    if not d.is_dir():
+        _prune(d)
+        return False
+    with filelock.exclusive(d / LOCK, _busy(d, scenario)):
+        had = _clear(d)
+    _prune(d)
     return had
+
+
+def _busy(d: Path, scenario: str) -> Callable[[str], str]:
+    return lambda holder: (f"{scenario}: its partial results in {d} are in use by another frictionlab process "
+                           f"({holder}); two processes on one --out would compute the same runs and overwrite each "
+                           "other's files: wait for that one to finish, or give this one another --out")
+
+
+def _clear(d: Path, temporary_only: bool = False) -> bool:
+    """Remove the entries of ``d`` but its lock file (only the temporary files of killed writers
+    with ``temporary_only``); True when there were any."""
+    had = False
+    with contextlib.suppress(FileNotFoundError):
+        for p in list(d.iterdir()):
+            if p.name == LOCK or (temporary_only and not (p.name.startswith(".") and ".tmp" in p.name)):
+                continue
+            had = True
+            if p.is_dir() and not p.is_symlink():
+                shutil.rmtree(p, ignore_errors=True)
+            else:
+                with contextlib.suppress(FileNotFoundError):
+                    p.unlink()
+    return had
+
+
+def _prune(d: Path) -> None:
+    """Remove ``d`` and ``out/partial`` when empty."""
+    for p in (d, d.parent):
+        with contextlib.suppress(OSError):
+            p.rmdir()
 
 
 def code_identity() -> bytes:
@@ -218,18 +276,30 @@ def active() -> PartialStore | None:
 @contextlib.contextmanager
 def partial_results(out: str | Path, scenario: str, *, fresh: bool = False,
                     say: Callable[[str], None] | None = None) -> Iterator[PartialStore]:
-    """Keep the finished runs of ``scenario`` under ``out/partial/<scenario>/`` while the block runs.
+    """Keep the finished runs of ``scenario`` under ``out/partial/<scenario>/`` while the block runs,
+    holding the directory's lock (one process at a time; see the module notes).
 
     With ``fresh`` the scenario's earlier partial results are removed first. The directory is left
     in place when the block raises (an interruption, a crash: the next run resumes from it); the
-    caller removes it with :func:`discard` once the scenario's result is written."""
-    if fresh:
-        discard(out, scenario)
-    store = PartialStore(partial_dir(out, scenario), scenario)
-    if say is not None:
-        store.say = say
-    token = _ACTIVE.set(store)
+    caller writes the scenario's result and then calls :func:`discard` inside the block, so that no
+    other process resumes from the directory before it is gone.
+
+    Raises
+    ------
+    LockBusy
+        another process holds the scenario's partial results under ``out``.
+    """
+    d = partial_dir(out, scenario)
     try:
-        yield store
+        with filelock.exclusive(d / LOCK, _busy(d, scenario)):
+            _clear(d, temporary_only=not fresh)
+            store = PartialStore(d, scenario)
+            if say is not None:
+                store.say = say
+            token = _ACTIVE.set(store)
+            try:
+                yield store
+            finally:
+                _ACTIVE.reset(token)
     finally:
-        _ACTIVE.reset(token)
+        _prune(d)
