@@ -48,7 +48,7 @@ def test_reproduce_workers_reaches_the_parallel_map(spy, tmp_path, capsys):
     assert f"--workers 2: parallel.workers = 2 for {FIG8}" in " ".join(out.split())
     code, out, err = cli(["reproduce", FIG8, "--quick", "--out", tmp_path / "b"], capsys)
     assert code == 2 and "stopped before the seed solves" in " ".join(out.split()), out + err
-    assert [w for w, _ in spy] == [2, 1]  # --workers 2, then the quick profile's own 1
+    assert [w for w, _ in spy] == [2, 1]  # --workers 2, then the default 1
     assert spy[0][1] == spy[1][1] and len(set(spy[0][1])) == len(spy[0][1])  # a resume may change the count
 
 
@@ -58,9 +58,10 @@ def test_run_set_parallel_workers_reaches_the_parallel_map(spy, tmp_path, capsys
     assert [w for w, _ in spy] == [3]
 
 
-def test_full_profile_uses_every_core_and_quick_one():
+def test_parallel_section_as_figs_13_and_14():
     sc = get_scenario(FIG8)
-    assert sc.resolved_config()["parallel"] == {"workers": 0}
+    for other in ("rough-contact/fig13", "rough-contact/fig14"):
+        assert sc.resolved_config()["parallel"] == get_scenario(other).resolved_config()["parallel"] == {"workers": 1}
     assert sc.resolved_config(quick=True)["parallel"] == {"workers": 1}
     assert "workers" not in sc.resolved_config()["protocol"]
 

@@ -196,6 +196,33 @@ def test_mutual_exclusion_under_contention(tmp_path):
         assert p.returncode == 0, err
 
 
+def test_lock_file_removed_between_open_and_lock_is_not_taken(tmp_path, monkeypatch):
+    """The holder releases (removing the file) after a second process opened it but before it
+    locked it: the second one must lock the file now at the path, not the removed one."""
+    from frictionlab.core import filelock
+
+    path = tmp_path / "x.lock"
+    first = filelock.exclusive(path, str)
+    first.__enter__()
+    real = filelock._try_lock
+    released = []
+
+    def try_lock(fd):
+        if not released:
+            released.append(fd)
+            first.__exit__(None, None, None)
+        return real(fd)
+
+    monkeypatch.setattr(filelock, "_try_lock", try_lock)
+    with filelock.exclusive(path, str):
+        assert released and path.exists() and filelock.held(path)
+        third = subprocess.run([sys.executable, "-c", "import sys\nfrom frictionlab.core import filelock\n"
+                                "with filelock.exclusive(sys.argv[1], str): pass", str(path)],
+                               capture_output=True, text=True, timeout=60)
+        assert third.returncode != 0 and "LockBusy" in third.stderr and f"pid {os.getpid()}" in third.stderr
+    assert not path.exists()
+
+
 def test_partial_killed_mid_write_is_never_loaded(tmp_path):
     proc = start(WRITER, tmp_path, tmp_path / "ready")
     d = partial_dir(tmp_path, SCEN)

@@ -124,7 +124,7 @@ def _acquire(path: Path, busy: Callable[[str], str]) -> int:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(path, flags, 0o644)
-        except FileNotFoundError:  # a releasing holder removed the (empty) directory meanwhile
+        except (FileNotFoundError, FileExistsError):  # a releasing holder removed the (empty) directory meanwhile
             continue
         if not _try_lock(fd):
             holder = _describe(_read(fd))

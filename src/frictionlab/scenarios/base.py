@@ -116,6 +116,8 @@ class Scenario:
     derived : ``{dotted key: what to set instead}`` for the config keys that ``run`` sets
         itself (from other settings); ``--set`` and ``--grid`` refuse them, since a value
         given there would be overwritten and silently ignored
+    moved : ``{former dotted key: where it went}``: ``--set``, ``--grid`` and scenario files
+        giving a key the scenario no longer has are refused with that pointer
     metrics : names of the sweep metrics (:data:`frictionlab.sweep.metrics.METRICS`) that make
         sense for this scenario (``frictionlab sweep --metric``); empty: the set of its model
         family (:data:`frictionlab.sweep.metrics.FAMILY_METRICS`)
@@ -133,6 +135,7 @@ class Scenario:
     summary: Callable[[xr.Dataset], dict[str, float]] | None = None
     derived: dict[str, str] = field(default_factory=dict)
     metrics: tuple[str, ...] = ()
+    moved: dict[str, str] = field(default_factory=dict)
 
     @property
     def paper(self) -> str:
@@ -150,10 +153,14 @@ class Scenario:
         return cfg
 
     def refuse_derived(self, keys: Any, how: str) -> None:
-        """Raise :class:`ConfigError` for a key (or a key under one) that ``run`` sets itself."""
+        """Raise :class:`ConfigError` for a key (or a key under one) that ``run`` sets itself, or
+        one that moved (:attr:`moved`)."""
         from ..core.errors import ConfigError
 
         for key in keys:
+            for old, where in self.moved.items():
+                if key == old or key.startswith(old + "."):
+                    raise ConfigError(f"{how} {key}: {self.name} has no {old} any more: {where}")
             for d, instead in self.derived.items():
                 if key == d or key.startswith(d + ".") or d.startswith(key + "."):
                     raise ConfigError(f"{how} {key}: {self.name} sets {d} itself, so the value would be ignored; "

@@ -12,8 +12,11 @@ of the exponential step is q_k = (A_k/lambda_k) p, i.e. the contact problem with
 compliance c = 1 + sum A_k/lambda_k (1.2 for Table 1). Each (size, seed, pressure) is therefore two
 direct solves (Polonsky-Keer for Boussinesq, the exact sorted solve for the mean field), the
 second warm started from the first. The run checks this against a time-stepped hold (64^2).
-Seeds are independent and run in parallel (``protocol.workers`` processes; 0 = all cores, the
-default of the full profile; the quick profile runs serially).
+Seeds are independent and run in parallel over ``[parallel] workers`` processes (default 1, as
+Figs. 13 and 14; ``frictionlab reproduce --workers N`` or ``--set parallel.workers=N``; each
+process one FFT thread unless ``integrator.fft_workers`` says otherwise), through the shared
+runner, which keeps each finished seed for a resume; the worker count enters no result and no
+resume key.
 
 The mean field is also compared with its exact large-system closed form
 (:mod:`frictionlab.reference.meanfield_rough`: mu_s = tau_s Phibar(eta)/p, pressure elasticity
@@ -37,32 +40,35 @@ mean) is reported as its own check.
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
 import xarray as xr
 
-from ...contact.rough.elasticity import BoussinesqFFT, MeanField, StepOperator
+from ...contact.rough.elasticity import StepOperator
 from ...contact.rough.model import STRESS_STAR, load_from_pressure
 from ...contact.rough.solver import meanfield_solve, pk_solve
 from ...core.errors import ConfigError
 from ...reference.meanfield_rough import meanfield_mu_static, meanfield_pressure_elasticity, relaxed_compliance
 from ..base import Scenario, check, deviation, register_scenario
-from ._common import MODEL, build_model, hold, numerics, run_parallel, surface, value_at
+from ._common import MODEL, PARALLEL, build_model, hold, numerics, run_parallel, surface, value_at
 
 CONFIG = {
     "model": dict(MODEL),
     "integrator": {"driver": "hold", "per_decade": 4},
     "protocol": {"pressures_MPa": [25.0, 50.0, 100.0, 200.0, 400.0], "sizes": [128, 256, 512], "seeds": 15,
-                 "t_eval": 100.0, "meanfield_size": 512, "meanfield_seeds": 16, "iid_seeds": 12, "workers": 0,
+                 "t_eval": 100.0, "meanfield_size": 512, "meanfield_seeds": 16, "iid_seeds": 12,
                  "max_rel_slope": 0.05},
+    "parallel": dict(PARALLEL),
 }
+#: the former ``protocol.workers`` (0 = all cores) is refused with this pointer
+MOVED = {"protocol.workers": "the worker processes are parallel.workers (a count >= 1), as for every scenario with a "
+                             "[parallel] section; frictionlab reproduce --workers N sets it"}
 INTERACTIONS = ("boussinesq", "meanfield")
 
 
 def _solve_seed(args: tuple) -> tuple[np.ndarray, np.ndarray]:
     """mu_s at t = 0+ and relaxed, for every pressure, on one surface (one worker task)."""
-    cfg, inters, n, seed, pressures, c_aged, pooled = args
+    cfg, inters, n, seed, pressures, c_aged = args
     if seed < 0:  # i.i.d. N(0, sigma^2) heights, realisation -1 - seed (the closed form's own assumption)
         h = float(cfg["model"]["surface_sigma"]) * np.random.default_rng(-1 - seed).standard_normal((n, n))
     else:
@@ -72,11 +78,7 @@ def _solve_seed(args: tuple) -> tuple[np.ndarray, np.ndarray]:
     mu1 = np.empty_like(mu0)
     for a, inter in enumerate(inters):
         m = build_model(cfg, interaction=inter)
-        if inter == "meanfield":
-            base = MeanField(m.C0, n, n, backend=num.backend)
-        else:
-            base = BoussinesqFFT(n, n, m.dx, m.self_coef, periodic=m.periodic, backend=num.backend,
-                                 workers=1 if pooled else -1)
+        base = m.operator(n, n, num)  # integrator.fft_workers / fft_precision as in every other solve
         for c, p in enumerate(pressures):
             W = load_from_pressure(p * 1e6, n, n, m.dx)
             res = []
@@ -92,18 +94,10 @@ def _solve_seed(args: tuple) -> tuple[np.ndarray, np.ndarray]:
     return mu0, mu1
 
 
-def _map(tasks: list, workers: int) -> list:
-    """Run the seed tasks over ``workers`` processes (0 = all cores) with the shared runner."""
-    if workers == 0:
-        workers = os.cpu_count() or 1
-    if workers < 0:
-        raise ConfigError(f"protocol.workers = {workers} must be >= 0 (0 = all cores, 1 = serial)")
-    pooled = workers > 1 and len(tasks) > 1
-    return run_parallel(_solve_seed, [(t[:-1] + (pooled,),) for t in tasks], {"parallel": {"workers": workers}})
-
-
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     pr = cfg["protocol"]
+    if "workers" in pr:  # a config built by hand: --set and scenario files are refused before (MOVED)
+        raise ConfigError(f"rough-contact/fig8 has no protocol.workers any more: {MOVED['protocol.workers']}")
     P = [float(x) for x in pr["pressures_MPa"]]
     sizes = [int(x) for x in pr["sizes"]]
     seeds = int(pr["seeds"])
@@ -114,13 +108,13 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
         raise ConfigError("rough-contact/fig8 solves the relaxed viscoelastic state directly; "
                           "model.material = 'viscoplastic' has no relaxed state (use rough-contact/fig7)")
     base = int(cfg["model"]["surface_seed"])
-    workers = int(pr.get("workers", 1))
-    tasks = [(cfg, INTERACTIONS, n, base + s, P, c_aged, False) for n in sizes for s in range(seeds)]
+    one = {k: v for k, v in cfg.items() if k != "parallel"}  # what a seed's result depends on (and its resume key)
+    tasks = [(one, INTERACTIONS, n, base + s, P, c_aged) for n in sizes for s in range(seeds)]
     nmf, smf = int(pr["meanfield_size"]), int(pr["meanfield_seeds"])
-    tasks += [(cfg, ("meanfield",), nmf, base + s, P, c_aged, False) for s in range(smf)]
+    tasks += [(one, ("meanfield",), nmf, base + s, P, c_aged) for s in range(smf)]
     niid = int(pr["iid_seeds"])
-    tasks += [(cfg, ("meanfield",), nmf, -1 - s, P, c_aged, False) for s in range(niid)]
-    out = _map(tasks, workers)
+    tasks += [(one, ("meanfield",), nmf, -1 - s, P, c_aged) for s in range(niid)]
+    out = run_parallel(_solve_seed, [(t,) for t in tasks], cfg)
     k0, k1 = len(sizes) * seeds, len(sizes) * seeds + smf
     main, mf, iid = out[:k0], out[k0:k1], out[k1:]
     shape = (len(sizes), seeds, len(INTERACTIONS), len(P))
@@ -150,7 +144,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     n = 64
     r = hold(cfg, m.replace(patch_nx=n, patch_ny=n, surface_mx=n), t_eval, pressure_MPa=100.0)
     ds["stepped_mu"] = ((), value_at(r, "friction_coefficient", t_eval))
-    ds["direct_mu"] = ((), float(_solve_seed((cfg, ("boussinesq",), n, base, [100.0], c_aged, False))[1][0, 0]))
+    ds["direct_mu"] = ((), float(_solve_seed((one, ("boussinesq",), n, base, [100.0], c_aged))[1][0, 0]))
     ds.attrs.update({"c_aged": c_aged, "meanfield_size": nmf, "t_eval": t_eval})
     return ds
 
@@ -286,6 +280,6 @@ register_scenario(Scenario(
                  "(16 seeds) and i.i.d. heights (12). Quick: Boussinesq and mean field on 256^2, 6 seeds, solver tol 1e-8 (same "
                  "contact counts as 1e-10 here)."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"protocol.sizes": [256], "protocol.seeds": 6, "protocol.workers": 1},
+    quick={"protocol.sizes": [256], "protocol.seeds": 6}, moved=MOVED,
     references=["Hulikal, Lapusta & Bhattacharya (2015)", "Greenwood & Williamson (1966)"], slow=True,
 ))
