@@ -234,3 +234,23 @@ def test_partial_killed_mid_write_is_never_loaded(tmp_path):
     with partial_results(tmp_path, SCEN, say=print) as store:
         assert store.load("big") is MISSING
         assert not temps[0].exists()  # the dead writer's temporary file is cleared by the next holder
+
+
+def test_file_system_without_locks_runs_without_partials(tmp_path, monkeypatch):
+    """A lock that cannot be taken (ENOLCK, say) is said once; the run goes on keeping nothing."""
+    import errno
+
+    from frictionlab.core import filelock
+    from frictionlab.scenarios.rough_contact._common import run_parallel
+
+    def no_locks(fd):
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(filelock, "_try_lock", no_locks)
+    said = []
+    with partial_results(tmp_path, SCEN, say=said.append) as store:
+        assert checkpoint.active() is None
+        assert run_parallel(pow, [(2, 3), (3, 2)], {}) == [8, 9]
+        assert checkpoint.discard(tmp_path, SCEN) is False
+    assert len(said) == 1 and "cannot lock" in said[0] and "No locks available" in said[0]
+    assert store.written == 0 and list(tmp_path.iterdir()) == []

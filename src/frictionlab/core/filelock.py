@@ -126,7 +126,15 @@ def _acquire(path: Path, busy: Callable[[str], str]) -> int:
             fd = os.open(path, flags, 0o644)
         except (FileNotFoundError, FileExistsError):  # a releasing holder removed the (empty) directory meanwhile
             continue
-        if not _try_lock(fd):
+        try:
+            locked = _try_lock(fd)
+        except OSError:  # no locks here (ENOLCK, EOPNOTSUPP): nobody can hold one, so leave no file either
+            with contextlib.suppress(OSError):
+                if os.fstat(fd).st_size == 0:
+                    os.unlink(path)
+            os.close(fd)
+            raise
+        if not locked:
             holder = _describe(_read(fd))
             os.close(fd)
             raise LockBusy(busy(holder))
@@ -170,6 +178,8 @@ def exclusive(path: str | Path, busy: Callable[[str], str]) -> Iterator[Path]:
         another process holds it (also another :func:`exclusive` of the same path in this
         process); the message is ``busy(holder)``, with ``holder`` the one-line description of
         the process holding it (pid, host, start time, command).
+    OSError
+        the file cannot be created or the file system has no locks (no file is left then).
     """
     path = Path(path)
     fd = _acquire(path, busy)

@@ -89,7 +89,10 @@ def discard(out: str | Path, scenario: str) -> bool:
     if not d.is_dir():
         _prune(d)
         return False
-    with filelock.exclusive(d / LOCK, _busy(d, scenario)):
+    try:
+        with filelock.exclusive(d / LOCK, _busy(d, scenario)):
+            had = _clear(d)
+    except OSError:  # no locks on this file system (said when the run started): remove them as they are
         had = _clear(d)
     _prune(d)
     return had
@@ -284,18 +287,29 @@ def partial_results(out: str | Path, scenario: str, *, fresh: bool = False,
     caller writes the scenario's result and then calls :func:`discard` inside the block, so that no
     other process resumes from the directory before it is gone.
 
+    When the lock cannot be taken for another reason (the directory cannot be created, a file
+    system without locks) that is said in one line and the block runs without partial results,
+    as a run whose partials cannot be written.
+
     Raises
     ------
     LockBusy
         another process holds the scenario's partial results under ``out``.
     """
     d = partial_dir(out, scenario)
+    store = PartialStore(d, scenario)
+    if say is not None:
+        store.say = say
     try:
-        with filelock.exclusive(d / LOCK, _busy(d, scenario)):
+        with contextlib.ExitStack() as stack:
+            try:
+                stack.enter_context(filelock.exclusive(d / LOCK, _busy(d, scenario)))
+            except OSError as exc:
+                store.say(f"{scenario}: cannot lock {d} ({exc}); its finished runs are not kept (an interrupted run "
+                          "will not resume)")
+                yield store  # not active: run_parallel keeps nothing
+                return
             _clear(d, temporary_only=not fresh)
-            store = PartialStore(d, scenario)
-            if say is not None:
-                store.say = say
             token = _ACTIVE.set(store)
             try:
                 yield store
