@@ -529,17 +529,19 @@ def run_mlbnm(p: BeamNetworkParams, v_drive: float, duration: float, *, dt: floa
     a = r["arrays"][0]
     t = r["time"]
     ff = r["column_friction"][0]
-    ds = xr.Dataset(coords={"time": ("time", t, {"units": "s"}),
-                            "iub": ("iub", np.arange(a["m"].size)),
-                            "iub_x": ("iub", a["x"], {"units": "m"})})
-    ds["friction_force"] = ("time", r["friction_force"][0], {"units": "N"})
-    ds["driver_position"] = ("time", v_drive * t, {"units": "m"})
-    ds["iub_friction"] = (("time", "iub"), ff, {"units": "N"})
-    ds["iub_lag"] = (("time", "iub"), r["column_lag"][0], {"units": "m"})
-    ds["iub_velocity"] = (("time", "iub"), r["column_velocity"][0], {"units": "m/s"})
-    ds["iub_normal_force"] = ("iub", a["fz"], {"units": "N"})
-    ds["iub_count"] = ("iub", a["count"], {"units": "1"})
-    ds["iub_slip"] = (("time", "iub"), stick_slip_state(ff, a["fz"][None, :], p.mu_c, t), {"units": "1"})
+    tt = ("time", "iub")
+    # one constructor call (adding the variables one by one aligns and merges each time, ~3 ms per run)
+    ds = xr.Dataset({
+        "time": ("time", t, {"units": "s"}), "iub": ("iub", np.arange(a["m"].size)),
+        "iub_x": ("iub", a["x"], {"units": "m"}),
+        "friction_force": ("time", r["friction_force"][0], {"units": "N"}),
+        "driver_position": ("time", v_drive * t, {"units": "m"}),
+        "iub_friction": (tt, ff, {"units": "N"}),
+        "iub_lag": (tt, r["column_lag"][0], {"units": "m"}),
+        "iub_velocity": (tt, r["column_velocity"][0], {"units": "m/s"}),
+        "iub_normal_force": ("iub", a["fz"], {"units": "N"}),
+        "iub_count": ("iub", a["count"], {"units": "1"}),
+        "iub_slip": (tt, stick_slip_state(ff, a["fz"][None, :], p.mu_c, t), {"units": "1"})}).set_coords("iub_x")
     ds.attrs.update(sanitize_attrs({**p.attrs(), "model": "single-IUB" if single else "MLBNM", "v_drive": v_drive,
                                     "scheme": scheme, "dt": dt, "citation": p.citation, "doi": p.doi}))
     return ds
