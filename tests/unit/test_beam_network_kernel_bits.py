@@ -71,9 +71,9 @@ def _oracle(m, kb, cb, s0, s1, s2, fz, kl, kr, gp, vd, dt, n_steps, n_picard):
                 z[i] = z_new
                 ff[i] = s0[i] * z_new + s1[i] * zdot + s2[i] * vn
             else:
-                v[i], up[i + 1], z[i], ff[i] = _step_column_semi(v[i], up[i + 1], z[i], s_new, vd, m[i], kb[i], cb[i],
-                                                                 s0[i], s1[i], s2[i], fz[i], fe[i], kll[i] + krr[i],
-                                                                 gp, dt, n_picard)
+                v[i], up[i + 1], z[i], ff[i] = _step_column_semi(
+                    v[i], up[i + 1], z[i], s_new, vd, m[i], kb[i], cb[i], s0[i], s1[i], s2[i], fz[i], fe[i],
+                    kll[i] + krr[i], gp, dt, n_picard)
             ae[i] = e
             ax[i] = E
             an[i] = nch

@@ -46,12 +46,12 @@ out of the time loop; the implicit velocity is solved with one division per pass
 pass; per refinement pass the Stribeck term, then the velocity; the state update), so the
 CPU overlaps the independent dependency chains of several IUBs (with one long loop body per
 IUB its window held two or three), and the per-IUB constants and work values are tables with
-one row per IUB (few base pointers in the loops); these two keep every operation and its
-order, so the bits, and took the Fig. 8 case from about 70 to about 100 times real time on
-one loaded core; a refinement pass that would repeat the previous one exactly is skipped;
-for alpha = 2 the Stribeck exponential is updated from the previous evaluation of the same IUB when the exponent moved
-by at most 1e-2 (:func:`_stribeck_chain`, within about 2 ulp per reuse, a fresh ``exp``
-at least every ``MAX_EXP_CHAIN + 1`` evaluations). On the Fig. 8 case these changes move the
+one row per IUB (few base pointers in the loops): these two keep every operation and its
+order, so the bits, and cut the kernel's time on the Fig. 8 case by about a quarter (issue
+19); a refinement pass that would repeat the previous one exactly is skipped; for alpha = 2
+the Stribeck exponential is updated from the previous evaluation of the same IUB when the
+exponent moved by at most 1e-2 (:func:`_stribeck_chain`, within about 2 ulp per reuse, a
+fresh ``exp`` at least every ``MAX_EXP_CHAIN + 1`` evaluations). On the Fig. 8 case these changes move the
 force history by about 1e-8 of its peak after 3 s of stick-slip (round-off amplified by the
 slip events), far inside the tests' tolerances.
 
@@ -284,26 +284,27 @@ def _mlbnm_kernel(m, kb, cb, s0, s1, s2, fz, kl, kr, gp, v_drive, dt, n_steps, s
                     ff[i] = cst[i, _S0] * zi + cst[i, _S1] * zdot + cst[i, _S2] * v_new
                     z[i] = zi + dt * zdot
             else:
-                # Four sweeps over the IUBs per pass, each short: the IUBs are independent within a sweep,
-                # so the CPU overlaps their dependency chains (one long sweep per IUB fills its window
-                # with two or three IUBs). Per IUB the operations are those of the single loop of
-                # _step_column_semi in the hoisted form, in the same order.
+                # Short sweeps over the IUBs (two per pass, then the update): the IUBs are independent
+                # within a sweep, so the CPU overlaps their dependency chains (one long loop body per
+                # IUB filled its window with two or three IUBs). Per IUB the operations and their order
+                # are those of a plain loop over the IUBs, so are the bits
+                # (tests/unit/test_beam_network_kernel_bits.py).
                 # first pass: network force at the old positions, right-hand side, Stribeck term at |v|
                 for i in range(n):
                     ui = up[i + 1]
                     fe = cst[i, _KL] * (up[i] - ui) + cst[i, _KR] * (up[i + 2] - ui)
                     wk[i, _R0] = cst[i, _MDT] * v[i] + cst[i, _KB] * (s_new - ui) + cst[i, _CBVD] + fe
                     wk[i, _FE] = fe
-                    g, wk[i, _AE], wk[i, _AX], w_n[i] = _stribeck_chain(abs(v[i]), wk[i, _AE], wk[i, _AX], w_n[i],
-                                                                       cst[i, _FZC], cst[i, _FZD], inv_vs, alpha, alpha2)
+                    g, wk[i, _AE], wk[i, _AX], w_n[i] = _stribeck_chain(
+                        abs(v[i]), wk[i, _AE], wk[i, _AX], w_n[i], cst[i, _FZC], cst[i, _FZD], inv_vs, alpha, alpha2)
                     wk[i, _G0] = g
                     wk[i, _G] = g
                     wk[i, _LV] = abs(v[i])
                     active[i] = g > 0.0  # else: zero normal load, the reference form below
                 for i in range(n):
                     if active[i]:
-                        wk[i, _V], wk[i, _D] = _semi_velocity(wk[i, _R0], z[i], cst[i, _C0], dt, cst[i, _S0], cst[i, _S1],
-                                                              cst[i, _DTS0], wk[i, _G], wk[i, _LV])
+                        wk[i, _V], wk[i, _D] = _semi_velocity(wk[i, _R0], z[i], cst[i, _C0], dt, cst[i, _S0],
+                                                              cst[i, _S1], cst[i, _DTS0], wk[i, _G], wk[i, _LV])
                 # refinement passes (Stribeck term at the mean speed, then the velocity); an IUB whose pass
                 # would repeat its previous one exactly stops
                 for _ in range(n_picard):
@@ -317,7 +318,8 @@ def _mlbnm_kernel(m, kb, cb, s0, s1, s2, fz, kl, kr, gp, v_drive, dt, n_steps, s
                                 n_active += 1
                                 wk[i, _LV] = lv
                                 wk[i, _G], wk[i, _AE], wk[i, _AX], w_n[i] = _stribeck_chain(
-                                    lv, wk[i, _AE], wk[i, _AX], w_n[i], cst[i, _FZC], cst[i, _FZD], inv_vs, alpha, alpha2)
+                                    lv, wk[i, _AE], wk[i, _AX], w_n[i], cst[i, _FZC], cst[i, _FZD], inv_vs, alpha,
+                                    alpha2)
                     if n_active == 0:
                         break
                     for i in range(n):
@@ -346,8 +348,8 @@ def _mlbnm_kernel(m, kb, cb, s0, s1, s2, fz, kl, kr, gp, v_drive, dt, n_steps, s
                     else:  # zero normal load: reference form (lambda -> 1e12)
                         kd = cst[i, _KL] + cst[i, _KR]
                         v[i], up[i + 1], z[i], ff[i] = _step_column_semi(
-                            vi, ui, zi, s_new, vd, m[b, i], cst[i, _KB], cst[i, _CB], sz0, sz1, cst[i, _S2], cst[i, _FZ],
-                            wk[i, _FE], kd, gp, dt, n_picard)
+                            vi, ui, zi, s_new, vd, m[b, i], cst[i, _KB], cst[i, _CB], sz0, sz1, cst[i, _S2],
+                            cst[i, _FZ], wk[i, _FE], kd, gp, dt, n_picard)
     return F, ff_out, lag_out, vel_out, fail
 
 
