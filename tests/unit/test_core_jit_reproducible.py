@@ -44,14 +44,17 @@ def digest(arrays):
 """
 
 CASES = {
-    # the single-IUB batch of beam-network/fig13 (parallel kernel), 0.5 s of stick-slip
+    # the single-IUB batch of beam-network/fig13 (parallel kernel), 0.5 s of stick-slip, and two 9-IUB cases
     "mlbnm": """
 from frictionlab.contact.beam_network.mlbnm import run_mlbnm_batch
 from frictionlab.core.registry import make_model
 p = make_model("beam_network", "vf60-calibrated")
 r = run_mlbnm_batch([p.replace(cb=c) for c in (7.4, 148.0, 590.0)], [7.5e-4] * 3, 0.5, dt=2e-5,
                     save_dt=1e-4, single=True, save_columns=True)
-print(digest({k: v for k, v in r.items() if k != "arrays"}))
+# and the 9-IUB Fig. 8 case (the semi-implicit step's sweeps over the IUBs)
+r9 = run_mlbnm_batch([p, p.replace(cb=590.0)], [7.5e-4] * 2, 0.5, dt=2e-5, save_dt=1e-4, save_columns=True)
+print(digest({**{k: v for k, v in r.items() if k != "arrays"},
+              **{"9iub_" + k: v for k, v in r9.items() if k != "arrays"}}))
 """,
     # a classic law through simulate (generated rk4 loop of core.jitcache)
     "lugre": """
