@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from frictionlab.cli import main
 from frictionlab.core.result import make_dataset
 from frictionlab.scenarios import base as scenario_base
 from frictionlab.scenarios import checkpoint
@@ -31,19 +30,9 @@ TINY = ["model.patch_nx=16", "model.patch_ny=16", "model.surface_mx=32", "protoc
 RUNS = [(0.1, 1.0), (0.1, 10.0), (1.0, 1.0), (1.0, 10.0)]  # (A, v) in task order
 
 
-def cli(argv, capsys) -> tuple[int, str, str]:
-    try:
-        main([str(a) for a in argv])
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_fig13(out: Path, capsys, *extra: str) -> tuple[int, str, str]:
+def run_fig13(out: Path, cli, *extra: str) -> tuple[int, str, str]:
     sets = [a for s in TINY for a in ("--set", s)]
-    return cli(["run", FIG13, "--quick", "--csv", "none", "--out", out, *sets, *extra], capsys)
+    return cli(["run", FIG13, "--quick", "--csv", "none", "--out", out, *sets, *extra])
 
 
 @pytest.fixture
@@ -96,8 +85,8 @@ def assert_bitwise_equal(a: xr.Dataset, b: xr.Dataset) -> None:
         assert a[name].values.tobytes() == b[name].values.tobytes(), name
 
 
-def test_interrupted_run_resumes_only_the_rest_bit_for_bit(record, tmp_path, capsys):
-    code, _, err = run_fig13(tmp_path / "whole", capsys)
+def test_interrupted_run_resumes_only_the_rest_bit_for_bit(record, tmp_path, cli):
+    code, _, err = run_fig13(tmp_path / "whole", cli)
     assert code == 0, err
     assert record.calls() == sorted(RUNS)
     whole = record.results.pop()
@@ -105,7 +94,7 @@ def test_interrupted_run_resumes_only_the_rest_bit_for_bit(record, tmp_path, cap
 
     out = tmp_path / "cut"
     record.fail = RUNS[2]  # the third run raises: the first two are kept
-    code, _, err = run_fig13(out, capsys)
+    code, _, err = run_fig13(out, cli)
     assert code == 1 and "injected failure" in err
     assert record.calls() == sorted(RUNS[:3])
     kept = checkpoint.partial_dir(out, FIG13)
@@ -113,7 +102,7 @@ def test_interrupted_run_resumes_only_the_rest_bit_for_bit(record, tmp_path, cap
     assert not list(kept.glob(".*"))  # no temporary file left
 
     record.fail = None
-    code, _, err = run_fig13(out, capsys)
+    code, _, err = run_fig13(out, cli)
     assert code == 0, err
     assert record.calls() == sorted(RUNS[2:])  # only the runs that had not finished
     lines = [ln for ln in err.splitlines() if "resumed" in ln]
@@ -122,15 +111,15 @@ def test_interrupted_run_resumes_only_the_rest_bit_for_bit(record, tmp_path, cap
     assert not (out / "partial").exists()  # removed once the result is written
 
 
-def test_partials_written_as_they_finish_with_workers_and_resumed_serially(record, tmp_path, capsys):
-    code, _, err = run_fig13(tmp_path / "whole", capsys)
+def test_partials_written_as_they_finish_with_workers_and_resumed_serially(record, tmp_path, cli):
+    code, _, err = run_fig13(tmp_path / "whole", cli)
     assert code == 0, err
     whole = record.results.pop()
     record.calls()
 
     out = tmp_path / "cut"
     record.fail = RUNS[1]  # fails in a forked worker while the first run is in flight
-    code, _, err = run_fig13(out, capsys, "--set", "parallel.workers=2")
+    code, _, err = run_fig13(out, cli, "--set", "parallel.workers=2")
     assert code == 1 and "injected failure" in err
     first = set(record.calls())
     kept = checkpoint.partial_dir(out, FIG13)
@@ -138,7 +127,7 @@ def test_partials_written_as_they_finish_with_workers_and_resumed_serially(recor
     assert RUNS[0] in first and 1 <= n_kept <= len(first) - 1  # the run in flight finished and was written
 
     record.fail = None
-    code, _, err = run_fig13(out, capsys)  # one worker now: the key ignores [parallel]
+    code, _, err = run_fig13(out, cli)  # one worker now: the key ignores [parallel]
     assert code == 0, err
     again = record.calls()
     assert RUNS[1] in again and len(again) == 4 - n_kept and RUNS[0] not in again
@@ -146,38 +135,38 @@ def test_partials_written_as_they_finish_with_workers_and_resumed_serially(recor
     assert_bitwise_equal(record.results.pop(), whole)
 
 
-def test_fresh_and_changed_code_compute_everything(record, tmp_path, capsys, monkeypatch):
+def test_fresh_and_changed_code_compute_everything(record, tmp_path, cli, monkeypatch):
     out = tmp_path / "cut"
     record.fail = RUNS[2]
-    assert run_fig13(out, capsys)[0] == 1
+    assert run_fig13(out, cli)[0] == 1
     record.calls()
     record.fail = RUNS[3]  # stop again after the third run, to look at what was recomputed
-    code, _, err = run_fig13(out, capsys, "--fresh")
+    code, _, err = run_fig13(out, cli, "--fresh")
     assert code == 1 and "resumed" not in err
     assert record.calls() == sorted(RUNS)  # --fresh: the two kept runs were discarded and ran again
 
     monkeypatch.setattr(checkpoint, "_IDENTITY", [b"the code after an edit"])
-    code, _, err = run_fig13(out, capsys)
+    code, _, err = run_fig13(out, cli)
     assert code == 1 and "resumed" not in err  # edited code: no stale result is reused
     assert record.calls() == sorted(RUNS)
     record.fail = None
-    code, _, err = run_fig13(out, capsys)
+    code, _, err = run_fig13(out, cli)
     assert code == 0 and "resumed 3 of 4" in err
     assert record.calls() == [RUNS[3]]
 
 
-def test_reproduce_resumes_a_crashed_scenario(record, tmp_path, capsys, monkeypatch):
+def test_reproduce_resumes_a_crashed_scenario(record, tmp_path, cli, monkeypatch):
     sc = scenario_base.get_scenario(FIG13)
     monkeypatch.setattr(sc, "quick", {**sc.quick, **parse_set(TINY)})
     record.fail = RUNS[3]
-    code, out, err = cli(["reproduce", FIG13, "--quick", "--out", tmp_path, "--workers", "2"], capsys)
+    code, out, err = cli(["reproduce", FIG13, "--quick", "--out", tmp_path, "--workers", "2"])
     assert code == 2 and "injected failure" in out
     assert f"--workers 2: parallel.workers = 2 for {FIG13}" in out
     assert "--workers 2" in (tmp_path / "validation.md").read_text()  # the command as run
     assert set(record.calls()) == set(RUNS)
     assert len(list(checkpoint.partial_dir(tmp_path, FIG13).glob("*.pkl"))) == 3
     record.fail = None
-    code, out, err = cli(["reproduce", FIG13, "--quick", "--out", tmp_path], capsys)
+    code, out, err = cli(["reproduce", FIG13, "--quick", "--out", tmp_path])
     assert "resumed 3 of 4 finished runs" in out + err
     assert code in (0, 1) and record.calls() == [RUNS[3]]
     assert (tmp_path / "data" / "rough-contact__fig13.nc").exists()
@@ -203,18 +192,18 @@ def toys(monkeypatch):
     return seen
 
 
-def test_reproduce_workers_sets_parallel_workers_and_says_where(toys, tmp_path, capsys):
-    code, out, err = cli(["reproduce", "toyp", "--out", tmp_path, "--workers", "3"], capsys)
+def test_reproduce_workers_sets_parallel_workers_and_says_where(toys, tmp_path, cli):
+    code, out, err = cli(["reproduce", "toyp", "--out", tmp_path, "--workers", "3"])
     assert code == 0, err
     assert toys == {"toyp/parallel": 3, "toyp/serial": -1}  # only the scenario with a [parallel] section
     assert "--workers 3: parallel.workers = 3 for toyp/parallel" in " ".join(out.split())
-    code, out, err = cli(["reproduce", "toyp/serial", "--out", tmp_path, "--workers", "2"], capsys)
+    code, out, err = cli(["reproduce", "toyp/serial", "--out", tmp_path, "--workers", "2"])
     assert code == 0 and "none of these scenarios has a [parallel] section" in " ".join(out.split())
 
 
 @pytest.mark.parametrize("n", ["0", "-2"])
-def test_reproduce_workers_below_one_refused(toys, tmp_path, capsys, n):
-    code, out, err = cli(["reproduce", "toyp", "--out", tmp_path / "r", "--workers", n], capsys)
+def test_reproduce_workers_below_one_refused(toys, tmp_path, cli, n):
+    code, out, err = cli(["reproduce", "toyp", "--out", tmp_path / "r", "--workers", n])
     assert code == 2 and "Traceback" not in err
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("error:") and f"--workers {n}" in lines[0]

@@ -30,30 +30,18 @@ def spy(monkeypatch):
     return seen
 
 
-def cli(argv, capsys) -> tuple[int, str, str]:
-    from frictionlab.cli import main
-
-    try:
-        main([str(a) for a in argv])
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_reproduce_workers_reaches_the_parallel_map(spy, tmp_path, capsys):
-    code, out, err = cli(["reproduce", FIG8, "--quick", "--workers", "2", "--out", tmp_path / "a"], capsys)
+def test_reproduce_workers_reaches_the_parallel_map(spy, tmp_path, cli):
+    code, out, err = cli(["reproduce", FIG8, "--quick", "--workers", "2", "--out", tmp_path / "a"])
     assert code == 2 and "stopped before the seed solves" in " ".join(out.split()), out + err
     assert f"--workers 2: parallel.workers = 2 for {FIG8}" in " ".join(out.split())
-    code, out, err = cli(["reproduce", FIG8, "--quick", "--out", tmp_path / "b"], capsys)
+    code, out, err = cli(["reproduce", FIG8, "--quick", "--out", tmp_path / "b"])
     assert code == 2 and "stopped before the seed solves" in " ".join(out.split()), out + err
     assert [w for w, _ in spy] == [2, 1]  # --workers 2, then the default 1
     assert spy[0][1] == spy[1][1] and len(set(spy[0][1])) == len(spy[0][1])  # a resume may change the count
 
 
-def test_run_set_parallel_workers_reaches_the_parallel_map(spy, tmp_path, capsys):
-    code, out, err = cli(["run", FIG8, "--quick", "--set", "parallel.workers=3", "--out", tmp_path], capsys)
+def test_run_set_parallel_workers_reaches_the_parallel_map(spy, tmp_path, cli):
+    code, out, err = cli(["run", FIG8, "--quick", "--set", "parallel.workers=3", "--out", tmp_path])
     assert code == 1 and "stopped before the seed solves" in err, out + err
     assert [w for w, _ in spy] == [3]
 

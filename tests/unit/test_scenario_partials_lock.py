@@ -91,26 +91,14 @@ def test_second_writer_is_refused_naming_the_holder_then_sigkill_frees_it(holder
         assert store.load("done") == 42.0
 
 
-def cli(argv, capsys) -> tuple[int, str, str]:
-    from frictionlab.cli import main
-
-    try:
-        main([str(a) for a in argv])
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_cli_run_on_a_busy_out_is_one_line_exit_2(holder, tmp_path, capsys, monkeypatch):
+def test_cli_run_on_a_busy_out_is_one_line_exit_2(holder, tmp_path, cli, monkeypatch):
     from frictionlab.scenarios import base
 
     ran = []
     monkeypatch.setitem(base._SCENARIOS, SCEN, base.Scenario(SCEN, "toy", {"toy": {}}, run=lambda c, q: ran.append(1)))
     for argv in (["run", SCEN, "--out", tmp_path], ["run", SCEN, "--out", tmp_path, "--fresh"],
                  ["reproduce", SCEN, "--out", tmp_path], ["reproduce", SCEN, "--out", tmp_path, "--fresh"]):
-        code, out, err = cli(argv, capsys)
+        code, out, err = cli(argv)
         lines = [ln for ln in err.splitlines() if ln.strip()]
         assert code == 2 and len(lines) == 1 and f"pid {holder.pid}" in lines[0], (argv, out, err)
         assert "Traceback" not in out + err
