@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import shlex
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -322,6 +323,9 @@ def main(argv: list[str] | None = None) -> None:
     """
     global _DEBUG
     args = list(sys.argv[1:] if argv is None else argv)
+    from .core.provenance import set_command
+
+    set_command("frictionlab " + shlex.join(args))
     debug = _DEBUG = "--debug" in args
     if debug:  # a root option, accepted anywhere on the line (`frictionlab run x --debug`)
         args = ["--debug", *(a for a in args if a != "--debug")]

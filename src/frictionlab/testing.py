@@ -8,6 +8,9 @@ model should too. It checks, in order:
 2. the result holds the standard variables (``slip`` [m], ``slip_velocity`` [m/s],
    ``normal_force`` and ``friction_force`` [the model's ``force_units``],
    ``friction_coefficient`` [1]) over ``time`` [s], each with ``units``, and they are finite;
+   every variable and coordinate has ``units`` and a ``long_name``, and the result names the
+   software and the call that made it (``Conventions``, ``frictionlab_version``, ``source``,
+   ``frictionlab_call``: :mod:`frictionlab.core.provenance`);
 3. the parameters survive a TOML round trip (``to_dict`` -> TOML -> ``from_dict``);
 4. an invalid parameter (NaN) and an unknown parameter name are refused with
    :class:`~frictionlab.core.errors.ParameterError`;
@@ -120,8 +123,13 @@ def check_model(model: AbstractModel, *, protocol: AbstractProtocol | None = Non
         got = ds[var].attrs.get("units")
         assert got == want, f"{name}: {var!r} has units {got!r}, expected {want!r}"
         assert np.all(np.isfinite(ds[var].values)), f"{name}: {var!r} has non-finite values under {prot.type_name!r}"
-    for var in ds.data_vars:
+    for var in ds.variables:
+        if var in ds.coords and var not in ds.dims and ds[var].dtype.kind not in "fiu":
+            continue  # a label coordinate (names, flags) has no unit
         assert "units" in ds[var].attrs, f"{name}: result variable {var!r} has no units"
+        assert ds[var].attrs.get("long_name"), f"{name}: result variable {var!r} has no long_name"
+    for key in ("Conventions", "frictionlab_version", "frictionlab_call", "source"):
+        assert ds.attrs.get(key), f"{name}: the result has no {key!r} attribute (provenance)"
 
     # 3: TOML round trip
     text = tomli_w.dumps({k: v for k, v in model.to_dict().items() if v is not None})

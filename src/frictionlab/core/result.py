@@ -13,7 +13,8 @@ from .errors import DataError
 if TYPE_CHECKING:
     import xarray as xr
 
-__all__ = ["STANDARD_UNITS", "CSV_MAX_ROWS", "make_dataset", "LazyDataset", "write_netcdf", "write_csv", "read_netcdf"]
+__all__ = ["STANDARD_UNITS", "CSV_MAX_ROWS", "make_dataset", "LazyDataset", "add_attrs", "write_netcdf", "write_csv",
+           "read_netcdf"]
 
 #: standard variable names and their units
 STANDARD_UNITS: dict[str, str] = {
@@ -48,13 +49,16 @@ def make_dataset(
     """
     import xarray as xr
 
+    from .provenance import CF_STANDARD_NAMES, long_name
+
     units = dict(units or {})
-    ds = xr.Dataset(coords={"time": ("time", np.asarray(time, dtype=float), {"units": "s"})})
+    ds = xr.Dataset(coords={"time": ("time", np.asarray(time, dtype=float),
+                                     {"units": "s", "long_name": "time", "standard_name": CF_STANDARD_NAMES["time"]})})
     for name, values in data.items():
         u = units.get(name, STANDARD_UNITS.get(name))
         if u is None:
             raise KeyError(f"no units known for result variable {name!r}")
-        ds[name] = ("time", np.asarray(values, dtype=float), {"units": u})
+        ds[name] = ("time", np.asarray(values, dtype=float), {"units": u, "long_name": long_name(name)})
     ds.attrs.update(sanitize_attrs(attrs or {}))
     return ds
 
@@ -157,6 +161,15 @@ def _same(obj: Any) -> Any:
     return obj
 
 
+def add_attrs(ds: Any, attrs: Mapping[str, Any]) -> Any:
+    """Add ``attrs`` to a result's ``attrs`` (a :class:`LazyDataset` stays unbuilt); returns ``ds``."""
+    if type(ds) is LazyDataset and object.__getattribute__(ds, "_ds") is None:
+        object.__getattribute__(ds, "_parts")[3].update(attrs)
+    else:
+        ds.attrs.update(attrs)
+    return ds
+
+
 def sanitize_attrs(attrs: Mapping[str, Any]) -> dict[str, Any]:
     """Attributes NetCDF can store: numbers, strings and 1-D numeric arrays."""
     out: dict[str, Any] = {}
@@ -173,12 +186,24 @@ def sanitize_attrs(attrs: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def write_netcdf(ds: xr.Dataset, path: str | Path) -> Path:
-    """Write ``ds`` to NetCDF-4 (h5netcdf engine), through a temporary name and a rename."""
+def write_netcdf(ds: xr.Dataset, path: str | Path, *, provenance: bool = True) -> Path:
+    """Write ``ds`` to NetCDF-4 (h5netcdf engine), through a temporary name and a rename.
+
+    The file is self-describing (:mod:`frictionlab.core.provenance`): ``Conventions``, the
+    software version and git revision, ``date_created`` and a ``history`` line with the command,
+    and a ``long_name`` on every variable and coordinate (``units`` are the caller's).
+    ``provenance=False`` writes ``ds`` as it is: a store's internal records, read back into
+    results that must not differ by when each record was written (a sweep's points)."""
+    from .provenance import creation_attrs, describe_variables, software_attrs
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     ds = ds.copy()
-    ds.attrs = sanitize_attrs(ds.attrs)
+    attrs = dict(ds.attrs)
+    if provenance:
+        describe_variables(ds)
+        attrs = {**software_attrs(), **attrs, **creation_attrs(attrs.get("history"))}
+    ds.attrs = sanitize_attrs(attrs)
     for v in ds.variables.values():
         v.attrs = sanitize_attrs(v.attrs)
     from .files import atomic_target

@@ -109,9 +109,24 @@ def simulate(
         if not value > 0:
             raise ParameterError(f"integrator.{key} = {value!r} s must be > 0")
     model.cite()
-    return drv.func(model, protocol, system, dt=None if dt is None else float(dt),
-                    t_end=None if t_end is None else float(t_end),
-                    save_dt=None if save_dt is None else float(save_dt), **opts)
+    ds = drv.func(model, protocol, system, dt=None if dt is None else float(dt),
+                  t_end=None if t_end is None else float(t_end),
+                  save_dt=None if save_dt is None else float(save_dt), **opts)
+    return _stamp(ds, model, protocol, system, drv.name, {"dt": dt, "t_end": t_end, "save_dt": save_dt, **opts})
+
+
+def _stamp(ds: Any, model: Any, protocol: Any, system: Any, driver: str, settings: dict[str, Any]) -> Any:
+    """The software, the call and CF metadata on a driver's result (:mod:`frictionlab.core.provenance`)."""
+    from ..core.provenance import describe_variables, software_attrs
+    from ..core.result import LazyDataset, add_attrs
+
+    call = (f"frictionlab.simulate({getattr(model, 'name', type(model).__name__)}, {protocol.type_name}, "
+            f"system={system.type_name}, integrator={driver}"
+            + "".join(f", {k}={v!r}" for k, v in settings.items() if v is not None and not callable(v)) + ")")
+    add_attrs(ds, {**software_attrs(), "frictionlab_call": call})
+    if type(ds) is not LazyDataset:  # a LazyDataset's variables get theirs from make_dataset
+        describe_variables(ds)
+    return ds
 
 
 def run_law(

@@ -98,7 +98,7 @@ def write_point_file(points_dir: str | Path, key: str, ds: xr.Dataset, rec: dict
     ds.attrs["sweep_record"] = json.dumps(rec)
     ds.attrs["sweep_scenario"] = scenario
     ds.attrs["sweep_variables"] = ",".join(map(str, ds.data_vars))
-    write_netcdf(ds, points_dir / f"{key}.nc")  # through .<key>.<pid>.tmp.nc and a rename
+    write_netcdf(ds, points_dir / f"{key}.nc", provenance=False)  # through .<key>.<pid>.tmp.nc and a rename
 
 
 def _pid_alive(pid: int) -> bool:
