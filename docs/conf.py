@@ -72,6 +72,7 @@ sphinx_gallery_conf = {
 
 _SECTIONS = [
     ("Top level", "frictionlab", False),
+    ("Running models: simulate, drivers, integrators, convergence", "frictionlab.solve", True),
     ("Core: models, parameters, simulate, errors, results", "frictionlab.core", True),
     ("Friction laws", "frictionlab.laws", True),
     ("Contact models", "frictionlab.contact", True),
@@ -85,6 +86,8 @@ _SECTIONS = [
     ("Scenarios", "frictionlab.scenarios", True),
     ("Reproduce report", "frictionlab.report", True),
     ("Plotting", "frictionlab.plot", True),
+    ("Export: FMU, C source, python-control", "frictionlab.export", True),
+    ("Packaged datasets", "frictionlab.datasets", True),
     ("Testing helpers", "frictionlab.testing", True),
 ]
 _SKIP = re.compile(r"(^|\.)(_[^.]*|cli|compare_cli)$")

@@ -259,3 +259,41 @@ def test_coverage_check_gives_the_whole_reason_a_model_did_not_run():
     assert c.passed
     assert "1 ran; not run: beam_network (ConfigError: driver 'mlbnm'" in c.measured
     assert c.measured.endswith("(use 'constant_velocity'))")
+
+
+# ---------------------------------------------------------------- issue 29: compare out of the box
+def test_curve_styles_distinct_for_fourteen_models():
+    from frictionlab.plot.compare import curve_styles
+
+    styles = curve_styles(14)
+    assert len({(s["color"], s["linestyle"]) for s in styles}) == 14
+    assert len({(s["color"], s["linestyle"]) for s in curve_styles(40)}) == 40
+
+
+def test_plausibility_flags_growth_without_steady_state_and_large_mu():
+    from frictionlab.analysis.compare import plausibility
+    from frictionlab.protocols import VelocitySteps
+
+    p = VelocitySteps(velocities=(1e-4, 1e-3), durations=(1.0, 1.0))
+    t = np.linspace(0.0, 2.0, 2001)
+    steady = np.where(t < 1.0, 0.5, 0.45 + 0.05 * np.exp(-(t - 1.0) / 0.05))
+    assert plausibility(steady, t, p) == ""
+    noisy = 0.3 + 0.05 * np.sin(2 * np.pi * 37 * t)  # scatter, no trend: not a drift
+    assert plausibility(noisy, t, p) == ""
+    creeping = 0.25 + 0.55 * t  # the microjunction ensemble's rise under a constant load
+    assert "no steady state" in plausibility(creeping, t, p)
+    assert "reaches 3" in plausibility(steady * 6.0, t, p)
+    assert "non-finite" in plausibility(np.r_[steady[:-1], np.nan], t, p)
+
+
+def test_compare_flags_microjunction_and_table_notes_wrap():
+    from frictionlab.protocols import VelocitySteps
+
+    p = VelocitySteps(velocities=(1e-4, 1e-3), durations=(1.0, 1.0))
+    ds = C.compare(p, ["lugre", "microjunction", "beam_network"], n_grid=401)
+    flag = dict(zip(ds.model.values, ds.flag.values))
+    assert flag["lugre"] == "" and "no steady state" in flag["microjunction"]
+    assert "constant stage velocity" in dict(zip(ds.model.values, ds.status.values))["beam_network"]
+    table = C.format_table(ds)
+    assert max(len(line) for line in table.splitlines()) <= 118
+    assert "did not run [" in table and "microjunction: no steady state" in table.replace("\n    ", " ")

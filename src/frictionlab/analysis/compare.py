@@ -14,6 +14,9 @@ that no interpolated sample straddles a velocity jump; the grid contains the jum
 * ``status`` over ``model``: ``"ok"`` or the one-line reason the run failed (a model that
   cannot take the protocol -- the driver's or ``simulate``'s error -- is kept, filled with NaN,
   and reported, never silently dropped);
+* ``flag`` over ``model``: ``""`` or why a run that finished looks implausible
+  (:func:`plausibility`: non-finite values, a friction coefficient above :data:`MU_IMPLAUSIBLE`,
+  or no steady state at the end of the last constant-velocity piece), shown in the figure;
 * per-model measurements on each model's *own* output (:mod:`frictionlab.analysis.response`):
   ``direct_effect``, ``peak_after_step``, ``steady_after_step``, ``mu_reference``,
   ``hold_peaks`` over ``(model, hold)``; and the model's own expectations where it has them:
@@ -52,7 +55,7 @@ from ..solve import simulate
 from .response import first_velocity_change, hold_peaks, hold_windows, interp_segments, step_response, time_grid
 
 __all__ = ["QuickFull", "Setup", "SETUPS", "setup_run", "run_model", "compare", "fixed_step", "rsf_table",
-           "format_table"]
+           "format_table", "plausibility", "MU_IMPLAUSIBLE", "DRIFT_WINDOW", "DRIFT_TOLERANCE"]
 
 #: variables every run returns (over ``time``)
 STANDARD = ("slip", "slip_velocity", "friction_force", "normal_force", "friction_coefficient")
@@ -127,7 +130,9 @@ SETUPS: dict[str, Setup] = {
     "microjunction": Setup(integrator="ensemble", options={"n_junctions": QuickFull(200, 1000)}, steps=None,
                            saved=QuickFull(2000, 8000),
                            description="creeping Jackson-Green microjunction ensemble (Goedecke 2013), 200/1000 "
-                                       "junctions; friction from creep under the normal load only"),
+                                       "junctions; friction from creep under the normal load only: the contact "
+                                       "area creeps for as long as the load lasts (slip renews no junction), so "
+                                       "the friction coefficient grows without a steady state"),
     "beam_network": Setup("vf60-calibrated", steps=None, saved=QuickFull(1000, 4000),
                           description="MLBNM beam network (vf60-calibrated), one constant stage velocity"),
     "rough_contact": Setup("table1", {"patch_nx": QuickFull(32, 64), "patch_ny": QuickFull(32, 64),
@@ -136,6 +141,46 @@ SETUPS: dict[str, Setup] = {
                            description="rough-contact asperity ensemble sliding (Hulikal et al. 2015), table1; "
                                        "32^2 (quick) / 64^2 (full) patch on a periodic surface"),
 }
+
+
+#: a friction coefficient above this is flagged as implausible for the dry contacts compared here
+MU_IMPLAUSIBLE = 2.0
+#: the end of the last constant-velocity piece that must be steady: this fraction of the piece
+DRIFT_WINDOW = 0.25
+#: drift over that window (linear trend) flagged when above this, absolute and relative to the mean
+#: level, and above three times the scatter about the trend (so that noise is not a drift)
+DRIFT_TOLERANCE = (0.02, 0.05)
+
+
+def plausibility(mu: np.ndarray, time: np.ndarray, protocol: AbstractProtocol) -> str:
+    """Why a finished run's friction coefficient looks wrong, or ``""``.
+
+    Flags (fixed beforehand, the same for every model): non-finite values; ``max |mu|`` above
+    :data:`MU_IMPLAUSIBLE`; and, where the protocol ends with a piece of constant velocity, a
+    linear trend over the last :data:`DRIFT_WINDOW` of that piece whose change exceeds both
+    :data:`DRIFT_TOLERANCE` bounds and three times the scatter about it (no steady state: the
+    result depends on how long the protocol lasts)."""
+    mu = np.asarray(mu, dtype=float)
+    if not np.all(np.isfinite(mu)):
+        return f"non-finite friction coefficient at {int(np.sum(~np.isfinite(mu)))} of {mu.size} samples"
+    reasons = []
+    peak = float(np.max(np.abs(mu))) if mu.size else 0.0
+    if peak > MU_IMPLAUSIBLE:
+        reasons.append(f"friction coefficient reaches {peak:.3g} (> {MU_IMPLAUSIBLE:g})")
+    last = protocol.segments()[-1]
+    if last.velocity is not None and last.t_end > last.t_start:
+        t0 = last.t_end - DRIFT_WINDOW * (last.t_end - last.t_start)
+        sel = (time >= t0) & (time <= last.t_end)
+        if np.count_nonzero(sel) >= 5:
+            tt, yy = time[sel], mu[sel]
+            slope, icpt = np.polyfit(tt - tt[0], yy, 1)
+            drift = slope * (tt[-1] - tt[0])
+            scatter = float(np.std(yy - (icpt + slope * (tt - tt[0]))))
+            limit = max(DRIFT_TOLERANCE[0], DRIFT_TOLERANCE[1] * abs(float(np.mean(yy))))
+            if abs(drift) > limit and abs(drift) > 3 * scatter:
+                reasons.append(f"no steady state: changes by {drift:+.3g} over the last {tt[-1] - tt[0]:.3g} s at "
+                               "constant velocity (the result depends on the run length)")
+    return "; ".join(reasons)
 
 
 def fixed_step(protocol: AbstractProtocol, n: int) -> float:
@@ -258,7 +303,7 @@ def compare(protocol: AbstractProtocol, models: Sequence[str] | None = None, qui
     fit_keys = ("mu_ref", "a", "b", "dc")
     fits = {f"rsf_{k}{s}": np.full(nm, np.nan) for k in fit_keys for s in ("", "_stderr")}
     fits["rsf_fit_percent"] = np.full(nm, np.nan)
-    fit_status = []
+    fit_status, flags = [], []
     for i, name in enumerate(names):
         t0 = _time.perf_counter()
         try:
@@ -267,12 +312,15 @@ def compare(protocol: AbstractProtocol, models: Sequence[str] | None = None, qui
             status.append(f"failed: {type(exc).__name__}: {exc}")
             fit_status.append("not run")
             force_units.append("")
+            flags.append("")
             continue
         seconds[i] = _time.perf_counter() - t0
         status.append("ok")
         for v in STANDARD:
             if v in ds:
                 arrays[v][i] = interp_segments(grid, ds.time.values, ds[v].values, seg_edges)
+        flags.append(plausibility(ds.friction_coefficient.values, ds.time.values, protocol)
+                     if "friction_coefficient" in ds else "no friction_coefficient in the result")
         force_units.append(str(ds.friction_force.attrs.get("units", "N")) if "friction_force" in ds else "")
         if system is None:
             resp = step_response(ds, protocol)
@@ -297,8 +345,11 @@ def compare(protocol: AbstractProtocol, models: Sequence[str] | None = None, qui
                 fit_status.append("ok")
             except Exception as exc:  # noqa: BLE001
                 fit_status.append(f"failed: {type(exc).__name__}: {exc}")
-    return _assemble(protocol, names, grid, arrays, status, seconds, force_units, diags, peaks if n_holds else None,
-                     fits, fit_status, quick=quick, law=law, fit_noise=fit_noise, seed=seed, system=system)
+    out = _assemble(protocol, names, grid, arrays, status, seconds, force_units, diags, peaks if n_holds else None,
+                    fits, fit_status, quick=quick, law=law, fit_noise=fit_noise, seed=seed, system=system)
+    out["flag"] = ("model", flags)
+    out.attrs["flagged"] = ", ".join(n for n, f in zip(names, flags) if f)
+    return out
 
 
 def _assemble(protocol, names, grid, arrays, status, seconds, force_units, diags, peaks, fits, fit_status, *,
@@ -360,16 +411,33 @@ def rsf_table(ds: xr.Dataset) -> list[dict[str, Any]]:
     return rows
 
 
-def format_table(ds: xr.Dataset) -> str:
-    """Plain-text table of the RSF fit (value ± standard error; "not determined" where the fit says so)."""
+def format_table(ds: xr.Dataset, width: int = 118) -> str:
+    """Plain-text table of the RSF fit (value ± standard error; "not determined" where the fit says so).
+
+    A model that did not run, whose fit failed or whose run is flagged (``flag``) gets a numbered
+    note under the table, wrapped at ``width`` characters, so that no line runs off a figure."""
+    import textwrap
+
     lines = [f"{'model':<16} {'a':>22} {'b':>22} {'D_c [um]':>24} {'FIT %':>8}  status"]
-    for r in rsf_table(ds):
+    notes: list[str] = []
+    flags = [str(f) for f in ds["flag"].values] if "flag" in ds else [""] * ds.sizes["model"]
+
+    def note(text: str) -> str:
+        notes.append(text)
+        return f"[{len(notes)}]"
+
+    for r, flag in zip(rsf_table(ds), flags):
+        mark = f" {note(r['model'] + ': ' + flag)}" if flag else ""
         if r["status"] != "ok" or r["fit"] != "ok":
-            why = r["status"] if r["status"] != "ok" else "fit " + r["fit"]
-            lines.append(f"{r['model']:<16} {'-':>22} {'-':>22} {'-':>24} {'-':>8}  {why[:110]}")
+            why = "did not run" if r["status"] != "ok" else "fit failed"
+            text = r["status"] if r["status"] != "ok" else "fit " + r["fit"]
+            lines.append(f"{r['model']:<16} {'-':>22} {'-':>22} {'-':>24} {'-':>8}  {why} "
+                         f"{note(r['model'] + ': ' + text)}{mark}")
             continue
         lines.append(f"{r['model']:<16} {_pm(r['a'], r['a_stderr'], 1e-7):>22} {_pm(r['b'], r['b_stderr'], 1e-7):>22} "
-                     f"{_pm(r['dc'] * 1e6, r['dc_stderr'] * 1e6, 1e-4):>24} {_pct(r['fit_percent']):>8}  ok")
+                     f"{_pm(r['dc'] * 1e6, r['dc_stderr'] * 1e6, 1e-4):>24} {_pct(r['fit_percent']):>8}  ok{mark}")
+    for i, text in enumerate(notes, 1):
+        lines += textwrap.wrap(text, width=width, initial_indent=f"[{i}] ", subsequent_indent="    ")
     return "\n".join(lines)
 
 

@@ -72,8 +72,9 @@ def register(app: typer.Typer) -> None:
         save(plot_compare(ds, title=f"{protocol}: {', '.join(f'{k}={v}' for k, v in proto.attrs().items())}"[:110],
                           table=table), stem.with_suffix(".png"))
         write_json_atomic(stem.with_suffix(".json"), rsf_table(ds), indent=2, default=str)
-        for m, s, sec in zip(ds.model.values, ds.status.values, ds.run_seconds.values):
-            typer.echo(f"{m:<16} {'ok' if s == 'ok' else s}" + (f"  ({sec:.1f} s)" if s == "ok" else ""))
+        for m, s, sec, flag in zip(ds.model.values, ds.status.values, ds.run_seconds.values, ds.flag.values):
+            typer.echo(f"{m:<16} {'ok' if s == 'ok' else s}" + (f"  ({sec:.1f} s)" if s == "ok" else "")
+                       + (f"  (!) {flag}" if flag else ""))
         if table:
             typer.echo(table)
         typer.echo(f"wrote {stem}.nc, {stem}.png, {stem}.json")

@@ -12,7 +12,17 @@ from . import pyplot
 if TYPE_CHECKING:
     import xarray as xr
 
-__all__ = ["plot_compare"]
+__all__ = ["plot_compare", "curve_styles"]
+
+
+def curve_styles(n: int) -> list[dict[str, object]]:
+    """``n`` distinct line styles: the ten colours of matplotlib's ``tab10`` cycle with solid lines,
+    then the same colours dashed, dotted and dash-dotted (40 distinct curves)."""
+    from matplotlib import colormaps
+
+    colours = colormaps["tab10"].colors
+    dashes = ["-", "--", ":", "-."]
+    return [{"color": colours[i % 10], "linestyle": dashes[(i // 10) % 4]} for i in range(n)]
 
 
 def plot_compare(ds: xr.Dataset, title: str = "", table: str = ""):
@@ -23,8 +33,12 @@ def plot_compare(ds: xr.Dataset, title: str = "", table: str = ""):
     just before the first velocity change or the first hold. The lower panel's range follows
     the models whose change (after half the reference time) stays within 5 times the median
     range; the others are named as clipped. ``table``: text drawn in the bottom panel (e.g.
-    :func:`frictionlab.analysis.compare.format_table`).
+    :func:`frictionlab.analysis.compare.format_table`). Each model has its own colour and line
+    style (:func:`curve_styles`: 10 colours, each solid, dashed, dotted, dash-dotted); a flagged run (its
+    ``flag``, :func:`frictionlab.analysis.compare.plausibility`) is marked "(!)" in the legend and its
+    reason is printed in the bottom panel when the table does not already carry it.
     """
+    import textwrap
 
     plt = pyplot()
     fig = plt.figure(figsize=(11, 9))
@@ -35,6 +49,8 @@ def plot_compare(ds: xr.Dataset, title: str = "", table: str = ""):
     i_ref = 0
     t_ref = float(ds.attrs.get("ref_time", t[0]))
     lines, ranges = {}, {}
+    styles = curve_styles(ds.sizes["model"])
+    flags = [str(f) for f in ds["flag"].values] if "flag" in ds else [""] * ds.sizes["model"]
     for i, m in enumerate(ds.model.values):
         if ds.status.values[i] != "ok":
             continue
@@ -44,8 +60,9 @@ def plot_compare(ds: xr.Dataset, title: str = "", table: str = ""):
         mu[v == 0] = np.nan
         ref = float(ds.mu_reference.values[i]) if "mu_reference" in ds else math.nan
         d = mu - (ref if math.isfinite(ref) else mu[i_ref])
-        ax0.plot(x, mu, lw=1.2, label=str(m))
-        lines[str(m)] = ax1.plot(x, d, lw=1.2, label=str(m))[0]
+        label = f"{m} (!)" if flags[i] else str(m)
+        ax0.plot(x, mu, lw=1.2, label=label, **styles[i])
+        lines[str(m)] = ax1.plot(x, d, lw=1.2, label=label, **styles[i])[0]
         fin = d[np.isfinite(d) & (t >= 0.5 * t_ref)]
         ranges[str(m)] = float(np.ptp(fin)) if fin.size else 0.0
     if ranges:
@@ -69,6 +86,12 @@ def plot_compare(ds: xr.Dataset, title: str = "", table: str = ""):
     ax0.legend(fontsize=7, ncol=3)
     ax2.axis("off")
     txt = f"fitted rate-and-state ({ds.attrs.get('rsf_law', 'aging')} law) parameters:\n" + table if table else ""
+    if not table:
+        flagged = [f"{m}: {f}" for m, f in zip(ds.model.values, flags) if f]
+        failed = [f"{m}: {s}" for m, s in zip(ds.model.values, ds.status.values) if s != "ok"]
+        if flagged or failed:
+            txt = "\n".join(textwrap.fill(t, 118, subsequent_indent="    ") for t in
+                            [*(f"(!) {t}" for t in flagged), *(f"did not run: {t}" for t in failed)])
     ax2.text(0.0, 1.0, txt, va="top", ha="left", family="monospace", fontsize=6.5, wrap=False)
     if title:
         ax0.set_title(title, fontsize=10)
