@@ -37,7 +37,7 @@ bench: $(STAMP)
 
 docs: $(STAMP)
 	$(BIN)/python -m pip install -e ".[docs]"
-	$(BIN)/python -m sphinx -b html docs docs/_build/html
+	$(BIN)/python -m sphinx -n -b html docs docs/_build/html
 
 clean:
 	rm -rf $(VENV) out .pytest_cache

@@ -101,7 +101,8 @@ def _modules(package: str, recursive: bool) -> list[str]:
     names = [package]
     if recursive and hasattr(pkg, "__path__"):
         for mod in pkgutil.walk_packages(pkg.__path__, package + "."):
-            if not _SKIP.search(mod.name) and not mod.name.startswith("frictionlab.scenarios."):
+            # the scenario machinery is API; the paper scenarios are listed on their own page
+            if not _SKIP.search(mod.name) and not re.match(r"frictionlab\.scenarios\.[a-z_]+\.", mod.name):
                 names.append(mod.name)
     return sorted(set(names))
 
@@ -159,7 +160,7 @@ def _write_scenarios() -> None:
         out += [p, "-" * len(p), ""]
         for n in ns:
             sc = get_scenario(n)
-            out += [f"``{n}``", "   " + sc.description.replace("\n", " "), ""]
+            out += [f"``{n}``", "   " + sc.description.replace("\n", " ").replace("|", "\\|"), ""]  # |x| is rst markup
             if sc.references:
                 out += ["   *References:* " + "; ".join(sc.references), ""]
             if sc.quick:
@@ -275,7 +276,7 @@ nitpick_ignore_regex = [
     # Python's own types and typing names (no inventory offline either)
     (r"py:.*", r"(optional|callable|iterable|sequence|mapping|array[-_ ]like|path[-_ ]like|ArrayLike|NDArray|"
                r"int|float|str|bool|dict|list|tuple|None|Path|pathlib\..*|typing\..*|collections\..*|"
-               r"datetime\..*|os\..*|concurrent\..*|contextlib\..*|np\..*|xr\..*)"),
+               r"datetime\..*|os\..*|math\..*|concurrent\..*|contextlib\..*|np\..*|xr\..*)"),
     # private helpers named in docstrings for maintainers; the reference documents public names only
     (r"py:.*", r"(.*\.)?_[A-Za-z0-9][\w]*"),
 ]
@@ -297,6 +298,19 @@ def _import_dotted(target: str):
     return None
 
 
+def _candidates(node) -> list[str]:
+    """The dotted names a reference may mean: as written, then inside the class and module it is written in."""
+    target = node.get("reftarget", "").lstrip("~.")
+    mod, cls = node.get("py:module"), node.get("py:class")
+    names = [target]
+    if mod and cls:
+        names.append(f"{mod}.{cls}.{target}")
+    if mod:
+        names.append(f"{mod}.{target}")
+        names.append(f"{mod.rsplit('.', 1)[0]}.{target}")  # a sibling module (``mlbnm.stribeck_g``)
+    return names
+
+
 def _documented_name(env, target: str) -> str | None:
     objects = env.get_domain("py").objects
     obj = _import_dotted(target) if "." in target else None
@@ -312,14 +326,22 @@ def _documented_name(env, target: str) -> str | None:
 
 
 def _resolve_reexports(app, env, node, contnode):
+    """A documented object the reference stands for; else, when the name exists in the code but is
+    not part of the documented API (a module constant outside ``__all__``, a numba loop template),
+    the reference is shown as code text without a link; else the nitpicky warning stands."""
     if node.get("refdomain") != "py":
         return None
-    target = node.get("reftarget", "").lstrip("~.")
-    name = _documented_name(env, target)
-    if name is None or name == target:
-        return None
-    found = env.get_domain("py").resolve_any_xref(env, node.get("refdoc"), app.builder, name, node, contnode)
-    return found[0][1] if found else None
+    py = env.get_domain("py")
+    for target in _candidates(node):
+        name = _documented_name(env, target)
+        if name is not None and name != node.get("reftarget"):
+            found = py.resolve_any_xref(env, node.get("refdoc"), app.builder, name, node, contnode)
+            if found:
+                return found[0][1]
+    for target in _candidates(node):
+        if "." in target and target.startswith("frictionlab.") and _import_dotted(target) is not None:
+            return contnode
+    return None
 
 
 def setup(app):

@@ -16,7 +16,7 @@ def test_markdown_report(tmp_path):
     assert "| FAIL | beta | 1 | 0 | 0 | 1 | 1 | 0.5 |" in text
     assert "| deviation | gamma | 1 | 1 | 1 | 0 | 0 | 0.8 |" in text
     # every claim with verdict / expected / measured / ambiguity
-    assert ("| pass | alpha/step | direct effect a ln(v2/v1) | 0.02303 (rel 2 %) | 0.02296 | "
+    assert ("| pass | paper | alpha/step | direct effect a ln(v2/v1) | 0.02303 (rel 2 %) | 0.02296 | "
             "spec says 'instantaneous'; taken as the first saved sample |") in text
     assert "| FAIL | alpha/hold | healing slope b ln 10 per decade | 0.0345 (rel 5 %) | 0.0400 |" in text
     assert ("| FAIL | beta/map | runs without error | no error | IntegrationError: NaN at step 12 (t = 0.0012 s); "
@@ -41,7 +41,7 @@ def test_html_report_self_contained(tmp_path):
     # the header counts the three verdicts separately
     assert "<b>3</b><span>checks pass</span>" in text and "<b>2</b><span>checks fail</span>" in text
     assert "<b>1</b><span>deviations of the papers (with evidence)</span>" in text
-    assert "<th>ambiguity it depends on</th>" in table
+    assert "<th>reading of the paper it rests on (or why not testable)</th>" in table
     assert "seed eq. 7 vs spec table 2: the seed wins" in table
     # per-paper summary tables and anchors
     assert text.count("class='paper-summary'") == 3

@@ -7,7 +7,7 @@ Plant (continuous, integrated with RK4 at the step ``dt`` between samples):
 
 with the friction force :math:`F` and state rates :math:`f` taken from the law's own numba
 kernels (every :class:`~frictionlab.core.base.AbstractLaw` works; stress-based laws such as
-:class:`~frictionlab.laws.SubloadingRate` are scaled by ``contact_area``). The slider
+:class:`~frictionlab.laws.subloading.SubloadingRate` are scaled by ``contact_area``). The slider
 moves on a fixed base, so its velocity is the slip velocity.
 
 Controller (discrete, period ``sample_period``, zero-order hold): PID / PD with velocity

@@ -6,7 +6,7 @@ Two kinds of model exist (ARCHITECTURE section 2):
   an output map (the friction force). The physics is written once as two numba kernels,
   ``_rates_kernel(state, v, fn, p, out)`` and ``_friction_kernel(state, v, fn, p) -> F``,
   over a flat parameter vector ``p`` (from :meth:`AbstractLaw.param_vector`). The Python
-  methods :meth:`rates` and :meth:`friction` call the same kernels, so the compiled loops,
+  methods :meth:`AbstractLaw.rates` and :meth:`AbstractLaw.friction` call the same kernels, so the compiled loops,
   ``solve_ivp`` and user code all run one implementation.
 * :class:`AbstractSteppedModel` -- a discrete update ``step(state, dt, v, normal_force)``
   for return-mapped or constrained physics (subloading friction, rough contact).

@@ -17,7 +17,7 @@ from ..scenarios.base import Check
 __all__ = ["ScenarioOutcome", "Counts", "counts", "exit_code", "Row", "rows", "attention", "LABEL"]
 
 #: how each verdict is printed (a failure in capitals, so it stands out in plain text)
-LABEL = {"pass": "pass", "fail": "FAIL", "deviation": "deviation"}
+LABEL = {"pass": "pass", "fail": "FAIL", "deviation": "deviation", "not testable": "not testable"}
 
 
 @dataclass
@@ -63,25 +63,33 @@ class Counts:
     failed: int
     errors: int
     seconds: float
+    not_testable: int = 0
 
     @property
     def checks(self) -> int:
-        return self.passed + self.deviation + self.failed
+        return self.passed + self.deviation + self.failed + self.not_testable
 
     @property
     def status(self) -> str:
         return "fail" if self.failed or self.errors else "deviation" if self.deviation else "pass"
 
     def line(self) -> str:
-        return f"{self.passed} pass, {self.deviation} deviation, {self.failed} fail"
+        return (f"{self.passed} pass, {self.deviation} deviation, {self.failed} fail"
+                + (f", {self.not_testable} not testable" if self.not_testable else ""))
 
 
-def counts(outcomes: list[ScenarioOutcome]) -> Counts:
-    """Count the three verdicts over ``outcomes`` (evidence checks are not counted as claims)."""
-    st = [c.status for o in outcomes for c in o.checks]
+def counts(outcomes: list[ScenarioOutcome], kind: str | None = None) -> Counts:
+    """Count the verdicts over ``outcomes`` (evidence checks are not counted as claims).
+
+    ``kind=None`` counts every check (what the exit code and the run line use); ``kind="paper"``
+    the paper's headline: the paper checks, less those that declare themselves insensitive;
+    another kind (``"verification"``, ...) the checks of that kind. A scenario that crashed counts
+    one failed row in every count."""
+    st = [c.status for o in outcomes for c in o.checks
+          if kind is None or (c.kind == kind and not (kind == "paper" and c.insensitive))]
     n_err = sum(bool(o.error) for o in outcomes)
     return Counts(st.count("pass"), st.count("deviation"), st.count("fail") + n_err, n_err,
-                  sum(o.seconds for o in outcomes))
+                  sum(o.seconds for o in outcomes), st.count("not testable"))
 
 
 def exit_code(outcomes: list[ScenarioOutcome]) -> int:
@@ -122,6 +130,7 @@ class Row:
     ambiguity: str
     level: int = 0
     explanation: str = ""
+    kind: str = "paper"
 
 
 def rows(o: ScenarioOutcome, evidence: bool = True) -> list[Row]:
@@ -130,9 +139,10 @@ def rows(o: ScenarioOutcome, evidence: bool = True) -> list[Row]:
     if o.error:
         out.append(Row(o.name, "runs without error", "no error", o.error.splitlines()[0], "fail", ""))
     for c in o.checks:
-        out.append(Row(o.name, c.claim, c.expected, c.measured, c.status, c.ambiguity, 0, c.explanation))
+        out.append(Row(o.name, c.claim, c.expected, c.measured, c.status, c.ambiguity, 0, c.explanation, c.kind))
         if evidence and c.evidence:
-            out += [Row(o.name, e.claim, e.expected, e.measured, e.status, e.ambiguity, 1) for e in c.evidence]
+            out += [Row(o.name, e.claim, e.expected, e.measured, e.status, e.ambiguity, 1, "", e.kind)
+                    for e in c.evidence]
     return out
 
 

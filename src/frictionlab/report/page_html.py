@@ -95,7 +95,7 @@ def _scen_link(name: str) -> str:
 
 def _check_table(outcomes: list[ScenarioOutcome], table_id: str | None, with_scenario: bool) -> list[str]:
     head = ("<th>verdict</th>" + ("<th>scenario</th>" if with_scenario else "")
-            + "<th>claim</th><th>expected</th><th>measured</th><th>ambiguity it depends on</th>")
+            + "<th>claim</th><th>expected</th><th>measured</th><th>reading of the paper it rests on (or why not testable)</th>")
     cols = _cols(9, 13, 27, 15, 17, 19) if with_scenario else _cols(9, 33, 18, 18, 22)
     h = [f"<table{f' id={chr(39)}{table_id}{chr(39)}' if table_id else ''} class='checks'>{cols}<thead><tr>{head}"
          "</tr></thead><tbody>"]
@@ -104,9 +104,10 @@ def _check_table(outcomes: list[ScenarioOutcome], table_id: str | None, with_sce
             cls = r.status + (" evidence" if r.level else "")
             scen = f"<td>{_scen_link(o.name)}</td>" if with_scenario else ""
             claim = ("&#8627; evidence: " if r.level else "") + _e(r.claim)
-            h.append(f"<tr class='{cls}'><td class='verdict'>{LABEL[r.status]}</td>{scen}<td class='claim'>{claim}</td>"
+            kind = "" if r.kind == "paper" else f" <span class='kind'>[{_e(r.kind)}]</span>"
+            h.append(f"<tr class='{cls}'><td class='verdict'>{LABEL[r.status]}{kind}</td>{scen}<td class='claim'>{claim}</td>"
                      f"<td>{_e(r.expected)}</td><td class='meas'>{_e(r.measured)}</td>"
-                     f"<td class='amb'>{_e(r.ambiguity)}</td></tr>")
+                     f"<td class='amb'>{_e(r.explanation if r.status == 'not testable' else r.ambiguity)}</td></tr>")
     h.append("</tbody></table>")
     return h
 

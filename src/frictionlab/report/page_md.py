@@ -35,12 +35,13 @@ def _attention(outcomes: list[ScenarioOutcome]) -> list[str]:
 
 
 def _checks(outcomes: list[ScenarioOutcome]) -> list[str]:
-    lines = ["| verdict | scenario | claim | expected | measured | ambiguity |", "|---|---|---|---|---|---|"]
+    lines = ["| verdict | kind | scenario | claim | expected | measured | reading of the paper |",
+             "|---|---|---|---|---|---|---|"]
     for o in outcomes:
         for r in rows(o):
             claim = ("&nbsp;&nbsp;↳ evidence: " if r.level else "") + _cell(r.claim)
-            lines.append(f"| {LABEL[r.status]} | {o.name} | {claim} | {_cell(r.expected)} | {_cell(r.measured)} | "
-                         f"{_cell(r.ambiguity)} |")
+            lines.append(f"| {LABEL[r.status]} | {r.kind} | {o.name} | {claim} | {_cell(r.expected)} | "
+                         f"{_cell(r.measured)} | {_cell(r.ambiguity or r.explanation if r.status == 'not testable' else r.ambiguity)} |")
     return lines
 
 
@@ -67,12 +68,15 @@ def _deviations(outcomes: list[ScenarioOutcome], level: str = "##") -> list[str]
 def write_markdown(outcomes: list[ScenarioOutcome], out: Path, quick: bool, stamp: str, not_run: list[str],
                    interrupted: bool) -> Path:
     n = counts(outcomes)
+    npaper = counts(outcomes, "paper")
     papers = by_paper(outcomes)
     md = ["# frictionlab reproduce report", ""]
     if not_run:
         md += [f"**{not_run_text(not_run, interrupted)}**", ""]
     md += [f"Profile: {'quick' if quick else 'full'}; generated {stamp}. Scenarios: {len(outcomes)}; "
            f"checks: {n.line()} (of {n.checks}); scenarios that failed to run: {n.errors}; "
+           f"of the checks, claims of the papers: {npaper.line()} (the others verify our numerics, compare with "
+           "earlier results of ours or go beyond the papers: see each check's kind); "
            f"scenarios not run: {len(not_run)}; total run time {n.seconds:.1f} s.", ""]
     md += _attention(outcomes)
     md += ["## Summary per paper", "", "| status | paper | scenarios | pass | deviation | fail | errors | time [s] |",

@@ -14,7 +14,7 @@ import copy
 import importlib
 import pkgutil
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -23,19 +23,55 @@ from ..core.errors import ConfigError, suggest
 if TYPE_CHECKING:
     import xarray as xr
 
-__all__ = ["Check", "Scenario", "register_scenario", "get_scenario", "scenario_names", "load_scenario", "check",
-           "deviation", "VERDICTS"]
+__all__ = ["Check", "Mutation", "Scenario", "register_scenario", "get_scenario", "scenario_names", "load_scenario",
+           "check", "deviation", "not_testable", "as_kind", "VERDICTS", "KINDS"]
 
 
-#: the three verdicts a paper claim can get
-VERDICTS = ("pass", "fail", "deviation")
+#: the verdicts a check can get: the paper's claim reproduces, does not, the paper's own equations and
+#: parameters do not give it (with evidence), or the paper does not print what the claim needs
+VERDICTS = ("pass", "fail", "deviation", "not testable")
+
+#: what a check is evidence of. Only ``paper`` checks (a claim of the paper, compared with what the
+#: paper prints) make a paper's headline verdicts; ``verification`` checks our numerics (a closed
+#: form, a convergence study, two methods agreeing), ``regression`` compares with an earlier result
+#: of ours, ``extension`` checks behaviour beyond the paper. A failing check of any kind still fails
+#: the run (it is a defect either way).
+KINDS = ("paper", "verification", "regression", "extension")
+
+
+@dataclass(frozen=True)
+class Mutation:
+    """A wrong implementation or a wrong reading of the paper under which a paper check must change
+    its verdict (a ``pass`` must stop passing; a ``deviation`` must be refused because the claim
+    then holds): ``frictionlab reproduce --mutations`` reruns the scenario with ``overrides`` (dotted
+    configuration keys, as ``--set``) and reports the check *killed* when its verdict changes and
+    *survived* when it does not -- a check that cannot tell a wrong model from the right one.
+
+    ``what`` says in one line what the mutation stands for (``"rate parameter c = 0: no
+    viscosity"``). ``overrides`` must be keys the scenario reads (unknown keys are refused like
+    ``--set``).
+    """
+
+    what: str
+    overrides: Mapping[str, Any]
+
+    def key(self) -> tuple:
+        return tuple(sorted((k, repr(v)) for k, v in self.overrides.items()))
 
 
 @dataclass
 class Check:
     """One claim compared with a measurement.
 
-    ``status`` is the verdict: ``"pass"``, ``"fail"`` or ``"deviation"``. A deviation means the
+    ``kind`` is what the check is evidence of (:data:`KINDS`: ``paper``, ``verification``,
+    ``regression``, ``extension``); only paper checks make a paper's headline. A paper check
+    declares ``mutations`` (:class:`Mutation`: the wrong model or reading under which it must
+    change its verdict) or says in ``insensitive`` why no plausible mutation can move it.
+    ``ambiguity`` is the reading of the paper the check rests on where it differs from, or adds
+    to, the printed values or equations (shown beside the verdict on every page).
+
+    ``status`` is the verdict: ``"pass"``, ``"fail"``, ``"deviation"`` or ``"not testable"`` (the
+    paper does not print what the claim needs: ``explanation`` says what is missing). A deviation means the
     paper's own equations and parameters do not give the paper's claim; it is only granted with
     ``evidence`` -- checks computed in the same run (a closed form, a stability growth rate, an
     independent integration, a convergence study) that all pass -- and an ``explanation`` (one
@@ -51,13 +87,24 @@ class Check:
     status: str = ""
     evidence: list["Check"] = field(default_factory=list)
     explanation: str = ""
+    kind: str = "paper"
+    mutations: tuple[Mutation, ...] = ()
+    insensitive: str = ""
 
     def __post_init__(self) -> None:
         self.passed = bool(self.passed)
+        if self.kind not in KINDS:
+            raise ValueError(f"check kind {self.kind!r} is not one of {KINDS}")
+        self.mutations = tuple(self.mutations)
         if not self.status:
             self.status = "pass" if self.passed else "fail"
         if self.status not in VERDICTS:
             raise ValueError(f"check status {self.status!r} is not one of {VERDICTS}")
+        if self.status == "not testable":
+            if not self.explanation:
+                raise ValueError(f"a 'not testable' check needs the reason: {self.claim!r}")
+            self.passed = False
+            return
         if self.status == "deviation":
             if not self.evidence or not self.explanation or not all(e.status == "pass" for e in self.evidence):
                 why = ("no evidence check" if not self.evidence else "no explanation" if not self.explanation
@@ -75,14 +122,36 @@ class Check:
 
 
 def check(claim: str, expected: str, measured_value: float | str, passed: bool, ambiguity: str = "",
-          fmt: str = ".4g") -> Check:
-    """Shorthand building a :class:`Check` with a formatted measurement."""
+          fmt: str = ".4g", *, kind: str = "paper", mutations: tuple[Mutation, ...] = (),
+          insensitive: str = "") -> Check:
+    """Shorthand building a :class:`Check` with a formatted measurement.
+
+    ``kind`` is what the check is evidence of (:data:`KINDS`); a ``paper`` check declares the
+    :class:`Mutation` s under which it must fail, or says in ``insensitive`` why the claim cannot
+    tell any plausible wrong model from the right one (it is then left out of the headline)."""
     measured = measured_value if isinstance(measured_value, str) else format(float(measured_value), fmt)
-    return Check(claim, expected, measured, bool(passed), ambiguity)
+    return Check(claim, expected, measured, bool(passed), ambiguity, kind=kind, mutations=tuple(mutations),
+                 insensitive=insensitive)
+
+
+def as_kind(checks: list[Check], kind: str) -> list[Check]:
+    """``checks`` relabelled as ``kind`` (e.g. a shared convergence study as ``verification``)."""
+    from dataclasses import replace
+
+    return [replace(c, kind=kind) for c in checks]
+
+
+def not_testable(claim: str, why: str, expected: str = "", ambiguity: str = "", *, kind: str = "paper") -> Check:
+    """A claim of the paper that cannot be checked because the paper does not print what it needs
+    (a parameter, the data of an experiment): verdict ``not testable``, ``why`` saying what is missing.
+    Never a pass, never a deviation."""
+    return Check(claim, expected or "(see why)", "not testable", False, ambiguity, status="not testable",
+                 explanation=why, kind=kind)
 
 
 def deviation(claim: str, expected: str, measured_value: float | str, evidence: list[Check], explanation: str,
-              ambiguity: str = "", fmt: str = ".4g") -> Check:
+              ambiguity: str = "", fmt: str = ".4g", *, kind: str = "paper", mutations: tuple[Mutation, ...] = (),
+              insensitive: str = "") -> Check:
     """A claim the paper's own equations do not give, with the evidence computed in this run.
 
     ``evidence`` are checks that must all pass (else the verdict is ``fail``); ``explanation`` says
@@ -90,7 +159,7 @@ def deviation(claim: str, expected: str, measured_value: float | str, evidence: 
     """
     measured = measured_value if isinstance(measured_value, str) else format(float(measured_value), fmt)
     return Check(claim, expected, measured, False, ambiguity, status="deviation", evidence=list(evidence),
-                 explanation=explanation)
+                 explanation=explanation, kind=kind, mutations=tuple(mutations), insensitive=insensitive)
 
 
 Runner = Callable[[dict[str, Any], bool], "xr.Dataset"]

@@ -1,7 +1,7 @@
 """Driver registry: which time-advancing routines can run which model.
 
 A *driver* advances one model family in time under a protocol and returns the standard
-result :class:`xarray.Dataset`. Every driver is a function
+result :class:`xarray.Dataset`. Every driver is a function::
 
     func(model, protocol, system, *, dt, t_end, save_dt, **options) -> xarray.Dataset
 

@@ -8,7 +8,7 @@ A system is a frozen, validated dataclass that knows
   ``ys`` and of the law state ``z`` into ``dys`` and ``dz`` and returns the friction force,
   where ``(v, normal_force, force)`` are the protocol channels at this instant, ``sp`` the
   system parameter vector and ``lp`` the law parameter vector,
-* how to turn the solution into the standard result variables (:meth:`outputs`).
+* how to turn the solution into the standard result variables (:meth:`AbstractSystem.outputs`).
 
 Integrators advance ``y`` without knowing which system they drive.
 """

@@ -34,8 +34,8 @@ from ...core.lazy import lazy_njit
 
 __all__ = ["ClusterPreconditioner", "supports_preconditioner", "DEFAULT_BLOCK", "DEFAULT_WHOLE"]
 
-#: largest block (elements) of a cluster cut into pieces: build cost ~|S| block^2 / 3 flops,
-#: memory |S| block numbers. Measured (Gaussian surface, 100 MPa, 256^2 sliding at v = 10, tol
+#: largest block (elements) of a cluster cut into pieces: build cost ~``|S| block^2`` / 3 flops,
+#: memory ``|S|`` block numbers. Measured (Gaussian surface, 100 MPa, 256^2 sliding at v = 10, tol
 #: 1e-6): 13.9, 11.9, 10.5, 6.3 PK iterations per step with blocks of 16, 32, 64, 128 (the
 #: largest clusters there have ~120 elements, so 128 keeps them whole)
 DEFAULT_BLOCK = 128

@@ -311,8 +311,8 @@ def extrapolated_start(op: Any, p: np.ndarray, Kp: np.ndarray, p_prev: np.ndarra
 
     The linear combination's product is :math:`c(Kp + \rho(Kp - Kp_{prev}))`; the elements the
     clipping moved (:math:`p_0 \ne p + \rho(p - p_{prev})`) add their kernel columns, exactly
-    (:meth:`add_sparse`) up to twice the operator's ``sparse_limit`` and with the windowed kernel
-    (:meth:`add_local`, approximate) beyond. Returns ``(p0, Mp0, exact)`` for
+    (:meth:`~frictionlab.contact.rough.elasticity.StepOperator.add_sparse`) up to twice the operator's ``sparse_limit`` and with the windowed kernel
+    (:meth:`~frictionlab.contact.rough.elasticity.StepOperator.add_local`, approximate) beyond. Returns ``(p0, Mp0, exact)`` for
     :func:`pk_solve` (``Mp0``, ``Mp0_exact``)."""
     shape = p.shape
     if p_prev is None or Kp_prev is None or ratio == 0.0:
