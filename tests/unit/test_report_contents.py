@@ -18,8 +18,8 @@ def test_markdown_report(tmp_path):
     # every claim with verdict / expected / measured / ambiguity
     assert ("| pass | paper | alpha/step | direct effect a ln(v2/v1) | 0.02303 (rel 2 %) | 0.02296 | "
             "spec says 'instantaneous'; taken as the first saved sample |") in text
-    assert "| FAIL | alpha/hold | healing slope b ln 10 per decade | 0.0345 (rel 5 %) | 0.0400 |" in text
-    assert ("| FAIL | beta/map | runs without error | no error | IntegrationError: NaN at step 12 (t = 0.0012 s); "
+    assert "| FAIL | paper | alpha/hold | healing slope b ln 10 per decade | 0.0345 (rel 5 %) | 0.0400 |" in text
+    assert ("| FAIL | paper | beta/map | runs without error | no error | IntegrationError: NaN at step 12 (t = 0.0012 s); "
             "use a smaller dt |") in text
     # figures: a thumbnail linking to the full image; each scenario has an anchor the summaries link to
     assert '<a href="figures/alpha__step.png"><img src="figures/alpha__step.png" width="360" alt="alpha/step"></a>' in text
