@@ -125,7 +125,8 @@ def run(
         raise SystemExit(1)
 
 
-_RUN_LABEL = {"pass": "[green]pass[/green]", "deviation": "[yellow]DEVIATION[/yellow]", "fail": "[red]FAIL[/red]"}
+_RUN_LABEL = {"pass": "[green]pass[/green]", "deviation": "[yellow]DEVIATION[/yellow]", "fail": "[red]FAIL[/red]",
+              "not testable": "[blue]not testable[/blue]"}
 
 
 _CSV_MODES = ("decimated", "full", "none")
@@ -154,6 +155,10 @@ def reproduce(
                           "(sets parallel.workers; each process uses one FFT thread)")] = None,
     fresh: Annotated[bool, typer.Option("--fresh", help="discard the finished runs an interrupted earlier reproduce "
                                         "left in OUT/partial/ instead of resuming from them")] = False,
+    mutations: Annotated[bool, typer.Option("--mutations", help="also rerun each scenario under every mutation its "
+                                            "paper checks declare (a wrong model or reading under which the check "
+                                            "must change its verdict); prints 'mutations: K killed, S survived', "
+                                            "writes OUT/mutations.md; a survivor exits 1")] = False,
 ) -> None:
     """Run the papers' experiments, check every claim, write report.html, report.md and validation.md.
 
@@ -188,7 +193,13 @@ def reproduce(
         for sc in scenarios:
             discard(out, sc.name)
     pending = [sc.name for sc in scenarios]
-    label = {"pass": "[green]pass[/green]", "deviation": "[yellow]deviation[/yellow]", "fail": "[red]FAIL[/red]"}
+    label = {"pass": "[green]pass[/green]", "deviation": "[yellow]deviation[/yellow]", "fail": "[red]FAIL[/red]",
+             "not testable": "[blue]not testable[/blue]"}
+    if mutations:
+        from .report.mutations import MutationReport, run_mutations
+
+        mrep = MutationReport()
+        command += " --mutations"
     try:
         with Progress(TextColumn("{task.description:<40}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                       TimeElapsedColumn(), console=console) as prog:
@@ -197,6 +208,9 @@ def reproduce(
                 prog.update(task, description=escape(sc.name))
                 o = run_one(sc, out, quick, overrides=overrides[sc.name], debug=debug)
                 outcomes.append(o)
+                if mutations and not o.error:
+                    prog.update(task, description=escape(f"{sc.name} (mutations)"))
+                    mrep.extend(run_mutations(sc, o.checks, quick=quick, overrides=overrides[sc.name]))
                 pending.pop(0)
                 write_report(outcomes, out, quick=quick, command=command, not_run=pending)  # current after every scenario
                 prog.console.print(f"{label[o.status]} " + escape(f"{sc.name} ({o.seconds:.1f} s, {counts([o]).line()})"
@@ -219,7 +233,19 @@ def reproduce(
     n = counts(outcomes)
     _say(f"wrote {html_}, {md} and {out / 'validation.md'}")
     _say(f"checks: {n.line()}; scenarios that failed to run: {n.errors}")
+    _say(f"claims of the papers: {counts(outcomes, 'paper').line()}")
     code = exit_code(outcomes)
+    if mutations:
+        from .core.files import write_text_atomic
+        from .report.mutations import mutation_markdown
+
+        mpath = write_text_atomic(out / "mutations.md", mutation_markdown(mrep, command))
+        for o in mrep.outcomes:
+            if not o.killed:
+                _say("  " + escape(o.line()))
+        _say(f"{mrep.line()} ({mpath})")
+        if mrep.survived and code == 0:
+            code = 1
     if code:
         raise SystemExit(code)
 

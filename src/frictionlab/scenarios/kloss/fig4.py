@@ -6,13 +6,15 @@ F_max = 1, zeta = 0.5, v_max0 = 0.01 (a) and 1e-4 (b); relative velocity in [-1,
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import xarray as xr
 
 from ...laws.kloss import Kloss, kloss
 from ...plot import plt
 from ...reference import kloss as ref
-from ..base import Scenario, check, register_scenario
+from ..base import Mutation, Scenario, check, register_scenario
 from ._common import REFS, curve_dataset
 
 
@@ -33,15 +35,26 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
                          {"friction_force": f}, {**law.attrs(), "model": "kloss"})
 
 
-def checks(ds: xr.Dataset, cfg: dict) -> list:
+#: the parameters Fig. 4 prints (Martinez Molina 2025, Sec. 3.1): F_max = 1, zeta = 0.5, and
+#: v_max0 = 0.01 (a) or 1e-4 (b); the paper checks compare the run with what these give
+PRINTED = {"f_max": 1.0, "zeta": 0.5}
+
+#: wrong readings or implementations the paper checks must see (reproduce --mutations)
+_ZETA = Mutation("zeta read as 0.6 instead of the printed 0.5", {"model.zeta": 0.6})
+_FMAX = Mutation("F_max read as 1.2 instead of the printed 1.0", {"model.f_max": 1.2})
+
+
+def checks(ds: xr.Dataset, cfg: dict, v0_printed: float) -> list:
+    """The claims of Fig. 4 against the curve that ran; ``v0_printed``: the figure's printed v_max0."""
     m = cfg["model"]
     fmax, v0, z = m["f_max"], m["v_max0"], m["zeta"]
     v = ds.slip_velocity.values
     f = ds.friction_force.values
-    lam = ref.peak_velocity(v0, z)
+    lam = ref.peak_velocity(v0_printed, PRINTED["zeta"])  # eq. 12 at the printed parameters
     i = int(np.argmax(f))
-    fc = ref.coulomb_level(fmax, z)
-    f_far = float(kloss(np.array([1e9]), fmax, v0, z)[0])
+    fc = ref.coulomb_level(PRINTED["f_max"], PRINTED["zeta"])  # eq. 13 at the printed parameters
+    law = Kloss(f_max=fmax, v_max0=v0, zeta=z)
+    f_far = float(law.friction_curve(np.array([1e9 * v0]))[0])  # the run's model far out: its Coulomb level
     h = v0 * 1e-6
     slope = float((kloss(np.array([h]), fmax, v0, z)[0] - kloss(np.array([-h]), fmax, v0, z)[0]) / (2 * h))
     odd = float(np.max(np.abs(f + np.interp(-v, v, f))))
@@ -50,18 +63,22 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     scale = float(np.max(np.abs(kloss(vv, fmax, v0, z) - kloss(100 * vv, fmax, 100 * v0, z))))
     f0 = float(f[np.searchsorted(v, 0.0)])
     return [
-        check("maximum F_max at lambda_max = v_max0/(1 - zeta/2) (eq. 12)", f"{fmax:g} at {lam:.6g} m/s",
-              f"{f[i]:.12g} at {v[i]:.6g} m/s", abs(f[i] - fmax) < 1e-12 and abs(v[i] - lam) <= 1e-12 + 1e-9 * lam),
-        check("|F| <= F_max everywhere (AM-GM, spec K2)", "<= 1 + 1e-14", float(np.max(np.abs(f))) / fmax,
-              np.max(np.abs(f)) <= fmax * (1 + 1e-14), fmt=".15g"),
-        check("Coulomb plateau zeta F_max/(1 + zeta^2/4) as |v| -> inf (eq. 13)", f"{fc:.6f} (abs 1e-6)", f_far,
-              abs(f_far - fc) < 1e-6, fmt=".6f"),
-        check("well defined and zero at v = 0", "0 exactly", f0, f0 == 0.0),
-        check("viscous slope 2 F_max / v_max0 at 0 (spec K1)", f"{2 * fmax / v0:.6g} (rel 1e-6)", slope,
-              abs(slope - 2 * fmax / v0) < 1e-6 * 2 * fmax / v0, fmt=".6g"),
-        check("odd: F(-v) = -F(v)", "max |F(v) + F(-v)| < 1e-12", odd, odd < 1e-12),
-        check("scaling: curves for different v_max0 coincide after rescaling v (spec K4)", "< 1e-12", scale,
-              scale < 1e-12),
+        check("Stribeck hump: maximum F_max at lambda_max = v_max0/(1 - zeta/2) (eq. 12, Fig. 4 parameters)",
+              f"{PRINTED['f_max']:g} at {lam:.6g} m/s", f"{f[i]:.12g} at {v[i]:.6g} m/s",
+              abs(f[i] - PRINTED["f_max"]) < 1e-12 and abs(v[i] - lam) <= 1e-12 + 1e-9 * lam,
+              mutations=(_ZETA, _FMAX, Mutation("v_max0 read 10x larger", {"model.v_max0": 10 * v0_printed}))),
+        check("Coulomb level zeta F_max/(1 + zeta^2/4) at high |v|, set by zeta (eq. 13; Sec. 3.1 on Fig. 4)",
+              f"{fc:.6f} (abs 1e-6)", f_far, abs(f_far - fc) < 1e-6, fmt=".6f", mutations=(_ZETA, _FMAX)),
+        check("well defined and zero at v = 0, a continuous curve (Sec. 3.1 on Fig. 4)", "0 exactly", f0, f0 == 0.0,
+              insensitive="eq. 11 gives F(0) = 0 for every parameter value; no reading of the printed parameters "
+                          "can move it"),
+        check("|F| <= F_max everywhere (AM-GM on eq. 11)", "<= 1 + 1e-14", float(np.max(np.abs(f))) / fmax,
+              np.max(np.abs(f)) <= fmax * (1 + 1e-14), fmt=".15g", kind="verification"),
+        check("viscous slope 2 F_max / v_max0 at 0 (eq. 11 expanded at v = 0)", f"{2 * fmax / v0:.6g} (rel 1e-6)",
+              slope, abs(slope - 2 * fmax / v0) < 1e-6 * 2 * fmax / v0, fmt=".6g", kind="verification"),
+        check("odd: F(-v) = -F(v)", "max |F(v) + F(-v)| < 1e-12", odd, odd < 1e-12, kind="verification"),
+        check("scaling: curves for different v_max0 coincide after rescaling v (eq. 11 depends on v/v_max0)",
+              "< 1e-12", scale, scale < 1e-12, kind="verification"),
     ]
 
 
@@ -84,5 +101,5 @@ for _tag, _v0 in (("fig4a", 0.01), ("fig4b", 1e-4)):
         name=f"kloss/{_tag}",
         description=(f"Static Kloss friction F(v) (Fig. 4{_tag[-1]}): F_max = 1, zeta = 0.5, v_max0 = {_v0:g} m/s; "
                      "Stribeck hump to F_max, Coulomb plateau 0.4706, viscous at 0."),
-        config=_config(_v0), run=run, checks=checks, plot=plot, quick={"curve.n": 4001}, references=REFS,
+        config=_config(_v0), run=run, checks=functools.partial(checks, v0_printed=_v0), plot=plot, quick={"curve.n": 4001}, references=REFS,
     ))
