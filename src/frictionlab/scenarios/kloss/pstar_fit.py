@@ -22,10 +22,13 @@ import xarray as xr
 from ...fit import Fitter, XYData, load_xy
 from ...fit.data import find_data_file
 from ...plot import plt
-from ..base import Scenario, check, register_scenario
+from ..base import Mutation, Scenario, check, register_scenario
 from ._common import REFS
 
 MP = 938.272  # proton rest energy [MeV]
+#: the bar for a fit of the law to real data: the lowest FIT the paper reports for its own data fits
+#: (Sec. VII: 92 % for Fig. 12, 93.01 % for Fig. 10, 98.9 %, 99 %, 99.7 % for the others)
+FIT_FLOOR = 92.0
 CONFIG = {"data": {"dir": "", "file": "pstar_proton_liquid_water_stopping_power.csv", "e_min": 0.001, "e0": 55.0},
           "fit": {"n_starts": 8, "seed": 0}, "bragg": {"n": 4000}}
 
@@ -77,15 +80,18 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     rng = float(ds.depth_data.values[-1])
     r50 = float(ds.attrs["range_50"])
     return [
-        check("PSTAR entrance LET at 55 MeV equals the paper's 1.162 keV/um", "11.62 MeV cm2/g (rel 2 %)", s55,
-              abs(s55 - 11.62) < 0.02 * 11.62, fmt=".3f"),
+        check("the entrance LET of 55 MeV protons in water is 1.162 keV/um (Fig. 14 caption; PSTAR at 55 MeV)",
+              "11.62 MeV cm2/g (rel 2 %)", s55, abs(s55 - 11.62) < 0.02 * 11.62, fmt=".3f",
+              mutations=(Mutation("entrance energy read as 50 MeV", {"data.e0": 50.0}),)),
         check("CSDA range integral reproduces PSTAR's 2.227 g/cm2 at 50 MeV (data-file header)", "2.227 (rel 0.5 %)", r50,
-              abs(r50 - 2.227) < 0.005 * 2.227, fmt=".4f",
-              ambiguity=f"55 MeV range {rng:.3f} g/cm2 (spec A7 says ~2.9 cm; the table gives {rng:.2f})"),
-        check("Kloss velocity form fitted to S(beta), 1 keV - 55 MeV (FIT reported)", "reported",
-              f"FIT {a['fit_percent']:.2f} %", True, ambiguity=params),
-        check("Bragg curve of the fitted law vs PSTAR (stopping power vs depth, shape)", "reported",
-              f"FIT {a['bragg_fit_percent']:.2f} %", True),
+              abs(r50 - 2.227) < 0.005 * 2.227, fmt=".4f", kind="verification",
+              ambiguity=f"55 MeV range {rng:.3f} g/cm2"),
+        check("the Kloss velocity form (eqs. 8, 11) fits PSTAR S(beta), 1 keV - 55 MeV, as well as the paper's "
+              "own data fits", f"FIT >= {FIT_FLOOR:g} %", a["fit_percent"], a["fit_percent"] >= FIT_FLOOR, fmt=".2f",
+              ambiguity=params, kind="extension"),
+        check("the fitted law's Bragg curve (stopping power vs depth, 55 MeV) matches PSTAR's CSDA curve",
+              f"FIT >= {FIT_FLOOR:g} %", a["bragg_fit_percent"], a["bragg_fit_percent"] >= FIT_FLOOR, fmt=".2f",
+              kind="extension"),
     ]
 
 

@@ -11,8 +11,11 @@ header) at the nominal load F_z = FNOMIN = 29912 N, camber 0:
 
 Both are fitted with the 3-parameter Kloss slip form (eqs. 31-32) and, side by side, with
 the 4-parameter simplified Magic Formula. FIT % = 100 R^2 against the MF 5.2 curve. The paper
-reports > 93 % (Fig. 10, its own flat-track data); here the reference is the MF 5.2 curve of
-a different (truck) tyre, so the number is indicative.
+claims "more than 98.9 % of model FIT" with three parameters, an accuracy similar to the Magic
+Formula's (Sec. VII.A), and 93.01 % for Fig. 10, both on the flat-track data of [24], which the
+text does not print: that claim is not testable here. The fits to the MF 5.2 curves of a truck
+tyre are an extension held to the paper's 98.9 % bar. ``fit.fixed`` holds slip-form parameters
+at a value (e.g. ``{zeta = 0.0}``: the form without its Coulomb term).
 """
 
 from __future__ import annotations
@@ -24,14 +27,17 @@ from ...fit import Fitter, XYData, load_coefficients
 from ...fit.data import find_data_file
 from ...laws.magic_formula import mf52_fx0, mf52_fy0
 from ...plot import plt
-from ..base import Scenario, check, register_scenario
+from ..base import Scenario, check, not_testable, register_scenario
 from ._common import REFS
 
 CONFIG = {
     "data": {"dir": "", "file": "tire_goodyear_G275MSA_335_65R22_5_95psi_mf52_pure.csv"},
     "curve": {"n": 161, "fz_over_fnomin": 1.0},
-    "fit": {"n_starts": 8, "seed": 0},
+    "fit": {"n_starts": 8, "seed": 0, "fixed": {}},
 }
+#: the tyre-model accuracy the paper claims for the three-parameter slip form (Sec. VII.A: "more than 98.9 % of
+#: model FIT", similar to the Magic Formula's)
+PAPER_FIT = 98.9
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
@@ -48,7 +54,8 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     out = {}
     for tag, x, y, xn in (("long", kappa * 100, fx, "slip [%]"), ("lat", np.degrees(alpha), fy, "slip angle [deg]")):
         d = XYData(x, y, xn, "F/Fz", "MF 5.2 Goodyear G275MSA")
-        kl = Fitter("kloss-slip", n_starts=int(F["n_starts"]), seed=int(F["seed"])).fit(d)
+        kl = Fitter("kloss-slip", n_starts=int(F["n_starts"]), seed=int(F["seed"]),
+                    fixed={k: float(v) for k, v in dict(F.get("fixed") or {}).items()} or None).fit(d)
         mf = Fitter("magic-formula", n_starts=int(F["n_starts"]), seed=int(F["seed"]),
                     x0={"B": 0.1, "C": 1.5, "D": float(np.max(np.abs(y))) * np.sign(y[np.argmax(np.abs(y))]),
                         "E": 0.0}, bounds={"D": (-10.0, 10.0)}, log_scale=("B",)).fit(d)
@@ -71,15 +78,21 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
     a = ds.attrs
-    out = []
+    out = [not_testable("three-parameter Kloss slip form fits tyre-road data with more than 98.9 % FIT, an accuracy "
+                        "similar to the Magic Formula's (Sec. VII.A)",
+                        "the FIT is computed on the flat-track measurements of [24], which the paper does not print; "
+                        "the MF 5.2 comparison below holds a real tyre's curves to the same bar (extension)",
+                        expected=f"FIT > {PAPER_FIT:g} %")]
     for tag, name in (("long", "pure longitudinal"), ("lat", "pure lateral")):
         p = ", ".join(f"{k} = {a[f'{tag}_kloss_{k}']:.4g} ± {a[f'{tag}_kloss_{k}_stderr']:.2g}"
-                      for k in ("f_max", "s_max0", "zeta"))
-        out.append(check(f"Kloss slip form vs MF 5.2 {name} at nominal load (paper: > 93 % on its tyre data)",
-                         "FIT > 93 %", a[f"{tag}_kloss_fit_percent"], a[f"{tag}_kloss_fit_percent"] > 93.0, fmt=".2f",
-                         ambiguity=p))
-        out.append(check(f"side by side: 4-parameter Magic Formula on the same {name} curve (informative)",
-                         "reported", f"FIT {a[f'{tag}_mf4_fit_percent']:.2f} %", True))
+                      for k in ("f_max", "s_max0", "zeta") if f"{tag}_kloss_{k}" in a)
+        fit = a[f"{tag}_kloss_fit_percent"]
+        out.append(check(f"three-parameter Kloss slip form vs MF 5.2 {name} at nominal load reaches the paper's "
+                         "98.9 % bar (Sec. VII.A)", f"FIT > {PAPER_FIT:g} %", fit, fit > PAPER_FIT, fmt=".2f",
+                         ambiguity=p + "; the reference is the MF 5.2 model of a Goodyear truck tyre", kind="extension"))
+        mf4 = a[f"{tag}_mf4_fit_percent"]
+        out.append(check(f"side by side: the 4-parameter Magic Formula on the same {name} curve reaches the same bar",
+                         f"FIT > {PAPER_FIT:g} %", mf4, mf4 > PAPER_FIT, fmt=".2f", kind="extension"))
     return out
 
 
