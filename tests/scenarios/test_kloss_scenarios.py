@@ -12,6 +12,8 @@ import pytest
 from frictionlab.scenarios import get_scenario, scenario_names
 
 DEVIATIONS = {("kloss/fig6", "Fig. 6 (Euler, 1 ms) shows the solution of eqs. (23)-(24)")}
+#: deviations whose evidence has two checks (the entrance force of eq. 11 at the printed v(0) is not the printed LET)
+DEVIATIONS_2 = {("kloss/fig14", "entrance LET 1.162"), ("kloss/fig14", "peak/entrance ratio")}
 #: extension checks that fail, as computed (issue 26: a real bar, no hard-coded pass): the Kloss velocity law
 #: fitted to PSTAR S(beta) gives a Bragg curve far from PSTAR's (FIT -36 %), and the three-parameter slip form
 #: reaches 97.1 % on the truck tyre's longitudinal MF 5.2 curve, below the paper's 98.9 % bar
@@ -30,6 +32,8 @@ def test_quick_profile_checks(name):
     for c in checks:
         if any(name == n and c.claim.startswith(p) for n, p in DEVIATIONS):
             assert c.status == "deviation" and len(c.evidence) == 3, f"{name}: {c.claim}: {c.status}"
+        elif any(name == n and c.claim.startswith(p) for n, p in DEVIATIONS_2):
+            assert c.status == "deviation" and len(c.evidence) == 2, f"{name}: {c.claim}: {c.status}"
         elif any(name == n and c.claim.startswith(p) for n, p in EXTENSION_FAILS):
             assert c.kind == "extension" and c.status == "fail", f"{name}: {c.claim}: {c.status}"
         elif c.status == "not testable":
