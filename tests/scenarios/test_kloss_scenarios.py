@@ -1,8 +1,8 @@
 """Every Kloss scenario (and classic/rsf-data-fit) runs its quick profile and its checks pass.
 
-The one deviation of the paper is kloss/fig6's creep tail: the paper's Euler 1 ms is a step-size
-artefact (see the scenario docstring); the test pins that finding and that its evidence (a
-dt-halving study) passes.
+The deviations of the paper are pinned with their evidence: kloss/fig6 (the paper's Euler 1 ms is
+not converged during the oscillation; eq. (23)'s printed sign runs away) and kloss/fig14 (the
+printed v(0) does not give the caption's entrance LET).
 """
 
 from __future__ import annotations
@@ -11,9 +11,12 @@ import pytest
 
 from frictionlab.scenarios import get_scenario, scenario_names
 
-DEVIATIONS = {("kloss/fig6", "Fig. 6 (Euler, 1 ms) shows the solution of eqs. (23)-(24)")}
-#: deviations whose evidence has two checks (the entrance force of eq. 11 at the printed v(0) is not the printed LET)
-DEVIATIONS_2 = {("kloss/fig14", "entrance LET 1.162"), ("kloss/fig14", "peak/entrance ratio")}
+DEVIATIONS = set()
+#: deviations whose evidence has two checks: the entrance force of eq. 11 at the printed v(0) is not the printed LET;
+#: Fig. 6's Euler 1 ms is not converged (a step study); eq. (23)'s printed sign runs away (its growth rate)
+DEVIATIONS_2 = {("kloss/fig14", "entrance LET 1.162"), ("kloss/fig14", "peak/entrance ratio"),
+                ("kloss/fig6", "Fig. 6's integration (explicit Euler at 1 ms)"),
+                ("kloss/fig6", "eq. (23) as printed")}
 #: extension checks that fail, as computed (issue 26: a real bar, no hard-coded pass): the Kloss velocity law
 #: fitted to PSTAR S(beta) gives a Bragg curve far from PSTAR's (FIT -36 %), and the three-parameter slip form
 #: reaches 97.1 % on the truck tyre's longitudinal MF 5.2 curve, below the paper's 98.9 % bar
