@@ -16,7 +16,7 @@ DEVIATIONS = set()
 #: Fig. 6's Euler 1 ms is not converged (a step study); eq. (23)'s printed sign runs away (its growth rate)
 DEVIATIONS_2 = {("kloss/fig14", "entrance LET 1.162"), ("kloss/fig14", "peak/entrance ratio"),
                 ("kloss/fig6", "Fig. 6's integration (explicit Euler at 1 ms)"),
-                ("kloss/fig6", "eq. (23) as printed")}
+                ("kloss/fig6", "eq. (23) as printed"), ("kloss/fig5", "the block stops")}
 #: extension checks that fail, as computed (issue 26: a real bar, no hard-coded pass): the Kloss velocity law
 #: fitted to PSTAR S(beta) gives a Bragg curve far from PSTAR's (FIT -36 %), and the three-parameter slip form
 #: reaches 97.1 % on the truck tyre's longitudinal MF 5.2 curve, below the paper's 98.9 % bar

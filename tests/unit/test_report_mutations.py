@@ -91,7 +91,7 @@ def test_cli_reproduce_mutations_counts_and_exit(toy, cli, tmp_path):
 
 
 #: the scenarios whose paper checks all declare mutations (issue 26 ports them paper by paper)
-PORTED = ["kloss/fig4a", "kloss/fig4b", "kloss/fig6", "kloss/fig14", "kloss/pstar-fit"]
+PORTED = ["kloss/fig4a", "kloss/fig4b", "kloss/fig5", "kloss/fig6", "kloss/fig14", "kloss/pstar-fit"]
 
 
 @pytest.mark.parametrize("name", PORTED)
