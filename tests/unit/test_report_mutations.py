@@ -90,16 +90,30 @@ def test_cli_reproduce_mutations_counts_and_exit(toy, cli, tmp_path):
     assert "| pass | verification | toy/slope | numerics |" in page
 
 
-#: the scenarios whose paper checks all declare mutations (issue 26 ports them paper by paper)
-PORTED = ["kloss/fig4a", "kloss/fig4b", "kloss/fig5", "kloss/fig6", "kloss/fig14", "kloss/pstar-fit"]
+#: the scenarios whose paper checks all declare mutations (issue 26 ports them paper by paper); the cheap ones run
+#: in the fast suite, those whose mutated reruns take over ~5 s each in the slow tier
+PORTED = ["kloss/fig4a", "kloss/fig4b", "kloss/fig7", "kloss/fig10", "kloss/fig12", "kloss/fig13", "kloss/pstar-fit"]
+PORTED_SLOW = ["kloss/fig5", "kloss/fig6", "kloss/fig14", "kloss/naca0012-fit"]
 
 
-@pytest.mark.parametrize("name", PORTED)
-def test_ported_scenarios_kill_every_mutation(name):
-    """The scenarios whose paper checks declare mutations: quick profile, 0 survivors, none undeclared."""
+def _no_survivor(name: str) -> None:
     sc = scenario_base.get_scenario(name)
     ds, cfg = sc.execute(quick=True)
     checks = sc.evaluate(ds, cfg)
     rep = run_mutations(sc, checks, quick=True)
-    assert rep.outcomes and rep.survived == 0, mutation_markdown(rep)
+    judged = [c for c in checks if c.kind == "paper" and c.status in ("pass", "deviation") and not c.insensitive]
+    assert len(rep.outcomes) >= len(judged), "every judged paper check has at least one mutation"
+    assert rep.survived == 0, mutation_markdown(rep)
     assert rep.undeclared == []
+
+
+@pytest.mark.parametrize("name", PORTED)
+def test_ported_scenarios_kill_every_mutation(name):
+    """Quick profile: every declared mutation kills its check, no paper check without one."""
+    _no_survivor(name)
+
+
+@pytest.mark.slow(reason="reruns a scenario of several seconds once per mutation (~20-60 s)")
+@pytest.mark.parametrize("name", PORTED_SLOW)
+def test_ported_scenarios_kill_every_mutation_slow(name):
+    _no_survivor(name)

@@ -1,7 +1,7 @@
 """``kloss/fig4a`` and ``kloss/fig4b``: the static Kloss friction curve (Fig. 4).
 
 F_max = 1, zeta = 0.5, v_max0 = 0.01 (a) and 1e-4 (b); relative velocity in [-1, 1] m/s
-(range ours, spec A8), evaluated on a grid dense around 0 and at the closed-form peak.
+(range ours), evaluated on a grid dense around 0 and at the closed-form peak.
 """
 
 from __future__ import annotations

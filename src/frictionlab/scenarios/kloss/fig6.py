@@ -7,9 +7,9 @@ Notes
 -----
 The seed prints eq. (23) as ``m v' = F_x + k_s x``, which diverges from x(0) = -0.2 m; the
 caption describes a compressed spring relaxing to rest, so the restoring form ``- k_s x`` is
-used (spec A2, seed typo). Implemented with :class:`~frictionlab.systems.MassSystem`:
+used (shown as a deviation of the printed sign). Implemented with :class:`~frictionlab.systems.MassSystem`:
 wall (driver) at x = 0, reached through ``preload = k_s |x_0|``. Horizon 3 s (ours); the full
-profile runs 20 s to check the slow creep (spec K8).
+profile runs 20 s to check the slow creep.
 
 The paper's explicit Euler at 1 ms is not converged during the oscillation: it adds energy
 (Euler's amplitude error), so the third velocity reversal lies ~10 % farther from the wall than in

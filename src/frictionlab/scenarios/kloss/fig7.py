@@ -1,12 +1,12 @@
 """``kloss/fig7``: free mass under a linear force ramp: static and kinetic regions (Fig. 7).
 
 F_max = 1 N, v_max0 = 0.01 m/s, zeta = 0.95 (paper). Mass 0.3 kg, ramp 0.5 N/s over 10 s
-from rest and explicit Euler dt = 1 ms are ours (spec A5): the paper gives neither.
+from rest and explicit Euler dt = 1 ms are ours: the paper gives neither.
 
 Notes
 -----
 Below F_max the slider creeps on the rising branch, friction ~ applied force (the "static"
-region, spec K9); above F_max no equilibrium exists, the mass accelerates and friction
+region); above F_max no equilibrium exists, the mass accelerates and friction
 falls toward the Coulomb level 0.7751 N.
 """
 
@@ -17,7 +17,7 @@ import xarray as xr
 
 from ...plot import plt
 from ...reference import kloss as ref
-from ..base import Scenario, check, register_scenario
+from ..base import Mutation, Scenario, check, register_scenario
 from ..config import run_config
 from ._common import REFS, law_of
 
@@ -33,24 +33,36 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     return run_config(cfg)
 
 
+#: what Fig. 7 prints: F_max = 1 N, v_max0 = 0.01 m/s, zeta = 0.95 (mass and ramp rate are not printed)
+PRINTED = {"f_max": 1.0, "v_max0": 0.01, "zeta": 0.95}
+_FMAX = Mutation("F_max read as 0.5 N", {"model.f_max": 0.5})
+_ZETA = Mutation("zeta read as 0.5 instead of 0.95", {"model.zeta": 0.5})
+
+
 def checks(ds: xr.Dataset, cfg: dict) -> list:
     fext = ds.applied_force.values
     f = ds.friction_force.values
     v = ds.slip_velocity.values
     law = law_of(cfg)
-    fc = ref.coulomb_level(law.f_max, law.zeta)
-    low = (fext > 0.05) & (fext < 0.8 * law_of(cfg).f_max)
+    fc = ref.coulomb_level(PRINTED["f_max"], PRINTED["zeta"])  # eq. 13 at the printed parameters: 0.7751 N
+    # the static region of the figure: below the printed F_max = 1 N. Friction lags the force by m dv/dt; on the
+    # rising branch F ~ c0 v, so m a / F <= m rate / (c0 F) = 1.5 % at the window's lower edge: 2 % bounds it
+    low = (fext > 0.05) & (fext < 0.8 * PRINTED["f_max"])
     dev = float(np.max(np.abs(f[low] - fext[low]) / fext[low]))
     i5 = int(np.argmin(np.abs(fext - 0.5)))
     v5 = float(ref.rising_branch_velocity(0.5, law.f_max, law.v_max0, law.zeta))
     return [
-        check("static region: friction follows the applied force below F_max (quasi-static, spec K9)",
-              "max rel. deviation < 2 % for 0.05 N < F_ext < 0.8 F_max", dev, dev < 0.02),
-        check("creep speed at F_ext = 0.5 N on the rising branch (spec K5)", f"{v5:.5g} m/s (rel 2 %)", v[i5],
-              abs(v[i5] - v5) < 0.02 * v5),
-        check("friction never exceeds F_max", f"<= {law.f_max:g} N", float(f.max()), f.max() <= law.f_max * (1 + 1e-12)),
-        check("kinetic region: friction falls toward F_C = zeta F_max/(1 + zeta^2/4)", f"{fc:.4f} N (abs 0.005)",
-              float(f[-1]), abs(f[-1] - fc) < 0.005),
+        check("static region below 1 N: friction follows the applied force (Sec. VI.D, Fig. 7)",
+              "max rel. deviation < 2 % for 0.05 N < F_ext < 0.8 N", dev, dev < 0.02, mutations=(_FMAX,),
+              ambiguity="mass 0.3 kg and ramp 0.5 N/s are ours (not printed); 2 % bounds the inertial lag m dv/dt"),
+        check("kinetic region: for large applied forces friction falls to the Coulomb level "
+              "zeta F_max/(1 + zeta^2/4) = 0.7751 N of the printed parameters (Sec. VI.D, eq. 13)",
+              f"{fc:.4f} N (abs 0.005) at the end of the ramp", float(f[-1]), abs(f[-1] - fc) < 0.005,
+              mutations=(_ZETA, _FMAX)),
+        check("creep speed at F_ext = 0.5 N on the rising branch of eq. 11 (closed form)", f"{v5:.5g} m/s (rel 2 %)",
+              v[i5], abs(v[i5] - v5) < 0.02 * v5, kind="verification"),
+        check("friction never exceeds F_max (eq. 11)", f"<= {law.f_max:g} N", float(f.max()),
+              f.max() <= law.f_max * (1 + 1e-12), kind="verification"),
     ]
 
 

@@ -10,7 +10,7 @@ x(E) = int_E^{E0} dE'/S(E'), which is compared with the same integral of the PST
 Notes
 -----
 The paper compares with measured depth-dose data of 55 MeV protons in normalised units
-(shape only, spec A7); PSTAR is the standard tabulation underlying such curves, without
+(shape only); PSTAR is the standard tabulation underlying such curves, without
 range straggling, so its Bragg peak is sharper than a measured one.
 """
 
