@@ -3,7 +3,9 @@ r"""The generic fitter: bounded, multi-start nonlinear least squares with standa
 Follows the scikit-learn contract (STYLE section 3.9): the constructor stores its arguments
 verbatim and validates nothing; :meth:`Fitter.fit` validates, fits and returns ``self``
 with the fitted attributes (trailing underscore) ``params_``, ``stderr_``, ``covariance_``,
-``fit_percent_``, ``result_``, ``free_``, ``y_pred_``.
+``correlation_``, ``fit_percent_``, ``result_``, ``free_``, ``fixed_``, ``undetermined_``,
+``units_`` (every parameter's unit for the data fitted), ``warnings_`` (also issued as
+:class:`FitWarning`), ``y_pred_``.
 
 Method
 ------
