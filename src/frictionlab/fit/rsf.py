@@ -57,8 +57,8 @@ from .data import TimeSeries, load_timeseries
 from .fitter import Fitter
 from .models import FitModel
 
-__all__ = ["RSF_UNITS", "RSF_DESCRIPTIONS", "VelocityStep", "detect_step", "load_velocity_step", "RSFSpringSliderModel", "simulate_qs_slider",
-           "fit_velocity_step", "initial_guess", "compare_nested", "load_point_displacement"]
+__all__ = ["RSF_UNITS", "RSF_DESCRIPTIONS", "VelocityStep", "detect_step", "load_velocity_step", "RSFSpringSliderModel",
+           "simulate_qs_slider", "fit_velocity_step", "initial_guess", "compare_nested", "load_point_displacement"]
 
 
 def _loops() -> Any:
