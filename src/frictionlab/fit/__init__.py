@@ -8,15 +8,15 @@ real velocity-step records. ``frictionlab fit`` is the command-line front end.
 
 from ..core.lazy import lazy_exports
 
-__all__ = ["Fitter", "fit_percent", "XYData", "TimeSeries", "RecordedInput", "load_xy", "load_timeseries",
-           "load_coefficients", "read_table", "CURVES", "CurveModel", "FitModel", "LawStaticModel",
+__all__ = ["Fitter", "fit_percent", "FitWarning", "MIN_FIT", "XYData", "TimeSeries", "RecordedInput", "load_xy",
+           "load_timeseries", "load_coefficients", "read_table", "CURVES", "CurveModel", "FitModel", "LawStaticModel",
            "LawDynamicModel", "register_curve", "resolve_model"]
 
 # imported on first use: ``frictionlab fit --help`` needs neither numpy nor scipy.optimize
 __getattr__, __dir__ = lazy_exports(__name__, {
     **dict.fromkeys(["RecordedInput", "TimeSeries", "XYData", "load_coefficients", "load_timeseries", "load_xy",
                      "read_table"], ".data"),
-    "Fitter": ".fitter", "fit_percent": ".fitter",
+    **dict.fromkeys(["Fitter", "fit_percent", "FitWarning", "MIN_FIT"], ".fitter"),
     **dict.fromkeys(["CURVES", "CurveModel", "FitModel", "LawDynamicModel", "LawStaticModel", "register_curve",
                      "resolve_model"], ".models"),
 })

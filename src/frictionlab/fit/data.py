@@ -7,6 +7,7 @@ that are not monotone).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,7 @@ from ..core.errors import ConfigError, DataError, suggest
 from ..protocols.recorded import RecordedInput
 
 __all__ = ["XYData", "TimeSeries", "read_table", "load_xy", "load_timeseries", "load_coefficients",
-           "RecordedInput", "check_monotone", "find_data_file"]
+           "RecordedInput", "check_monotone", "find_data_file", "column_unit"]
 
 
 @dataclass
@@ -31,6 +32,8 @@ class XYData:
     x, y : 1-D arrays of equal length, finite.
     x_name, y_name : column names (for plots and reports).
     source : where the data came from (file path).
+    x_units, y_units : units of ``x`` and ``y`` (default ``""``: the unit the column name states,
+        e.g. ``alpha_deg``, ``v [m/s]``; the fit report names the column where it states none).
     """
 
     x: NDArray[np.float64]
@@ -38,6 +41,8 @@ class XYData:
     x_name: str = "x"
     y_name: str = "y"
     source: str = ""
+    x_units: str = ""
+    y_units: str = ""
 
     def __post_init__(self) -> None:
         self.x = np.asarray(self.x, dtype=float).ravel()
@@ -202,7 +207,22 @@ def load_xy(path: str | Path, x: str, y: str, *, where: Mapping[str, Any] | None
         raise DataError(f"{path_s}: only {xs.size} point(s) after selection; at least {min_points} are needed")
     if monotone:
         check_monotone(xs, x, path_s)
-    return XYData(xs * x_scale, ys * y_scale, x, y, path_s)
+    # a scaled column is no longer in the unit its name states
+    units = [f"{column_unit(c) or f'unit of {c}'} x {sc:g}" if sc != 1 else "" for c, sc in ((x, x_scale), (y, y_scale))]
+    return XYData(xs * x_scale, ys * y_scale, x, y, path_s, *units)
+
+
+#: units recognised at the end of a column name (``alpha_deg``, ``slip_um``, ``F_N``)
+_NAME_UNITS = ("deg", "rad", "um", "mm", "m", "s", "ms", "N", "kN", "Pa", "kPa", "MPa", "GPa", "m/s", "mm/s", "um/s")
+
+
+def column_unit(name: str) -> str:
+    """The unit a column name states (``slip [um]``, ``v (m/s)``, ``alpha_deg``), or ``""``."""
+    m = re.search(r"[\[(]\s*([^\])]+?)\s*[\])]\s*$", name)
+    if m:
+        return m.group(1)
+    m = re.search(r"_([A-Za-z/]+)$", name)
+    return m.group(1) if m and m.group(1) in _NAME_UNITS else ""
 
 
 def load_timeseries(path: str | Path, time: str, y: str, *, velocity: str | None = None, slip: str | None = None,

@@ -57,8 +57,8 @@ from .data import TimeSeries, load_timeseries
 from .fitter import Fitter
 from .models import FitModel
 
-__all__ = ["VelocityStep", "detect_step", "load_velocity_step", "RSFSpringSliderModel", "simulate_qs_slider",
-           "fit_velocity_step", "initial_guess", "compare_nested", "load_point_displacement"]
+__all__ = ["RSF_UNITS", "RSF_DESCRIPTIONS", "VelocityStep", "detect_step", "load_velocity_step", "RSFSpringSliderModel",
+           "simulate_qs_slider", "fit_velocity_step", "initial_guess", "compare_nested", "load_point_displacement"]
 
 
 def _loops() -> Any:
@@ -200,6 +200,20 @@ def load_velocity_step(path: str | Path, *, time: str = "time_s", friction: str 
     return VelocityStep(ts, t_step, v1, v2, sn)
 
 
+#: units of the spring-slider fit's parameters (``k``: friction per metre, not N/m)
+RSF_UNITS = {"mu_ref": "1", "a": "1", "b": "1", "dc": "m", "k": "1/m", "b2": "1", "dc2": "m", "lin": "1/m"}
+
+#: what the parameters whose names could mislead are (the fit report prints these)
+RSF_DESCRIPTIONS = {
+    "k": "normalised apparatus stiffness K/F_n: friction per metre of load-point displacement "
+         "(times the normal force [N]: stiffness in N/m; times sigma_n [Pa]: Pa/m)",
+    "dc": "critical slip distance D_c",
+    "dc2": "critical slip distance of the second state",
+    "mu_ref": "steady friction at the pre-step velocity",
+    "lin": "linear slip trend: friction per metre of load-point displacement after the step",
+}
+
+
 @dataclass
 class RSFSpringSliderModel(FitModel):
     """Fit model: quasi-static RSF spring-slider under the recorded load-point velocity."""
@@ -284,7 +298,9 @@ def fit_velocity_step(step: VelocityStep, *, law: str = "aging", fit_k: bool = T
         bounds["lin"] = (-1e3, 1e3)
     fm = RSFSpringSliderModel(
         "rsf-spring-slider", tuple(names), dict(g), bounds, tuple(logs), "RSF + quasi-static spring-slider",
-        "time [s]", "friction [1]", law=law, v_ref=step.v1, t_step=step.t_step if trend else None)
+        "time [s]", "friction [1]", {n: RSF_UNITS[n] for n in names},
+        {n: RSF_DESCRIPTIONS[n] for n in names if n in RSF_DESCRIPTIONS},
+        law=law, v_ref=step.v1, t_step=step.t_step if trend else None)
     fixed = {} if fit_k and k is None else {"k": g["k"]}
     if x0 is not None:
         start = {**g, **{kk: float(v) for kk, v in x0.items() if kk in names}}

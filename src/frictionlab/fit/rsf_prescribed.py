@@ -71,7 +71,8 @@ def PrescribedSlipRSF(protocol: Any, law: str = "aging", *, dc_max: float = 1.0)
                               {"mu_ref": 0.5, "a": 0.01, "b": 0.01, "dc": 1e-5},
                               {"mu_ref": (-10.0, 10.0), "a": (1e-7, 10.0), "b": (1e-7, 10.0), "dc": (1e-10, dc_max)},
                               ("a", "b", "dc"), "Dieterich-Ruina law under prescribed slip (closed form)", "time",
-                              "friction coefficient", edges=edges, velocities=vels, law=law)
+                              "friction coefficient", {"mu_ref": "1", "a": "1", "b": "1", "dc": "m"},
+                              edges=edges, velocities=vels, law=law)
 
 
 def fit_rsf(ds: xr.Dataset, protocol: Any, *, law: str = "aging", t_start: float | None = None,

@@ -28,7 +28,13 @@ from numpy.typing import NDArray
 
 from ...core.errors import ParameterError
 
-__all__ = ["self_affine_surface", "self_affine_psd", "rms_height", "rms_slope", "radial_psd"]
+__all__ = ["self_affine_surface", "self_affine_psd", "rms_height", "rms_slope", "radial_psd", "BAND_RTOL"]
+
+#: Relative tolerance of the band edges: a mode whose wavenumber equals a cut-off to this fraction
+#: is in the band. It is far above the rounding of a wavenumber or of a cut-off converted to
+#: pixel units (a few 1e-16) and below the relative gap between two distinct mode wavenumbers
+#: of a square grid of up to 10^5 pixels a side (at least 1/m^2 = 1e-10).
+BAND_RTOL = 1e-12
 
 
 def _wavenumbers(nx: int, ny: int, pixel_size: float) -> NDArray[np.float64]:
@@ -37,14 +43,21 @@ def _wavenumbers(nx: int, ny: int, pixel_size: float) -> NDArray[np.float64]:
     return np.hypot(qx[:, None], qy[None, :])
 
 
+def _pixel_wavenumbers(nx: int, ny: int) -> NDArray[np.float64]:
+    """Mode wavenumbers in cycles per pixel, :math:`\\sqrt{(k_x/n_x)^2 + (k_y/n_y)^2}` from the integer
+    indices: the same numbers at every pixel size (``q = 2 pi / a`` times them)."""
+    return np.hypot(np.fft.fftfreq(nx)[:, None], np.fft.fftfreq(ny)[None, :])
+
+
 def self_affine_psd(q: NDArray[np.float64], hurst: float, q_long: float, q_rolloff: float,
                     q_short: float) -> NDArray[np.float64]:
     """Unnormalised :math:`C(q)`: flat on ``[q_long, q_rolloff)``, ``(q/q_rolloff)^(-2(1+H))`` up to
-    ``q_short``, zero outside (module docstring)."""
+    ``q_short``, zero outside (module docstring). The band edges hold to the relative tolerance
+    :data:`BAND_RTOL` (``q`` and the cut-offs in any one unit)."""
     q = np.asarray(q, dtype=float)
     with np.errstate(divide="ignore"):
         c = np.where(q < q_rolloff, 1.0, (q / q_rolloff) ** (-2.0 * (1.0 + hurst)))
-    return np.where((q >= q_long) & (q <= q_short), c, 0.0)
+    return np.where((q >= q_long * (1.0 - BAND_RTOL)) & (q <= q_short * (1.0 + BAND_RTOL)), c, 0.0)
 
 
 def rms_height(h: NDArray[np.float64]) -> float:
@@ -103,6 +116,11 @@ def self_affine_surface(shape: int | tuple[int, int], pixel_size: float, *, hurs
         Roll-off, short and long cut-off angular wavenumbers [rad/m]. Defaults: ``q_long`` the
         fundamental :math:`2\pi/L` of the generated field, ``q_rolloff = q_long`` (no plateau),
         ``q_short`` the Nyquist wavenumber :math:`\pi/a`. Need ``q_long <= q_rolloff <= q_short <= pi/a``.
+        The band is the set of modes with ``q_long <= q <= q_short`` to a relative
+        :data:`BAND_RTOL`, compared in cycles per pixel (``q a / 2 pi``, from the integer mode
+        indices): the fundamental, every mode on the Nyquist circle and any mode a cut-off
+        names exactly are kept, and the same request and seed give the same map in pixel
+        units (heights / ``a``) at every pixel size.
     seed : int, optional
         Seed of ``numpy.random.default_rng``.
     periodic : bool
@@ -125,20 +143,20 @@ def self_affine_surface(shape: int | tuple[int, int], pixel_size: float, *, hurs
     if not periodic and int(pad) < 2:
         raise ParameterError(f"pad = {pad!r} must be >= 2 for a non-periodic surface")
     mx, my = (nx, ny) if periodic else (nx * int(pad), ny * int(pad))
-    q_nyq = math.pi / pixel_size
-    q_fund = 2 * math.pi / (max(mx, my) * pixel_size)
-    ql = q_fund if q_long is None else float(q_long)
-    qr = ql if q_rolloff is None else float(q_rolloff)
-    qs = q_nyq if q_short is None else float(q_short)
-    if not (0 < ql <= qr <= qs <= q_nyq * (1 + 1e-12)):
-        raise ParameterError(f"need 0 < q_long ({ql:.4g}) <= q_rolloff ({qr:.4g}) <= q_short ({qs:.4g}) <= "
-                             f"pi/pixel_size ({q_nyq:.4g}) [rad/m]")
-    if ql < q_fund * (1 - 1e-12) and periodic:
-        raise ParameterError(f"q_long = {ql:.4g} rad/m is below the map's fundamental 2 pi/L = {q_fund:.4g}; "
-                             "enlarge the map or use periodic=False")
+    # the band in cycles per pixel (q a / 2 pi): defaults exact, given cut-offs converted once
+    to_px = pixel_size / (2 * math.pi)
+    f_fund = 1.0 / max(mx, my)
+    fl = f_fund if q_long is None else float(q_long) * to_px
+    fr = fl if q_rolloff is None else float(q_rolloff) * to_px
+    fs = 0.5 if q_short is None else float(q_short) * to_px
+    if not (0 < fl <= fr * (1 + BAND_RTOL) and fr <= fs * (1 + BAND_RTOL) and fs <= 0.5 * (1 + BAND_RTOL)):
+        raise ParameterError(f"need 0 < q_long ({fl / to_px:.4g}) <= q_rolloff ({fr / to_px:.4g}) <= q_short "
+                             f"({fs / to_px:.4g}) <= pi/pixel_size ({0.5 / to_px:.4g}) [rad/m]")
+    if fl < f_fund * (1 - BAND_RTOL) and periodic:
+        raise ParameterError(f"q_long = {fl / to_px:.4g} rad/m is below the map's fundamental 2 pi/L = "
+                             f"{f_fund / to_px:.4g}; enlarge the map or use periodic=False")
     rng = np.random.default_rng(seed)
-    q = _wavenumbers(mx, my, pixel_size)
-    filt = np.sqrt(self_affine_psd(q, hurst, ql, qr, qs))
+    filt = np.sqrt(self_affine_psd(_pixel_wavenumbers(mx, my), hurst, fl, fr, fs))
     if not np.any(filt > 0):
         raise ParameterError("no Fourier mode lies between q_long and q_short on this grid; widen the band")
     h = np.fft.ifft2(np.fft.fft2(rng.standard_normal((mx, my))) * filt).real[:nx, :ny]
