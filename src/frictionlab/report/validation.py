@@ -39,6 +39,12 @@ def _kind_line(os_: list[ScenarioOutcome]) -> str:
     return "; ".join(parts)
 
 
+def _with_mutation(os_: list[ScenarioOutcome]) -> str:
+    judged = [x for o in os_ for x in o.checks
+              if x.kind == "paper" and x.status in ("pass", "deviation") and not x.insensitive]
+    return f"{sum(bool(x.mutations) for x in judged)} of {len(judged)}"
+
+
 def validation_markdown(outcomes: list[ScenarioOutcome], *, quick: bool, stamp: str, command: str = "") -> str:
     """The validation page for ``outcomes`` (Markdown).
 
@@ -64,14 +70,18 @@ def validation_markdown(outcomes: list[ScenarioOutcome], *, quick: bool, stamp: 
           "convergence study), every evidence check passing.",
           "- *fail*: the claim does not reproduce and no evidence clears it.",
           "- *not testable*: the paper does not print what the claim needs (a parameter, the data); the reason is given.",
-          "- Kinds: *paper* (a claim of the paper; only these make the counts above), "
-          + ", ".join(f"*{k}* ({v})" for k, v in _KIND_TEXT.items()) + ".", "",
-          "| paper | scenarios | pass | deviation | fail | not testable | other checks |", "|---|---|---|---|---|---|---|"]
+          "- Kinds: *paper*: a claim of the paper (only these make the counts above); "
+          + "; ".join(f"*{k}*: {v}" for k, v in _KIND_TEXT.items()) + ".",
+          "- *with a mutation*: the judged paper checks (pass or deviation) that declare a wrong model or reading "
+          "under which they must change their verdict (`frictionlab reproduce PAPER --quick --mutations` runs them).",
+          "",
+          "| paper | scenarios | pass | deviation | fail | not testable | with a mutation | other checks |",
+          "|---|---|---|---|---|---|---|---|"]
     papers = by_paper(outcomes)
     for p, os_ in papers.items():
         c = counts(os_, "paper")
         md.append(f"| [{p}](#{p}) | {len(os_)} | {c.passed} | {c.deviation} | {c.failed} | {c.not_testable} | "
-                  f"{_cell(_kind_line(os_)) or '-'} |")
+                  f"{_with_mutation(os_)} | {_cell(_kind_line(os_)) or '-'} |")
     md.append("")
     for p, os_ in papers.items():
         c = counts(os_, "paper")
