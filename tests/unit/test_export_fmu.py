@@ -123,6 +123,21 @@ def test_parameters_set_in_the_importer_are_used(tmp_path):
     assert units["N/m"].baseUnit.kg == 1 and units["N/m"].baseUnit.s == -2
 
 
+def test_a_communication_step_is_split_into_internal_steps(tmp_path):
+    # communication every 10 dt, internal_step = dt: simulate's rk4 at dt, saved every 10 dt
+    name, preset, kw, vs, fn, dt = STATEFUL["rate_state-aging"]
+    model = make_model(name, preset, **kw)
+    prot = VelocitySteps(velocities=vs, durations=(100 * dt,) * len(vs), normal_force_value=fn)
+    ds = simulate(model, prot, integrator="rk4", dt=dt, save_dt=10 * dt)
+    path = export_fmu(model, tmp_path / "rsf.fmu", kind="cs", step=10 * dt)
+    common = dict(start_time=0.0, stop_time=prot.duration, step_size=10 * dt, output_interval=10 * dt,
+                  input=_input_table(prot, fn), fmi_type="CoSimulation", output=["state_theta"])
+    fine = fmpy.simulate_fmu(str(path), start_values={"internal_step": dt}, **common)
+    coarse = fmpy.simulate_fmu(str(path), **common)
+    assert _rel(fine["state_theta"], ds.state_theta.values) < 1e-12
+    assert _rel(coarse["state_theta"], ds.state_theta.values) > 1e-9  # one RK4 step of 10 dt is another run
+
+
 def test_a_parameter_outside_its_range_is_refused(tmp_path, capfd):
     path = export_fmu(make_model("lugre", "canudas1995"), tmp_path / "lugre.fmu")
     for fmi_type in ("CoSimulation", "ModelExchange"):

@@ -73,8 +73,9 @@ def _range_text(e: Entry) -> str:
     return f"{'(' if e.lo_open else '['}{e.lo:g}, {e.hi:g}{')' if e.hi_open else ']'}"
 
 
-def _fmi_name(name: str) -> str:
-    return name
+def _rate_unit(u: str) -> str:
+    """The units of the time derivative of a quantity in ``u``."""
+    return {"": "1/s", "1": "1/s", "s": "1"}.get(u, f"{u}/s")
 
 
 def _variables(model: Any, entries: list[Entry], step: float, fn_start: float) -> list[dict[str, Any]]:
@@ -95,7 +96,7 @@ def _variables(model: Any, entries: list[Entry], step: float, fn_start: float) -
                         start=float(x0[i]), description=f"state {i + 1} of {nx}", state=True))
     for i, (s, u) in enumerate(zip(model.state_names, model.state_units)):
         var.append(dict(name=f"der({s})", causality="local", variability="continuous",
-                        unit=f"{u}/s" if u not in ("1", "") else "1/s", initial="calculated", derivative=4 + i))
+                        unit=_rate_unit(u), initial="calculated", derivative=4 + i))
     for i, e in enumerate(entries):
         if e.tunable:
             d = dict(name=e.name, causality="parameter", variability="fixed", unit=e.units or "1", initial="exact",
@@ -153,7 +154,7 @@ def model_description(model: Any, *, ident: str, guid: str, kind: str = "both", 
     lines.append(f'  <DefaultExperiment startTime="0.0" stopTime="{stop!r}" stepSize="{step!r}"/>')
     lines.append("  <ModelVariables>")
     for vr, v in declared:
-        head = (f'    <ScalarVariable name={quoteattr(_fmi_name(v["name"]))} valueReference="{vr}" '
+        head = (f'    <ScalarVariable name={quoteattr(v["name"])} valueReference="{vr}" '
                 f'causality="{v["causality"]}" variability="{v["variability"]}"')
         if "initial" in v:
             head += f' initial="{v["initial"]}"'
