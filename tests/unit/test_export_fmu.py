@@ -187,3 +187,26 @@ def test_cli_export_fmu_and_c(cli, tmp_path):
     assert code == 2 and "not a rate law" in err
     code, out, err = cli(["export", "c", "lugre", "--kind", "me", "--out", tmp_path / "c2"])
     assert code == 2 and "export fmu" in err
+
+
+def test_outputs_and_options_cannot_be_set(tmp_path):
+    from fmpy import extract, read_model_description
+    from fmpy.fmi2 import FMU2Slave
+
+    path = export_fmu(make_model("lugre", "canudas1995"), tmp_path / "lugre.fmu", kind="cs")
+    md = read_model_description(str(path))
+    vr = {v.name: v.valueReference for v in md.modelVariables}
+    fmu = FMU2Slave(guid=md.guid, unzipDirectory=extract(str(path)), modelIdentifier=md.coSimulation.modelIdentifier)
+    fmu.instantiate()
+    fmu.setupExperiment(startTime=0.0)
+    fmu.enterInitializationMode()
+    fmu.exitInitializationMode()
+    fmu.setReal([vr["slip_velocity"]], [1e-3])
+    fmu.doStep(0.0, 1e-4)
+    z1 = fmu.getReal([vr["bristle_deflection"]])[0]
+    assert z1 > 0
+    for name in ("friction_force", "sigma0"):  # an output; a parameter after initialisation
+        with pytest.raises(Exception, match="fmi2SetReal"):
+            fmu.setReal([vr[name]], [1.0])
+    fmu.terminate()
+    fmu.freeInstance()

@@ -177,7 +177,10 @@ fmi2Status fmi2GetReal(fmi2Component comp, const fmi2ValueReference vr[], size_t
         }
         else if (r >= VR_P0 && r < VR_STEP) value[i] = c->p[r - VR_P0];
         else if (r == VR_STEP) value[i] = c->step;
-        else return fail(c, "fmi2GetReal: unknown value reference %s", "");
+        else {
+            logmsg(c, fmi2Error, "logStatusError", "fmi2GetReal: unknown value reference %u", (unsigned)r);
+            return fmi2Error;
+        }
     }
     return fmi2OK;
 }
@@ -193,8 +196,11 @@ fmi2Status fmi2SetReal(fmi2Component comp, const fmi2ValueReference vr[], size_t
         else if (r >= VR_X0 && r < VR_DX0 && before_run) c->x[r - VR_X0] = value[i];
         else if (r >= VR_P0 && r < VR_STEP && before_run && fl_p_tunable[r - VR_P0]) c->p[r - VR_P0] = value[i];
         else if (r == VR_STEP && before_run) c->step = value[i];
-        else return fail(c, "fmi2SetReal: value reference %s cannot be set now (output, fixed option, "
-                            "or a parameter after initialization)", "");
+        else {
+            logmsg(c, fmi2Error, "logStatusError", "fmi2SetReal: value reference %u cannot be set now (an output, "
+                   "an option fixed at export, or a parameter after initialization)", (unsigned)r);
+            return fmi2Error;
+        }
     }
     return fmi2OK;
 }
@@ -267,7 +273,7 @@ fmi2Status fmi2SetContinuousStates(fmi2Component comp, const fmi2Real x[], size_
 {
     Inst *c = (Inst *)comp;
     size_t i;
-    if (nx != FL_NX) return fail(c, "fmi2SetContinuousStates: wrong number of states%s", "");
+    if (nx != FL_NX) return fail(c, "%s: wrong number of states", "fmi2SetContinuousStates");
     for (i = 0; i < nx; i++) c->x[i] = x[i];
     return fmi2OK;
 }
@@ -275,7 +281,7 @@ fmi2Status fmi2SetContinuousStates(fmi2Component comp, const fmi2Real x[], size_
 fmi2Status fmi2GetDerivatives(fmi2Component comp, fmi2Real dx[], size_t nx)
 {
     Inst *c = (Inst *)comp;
-    if (nx != FL_NX) return fail(c, "fmi2GetDerivatives: wrong number of states%s", "");
+    if (nx != FL_NX) return fail(c, "%s: wrong number of states", "fmi2GetDerivatives");
     if (nx) FL_RATES(c->x, c->u[0], c->u[1], c->p, dx);
     return fmi2OK;
 }
@@ -290,7 +296,7 @@ fmi2Status fmi2GetContinuousStates(fmi2Component comp, fmi2Real x[], size_t nx)
 {
     Inst *c = (Inst *)comp;
     size_t i;
-    if (nx != FL_NX) return fail(c, "fmi2GetContinuousStates: wrong number of states%s", "");
+    if (nx != FL_NX) return fail(c, "%s: wrong number of states", "fmi2GetContinuousStates");
     for (i = 0; i < nx; i++) x[i] = c->x[i];
     return fmi2OK;
 }
@@ -325,7 +331,7 @@ fmi2Status fmi2DoStep(fmi2Component comp, fmi2Real t, fmi2Real h, fmi2Boolean no
     double sub;
     (void)noSetFMUStatePriorToCurrentPoint;
     if (c->state != ST_RUN) return fail(c, "fmi2DoStep called %s", "outside step mode");
-    if (!(h >= 0.0)) return fail(c, "fmi2DoStep: negative step %s", "");
+    if (!(h >= 0.0)) return fail(c, "%s: negative communication step", "fmi2DoStep");
     n = (long)ceil(h / c->step - 1e-9);
     if (n < 1) n = 1;
     sub = h / (double)n;
