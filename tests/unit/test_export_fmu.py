@@ -170,6 +170,8 @@ def test_export_is_deterministic_and_options_checked(tmp_path):
         export_fmu(m, tmp_path / "x.fmu", kind="both-ways")
     with pytest.raises(ConfigError, match="step"):
         export_fmu(m, tmp_path / "x.fmu", step=0.0)
+    with pytest.raises(ConfigError, match="is a directory"):
+        export_fmu(m, tmp_path)
 
 
 def test_cli_export_fmu_and_c(cli, tmp_path):

@@ -301,6 +301,8 @@ def export_fmu(model: Any, out: str | Path, *, kind: str = "both", step: float =
     xml = model_description(model, ident=ident, guid=guid, kind=kind, step=step, stop_time=stop_time,
                             sources=tuple(c_files))
     out = Path(out)
+    if out.is_dir():
+        raise ConfigError(f"--out {out} is a directory; give the .fmu file to write, e.g. {out / (model.name + '.fmu')}")
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="frictionlab-fmu-") as tmp:
         src = Path(tmp) / "sources"
