@@ -55,6 +55,13 @@ def test_preset_view_has_its_models_units():
     assert "rate_state/granite-typical" in html and "Marone" in html
 
 
+def test_a_preset_shared_by_two_models_names_each():
+    discover()
+    assert "subloading/common" in presets_of("subloading")["common"]._repr_html_()
+    assert "subloading_rate/common" in presets_of("subloading_rate")["common"]._repr_html_()
+    assert presets_of("subloading")["common"] == presets_of("subloading_rate")["common"]
+
+
 def test_every_model_and_preset_renders_escaped_html():
     discover()
     for name in model_names():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from .errors import ConfigError, suggest
@@ -51,9 +51,13 @@ def register_model(cls: T) -> T:
 
 
 def add_presets(model_name: str, presets: dict[str, Preset]) -> None:
+    own = {}
     for preset_name, preset in presets.items():
+        if getattr(preset, "_owner", None) not in (None, (model_name, preset_name)):
+            preset = replace(preset)  # shared with another model (subloading, subloading_rate): its own copy
         object.__setattr__(preset, "_owner", (model_name, preset_name))  # for its notebook view
-    _PRESETS.setdefault(model_name, {}).update(presets)
+        own[preset_name] = preset
+    _PRESETS.setdefault(model_name, {}).update(own)
 
 
 _DISCOVERED = False

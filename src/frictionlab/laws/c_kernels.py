@@ -224,6 +224,7 @@ static double rs_mu(double theta, double v, const double *p)
 
 #: registered rate laws without a C form, and why
 REFUSED: dict[str, str] = {
-    "subloading_rate": ("the subloading rate form is the cross-check twin of the stepped return-mapping model "
-                        "(Hashiguchi's subloading surface, stress-based); its C form is not written"),
+    "subloading_rate": ("the subloading rate form (Ozaki et al. 2020) is the cross-check twin of the stepped "
+                        "return-mapping model 'subloading', stress-based, with derived entries (1/kappa, 1/xi) in its "
+                        "parameter vector; its C form is not written"),
 }
