@@ -83,6 +83,7 @@ _SECTIONS = [
     ("Analysis", "frictionlab.analysis", True),
     ("Fitting", "frictionlab.fit", True),
     ("Parameter sweeps", "frictionlab.sweep", True),
+    ("Export: FMU and C source", "frictionlab.export", True),
     ("Scenarios", "frictionlab.scenarios", True),
     ("Reproduce report", "frictionlab.report", True),
     ("Plotting", "frictionlab.plot", True),

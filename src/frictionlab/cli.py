@@ -36,7 +36,8 @@ err_console = Console(stderr=True)
 #: set by :func:`main` when ``--debug`` is on the command line
 _DEBUG = False
 
-_PLUGINS = ("frictionlab.cli_show", "frictionlab.cli_data", "frictionlab.fit.cli", "frictionlab.sweep.cli", "frictionlab.analysis.compare_cli")
+_PLUGINS = ("frictionlab.cli_show", "frictionlab.cli_data", "frictionlab.fit.cli", "frictionlab.sweep.cli", "frictionlab.analysis.compare_cli",
+            "frictionlab.export.cli")
 
 
 @app.callback()

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-import re
 import shutil
 import sys
 import textwrap
@@ -26,6 +25,8 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from .core.docstrings import docstring_params as _docstring_params
+from .core.docstrings import plain as _plain
 from .core.errors import ConfigError, suggest
 
 __all__ = ["register", "catalogue", "describe", "KINDS"]
@@ -33,45 +34,9 @@ __all__ = ["register", "catalogue", "describe", "KINDS"]
 KINDS = ("model", "protocol", "system", "scenario")
 
 
-_TEX = {r"\mu": "mu", r"\sigma": "sigma", r"\theta": "theta", r"\operatorname{sgn}": "sgn", r"\,": " "}
-
-
-def _plain(text: str) -> str:
-    """Docstring reST as terminal text: roles (``:math:`x```, ``:class:`x```) and literals unwrapped."""
-    text = re.sub(r":[a-z]+:`([^`]*)`", r"\1", text)
-    text = re.sub(r"``([^`]*)``", r"\1", text)
-    for tex, word in _TEX.items():
-        text = text.replace(tex, word)
-    return text.replace("`", "")
-
-
 def _first_paragraph(text: str | None) -> str:
     text = inspect.cleandoc(text or "")
     return _plain(" ".join(text.split("\n\n", 1)[0].split()))
-
-
-def _docstring_params(cls: type) -> dict[str, str]:
-    """``name -> text`` from the numpydoc ``Parameters`` sections of ``cls`` and its bases."""
-    out: dict[str, str] = {}
-    for klass in reversed(cls.__mro__):
-        lines = inspect.cleandoc(klass.__doc__ or "").splitlines()
-        try:
-            i = next(j for j, ln in enumerate(lines[:-1]) if ln.strip() == "Parameters" and lines[j + 1].startswith("---"))
-        except StopIteration:
-            continue
-        names: list[str] = []
-        body = lines[i + 2:]
-        for j, ln in enumerate(body):
-            if ln and not ln.startswith(" "):
-                if j + 1 < len(body) and body[j + 1].startswith("---"):
-                    break  # the next section's header
-                names = [n.strip() for n in ln.split(":")[0].split(",") if n.strip()]
-                for n in names:
-                    out[n] = ""
-            elif ln.strip() and names:
-                for n in names:
-                    out[n] = (out[n] + " " + ln.strip()).strip()
-    return out
 
 
 def _papers_by_name() -> dict[tuple[str, str], set[str]]:

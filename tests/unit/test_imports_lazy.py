@@ -18,7 +18,8 @@ HEAVY = ("xarray", "pandas", "numba", "scipy", "matplotlib", "dask", "distribute
 
 #: packages whose ``__init__`` exports names lazily (``frictionlab.core.lazy``)
 LAZY_PACKAGES = ("frictionlab", "frictionlab.core", "frictionlab.fit", "frictionlab.sweep", "frictionlab.analysis",
-                 "frictionlab.laws", "frictionlab.systems", "frictionlab.solve", "frictionlab.protocols")
+                 "frictionlab.laws", "frictionlab.systems", "frictionlab.solve", "frictionlab.protocols",
+                 "frictionlab.export")
 
 
 def _heavy_after(code: str, heavy: tuple[str, ...] = HEAVY) -> list[str]:
@@ -43,7 +44,7 @@ def test_cli_help_loads_no_heavy_dependency():
     assert _heavy_after(code, (*HEAVY, "numpy")) == []
 
 
-@pytest.mark.parametrize("command", ["fit", "sweep", "compare", "data"])
+@pytest.mark.parametrize("command", ["fit", "sweep", "compare", "data", "export"])
 def test_command_help_loads_no_heavy_dependency(command):
     code = ("import contextlib, io\nfrom frictionlab.cli import main\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"

@@ -64,7 +64,7 @@ def fast_form(args: list[str]) -> tuple[list[str], str | None]:
         return [*args, "--quick"], SLOW_REASON["run"]
     if cmd == "fit" and args[1] == "rsf":
         return [*args, "--n-starts", "1"], SLOW_REASON["fit rsf"]
-    if cmd == "fit":
+    if cmd in ("fit", "export"):
         return args, None
     return [cmd, "--help"], SLOW_REASON.get(cmd, "long-running command")
 
@@ -94,6 +94,12 @@ def _invoke(args: list[str], workdir: Path, monkeypatch) -> None:
 @pytest.mark.parametrize("line", COMMANDS)
 def test_readme_command_fast_form(line, workdir, monkeypatch):
     args, _ = fast_form(shlex.split(line)[1:])
+    if args[:2] == ["export", "fmu"]:
+        from frictionlab.export.fmu import find_compiler
+
+        pytest.importorskip("fmpy", reason="the FMI headers come from FMPy (pip install 'frictionlab[fmu]')")
+        if find_compiler() is None:
+            pytest.skip("no C compiler (cc, gcc or $CC) to build the FMU")
     _invoke(args, workdir, monkeypatch)
 
 

@@ -7,14 +7,16 @@
   ``"servo"`` of :func:`frictionlab.simulate` (:mod:`frictionlab.control.driver`);
 * :mod:`frictionlab.control.passivity` -- the LuGre observer gain condition
   (Canudas de Wit et al. 1995, Sec. V);
-* :mod:`frictionlab.control.cstep` -- C-callable single-step functions of every law.
+* :mod:`frictionlab.control.cstep` -- C-callable single-step functions of every law;
+* :func:`to_control` -- a law as a python-control ``nlsys`` (:mod:`frictionlab.control.nlsys`).
 """
 
 from . import driver as _driver  # noqa: F401  (registers the 'servo' driver)
 from .compensation import feedthrough
+from .nlsys import to_control
 from .passivity import check_lugre_observer, lugre_observer_condition
 from .run import run_servo
 from .servo import COMPENSATIONS, ServoSystem
 
 __all__ = ["ServoSystem", "run_servo", "COMPENSATIONS", "feedthrough", "check_lugre_observer",
-           "lugre_observer_condition"]
+           "lugre_observer_condition", "to_control"]

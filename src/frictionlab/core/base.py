@@ -53,6 +53,12 @@ class AbstractModel(Parameters):
         """State at rest, before any slip (zeros unless a model says otherwise)."""
         return np.zeros(len(self.state_names))
 
+    def _repr_html_(self) -> str:
+        """Notebook view: parameters (value, units, allowed range, meaning), states, citation."""
+        from .html_repr import model_html
+
+        return model_html(self)
+
     def cite(self) -> None:
         """Record this model's citation for :func:`frictionlab.citations`."""
         if self.citation:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from .errors import ConfigError, suggest
@@ -32,6 +32,14 @@ class Preset:
     note: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
+    def _repr_html_(self) -> str:
+        """Notebook view: the values with their model's units and ranges, the source and DOI."""
+        from .html_repr import preset_html
+
+        model_name, preset_name = getattr(self, "_owner", ("", ""))
+        label = f"{model_name}/{preset_name}" if model_name else ""
+        return preset_html(self, _MODELS.get(model_name), label)
+
 
 def register_model(cls: T) -> T:
     """Class decorator: register a model under ``cls.name``."""
@@ -43,7 +51,13 @@ def register_model(cls: T) -> T:
 
 
 def add_presets(model_name: str, presets: dict[str, Preset]) -> None:
-    _PRESETS.setdefault(model_name, {}).update(presets)
+    own = {}
+    for preset_name, preset in presets.items():
+        if getattr(preset, "_owner", None) not in (None, (model_name, preset_name)):
+            preset = replace(preset)  # shared with another model (subloading, subloading_rate): its own copy
+        object.__setattr__(preset, "_owner", (model_name, preset_name))  # for its notebook view
+        own[preset_name] = preset
+    _PRESETS.setdefault(model_name, {}).update(own)
 
 
 _DISCOVERED = False
