@@ -24,15 +24,18 @@ def result_table(ds, title: str, max_rows: int = 40):
     from rich.markup import escape
     from rich.table import Table
 
-    from .plot import metric_label, metric_names
+    from .plot import key_label, metric_label, metric_names
 
     keys = list(json.loads(ds.attrs["grid"]))
     metrics = metric_names(ds)
+    words = [str(v) for v in ds.data_vars if str(v).startswith("regime")]
     t = Table(title=title)
     for k in keys:
-        t.add_column(escape(k), overflow="fold")
+        t.add_column(escape(key_label(ds, k).replace(" [", "\n[")), overflow="fold")
     for m in metrics:
         t.add_column(escape(metric_label(ds, m).replace(" [", "\n[")), overflow="fold", justify="right")
+    for w in words:
+        t.add_column(escape(w), overflow="fold")
     t.add_column("status", overflow="fold")
     flat = ds.stack(_p=keys) if len(keys) > 1 else ds.rename({keys[0]: "_p"}).assign_coords(
         {keys[0]: ("_p", ds[keys[0]].values)})
@@ -44,7 +47,7 @@ def result_table(ds, title: str, max_rows: int = 40):
             return f"{v:.4g}" if isinstance(v, float) else escape(str(v))
 
         t.add_row(*[fmt_key(row[k].item()) for k in keys], *[f"{float(row[m]):.5g}" for m in metrics],
-                  str(row["status"].item()))
+                  *[str(row[w].item()) for w in words], str(row["status"].item()))
     if n > max_rows:
         t.caption = f"first {max_rows} of {n} points; all are in sweep.nc"
     return t
@@ -134,6 +137,7 @@ def register(app: typer.Typer) -> None:
         if plot is not None and plot.suffix.lower() not in (".png", ".pdf", ".svg"):
             raise ConfigError(f"--plot {str(plot)!r}: give a .png, .pdf or .svg file")
         resolve_metrics(metric or None, sc)  # an unknown metric stops here, before anything runs
+        sc.refuse_derived([item.split("=", 1)[0].strip() for item in grid or []], "--grid")  # before its values
         g = parse_grid(grid or [], sc.resolved_config(overrides or None, quick))
         path = store or Path("out") / "sweeps" / sc.name.replace("/", "__")
         console.print(f"sweep {sc.name}: {' x '.join(f'{k} ({len(v)})' for k, v in g.axes.items())} = {g.size} "
