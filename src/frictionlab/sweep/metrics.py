@@ -228,8 +228,9 @@ def _make() -> dict[str, Metric]:
                f"stick-slip cycles in the last {_pct(STICK_SLIP_WINDOW)} of the run, or its last whole cycle when "
                "the period is longer (NaN unless the regime is stick-slip)", STICK_SLIP_FORCE,
                _stick_slip("amplitude")),
-        Metric("stick_slip_period", "mean time between the stick-slip events of those cycles (NaN unless the regime "
-               "is stick-slip)", STICK_SLIP_FORCE, _stick_slip("period"), units="s"),
+        Metric("stick_slip_period", f"mean time between stick-slip events in the last {_pct(STICK_SLIP_WINDOW)} of the "
+               "run, or its last whole cycle when the period is longer (NaN unless the regime is stick-slip)",
+               STICK_SLIP_FORCE, _stick_slip("period"), units="s"),
         Metric("stick_slip_events", f"number of force peaks (slip events) measured: those in the last "
                f"{_pct(STICK_SLIP_WINDOW)} of the run, or the two of its last whole cycle", STICK_SLIP_FORCE,
                _stick_slip("n_events"), units="1"),
