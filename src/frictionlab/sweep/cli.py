@@ -62,13 +62,57 @@ def _save_figure(fig, path: Path) -> Path:
     return path
 
 
-def _plot_store(store: Path, metrics: list[str] | None, out: Path | None, console) -> Path:
+FIGURES = "figures.json"
+
+
+def _drawn_from(store: Path) -> list[str]:
+    """The figure files drawn from ``store`` so far (``STORE/figures.json``)."""
+    import json
+
+    try:
+        data = json.loads((store / FIGURES).read_text())
+    except (OSError, ValueError):
+        return []
+    return [str(p) for p in data] if isinstance(data, list) else []
+
+
+def check_figure(path: Path, store: Path, overwrite: bool) -> None:
+    """Refuse to replace an existing figure file that was not drawn from ``store`` (without ``overwrite``).
+
+    A figure drawn from a store is recorded in ``STORE/figures.json`` (:func:`record_figure`), so
+    the same sweep (resumed, or drawn again) replaces its own figure; a figure of another sweep, or
+    any other file, stays unless ``--overwrite``.
+    """
+    from ..core.errors import ConfigError
+
+    if not path.exists() or overwrite or path.resolve().parent == store.resolve():
+        return
+    if str(path.resolve()) not in _drawn_from(store):
+        raise ConfigError(f"{str(path)!r} exists and was not drawn from the sweep in {str(store)!r}: refusing to "
+                          "replace it; choose another file, or pass --overwrite to replace it")
+
+
+def record_figure(path: Path, store: Path) -> None:
+    """Add ``path`` to the figures drawn from ``store`` (``STORE/figures.json``)."""
+    import json
+
+    from ..core.files import write_text_atomic
+
+    drawn = _drawn_from(store)
+    if str(path.resolve()) not in drawn:
+        write_text_atomic(store / FIGURES, json.dumps([*drawn, str(path.resolve())], indent=1) + "\n")
+
+
+def _plot_store(store: Path, metrics: list[str] | None, out: Path | None, console, overwrite: bool = False) -> Path:
     from .plot import plot_sweep
     from .runner import gather
 
     ds = gather(store)
+    path = out or store / "sweep.png"
+    check_figure(path, store, overwrite)
     fig = plot_sweep(ds, metrics)
-    path = _save_figure(fig, out or store / "sweep.png")
+    path = _save_figure(fig, path)
+    record_figure(path, store)
     console.print(f"wrote {path}", markup=False)
     return path
 
@@ -106,6 +150,9 @@ def register(app: typer.Typer) -> None:
         worker_writes: Annotated[Optional[bool], typer.Option(
             "--worker-writes/--client-writes", help="who writes the point files (default: the workers of a local "
                                                     "cluster, else the client)")] = None,
+        overwrite: Annotated[bool, typer.Option(
+            "--overwrite", help="replace a --plot/--out file that was not drawn from this sweep's store "
+                                "(refused without it)")] = False,
     ) -> None:
         """Run SCENARIO over a parameter grid -> STORE/sweep.nc, or 'sweep plot STORE' -> STORE/sweep.png."""
         from rich.console import Console
@@ -123,7 +170,7 @@ def register(app: typer.Typer) -> None:
         if scenario == "plot":
             if plot_store is None:
                 raise ConfigError("usage: frictionlab sweep plot STORE [--metric NAME ...] [--out FILE]")
-            _plot_store(plot_store, metric, out, console)
+            _plot_store(plot_store, metric, out, console, overwrite)
             return
         if plot_store is not None:
             raise ConfigError(f"unexpected argument {str(plot_store)!r}: a sweep takes one SCENARIO (did you mean "
@@ -140,6 +187,8 @@ def register(app: typer.Typer) -> None:
         sc.refuse_derived([item.split("=", 1)[0].strip() for item in grid or []], "--grid")  # before its values
         g = parse_grid(grid or [], sc.resolved_config(overrides or None, quick))
         path = store or Path("out") / "sweeps" / sc.name.replace("/", "__")
+        if plot is not None:
+            check_figure(plot, path, overwrite)  # before the sweep runs, not after
         console.print(f"sweep {sc.name}: {' x '.join(f'{k} ({len(v)})' for k, v in g.axes.items())} = {g.size} "
                       f"point{'s' if g.size != 1 else ''} -> {path}", markup=False)
         try:
@@ -161,5 +210,6 @@ def register(app: typer.Typer) -> None:
             from .plot import plot_sweep
 
             console.print(f"wrote {_save_figure(plot_sweep(ds), plot)}", markup=False)
+            record_figure(plot, path)
         if n_failed:
             raise SystemExit(1)
