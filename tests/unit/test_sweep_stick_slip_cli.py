@@ -133,6 +133,9 @@ def _kinds_run(cfg: dict, quick: bool):
     f = 10.0 + (2.0 * ((t / period) % 1.0) if kind in ("saw", "slow") else 0.0 * t)
     if kind == "infinite":
         f[-5:] = np.inf
+    if kind == "ring":  # a ringing spring-slider that never sticks: the speed stays near 1 m/s
+        return make_dataset(t, {"spring_force": 10.0 + np.sin(2 * np.pi * t / 0.2),
+                                "slip_velocity": 1.0 + 0.5 * np.cos(2 * np.pi * t / 0.2)})
     return make_dataset(t, {"friction_force": f})
 
 
@@ -141,9 +144,11 @@ def test_regime_column_says_why_a_value_is_missing(tmp_path):
 
     sc = Scenario("classic/kinds-test", "stick-slip regimes (test only, unregistered)", {"toy": {"kind": "saw"}},
                   run=_kinds_run)
-    ds = run_sweep(sc, ["toy.kind=[saw, flat, slow, infinite, blowup, bad]"], store=tmp_path / "s", scheduler="serial",
-                   metrics=["stick_slip_amplitude", "stick_slip_events"])
-    assert ds.regime.values.tolist() == ["stick-slip", "steady", "unresolved", "diverged", "diverged", "failed"]
+    ds = run_sweep(sc, ["toy.kind=[saw, flat, slow, infinite, ring, blowup, bad]"], store=tmp_path / "s",
+                   scheduler="serial", metrics=["stick_slip_amplitude", "stick_slip_events"])
+    assert ds.regime.values.tolist() == ["stick-slip", "steady", "unresolved", "diverged", "oscillating", "diverged",
+                                         "failed"]
     amp = ds.stick_slip_amplitude.values
     assert amp[0] == pytest.approx(2.0 * (1 - 1e-3 / 0.1), rel=1e-6) and np.isnan(amp[1:]).all()
-    assert ds.status.values.tolist() == ["done"] * 4 + ["failed"] * 2
+    np.testing.assert_array_equal(ds.stick_slip_events.values[:5], [8, 0, np.nan, np.nan, 0])
+    assert ds.status.values.tolist() == ["done"] * 5 + ["failed"] * 2

@@ -42,7 +42,9 @@ PROMINENCE = 0.02
 MIN_EVENTS = 2
 #: the regime of a run as the number a sweep record holds (``REGIME`` + suffix); :func:`regime_labels` reads it
 REGIME = "stick_slip_regime"
-REGIME_CODES = {"steady": 0, "stick-slip": 1, "unresolved": 2, "diverged": 3}
+REGIME_CODES = {"steady": 0, "stick-slip": 1, "unresolved": 2, "diverged": 3, "oscillating": 4}
+#: the slider sticks in a cycle when its smallest speed there is below this fraction of its largest
+STICK_FRACTION = 0.01
 STICK_SLIP_METRICS = ("stick_slip_amplitude", "stick_slip_period", "stick_slip_events")
 
 FRICTION = ("friction_force", "friction_coefficient")
@@ -65,13 +67,17 @@ class Metric:
     variables : candidate input variables, the first one the run has is used
     reduce : ``reduce(da) -> DataArray`` reducing a variable with a ``time`` dimension over time
     units : fixed units, or None for the input variable's units
+    companion : a second variable ``reduce`` also takes (``reduce(da, companion)``, None when the
+        run lacks it), e.g. the slip velocity that tells stick-slip from an oscillation
     """
 
     name: str
     description: str
     variables: tuple[str, ...]
-    reduce: Callable[[xr.DataArray], xr.DataArray]
+    reduce: Callable[..., xr.DataArray]
     units: str | None = None
+    #: a second variable ``reduce`` takes when the run has it (``reduce(da, companion_or_None)``)
+    companion: str | None = None
 
     def source(self, ds: xr.Dataset) -> str:
         """The input variable of ``ds`` this metric reads.
@@ -93,7 +99,11 @@ class Metric:
         """``({name[_suffix]: value}, {name[_suffix]: units})``; one suffix per value of other dims."""
         var = self.source(ds)
         da = ds[var]
-        red = self.reduce(da)
+        if self.companion is None:
+            red = self.reduce(da)
+        else:
+            other = ds[self.companion] if self.companion in ds.data_vars else None
+            red = self.reduce(da, other if other is not None and other.dims == da.dims else None)
         units = self.units if self.units is not None else str(da.attrs.get("units", ""))
         return _flatten(self.name, red, units)
 
@@ -152,15 +162,18 @@ def _steady(da: xr.DataArray) -> xr.DataArray:
     return _time_mean(_tail(da, STEADY_FRACTION))
 
 
-def stick_slip_regime(t: np.ndarray, series: np.ndarray) -> tuple[str, Any]:
+def stick_slip_regime(t: np.ndarray, series: np.ndarray, velocity: np.ndarray | None = None) -> tuple[str, Any]:
     """``(regime, StickSlip or None)`` of one force series (:func:`frictionlab.analysis.stick_slip`).
 
     Events are force peaks of prominence above :data:`PROMINENCE` of the mean force. The cycles
     measured are those between the peaks in the last ``STICK_SLIP_WINDOW`` of the run; when that
     window holds fewer than two peaks (a period longer than the window: the stick-slip of a soft
     spring), the run's last whole cycle, provided it does not start at the run's first peak (the
-    start-up). Regimes: ``stick-slip`` (at least one whole cycle measured: amplitude and period
-    are defined); ``steady`` (the force varies by less than the prominence over the window);
+    start-up). With the run's ``velocity`` (slip velocity), the slider must also stick in those
+    cycles: its smallest speed below :data:`STICK_FRACTION` of its largest. Regimes:
+    ``stick-slip`` (at least one whole cycle measured: amplitude and period are defined);
+    ``oscillating`` (cycles, but the slider never sticks: a start-up ringing still decaying, or a
+    limit cycle without stick); ``steady`` (the force varies by less than the prominence over the window);
     ``unresolved`` (it varies by more, but no whole cycle after the start-up: a period longer than
     the run allows, or a transient still decaying; run longer); ``diverged`` (the series is not
     finite). Amplitude and period are NaN unless ``stick-slip``.
@@ -174,7 +187,7 @@ def stick_slip_regime(t: np.ndarray, series: np.ndarray) -> tuple[str, Any]:
         return "diverged", None
     m = stick_slip(t, series, window=STICK_SLIP_WINDOW, prominence=PROMINENCE, min_events=MIN_EVENTS)
     if m.stick_slip:
-        return "stick-slip", m
+        return _sticks(t, velocity, m), m
     tail = series[int(np.floor((1.0 - STICK_SLIP_WINDOW) * series.size)):]
     scale = float(np.mean(np.abs(tail))) or 1.0
     if float(np.ptp(tail)) < PROMINENCE * scale:
@@ -184,26 +197,39 @@ def stick_slip_regime(t: np.ndarray, series: np.ndarray) -> tuple[str, Any]:
         i0 = int(np.searchsorted(t, whole.peak_times[-3], side="right"))
         last = stick_slip(t, series, window=(t.size - i0) / t.size, prominence=PROMINENCE, min_events=MIN_EVENTS)
         if last.stick_slip:
-            return "stick-slip", last
+            return _sticks(t, velocity, last), last
     return "unresolved", m
 
 
-def _stick_slip(field: str) -> Callable[[xr.DataArray], xr.DataArray]:
-    def reduce(da: xr.DataArray) -> xr.DataArray:
-        other = [d for d in da.dims if d != "time"]
+def _sticks(t: np.ndarray, velocity: np.ndarray | None, m: Any) -> str:
+    """``stick-slip`` when the slider sticks between the measured peaks (or no velocity is known), else
+    ``oscillating``."""
+    if velocity is None:
+        return "stick-slip"
+    sel = (t >= m.peak_times[0]) & (t <= m.peak_times[-1])
+    speed = np.abs(np.asarray(velocity, dtype=float)[sel])
+    if speed.size == 0 or not np.all(np.isfinite(speed)):
+        return "stick-slip"
+    return "stick-slip" if speed.min() < STICK_FRACTION * speed.max() else "oscillating"
+
+
+def _stick_slip(field: str) -> Callable[..., xr.DataArray]:
+    def reduce(da: xr.DataArray, velocity: xr.DataArray | None = None) -> xr.DataArray:
         t = da["time"].values
 
-        def one(series: np.ndarray) -> float:
-            regime, m = stick_slip_regime(t, series)
+        def one(series: np.ndarray, v: np.ndarray | None = None) -> float:
+            regime, m = stick_slip_regime(t, series, v)
             if field == "regime":
                 return float(REGIME_CODES[regime])
-            if m is None:
+            if field == "n_events" and regime in ("steady", "oscillating"):
+                return 0.0  # no stick-slip event
+            if m is None or regime != "stick-slip":
                 return float("nan")
             return float(m.n_events if field == "n_events" else getattr(m, field))
 
-        if not other:
-            return xr.DataArray(one(da.values))
-        return xr.apply_ufunc(one, da, input_core_dims=[["time"]], vectorize=True)
+        if velocity is None:
+            return xr.apply_ufunc(one, da, input_core_dims=[["time"]], vectorize=True)
+        return xr.apply_ufunc(one, da, velocity, input_core_dims=[["time"], ["time"]], vectorize=True)
     return reduce
 
 
@@ -227,13 +253,14 @@ def _make() -> dict[str, Metric]:
         Metric("stick_slip_amplitude", f"mean peak-to-trough drop of the spring force (else friction) over the "
                f"stick-slip cycles in the last {_pct(STICK_SLIP_WINDOW)} of the run, or its last whole cycle when "
                "the period is longer (NaN unless the regime is stick-slip)", STICK_SLIP_FORCE,
-               _stick_slip("amplitude")),
+               _stick_slip("amplitude"), companion="slip_velocity"),
         Metric("stick_slip_period", f"mean time between stick-slip events in the last {_pct(STICK_SLIP_WINDOW)} of the "
                "run, or its last whole cycle when the period is longer (NaN unless the regime is stick-slip)",
-               STICK_SLIP_FORCE, _stick_slip("period"), units="s"),
+               STICK_SLIP_FORCE, _stick_slip("period"), units="s", companion="slip_velocity"),
         Metric("stick_slip_events", f"number of force peaks (slip events) measured: those in the last "
-               f"{_pct(STICK_SLIP_WINDOW)} of the run, or the two of its last whole cycle", STICK_SLIP_FORCE,
-               _stick_slip("n_events"), units="1"),
+               f"{_pct(STICK_SLIP_WINDOW)} of the run, or the two of its last whole cycle (0: steady or oscillating "
+               "without stick; NaN: unresolved)", STICK_SLIP_FORCE,
+               _stick_slip("n_events"), units="1", companion="slip_velocity"),
         Metric("peak_slip_velocity", "largest slip velocity of the run", ("slip_velocity",),
                lambda da: da.max("time")),
         Metric("final_contact_area", "contact area at the end of the run", ("contact_area",), last),
@@ -243,8 +270,8 @@ def _make() -> dict[str, Metric]:
 
 
 #: the regime that goes with the stick-slip metrics (not a --metric of its own: a code per run)
-_REGIME_METRIC = Metric(REGIME, "stick-slip regime code (0 steady, 1 stick-slip, 2 unresolved, 3 diverged)", STICK_SLIP_FORCE,
-                        _stick_slip("regime"), units="1")
+_REGIME_METRIC = Metric(REGIME, "stick-slip regime code (0 steady, 1 stick-slip, 2 unresolved, 3 diverged, "
+                        "4 oscillating)", STICK_SLIP_FORCE, _stick_slip("regime"), units="1", companion="slip_velocity")
 
 
 def regime_labels(codes: np.ndarray) -> np.ndarray:

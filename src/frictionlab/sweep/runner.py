@@ -551,8 +551,8 @@ def gather(store: SweepStore | str | Path, grid: Grid | None = None) -> xr.Datas
     for m in metrics:
         if m == REGIME or m.startswith(REGIME + "_"):  # the regime code of the stick-slip metrics: as words
             ds["regime" + m[len(REGIME):]] = (dims, _regimes(m, recs).reshape(shape), {
-                "long_name": "stick-slip regime of the run: steady, stick-slip, unresolved (fewer than two events "
-                             "in the analysed window: run longer), diverged, failed, missing"})
+                "long_name": "stick-slip regime of the run: steady, stick-slip, oscillating (cycles without stick), "
+                             "unresolved (no whole cycle after the start-up: run longer), diverged, failed, missing"})
             continue
         vals = np.array([np.nan if not r or r.get("status") != "done" or r["summary"].get(m) is None
                          else r["summary"][m] for r in recs], dtype=float).reshape(shape)
