@@ -550,7 +550,7 @@ def gather(store: SweepStore | str | Path, grid: Grid | None = None) -> xr.Datas
     dims = grid.keys
     for m in metrics:
         if m == REGIME or m.startswith(REGIME + "_"):  # the regime code of the stick-slip metrics: as words
-            ds["regime" + m[len(REGIME):]] = (dims, _regimes(m, recs).reshape(shape), {
+            ds[re.sub(r"[^\w.+-]", "_", "regime" + m[len(REGIME):])] = (dims, _regimes(m, recs).reshape(shape), {
                 "long_name": "stick-slip regime of the run: steady, stick-slip, oscillating (cycles without stick), "
                              "unresolved (no whole cycle after the start-up: run longer), diverged, failed, missing"})
             continue
