@@ -16,9 +16,10 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from frictionlab.cli import main
 from frictionlab.scenarios import base
 from frictionlab.scenarios.base import Check, Scenario
+
+from _cli_call import call as _cli
 
 HERE = Path(__file__).resolve().parent
 MANIFEST = "report-manifest.json"  # what produced the report (frictionlab.report.manifest)
@@ -51,16 +52,6 @@ def papers(monkeypatch):
     for name in ("zzman/a", "zzman/b", "zzman/c", "zzother/x"):
         add(name)
     return add
-
-
-def _cli(args, capsys) -> tuple[int, str]:
-    try:
-        main([str(a) for a in args])
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out = capsys.readouterr()
-    return code, out.out + out.err
 
 
 def test_reproduce_refuses_to_replace_another_runs_report(papers, tmp_path, capsys):
@@ -120,23 +111,18 @@ def test_readme_reproduce_commands_write_different_directories():
 
 
 def _sweep_cli(args, capsys):
-    code = 0
+    """``frictionlab ARGS`` with the toy sweep scenarios registered for the call."""
     sys.path.insert(0, str(HERE))
     try:
         import _sweep_toy
 
         for sc in (_sweep_toy.TOY, _sweep_toy.OTHER):
             base._SCENARIOS[sc.name] = sc
-        try:
-            main([str(a) for a in args])
-        except SystemExit as exc:
-            code = int(exc.code or 0)
+        return _cli(args, capsys)
     finally:
         sys.path.remove(str(HERE))
         for name in ("toy/sweep", "toy/other"):
             base._SCENARIOS.pop(name, None)
-    out = capsys.readouterr()
-    return code, out.out + out.err
 
 
 def test_sweep_plot_refuses_a_figure_of_another_sweep(tmp_path, capsys):

@@ -11,22 +11,13 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from frictionlab.cli import main
 from frictionlab.core.errors import ConfigError
 from frictionlab.sweep import run_sweep
 from frictionlab.sweep.plot import plot_sweep
 
+from _cli_call import call as _cli
+
 V = 1e-6  # classic/rsf-stability's drive velocity [m/s]
-
-
-def _cli(args: list[str], capsys) -> tuple[int, str]:
-    try:
-        main(args)
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out = capsys.readouterr()
-    return code, out.out + out.err
 
 
 def test_rsf_stability_stiffness_sweep_gives_one_column_and_the_regimes(tmp_path, capsys, monkeypatch):
