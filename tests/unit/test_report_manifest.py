@@ -92,6 +92,16 @@ def test_report_without_manifest_counts_as_another_runs(papers, tmp_path, capsys
     assert code == 2 and "not recorded" in text and (out / "report.md").read_text().startswith("# a report written")
     code, text = _cli(["reproduce", "zzother", "--out", out, "--overwrite"], capsys)
     assert code == 0 and "zzother/x" in (out / "report.md").read_text()
+    # such a report of the same command (make demo again over an older out/) is its own: replaced
+    legacy = tmp_path / "legacy"
+    code, text = _cli(["reproduce", "zzman", "--quick", "--out", legacy, "--workers", "2"], capsys)
+    assert code == 0, text
+    (legacy / MANIFEST).unlink()
+    code, text = _cli(["reproduce", "zzman", "--quick", "--out", legacy], capsys)
+    assert code == 0, text
+    (legacy / MANIFEST).unlink()
+    code, text = _cli(["reproduce", "zzman", "--out", legacy], capsys)
+    assert code == 2 and "not recorded" in text
 
 
 def test_readme_reproduce_commands_write_different_directories():

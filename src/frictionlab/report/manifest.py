@@ -9,12 +9,14 @@ otherwise replace the 61-scenario report with a 13-scenario one -- unless it is 
 that the new one does not run (they would look like part of the new report). A run of the same
 set and profile (the same command again, e.g. after an interruption, or after an update that
 added a scenario to the papers it names) replaces it, as before. A
-report without a manifest (written by an older version) counts as another run's.
+report without a manifest (written by an older version) counts as another run's, unless its
+``validation.md`` quotes the same command (``make demo`` again over an older ``out/``).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -39,6 +41,21 @@ def read_manifest(out: str | Path) -> dict[str, Any] | None:
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("scenarios"), list):
         return None
     return data
+
+
+def _legacy_command(out: Path) -> str | None:
+    """The command a report without a manifest quotes in its ``validation.md`` (None if it quotes none)."""
+    try:
+        head = (out / "validation.md").read_text(encoding="utf-8")[:2000]
+    except (OSError, UnicodeDecodeError):
+        return None
+    found = re.search(r"Generated from one reproduce run \(`([^`]*)`", head)
+    return _selection_of(found.group(1)) if found else None
+
+
+def _selection_of(command: str) -> str:
+    """A reproduce command less its worker count (which changes no result)."""
+    return re.sub(r" --workers \d+", "", command).strip()
 
 
 def _profile(quick: bool) -> str:
@@ -78,6 +95,8 @@ def claim_report_dir(out: str | Path, scenarios: Sequence[str], *, quick: bool, 
     chosen = None if selection is None else sorted(selection)
     same = old is not None and old.get("quick") == bool(quick) and (
         sorted(old["scenarios"]) == sorted(names) or (chosen is not None and old.get("selection") == chosen))
+    if old is None and has_report and command:  # written before manifests: the command its page quotes
+        same = _legacy_command(out) == _selection_of(command)
     if (has_report or old is not None) and not same:
         if not overwrite:
             if old is None:
