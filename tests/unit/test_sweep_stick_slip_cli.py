@@ -74,7 +74,7 @@ def test_drive_velocity_is_a_grid_key_of_the_spring_slider(tmp_path, capsys):
     ds = run_sweep("classic/spring-slider-stick-slip", ["drive_velocities=[0.1, 1.0]"], store=tmp_path / "v",
                    quick=True, scheduler="serial", metrics=["stick_slip_amplitude", "stick_slip_period"])
     assert list(ds.data_vars)[:3] == ["stick_slip_amplitude", "stick_slip_period", "regime"]
-    assert ds.regime.values.tolist() == ["stick-slip", "steady"]
+    assert ds.regime.values.tolist() == ["stick-slip", "steady"] and ds.drive_velocities.attrs["units"] == "m/s"
     run = xr.open_dataset(tmp_path / "v" / "points" / f"{ds.point_key.values[0]}.nc")
     assert run.drive_velocity.values.tolist() == [0.1]  # the point ran its own drive velocity, alone
     # the scenario's own analysis of the spring-force sawtooth (last 60 %) gives the same cycle

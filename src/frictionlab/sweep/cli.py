@@ -185,7 +185,7 @@ def register(app: typer.Typer) -> None:
             raise ConfigError(f"--plot {str(plot)!r}: give a .png, .pdf or .svg file")
         resolve_metrics(metric or None, sc)  # an unknown metric stops here, before anything runs
         sc.refuse_derived([item.split("=", 1)[0].strip() for item in grid or []], "--grid")  # before its values
-        g = parse_grid(grid or [], sc.resolved_config(overrides or None, quick))
+        g = parse_grid(grid or [], sc.resolved_config(overrides or None, quick), sc.units)
         path = store or Path("out") / "sweeps" / sc.name.replace("/", "__")
         if plot is not None:
             check_figure(plot, path, overwrite)  # before the sweep runs, not after

@@ -152,7 +152,7 @@ class Grid:
     def to_json(self) -> dict[str, list[Any]]:
         return {k: list(v) for k, v in self.axes.items()}
 
-    def validate(self, config: dict[str, Any]) -> None:
+    def validate(self, config: dict[str, Any], own_units: Mapping[str, str] | None = None) -> None:
         """Check every axis key and value against a scenario ``config`` (with suggestions).
 
         Each axis is applied with :func:`frictionlab.scenarios.config.apply_overrides` (strict),
@@ -160,7 +160,8 @@ class Grid:
         wrong type names the key. A key whose value in ``config`` is a list of runs takes single
         values (:attr:`list_keys`: each point runs the list of its one value). A value of a
         ``[model]``, ``[protocol]`` or ``[system]`` key must build that object, as the run would
-        (checked where the section builds with the scenario's own values).
+        (checked where the section builds with the scenario's own values). ``own_units`` are the
+        units of the scenario's own keys (:attr:`frictionlab.scenarios.Scenario.units`).
         """
         list_keys = []
         for k, vals in self.axes.items():
@@ -172,7 +173,7 @@ class Grid:
             for v in vals:
                 cfg = apply_overrides(config, {k: [v] if isinstance(node, list) else v})
                 _check_builds(config, cfg, k, v)
-            units = key_units(config, k)
+            units = key_units(config, k) or (own_units or {}).get(k, "")
             if units:
                 self.units[k] = units
         self.list_keys = tuple(list_keys)
@@ -275,7 +276,8 @@ class ListAxisScenario(Scenario):
         return cls(**values, list_keys=keys)
 
 
-def parse_grid(items: Iterable[str], config: dict[str, Any] | None = None) -> Grid:
+def parse_grid(items: Iterable[str], config: dict[str, Any] | None = None,
+               own_units: Mapping[str, str] | None = None) -> Grid:
     """Parse ``--grid`` items into a :class:`Grid`, validated against ``config`` when given.
 
     Raises
@@ -291,5 +293,5 @@ def parse_grid(items: Iterable[str], config: dict[str, Any] | None = None) -> Gr
         axes[key] = values
     grid = Grid(axes)
     if config is not None:
-        grid.validate(config)
+        grid.validate(config, own_units)
     return grid

@@ -303,9 +303,9 @@ def run_sweep(
         grid = list(grid)
         sc.refuse_derived([g.split("=", 1)[0].strip() for g in grid], "--grid")
     if not isinstance(grid, Grid):
-        grid = parse_grid(list(grid), base_cfg)
+        grid = parse_grid(list(grid), base_cfg, sc.units)
     else:
-        grid.validate(base_cfg)
+        grid.validate(base_cfg, sc.units)
     sc = ListAxisScenario.wrap(sc, grid.list_keys)  # a list-of-runs key: each point runs its one value
     if chunk_size is not None and chunk_size < 1:
         raise ConfigError(f"chunk_size must be >= 1, got {chunk_size}")
@@ -511,10 +511,11 @@ def _axis_units(st: SweepStore, grid: Grid) -> dict[str, str]:
     try:
         from ..scenarios.base import get_scenario
 
-        cfg = get_scenario(st.scenario).resolved_config(st.overrides or None, st.quick)
+        sc = get_scenario(st.scenario)
+        cfg = sc.resolved_config(st.overrides or None, st.quick)
     except Exception:  # a run file's sweep, a scenario changed since: no units rather than no figure
         return {}
-    return {k: u for k in grid.keys if (u := key_units(cfg, k))}
+    return {k: u for k in grid.keys if (u := key_units(cfg, k) or sc.units.get(k, ""))}
 
 
 def gather(store: SweepStore | str | Path, grid: Grid | None = None) -> xr.Dataset:

@@ -106,6 +106,6 @@ register_scenario(Scenario(
     config=CONFIG, run=run, checks=checks, plot=plot,
     derived={"protocol.v": "drive_velocities (a list: stick-slip expected at the first, steady sliding at the last; "
                            "a sweep takes one per point: --grid drive_velocities=START:STOP:NUM)"},
-    quick={"protocol.duration_s": 40.0},
+    quick={"protocol.duration_s": 40.0}, units={"drive_velocities": "m/s"},
     references=["Canudas de Wit et al. 1995", "Olsson et al. 1998"],
 ))
