@@ -125,7 +125,8 @@ class Grid:
                 raise ConfigError(f"grid axis {k!r} has no values")
             if any(isinstance(v, (list, tuple, dict)) for v in vals):
                 raise ConfigError(f"grid axis {k!r}: a sweep axis takes single values (numbers, words, booleans), "
-                                  f"not lists or tables; sweep a scalar key instead")
+                                  f"not lists or tables; a key that holds a list of runs takes one value per point "
+                                  f"({k}=[a, b, c] or {k}=start:stop:num)")
             if len(set(map(repr, vals))) != len(vals):
                 raise ConfigError(f"grid axis {k!r} repeats a value: {vals}")
         check_grid_size(self.shape)
