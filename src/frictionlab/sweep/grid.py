@@ -184,7 +184,8 @@ class Grid:
         return {k: [v] if k in self.list_keys else v for k, v in point.items()}
 
 
-_BUILDERS = {"model": "make_model", "protocol": "make_protocol", "system": "make_system"}
+#: the sections whose values a grid point builds before anything runs (model, protocol, system objects)
+_BUILDERS = ("model", "protocol", "system")
 
 
 def _build_section(section: str, table: Any) -> None:
