@@ -10,7 +10,9 @@ and reduces each run to the chosen metrics: the named ones (``stick_slip_amplitu
 in :doc:`/sweeps`) and a custom one, any function ``ds -> float`` (its ``units`` attribute
 gives the units). The configuration is a plain run configuration (``[model]``,
 ``[protocol]``, ``[system]``, ``[integrator]``), so every point is one
-:func:`frictionlab.simulate` call; NaN amplitude means steady sliding (fewer than 3 events).
+:func:`frictionlab.simulate` call. The stick-slip metrics read the spring force (the force a
+load cell measures); an amplitude is NaN where the run has no whole stick-slip cycle, and the
+``regime`` column says why (``steady``, ``unresolved``: a period longer than the run, ...).
 
 From the command line, with the same configuration in ``slider.toml``::
 
@@ -28,7 +30,7 @@ from frictionlab.sweep import run_sweep
 
 slider = Scenario("classic/lugre-slider", "LuGre spring-block driven at constant velocity", {
     "model": {"name": "lugre", "preset": "canudas1995"},
-    "protocol": {"type": "constant_velocity", "v": 0.1, "duration_s": 20.0, "normal_force_value": 1.0},
+    "protocol": {"type": "constant_velocity", "v": 0.1, "duration_s": 40.0, "normal_force_value": 1.0},
     "system": {"type": "mass", "mass": 1.0, "stiffness": 2.0},
     "integrator": {"driver": "rk4", "dt": 2e-5, "save_dt": 2e-3},
 })
@@ -44,12 +46,12 @@ spring_force_swing.units = "N"
 
 ds = run_sweep(slider, ["protocol.v=[0.05, 0.1, 1.0]"], store=tempfile.mkdtemp(prefix="sweep-example-"),
                scheduler="serial", metrics=["stick_slip_amplitude", "stick_slip_period", spring_force_swing])
-print(ds[["stick_slip_amplitude", "stick_slip_period", "spring_force_swing"]].to_dataframe())
+print(ds[["stick_slip_amplitude", "stick_slip_period", "spring_force_swing", "regime"]].to_dataframe())
 
 v = ds["protocol.v"].values
 fig, ax = plt.subplots(figsize=(6, 3.5))
 ax.semilogx(v, ds.spring_force_swing, "o-", label="spring force swing (custom metric)")
-ax.semilogx(v, ds.stick_slip_amplitude, "s--", label="stick-slip amplitude of the friction force")
+ax.semilogx(v, ds.stick_slip_amplitude, "s--", label="stick-slip amplitude (mean drop per cycle)")
 ax.set_xlabel("drive velocity [m/s]")
 ax.set_ylabel("[N]")
 ax.legend()
@@ -57,4 +59,5 @@ fig.tight_layout()
 assert ds.attrs["n_failed"] == 0, ds.error.values
 # stick-slip at the low drive velocities, steady sliding at 1 m/s
 assert np.all(np.isfinite(ds.stick_slip_amplitude.values[:2])) and np.isnan(ds.stick_slip_amplitude.values[-1])
+assert ds.regime.values.tolist() == ["stick-slip", "stick-slip", "steady"]
 assert ds.spring_force_swing.values[-1] < ds.spring_force_swing.values[0]

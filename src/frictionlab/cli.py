@@ -160,12 +160,18 @@ def reproduce(
                                             "paper checks declare (a wrong model or reading under which the check "
                                             "must change its verdict); prints 'mutations: K killed, S survived', "
                                             "writes OUT/mutations.md; a survivor exits 1")] = False,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="replace a report in OUT of other scenarios or "
+                                            "another profile (refused without it)")] = False,
 ) -> None:
     """Run the papers' experiments, check every claim, write report.html, report.md and validation.md.
 
     A scenario of many independent runs (rough-contact Figs. 8, 13, 14) writes each finished run to
     OUT/partial/<scenario>/ at once; the same command after an interruption resumes from them
     (``--fresh``: start over); they are removed once the scenario's data file is written.
+
+    OUT/report-manifest.json records the scenarios and profile of the report; a report of other
+    scenarios or another profile in OUT is not replaced without ``--overwrite`` (the same command
+    again replaces its own).
 
     Exit status: 0 when no claim fails (proven deviations of the papers are not failures), 1 when
     one does, 2 when a scenario could not run.
@@ -184,6 +190,10 @@ def reproduce(
                + (f" --workers {workers}" if workers is not None else ""))
     outcomes = []
     writable_dir(out)
+    from .report.manifest import claim_report_dir
+
+    claim_report_dir(out, [sc.name for sc in scenarios], quick=quick, command=command, overwrite=overwrite,
+                     selection=list(targets or []))
     overrides = {sc.name: {"parallel.workers": workers} if workers is not None and "parallel" in sc.config else None
                  for sc in scenarios}
     if workers is not None:

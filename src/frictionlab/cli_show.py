@@ -2,9 +2,10 @@
 
 ``list`` prints every model, protocol, system and scenario with its whole one-line
 description (wrapped to the terminal, never cut), filtered by ``--paper`` and ``--kind``.
-``show MODEL[/PRESET]`` prints a model's parameters (units, defaults, allowed ranges, meaning
+``show MODEL[/PRESET]`` (or ``show MODEL --preset PRESET``) prints a model's parameters (units, defaults, allowed ranges, meaning
 from the ``param(...)`` metadata), its drivers, and its presets with their values and
-sources; ``show SCENARIO`` prints the resolved scenario configuration as TOML; ``show``
+sources; ``show SCENARIO`` prints the resolved scenario configuration as TOML (a scenario name wins
+over ``MODEL/PRESET``: ``kloss/fig5`` is the scenario, ``kloss --preset fig5`` the preset); ``show``
 of a protocol or system type prints its fields. Nothing here runs or compiles a model.
 
 ``list``, ``show MODEL`` and ``show SCENARIO`` print from :func:`build_index` (everything they
@@ -326,18 +327,37 @@ def _describe_type(kind: str, cls: type, width: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def describe(target: str, *, overrides: dict[str, Any] | None = None, quick: bool = False, width: int = 100) -> str:
-    """Text of ``frictionlab show TARGET`` (model[/preset], scenario, protocol or system type)."""
+def describe(target: str, *, overrides: dict[str, Any] | None = None, quick: bool = False, width: int = 100,
+             preset: str | None = None) -> str:
+    """Text of ``frictionlab show TARGET`` (scenario, model[/preset], protocol or system type).
+
+    A scenario name wins over ``MODEL/PRESET`` (``kloss/fig5`` is a scenario and a preset of the
+    model ``kloss``): the preset is ``show kloss --preset fig5`` (``preset``), which the scenario's
+    text points to.
+    """
     live = _live()
     idx: dict[str, Any] = {} if live else _index()
     names = _live_names() if live else idx["names"]
     head, _, tail = target.partition("/")
+    if preset is not None and (tail or head not in names["model"]):
+        raise ConfigError(f"--preset {preset!r} goes with a model name (frictionlab show MODEL --preset NAME), "
+                          f"not with {target!r}")
+    if target in names["scenario"]:  # a scenario name wins over MODEL/PRESET (kloss/fig5 is both)
+        text = _describe_scenario(target, overrides or {}, quick, width, None if live else idx["scenarios"].get(target))
+        if head in names["model"] and tail in (_model_info(head) if live else idx["models"][head])["presets"]:
+            text = (f"# (model {head} also has a preset {tail}: frictionlab show {head} --preset {tail})\n"
+                    + text)
+        return text
     if head in names["model"]:
         if overrides or quick:
             raise ConfigError("--set and --quick apply to scenarios, not to models")
-        return _describe_model(head, _model_info(head) if live else idx["models"][head], tail or None, width)
-    if target in names["scenario"]:
-        return _describe_scenario(target, overrides or {}, quick, width, None if live else idx["scenarios"].get(target))
+        info = _model_info(head) if live else idx["models"][head]
+        if tail and tail not in info["presets"]:
+            papers = sorted({n.split("/")[0] for n in names["scenario"]})
+            near = suggest(target, names["scenario"]) if head in papers else ""
+            raise ConfigError(f"no scenario {target!r}{near} and model {head!r} has no preset {tail!r}"
+                              f"{suggest(tail, info['presets'])}; 'frictionlab list' shows every name")
+        return _describe_model(head, info, preset or tail or None, width)
     if overrides or quick:
         raise ConfigError("--set and --quick apply to scenarios only")
     if target in names["protocol"]:
@@ -386,6 +406,9 @@ def register(app: typer.Typer) -> None:
         target: Annotated[str, typer.Argument(help="MODEL, MODEL/PRESET, SCENARIO, protocol type or system type")],
         set_: Annotated[Optional[list[str]], typer.Option("--set", help="scenario override, e.g. model.a=0.011")] = None,
         quick: Annotated[bool, typer.Option("--quick", help="scenario: show the quick profile's config")] = False,
+        preset: Annotated[Optional[str], typer.Option(
+            "--preset", help="with MODEL: one preset's values (MODEL/PRESET is the same, unless a scenario has "
+                             "that name: kloss/fig5 is the scenario)")] = None,
     ) -> None:
         """Show a model's parameters (units, defaults, ranges), drivers and presets, or a scenario's config."""
         overrides: dict[str, Any] = {}
@@ -393,4 +416,4 @@ def register(app: typer.Typer) -> None:
             from .scenarios.config import parse_set
 
             overrides = parse_set(set_)
-        typer.echo(describe(target, overrides=overrides, quick=quick, width=_width()), nl=False)
+        typer.echo(describe(target, overrides=overrides, quick=quick, width=_width(), preset=preset), nl=False)

@@ -267,7 +267,7 @@ def test_out_without_write_permission(toy, cli, tmp_path):
 
 # ------------------------------------------------------------ 5. messages are plain text
 def test_brackets_in_messages_are_printed_not_parsed(cli, tmp_path):
-    code, _, err = cli(["run", RSF, "--set", "model.law=[/x]", "--out", tmp_path])
+    code, _, err = cli(["run", "classic/rsf-stability", "--set", "model.law=[/x]", "--out", tmp_path])
     assert_one_line_error(code, err, "'[/x]'", "is not one of")
     toml = tmp_path / "nomodel.toml"
     toml.write_text('[protocol]\ntype = "constant_velocity"\n')

@@ -197,7 +197,7 @@ def test_reproduce_workers_sets_parallel_workers_and_says_where(toys, tmp_path, 
     assert code == 0, err
     assert toys == {"toyp/parallel": 3, "toyp/serial": -1}  # only the scenario with a [parallel] section
     assert "--workers 3: parallel.workers = 3 for toyp/parallel" in " ".join(out.split())
-    code, out, err = cli(["reproduce", "toyp/serial", "--out", tmp_path, "--workers", "2"])
+    code, out, err = cli(["reproduce", "toyp/serial", "--out", tmp_path / "serial", "--workers", "2"])
     assert code == 0 and "none of these scenarios has a [parallel] section" in " ".join(out.split())
 
 

@@ -68,7 +68,26 @@ def test_show_every_model_and_preset_has_units_for_every_field():
         for f in dataclasses.fields(cls):
             assert any(ln.strip().startswith(f.name + " ") for ln in text.splitlines()), (n, f.name)
         for p in presets_of(n):
-            assert p in describe(f"{n}/{p}", width=300)
+            assert f"model {n} / preset {p}" in describe(n, preset=p, width=300)
+            if f"{n}/{p}" not in scenario_names():  # else the scenario of that name wins
+                assert describe(f"{n}/{p}", width=300) == describe(n, preset=p, width=300)
+
+
+def test_show_shows_every_scenario_even_where_a_model_preset_has_its_name():
+    """Issue 27: `show kloss/fig10` said "model 'kloss' has no preset", `show kloss/fig5` showed the preset."""
+    for name in scenario_names():
+        res = runner.invoke(app, ["show", name])
+        assert res.exit_code == 0, (name, res.output)
+        assert f"# scenario {name}\n" in res.output, name
+    text = describe("kloss/fig5", width=200)
+    assert "# scenario kloss/fig5" in text and "frictionlab show kloss --preset fig5" in text
+    assert tomllib.loads(text)["scenario"] == "kloss/fig5"
+    res = runner.invoke(app, ["show", "kloss", "--preset", "fig5"])
+    assert res.exit_code == 0 and res.output.startswith("model kloss / preset fig5"), res.output
+    with pytest.raises(ConfigError, match="no scenario 'kloss/fig99'.* and model 'kloss' has no preset 'fig99'"):
+        describe("kloss/fig99")
+    with pytest.raises(ConfigError, match="--preset 'x' goes with a model name"):
+        describe("kloss/fig5", preset="x")
 
 
 def test_show_scenario_is_its_resolved_config_as_toml():
@@ -170,6 +189,8 @@ def test_index_file_equals_the_live_registries(tmp_path):
     assert first == _wrap_rows(catalogue(), 100)
     assert _fresh_cli(["show", "lugre"], tmp_path) == describe("lugre", width=100)
     assert _fresh_cli(["show", "rate_state/granite-typical"], tmp_path) == describe("rate_state/granite-typical", width=100)
+    assert _fresh_cli(["show", "kloss/fig5"], tmp_path) == describe("kloss/fig5", width=100)
+    assert _fresh_cli(["show", "kloss", "--preset", "fig5"], tmp_path) == describe("kloss", preset="fig5", width=100)
     sc = "classic/rsf-velocity-step"
     assert _fresh_cli(["show", sc], tmp_path) == describe(sc, width=100)
     assert _fresh_cli(["show", sc, "--quick"], tmp_path) == describe(sc, quick=True, width=100)

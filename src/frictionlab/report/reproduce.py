@@ -17,6 +17,7 @@ from ..core.result import write_netcdf
 from ..plot import save
 from ..scenarios.base import Scenario
 from ..scenarios.checkpoint import LockBusy, discard, partial_results
+from .manifest import claim_report_dir
 from .outcomes import Counts, ScenarioOutcome, counts, exit_code, slug
 from .page_html import write_html
 from .page_md import write_markdown
@@ -59,10 +60,13 @@ def run_one(sc: Scenario, out: Path, quick: bool, overrides: dict | None = None,
 
 
 def reproduce(scenarios: list[Scenario], out: Path, *, quick: bool = False, progress=None,
-              debug: bool = False, fresh: bool = False) -> list[ScenarioOutcome]:
+              debug: bool = False, fresh: bool = False, overwrite: bool = False) -> list[ScenarioOutcome]:
     """Run ``scenarios`` one after another (:func:`run_one`), the report rewritten after each; with
-    ``fresh`` their partial results of an earlier interrupted call are discarded first."""
+    ``fresh`` their partial results of an earlier interrupted call are discarded first. A report of
+    other scenarios or another profile in ``out`` is replaced only with ``overwrite``
+    (:func:`frictionlab.report.manifest.claim_report_dir`)."""
     out.mkdir(parents=True, exist_ok=True)
+    claim_report_dir(out, [sc.name for sc in scenarios], quick=quick, overwrite=overwrite)
     if fresh:
         for sc in scenarios:
             discard(out, sc.name)

@@ -190,6 +190,8 @@ class Scenario:
     metrics : names of the sweep metrics (:data:`frictionlab.sweep.metrics.METRICS`) that make
         sense for this scenario (``frictionlab sweep --metric``); empty: the set of its model
         family (:data:`frictionlab.sweep.metrics.FAMILY_METRICS`)
+    units : ``{dotted key: units}`` of the scenario's own keys (``drive_velocities``: ``m/s``), shown
+        with a swept key (the model, protocol and system fields carry their own)
     """
 
     name: str
@@ -205,6 +207,7 @@ class Scenario:
     derived: dict[str, str] = field(default_factory=dict)
     metrics: tuple[str, ...] = ()
     moved: dict[str, str] = field(default_factory=dict)
+    units: dict[str, str] = field(default_factory=dict)
 
     @property
     def paper(self) -> str:

@@ -24,15 +24,18 @@ def result_table(ds, title: str, max_rows: int = 40):
     from rich.markup import escape
     from rich.table import Table
 
-    from .plot import metric_label, metric_names
+    from .plot import key_label, metric_label, metric_names
 
     keys = list(json.loads(ds.attrs["grid"]))
     metrics = metric_names(ds)
+    words = [str(v) for v in ds.data_vars if str(v).startswith("regime")]
     t = Table(title=title)
     for k in keys:
-        t.add_column(escape(k), overflow="fold")
+        t.add_column(escape(key_label(ds, k).replace(" [", "\n[")), overflow="fold")
     for m in metrics:
         t.add_column(escape(metric_label(ds, m).replace(" [", "\n[")), overflow="fold", justify="right")
+    for w in words:
+        t.add_column(escape(w), overflow="fold")
     t.add_column("status", overflow="fold")
     flat = ds.stack(_p=keys) if len(keys) > 1 else ds.rename({keys[0]: "_p"}).assign_coords(
         {keys[0]: ("_p", ds[keys[0]].values)})
@@ -44,7 +47,7 @@ def result_table(ds, title: str, max_rows: int = 40):
             return f"{v:.4g}" if isinstance(v, float) else escape(str(v))
 
         t.add_row(*[fmt_key(row[k].item()) for k in keys], *[f"{float(row[m]):.5g}" for m in metrics],
-                  str(row["status"].item()))
+                  *[str(row[w].item()) for w in words], str(row["status"].item()))
     if n > max_rows:
         t.caption = f"first {max_rows} of {n} points; all are in sweep.nc"
     return t
@@ -59,13 +62,57 @@ def _save_figure(fig, path: Path) -> Path:
     return path
 
 
-def _plot_store(store: Path, metrics: list[str] | None, out: Path | None, console) -> Path:
+FIGURES = "figures.json"
+
+
+def _drawn_from(store: Path) -> list[str]:
+    """The figure files drawn from ``store`` so far (``STORE/figures.json``)."""
+    import json
+
+    try:
+        data = json.loads((store / FIGURES).read_text())
+    except (OSError, ValueError):
+        return []
+    return [str(p) for p in data] if isinstance(data, list) else []
+
+
+def check_figure(path: Path, store: Path, overwrite: bool) -> None:
+    """Refuse to replace an existing figure file that was not drawn from ``store`` (without ``overwrite``).
+
+    A figure drawn from a store is recorded in ``STORE/figures.json`` (:func:`record_figure`), so
+    the same sweep (resumed, or drawn again) replaces its own figure; a figure of another sweep, or
+    any other file, stays unless ``--overwrite``.
+    """
+    from ..core.errors import ConfigError
+
+    if not path.exists() or overwrite or path.resolve().parent == store.resolve():
+        return
+    if str(path.resolve()) not in _drawn_from(store):
+        raise ConfigError(f"{str(path)!r} exists and was not drawn from the sweep in {str(store)!r}: refusing to "
+                          "replace it; choose another file, or pass --overwrite to replace it")
+
+
+def record_figure(path: Path, store: Path) -> None:
+    """Add ``path`` to the figures drawn from ``store`` (``STORE/figures.json``)."""
+    import json
+
+    from ..core.files import write_text_atomic
+
+    drawn = _drawn_from(store)
+    if str(path.resolve()) not in drawn:
+        write_text_atomic(store / FIGURES, json.dumps([*drawn, str(path.resolve())], indent=1) + "\n")
+
+
+def _plot_store(store: Path, metrics: list[str] | None, out: Path | None, console, overwrite: bool = False) -> Path:
     from .plot import plot_sweep
     from .runner import gather
 
     ds = gather(store)
+    path = out or store / "sweep.png"
+    check_figure(path, store, overwrite)
     fig = plot_sweep(ds, metrics)
-    path = _save_figure(fig, out or store / "sweep.png")
+    path = _save_figure(fig, path)
+    record_figure(path, store)
     console.print(f"wrote {path}", markup=False)
     return path
 
@@ -103,6 +150,9 @@ def register(app: typer.Typer) -> None:
         worker_writes: Annotated[Optional[bool], typer.Option(
             "--worker-writes/--client-writes", help="who writes the point files (default: the workers of a local "
                                                     "cluster, else the client)")] = None,
+        overwrite: Annotated[bool, typer.Option(
+            "--overwrite", help="replace a --plot/--out file that was not drawn from this sweep's store "
+                                "(refused without it)")] = False,
     ) -> None:
         """Run SCENARIO over a parameter grid -> STORE/sweep.nc, or 'sweep plot STORE' -> STORE/sweep.png."""
         from rich.console import Console
@@ -120,7 +170,7 @@ def register(app: typer.Typer) -> None:
         if scenario == "plot":
             if plot_store is None:
                 raise ConfigError("usage: frictionlab sweep plot STORE [--metric NAME ...] [--out FILE]")
-            _plot_store(plot_store, metric, out, console)
+            _plot_store(plot_store, metric, out, console, overwrite)
             return
         if plot_store is not None:
             raise ConfigError(f"unexpected argument {str(plot_store)!r}: a sweep takes one SCENARIO (did you mean "
@@ -134,8 +184,11 @@ def register(app: typer.Typer) -> None:
         if plot is not None and plot.suffix.lower() not in (".png", ".pdf", ".svg"):
             raise ConfigError(f"--plot {str(plot)!r}: give a .png, .pdf or .svg file")
         resolve_metrics(metric or None, sc)  # an unknown metric stops here, before anything runs
-        g = parse_grid(grid or [], sc.resolved_config(overrides or None, quick))
+        sc.refuse_derived([item.split("=", 1)[0].strip() for item in grid or []], "--grid")  # before its values
+        g = parse_grid(grid or [], sc.resolved_config(overrides or None, quick), sc.units)
         path = store or Path("out") / "sweeps" / sc.name.replace("/", "__")
+        if plot is not None:
+            check_figure(plot, path, overwrite)  # before the sweep runs, not after
         console.print(f"sweep {sc.name}: {' x '.join(f'{k} ({len(v)})' for k, v in g.axes.items())} = {g.size} "
                       f"point{'s' if g.size != 1 else ''} -> {path}", markup=False)
         try:
@@ -157,5 +210,6 @@ def register(app: typer.Typer) -> None:
             from .plot import plot_sweep
 
             console.print(f"wrote {_save_figure(plot_sweep(ds), plot)}", markup=False)
+            record_figure(plot, path)
         if n_failed:
             raise SystemExit(1)

@@ -13,10 +13,17 @@ Examples
 ('protocol.v', [1e-06, 1e-05, 0.0001])
 >>> parse_axis("model.law=[aging, slip]")
 ('model.law', ['aging', 'slip'])
+
+A scenario key that holds a list of runs (``drive_velocities``, ``stiffness_ratios``, ``laws``)
+is swept with single values: each point runs the list of its one value
+(``--grid drive_velocities=0.05:0.5:4:log``). Every value is checked before anything runs, as
+``--set`` would check it: the key exists, the type fits, and a ``[model]``, ``[protocol]`` or
+``[system]`` value builds (``model.law=agin`` is refused with the valid choices).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Iterable, Mapping
@@ -25,11 +32,12 @@ from typing import Any
 
 import numpy as np
 
-from ..core.errors import ConfigError
+from ..core.errors import ConfigError, FrictionLabError
 from ..core.validation import check_grid_size
+from ..scenarios.base import Scenario
 from ..scenarios.config import apply_overrides, parse_value
 
-__all__ = ["Grid", "parse_axis", "parse_grid"]
+__all__ = ["Grid", "ListAxisScenario", "parse_axis", "parse_grid", "key_units"]
 
 
 def _clean_number(x: float) -> float:
@@ -104,6 +112,10 @@ class Grid:
     """An ordered set of axes ``{key: [values]}``; points are their Cartesian product."""
 
     axes: dict[str, list[Any]] = field(default_factory=dict)
+    #: keys whose configuration value is a list of runs: each point runs ``[value]`` (set by :meth:`validate`)
+    list_keys: tuple[str, ...] = ()
+    #: units of each key where the configuration knows them (set by :meth:`validate`)
+    units: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.axes:
@@ -113,7 +125,8 @@ class Grid:
                 raise ConfigError(f"grid axis {k!r} has no values")
             if any(isinstance(v, (list, tuple, dict)) for v in vals):
                 raise ConfigError(f"grid axis {k!r}: a sweep axis takes single values (numbers, words, booleans), "
-                                  f"not lists or tables; sweep a scalar key instead")
+                                  f"not lists or tables; a key that holds a list of runs takes one value per point "
+                                  f"({k}=[a, b, c] or {k}=start:stop:num)")
             if len(set(map(repr, vals))) != len(vals):
                 raise ConfigError(f"grid axis {k!r} repeats a value: {vals}")
         check_grid_size(self.shape)
@@ -140,19 +153,133 @@ class Grid:
     def to_json(self) -> dict[str, list[Any]]:
         return {k: list(v) for k, v in self.axes.items()}
 
-    def validate(self, config: dict[str, Any]) -> None:
+    def validate(self, config: dict[str, Any], own_units: Mapping[str, str] | None = None) -> None:
         """Check every axis key and value against a scenario ``config`` (with suggestions).
 
         Each axis is applied with :func:`frictionlab.scenarios.config.apply_overrides` (strict),
         so an unknown key is refused with a 'did you mean' suggestion and a value of the
-        wrong type names the key.
+        wrong type names the key. A key whose value in ``config`` is a list of runs takes single
+        values (:attr:`list_keys`: each point runs the list of its one value). A value of a
+        ``[model]``, ``[protocol]`` or ``[system]`` key must build that object, as the run would
+        (checked where the section builds with the scenario's own values). ``own_units`` are the
+        units of the scenario's own keys (:attr:`frictionlab.scenarios.Scenario.units`).
         """
+        list_keys = []
         for k, vals in self.axes.items():
+            node: Any = config
+            for part in k.split("."):
+                node = node.get(part) if isinstance(node, dict) else None
+            if isinstance(node, list):
+                list_keys.append(k)
             for v in vals:
-                apply_overrides(config, {k: v})
+                cfg = apply_overrides(config, {k: [v] if isinstance(node, list) else v})
+                _check_builds(config, cfg, k, v)
+            units = key_units(config, k) or (own_units or {}).get(k, "")
+            if units:
+                self.units[k] = units
+        self.list_keys = tuple(list_keys)
+
+    def point_overrides(self, point: Mapping[str, Any]) -> dict[str, Any]:
+        """The ``--set``-style overrides of one point (a list key gets the list of its one value)."""
+        return {k: [v] if k in self.list_keys else v for k, v in point.items()}
 
 
-def parse_grid(items: Iterable[str], config: dict[str, Any] | None = None) -> Grid:
+#: the sections whose values a grid point builds before anything runs (model, protocol, system objects)
+_BUILDERS = ("model", "protocol", "system")
+
+
+def _build_section(section: str, table: Any) -> None:
+    if section == "model":
+        from ..core.registry import make_model
+
+        m = dict(table)
+        make_model(m.pop("name"), m.pop("preset", None), **m)
+    elif section == "protocol":
+        from ..protocols.base import make_protocol
+
+        make_protocol(table)
+    else:
+        from ..systems.base import make_system
+
+        make_system(table)
+
+
+def _check_builds(base: dict[str, Any], cfg: dict[str, Any], key: str, value: Any) -> None:
+    """Refuse a value that makes its ``[model]``/``[protocol]``/``[system]`` section fail to build.
+
+    Only where the scenario's own section builds (a scenario may complete a section itself at run
+    time, e.g. a velocity it derives); then the error is the value's.
+    """
+    section = key.split(".", 1)[0]
+    if section not in _BUILDERS or not isinstance(base.get(section), dict):
+        return
+    if section == "model" and "name" not in base[section]:
+        return
+    if section == "protocol" and "type" not in base[section]:
+        return
+    try:
+        _build_section(section, base[section])
+    except (FrictionLabError, TypeError, ValueError):
+        return  # the scenario builds this section its own way
+    try:
+        _build_section(section, cfg[section])
+    except FrictionLabError as exc:
+        raise ConfigError(f"--grid {key}={value!r}: {str(exc).splitlines()[0]}") from None
+
+
+def key_units(config: dict[str, Any], key: str) -> str:
+    """Units of the dotted ``key`` of a ``[model]``, ``[protocol]`` or ``[system]`` section ("" when unknown)."""
+    section, _, leaf = key.partition(".")
+    table = config.get(section)
+    if section not in _BUILDERS or not isinstance(table, dict) or "." in leaf:
+        return ""
+    try:
+        if section == "model":
+            from ..core.registry import get_model_class
+
+            cls = get_model_class(table["name"])
+        elif section == "protocol":
+            from ..protocols.base import make_protocol
+
+            cls = type(make_protocol(table))
+        else:
+            from ..systems.base import make_system
+
+            cls = type(make_system(table))
+    except (FrictionLabError, KeyError, TypeError, ValueError):  # a section the scenario completes itself
+        return ""
+    for f in dataclasses.fields(cls):
+        if f.name == leaf:
+            return str(f.metadata.get("units", "") or "")
+    return ""
+
+
+@dataclass
+class ListAxisScenario(Scenario):
+    """A scenario whose list-of-runs keys (``drive_velocities``) are swept one value per point.
+
+    :meth:`execute` turns a single value of one of :attr:`list_keys` into the list of that value,
+    so a sweep point runs exactly the value of its grid coordinate.
+    """
+
+    list_keys: tuple[str, ...] = ()
+
+    def execute(self, overrides: dict[str, Any] | None = None, quick: bool = False):
+        over = {k: [v] if k in self.list_keys and not isinstance(v, list) else v for k, v in (overrides or {}).items()}
+        return super().execute(over, quick)
+
+    @classmethod
+    def wrap(cls, scenario: Scenario, list_keys: Iterable[str]) -> Scenario:
+        """``scenario`` itself when ``list_keys`` is empty, else its copy that sweeps them."""
+        keys = tuple(list_keys)
+        if not keys:
+            return scenario
+        values = {f.name: getattr(scenario, f.name) for f in dataclasses.fields(Scenario)}
+        return cls(**values, list_keys=keys)
+
+
+def parse_grid(items: Iterable[str], config: dict[str, Any] | None = None,
+               own_units: Mapping[str, str] | None = None) -> Grid:
     """Parse ``--grid`` items into a :class:`Grid`, validated against ``config`` when given.
 
     Raises
@@ -168,5 +295,5 @@ def parse_grid(items: Iterable[str], config: dict[str, Any] | None = None) -> Gr
         axes[key] = values
     grid = Grid(axes)
     if config is not None:
-        grid.validate(config)
+        grid.validate(config, own_units)
     return grid

@@ -1,8 +1,9 @@
 """Metric-vs-parameter figures of a gathered sweep (``frictionlab sweep plot STORE``, ``--plot FILE``).
 
 One panel per metric, the first swept key on the x axis (logarithmic when its values are
-positive and span more than a decade), one line per value of a second swept key; failed or
-missing points are gaps. Further swept keys are refused (select a slice of the Dataset first).
+positive and span more than a decade), one line per value of a second swept key; a point
+without a value is a gap, named at the foot of the panel by its regime (``steady``,
+``unresolved``, ``failed``, ...) where the sweep has a ``regime`` column. Further swept keys are refused (select a slice of the Dataset first).
 """
 
 from __future__ import annotations
@@ -16,14 +17,29 @@ import xarray as xr
 
 from ..core.errors import ConfigError
 
-__all__ = ["plot_sweep", "metric_names", "metric_label"]
+__all__ = ["plot_sweep", "metric_names", "metric_label", "key_label"]
 
 NON_METRICS = ("status", "error", "point_key")
 
 
 def metric_names(ds: xr.Dataset) -> list[str]:
-    """The metric variables of a gathered sweep (every data variable but status, error, point_key)."""
-    return [str(v) for v in ds.data_vars if v not in NON_METRICS]
+    """The metric variables of a gathered sweep (its numeric data variables: not status, error,
+    point_key or the words of a ``regime`` column)."""
+    return [str(v) for v in ds.data_vars if v not in NON_METRICS and np.issubdtype(ds[v].dtype, np.number)]
+
+
+def key_label(ds: xr.Dataset, key: str) -> str:
+    """A swept key with its units, ``system.stiffness [N/m]`` (the key alone when they are unknown)."""
+    units = str(ds[key].attrs.get("units", ""))
+    return f"{key} [{units}]" if units else key
+
+
+def _regime_of(ds: xr.Dataset, metric: str) -> xr.DataArray | None:
+    """The ``regime`` column that says why ``metric`` is NaN (same suffix), if the sweep has one."""
+    for name in ds.data_vars:
+        if str(name).startswith("regime") and metric.endswith(str(name)[len("regime"):]):
+            return ds[name]
+    return None
 
 
 def metric_label(ds: xr.Dataset, name: str) -> str:
@@ -76,14 +92,27 @@ def plot_sweep(ds: xr.Dataset, metrics: Sequence[str] | None = None, *, x: str |
     for ax, name in zip(axes, names):
         da = ds[name]
         positions = xv if numeric else np.arange(xv.size)
-        for label, line in ([(None, da)] if hue is None else
-                            [(f"{hue} = {v}", da.sel({hue: v})) for v in ds[hue].values]):
-            ax.plot(positions, line.transpose(x).values, "o-", ms=4, label=label)
+        regime = _regime_of(ds, name)
+        for label, line, reg in ([(None, da, regime)] if hue is None else
+                                 [(f"{hue} = {v}", da.sel({hue: v}), None if regime is None else regime.sel({hue: v}))
+                                  for v in ds[hue].values]):
+            y = line.transpose(x).values
+            ax.plot(positions, y, "o-", ms=4, label=label)
+            if reg is not None:  # say at the axis why a point has no value (steady, unresolved, failed, ...)
+                for xp, yp, word in zip(positions, y, reg.transpose(x).values):
+                    if not np.isfinite(yp) and word:
+                        ax.annotate(str(word), (xp, 0.02), xycoords=("data", "axes fraction"), rotation=90,
+                                    ha="center", va="bottom", fontsize="small", color="0.4").set_in_layout(False)
+        if numeric:  # every swept value on the axis, with a value or not
+            ax.update_datalim(np.column_stack([positions, np.zeros(positions.size)]), updatey=False)
+            ax.autoscale_view()
+        if not np.isfinite(da.values).any():
+            ax.text(0.5, 0.5, "no point has a value", transform=ax.transAxes, ha="center", va="center", color="0.4")
         if not numeric:
             ax.set_xticks(positions, [str(v) for v in xv])
         if logx:
             ax.set_xscale("log")
-        ax.set_xlabel(x)
+        ax.set_xlabel(key_label(ds, x))
         ax.set_ylabel(metric_label(ds, name))
         ax.grid(True, alpha=0.3)
         if hue is not None:

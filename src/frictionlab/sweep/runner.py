@@ -37,8 +37,9 @@ import xarray as xr
 from ..core.errors import ConfigError
 from ..core.result import STANDARD_UNITS
 from ..scenarios.base import Scenario, load_scenario
-from .grid import Grid, parse_grid
-from .metrics import METRICS, MetricNotApplicable, MetricSet, resolve_metrics
+from .grid import Grid, ListAxisScenario, key_units, parse_grid
+from .metrics import (METRICS, REGIME, MetricNotApplicable, MetricSet, label, regime_labels, resolve_metrics,
+                      squeeze_runs)
 from .store import SweepStore, make_record, point_key, write_point_file
 
 __all__ = ["run_sweep", "gather", "default_summary", "run_point", "run_and_store_point", "plan_parallel", "SERIAL",
@@ -71,7 +72,7 @@ def default_summary(ds: xr.Dataset) -> dict[str, float]:
     for var in ("friction_force", "friction_coefficient"):
         if var not in ds or "time" not in ds[var].dims:
             continue
-        da = ds[var]
+        da = squeeze_runs(ds[var])  # one case per point (its grid coordinate): no column per point
         other = [d for d in da.dims if d != "time"]
         final, mean = da.isel(time=-1), da.mean("time")
         if not other:
@@ -81,7 +82,7 @@ def default_summary(ds: xr.Dataset) -> dict[str, float]:
             stacked_f = final.stack(_p=other)
             stacked_m = mean.stack(_p=other)
             for i, idx in enumerate(stacked_f["_p"].values):
-                suffix = "_".join(str(x) for x in (idx if isinstance(idx, tuple) else (idx,)))
+                suffix = "_".join(label(x) for x in (idx if isinstance(idx, tuple) else (idx,)))
                 out[f"{var}_final_{suffix}"] = float(stacked_f.values[i])
                 out[f"{var}_mean_{suffix}"] = float(stacked_m.values[i])
         break
@@ -302,9 +303,10 @@ def run_sweep(
         grid = list(grid)
         sc.refuse_derived([g.split("=", 1)[0].strip() for g in grid], "--grid")
     if not isinstance(grid, Grid):
-        grid = parse_grid(list(grid), base_cfg)
+        grid = parse_grid(list(grid), base_cfg, sc.units)
     else:
-        grid.validate(base_cfg)
+        grid.validate(base_cfg, sc.units)
+    sc = ListAxisScenario.wrap(sc, grid.list_keys)  # a list-of-runs key: each point runs its one value
     if chunk_size is not None and chunk_size < 1:
         raise ConfigError(f"chunk_size must be >= 1, got {chunk_size}")
     if n_workers is not None and n_workers < 1:
@@ -489,6 +491,33 @@ def _units_of(metric: str) -> str:
     return ""
 
 
+def _regimes(name: str, recs: list[dict[str, Any] | None]) -> np.ndarray:
+    """The regime words of one ``stick_slip_regime`` column; a failed point is ``diverged`` when its
+    integration diverged (IntegrationError), else ``failed``."""
+    out = []
+    for r in recs:
+        if not r:
+            out.append("missing")
+        elif r.get("status") != "done":
+            out.append("diverged" if str(r.get("error", "")).startswith("IntegrationError") else "failed")
+        else:
+            code = r.get("summary", {}).get(name)
+            out.append(str(regime_labels(np.array([np.nan if code is None else code]))[0]))
+    return np.array(out, dtype=object).astype(str)
+
+
+def _axis_units(st: SweepStore, grid: Grid) -> dict[str, str]:
+    """Units of the swept keys from the store's registered scenario (none for a run file's sweep)."""
+    try:
+        from ..scenarios.base import get_scenario
+
+        sc = get_scenario(st.scenario)
+        cfg = sc.resolved_config(st.overrides or None, st.quick)
+    except Exception:  # a run file's sweep, a scenario changed since: no units rather than no figure
+        return {}
+    return {k: u for k in grid.keys if (u := key_units(cfg, k) or sc.units.get(k, ""))}
+
+
 def gather(store: SweepStore | str | Path, grid: Grid | None = None) -> xr.Dataset:
     """Assemble a store into one Dataset over the swept keys.
 
@@ -513,13 +542,19 @@ def gather(store: SweepStore | str | Path, grid: Grid | None = None) -> xr.Datas
             for m in r.get("summary", {}):
                 if m not in metrics:
                     metrics.append(m)
+    axis_units = grid.units or _axis_units(st, grid)
     coords = {}
     for k, vals in grid.axes.items():
         arr = np.asarray(vals)
-        coords[k] = (k, arr, {"long_name": k})
+        coords[k] = (k, arr, {"long_name": k, **({"units": axis_units[k]} if axis_units.get(k) else {})})
     ds = xr.Dataset(coords=coords)
     dims = grid.keys
     for m in metrics:
+        if m == REGIME or m.startswith(REGIME + "_"):  # the regime code of the stick-slip metrics: as words
+            ds[re.sub(r"[^\w.+-]", "_", "regime" + m[len(REGIME):])] = (dims, _regimes(m, recs).reshape(shape), {
+                "long_name": "stick-slip regime of the run: steady, stick-slip, oscillating (cycles without stick), "
+                             "unresolved (no whole cycle after the start-up: run longer), diverged, failed, missing"})
+            continue
         vals = np.array([np.nan if not r or r.get("status") != "done" or r["summary"].get(m) is None
                          else r["summary"][m] for r in recs], dtype=float).reshape(shape)
         units = next((r["units"][m] for r in recs if r and m in (r.get("units") or {})), None)

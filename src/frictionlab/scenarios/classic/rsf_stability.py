@@ -153,6 +153,6 @@ register_scenario(Scenario(
                  "Integrated with adaptive Radau (the direct effect makes the problem very stiff)."),
     config=CONFIG, run=run, checks=checks, plot=plot, summary=summary,
     derived={"system.preload": "protocol.v or the model (the spring carries the steady friction at protocol.v)"},
-    quick={"stiffness_ratios": [0.8, 1.2]},
+    quick={"stiffness_ratios": [0.8, 1.2]}, units={"stiffness_ratios": "1"},
     references=["Ruina 1983", "Rice & Ruina 1983", "Gu et al. 1984"],
 ))

@@ -84,5 +84,7 @@ register_scenario(Scenario(
                  "Dc 10 um) under load-point velocity steps 1 -> 10 -> 1 um/s, 200 um each, prescribed slip; "
                  "aging and slip evolution laws side by side."),
     config=CONFIG, run=run, checks=checks, plot=plot,
+    derived={"model.law": "laws (the evolution laws run side by side; a sweep takes one per point: "
+                          "--grid laws=[aging,slip])"},
     references=["Dieterich 1979", "Ruina 1983"],
 ))

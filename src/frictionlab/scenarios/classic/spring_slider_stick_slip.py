@@ -104,7 +104,8 @@ register_scenario(Scenario(
                  "sliding once the start-up oscillation has decayed. Stick-slip metrics from the spring force "
                  "(analysis.stick_slip: last 60 %, peaks with prominence > 2 % of the mean)."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    derived={"protocol.v": "drive_velocities (a list: stick-slip expected at the first, steady sliding at the last)"},
-    quick={"protocol.duration_s": 40.0},
+    derived={"protocol.v": "drive_velocities (a list: stick-slip expected at the first, steady sliding at the last; "
+                           "a sweep takes one per point: --grid drive_velocities=START:STOP:NUM)"},
+    quick={"protocol.duration_s": 40.0}, units={"drive_velocities": "m/s"},
     references=["Canudas de Wit et al. 1995", "Olsson et al. 1998"],
 ))
