@@ -269,7 +269,7 @@ def run_sweep(
     chunk_size: int | None = None,
     metrics: Iterable[str | Callable] | Mapping[str, Callable] | None = None,
     start_method: str | None = None,
-    traces: str = "full",
+    traces: str | None = None,
     verify: bool | None = None,
     worker_timeout: float = 60.0,
     oversubscribe: bool = False,
@@ -315,7 +315,8 @@ def run_sweep(
     start_method : ``"fork"`` or ``"spawn"`` for LocalCluster workers; None: fork where it is safe
         (:func:`fork_is_safe`), so workers start warm
     traces : what the store keeps of each run besides its metrics: ``"full"`` (every sample),
-        ``"reduced"`` (at most 256 samples per time series) or ``"none"``
+        ``"reduced"`` (at most 256 samples per time series) or ``"none"``; None (default): what a
+        resumed store keeps, ``"full"`` for a new one
     verify : on resume, check every stored result's checksum (None: when the store holds at most
         256 MB; results are always checked when read back)
     worker_timeout : seconds to wait for an external cluster's first worker [s]
@@ -369,8 +370,8 @@ def run_sweep(
         console = progress if isinstance(progress, Console) else Console(stderr=True)
     if console is not None and (st.repaired or st.damaged):  # found on resume: say so, they run again
         lost = st.repaired + st.damaged
-        console.print(f"{len(lost)} stored point(s) or record(s) were damaged and their points run again: "
-                      + "; ".join(f"{k} ({why})" for k, why in lost[:3]), markup=False)
+        console.print(f"{len(lost)} damaged stored point(s) or record(s), their points run again: "
+                      + "; ".join(f"{k} ({why})" for k, why in lost[:3]), markup=False, soft_wrap=True)
     todo = [(point_key(p), p) for p in grid.points()]
     try:
         _resummarize(st, sc, [(k, p) for k, p in todo if st.is_done(k)], mset)

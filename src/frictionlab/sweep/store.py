@@ -159,20 +159,22 @@ class SweepStore:
     grid : ``{key: [values]}`` of the sweep
     config : the scenario configuration the points start from (quick profile and fixed
         overrides applied); its hash is recorded, so a store refuses points of a changed scenario
-    traces : what is kept of every run besides its metrics: ``"full"`` (default), ``"reduced"``
-        (at most 256 samples per time series) or ``"none"``
+    traces : what is kept of every run besides its metrics: ``"full"``, ``"reduced"`` (at most 256
+        samples per time series) or ``"none"``; None (default): what the store keeps, ``"full"`` for a
+        new one
     """
 
     def __init__(self, path: str | Path, scenario: str, *, quick: bool = False,
                  overrides: dict[str, Any] | None = None, grid: dict[str, list[Any]] | None = None,
-                 config: dict[str, Any] | None = None, traces: str = "full") -> None:
-        if traces not in TRACES:
+                 config: dict[str, Any] | None = None, traces: str | None = None) -> None:
+        if traces is not None and traces not in TRACES:
             raise ConfigError(f"traces must be one of {', '.join(TRACES)}, got {traces!r}")
         self.path = Path(path)
         self.scenario = scenario
         self.quick = bool(quick)
         self.overrides = _jsonable(dict(overrides or {}))
         self.grid = _jsonable(dict(grid or {}))
+        #: None until opened: then the store's own (a new store: ``"full"``)
         self.traces = traces
         self.points: dict[str, dict[str, Any]] = {}
         self.config_hash = config_hash(config) if config is not None else ""
@@ -306,7 +308,9 @@ class SweepStore:
                 n_done = sum(r.get("status") == "done" for r in stored.values())
                 raise ConfigError(f"{where} already holds {n_done} finished point(s) of "
                                   f"{self.scenario!r}; pass --resume to continue it or choose another --store")
-            if data["traces"] != self.traces and stored:
+            if self.traces is None or not stored:
+                self.traces = self.traces or data["traces"]
+            elif data["traces"] != self.traces:
                 raise ConfigError(f"{where} keeps traces={data['traces']!r}, this sweep asks for "
                                   f"{self.traces!r}; refusing to mix them (choose another --store)")
             self.points = stored
@@ -315,6 +319,7 @@ class SweepStore:
             if set(data.get("grid", {})) != set(self.grid):
                 raise ConfigError(f"{where} sweeps {list(data['grid'])}, this sweep "
                                   f"{list(self.grid)}; refusing to mix grids (choose another --store)")
+        self.traces = self.traces or "full"
         self.segments_dir.mkdir(exist_ok=True)
         self._clean_temp_files()
         self._validate_done(verify)
