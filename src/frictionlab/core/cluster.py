@@ -12,9 +12,10 @@ Sweeps (:func:`frictionlab.sweep.run_sweep`) and the independent runs of the lon
 * an address (``tcp://host:8786``, ``host:8786``).
 
 Before any work goes out, :func:`check_workers` waits (up to a timeout) for a first worker, then
-asks every worker which frictionlab it runs, so that a worker without frictionlab, or with another
-version or other source files than this process (whose results would differ), stops the run at
-once with that worker's error instead of failing its tasks in its own log.
+asks every worker and the scheduler (which unpickles every task too) which frictionlab they run, so
+that one without frictionlab, or with another version or other source files than this process
+(whose results would differ), stops the run at once with its error instead of failing its tasks
+in its own log.
 """
 
 from __future__ import annotations
@@ -130,15 +131,20 @@ def check_workers(client: Any, timeout: float, what: str) -> int:
                           "'dask worker ADDRESS' (or scale the cluster), check that they reach the scheduler, or "
                           "raise --worker-timeout") from None
     answers = client.run(_probe(), on_error="return")
+    try:  # the scheduler unpickles every task too: it needs frictionlab as well
+        answers["the scheduler"] = client.run_on_scheduler(_probe())
+    except Exception as exc:  # noqa: BLE001 - its error, whatever it is, is the answer
+        answers["the scheduler"] = exc
     mine = {"version": __version__, "source": package_hash(), "python": sys.version.split()[0]}
     for worker, ans in sorted(answers.items()):
+        who = worker if worker == "the scheduler" else f"dask worker {worker}"
         if isinstance(ans, BaseException):
             msg = str(ans).splitlines()[0] if str(ans) else ""
-            raise ConfigError(f"dask worker {worker} cannot run frictionlab ({type(ans).__name__}: {msg}); install "
-                              "the same frictionlab on every worker (docs: Parameter sweeps, Clusters)")
+            raise ConfigError(f"{who} cannot run frictionlab ({type(ans).__name__}: {msg}); install the same "
+                              "frictionlab on the scheduler and every worker (docs: Parameter sweeps, Clusters)")
         if ans["version"] != mine["version"] or ans["source"] != mine["source"]:
-            raise ConfigError(f"dask worker {worker} runs frictionlab {ans['version']} from {ans['path']} with other "
+            raise ConfigError(f"{who} runs frictionlab {ans['version']} from {ans['path']} with other "
                               f"source files than this process ({mine['version']}, source {mine['source'][:12]} != "
                               f"{ans['source'][:12]}); its results could differ: install the same frictionlab on every "
                               "worker")
-    return len(answers)
+    return len(answers) - 1

@@ -205,10 +205,9 @@ def local_workers(requested: int | None, n_points: int, oversubscribe: bool = Fa
     cap = max(1, min(n_points, n if oversubscribe else min(n, cores)))
     note = ""
     if requested is not None and cap < requested:
-        why = [f"{n_points} point{'s' if n_points != 1 else ''} to run"] if n_points < requested else []
-        if not oversubscribe and cores < requested:
-            why.append(f"{cores} cores (--oversubscribe to exceed)")
-        note = f"{requested} workers asked, starting {cap}: " + ", ".join(why)
+        why = (f"{n_points} point{'s' if n_points != 1 else ''} to run" if cap == n_points
+               else f"{cores} cores (--oversubscribe to exceed)")
+        note = f"{requested} workers asked, starting {cap}: {why}"
     return cap, note
 
 
@@ -566,13 +565,15 @@ def _run_distributed(client, scheduler, sc, todo, overrides, quick, metrics, st,
             out = fut.result()
         except Exception as exc:  # a killed worker, a task that cannot run there: record, go on ...
             failures += 1
-            text = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
-            if isinstance(exc, ImportError) or (n_ok == 0 and failures >= FAIL_FAST):
+            cause = exc.__cause__ or exc  # a task that cannot be unpickled: the ImportError behind it
+            text = f"{type(cause).__name__}: {str(cause).splitlines()[0] if str(cause) else ''}"
+            if isinstance(cause, ImportError) or (n_ok == 0 and failures >= FAIL_FAST):
                 for f in futures:  # ... unless the workers fail every task: stop, with their error
                     f.cancel()
                 raise ConfigError(f"the dask workers fail every task ({failures} failed, none finished); the first "
-                                  f"error: {text}. Check that every worker imports frictionlab and whatever the "
-                                  "scenario's code needs, or try --scheduler serial to see the error here") from None
+                                  f"error: {text}. Check that the scheduler and every worker import frictionlab and "
+                                  "whatever the scenario's code needs (the scheduler unpickles the tasks too), or try "
+                                  "--scheduler serial to see the error here") from None
             for key, point in part:
                 finish(key, point, (None, {}, text, float("nan"), {}))
             continue
