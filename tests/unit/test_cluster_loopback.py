@@ -1,7 +1,8 @@
-"""Sweeps on dask clusters that are not ours: a plain ``dask scheduler`` + two ``dask worker`` processes
-on loopback (started and stopped here), passed as an address, a scheduler file, a ``Client`` and a
+"""Work on dask clusters that are not ours: a plain ``dask scheduler`` + two ``dask worker`` processes on
+loopback (started and stopped here). Sweeps given an address, a scheduler file, a ``Client`` and a
 cluster object; a killed worker; a worker without frictionlab; a scheduler without workers; the
-local cluster's worker count and dashboard."""
+local cluster's worker count and dashboard. ``frictionlab run|reproduce rough-contact/fig13
+--scheduler``: its independent runs on the cluster, a worker killed mid-run, the local result bit for bit."""
 
 from __future__ import annotations
 
@@ -59,6 +60,26 @@ def _wait_workers(sched_file: Path, n: int, timeout: float = 120.0) -> None:
         c.wait_for_workers(n, timeout=timeout)
 
 
+class Loopback:
+    def __init__(self, address: str, sched_file: Path, procs: list[subprocess.Popen]) -> None:
+        self.address, self.file, self.procs = address, sched_file, procs
+
+    def __iter__(self):
+        return iter((self.address, self.file, self.procs[1:]))
+
+    def add_worker(self) -> subprocess.Popen:
+        """One more worker (for a test that kills it); the fixture stops it at the end if it lives."""
+        from distributed import Client
+
+        with Client(scheduler_file=str(self.file), timeout=60) as c:
+            n = len(c.scheduler_info(n_workers=-1)["workers"])
+        proc = _dask("worker", "--scheduler-file", str(self.file), "--nthreads", "1", "--no-dashboard", "--no-nanny",
+                     env=_worker_env(SRC, HERE))
+        self.procs.append(proc)
+        _wait_workers(self.file, n + 1)
+        return proc
+
+
 @pytest.fixture(scope="module")
 def loopback(tmp_path_factory):
     """``(address, scheduler file, [worker processes])``: a scheduler and two workers on 127.0.0.1."""
@@ -76,7 +97,7 @@ def loopback(tmp_path_factory):
                          "--no-nanny", env=_worker_env(SRC, HERE)) for _ in range(2)]
         procs += workers
         _wait_workers(sched_file, 2)
-        yield json.loads(sched_file.read_text())["address"], sched_file, workers
+        yield Loopback(json.loads(sched_file.read_text())["address"], sched_file, procs)
     finally:
         for p in reversed(procs):
             _stop(p)
@@ -145,21 +166,20 @@ def test_tasks_that_cannot_run_on_the_workers_stop_the_sweep(loopback, tmp_path)
         sys.modules.pop("only_here_toy", None)
 
 
-def test_killed_worker_loses_nothing(loopback, serial, tmp_path, monkeypatch):
-    """SIGKILL one of the two workers mid-sweep (points of 0.1 s: it holds one): its tasks run on the
-    other, results as serial."""
-    address, _, workers = loopback
-    log = tmp_path / "log"
-    monkeypatch.setenv("TOY_LOG", str(log))
+def test_killed_worker_loses_nothing(loopback, serial, tmp_path):
+    """SIGKILL one of three workers mid-sweep (points of 0.1 s: it holds one): its tasks run on the
+    others, results as serial."""
+    victim = loopback.add_worker()
     done = []
 
     def on_point(key, point, error):
         done.append(key)
-        if len(done) == 2 and workers[0].poll() is None:
-            os.killpg(workers[0].pid, signal.SIGKILL)
+        if len(done) == 2 and victim.poll() is None:
+            os.killpg(victim.pid, signal.SIGKILL)
 
-    ds = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "s", scheduler=address, chunk_size=1, on_point=on_point)
-    assert workers[0].poll() is not None  # it was killed during the sweep
+    ds = run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "s", scheduler=loopback.address, chunk_size=1,
+                   on_point=on_point)
+    assert victim.poll() is not None  # it was killed during the sweep
     xr.testing.assert_identical(ds, serial)
 
 
@@ -206,3 +226,58 @@ def test_local_cluster_serves_no_dashboard_unless_asked():
     finally:
         client.close()
         cluster.close()
+
+
+# ------------------------------------------------------------------ a scenario's independent runs
+FIG13 = "rough-contact/fig13"
+#: 2 sets x 2 velocities on a 16^2 patch: 4 independent runs of a few tenths of a second
+TINY = ["model.patch_nx=16", "model.patch_ny=16", "model.surface_mx=32", "protocol.slip=4.0",
+        "protocol.sets=[[1.0, 0.1], [1.0, 1.0]]", "protocol.velocities=[1.0, 10.0]", "protocol.map_set=[1.0, 1.0]"]
+
+
+def _fig13(cli, out: Path, *extra) -> None:
+    sets = [a for s in TINY for a in ("--set", s)]
+    code, _, err = cli(["run", FIG13, "--quick", "--csv", "none", "--out", out, *sets, *extra])
+    assert code in (0, 1), err  # 1: a claim fails at this tiny size; the data file is written either way
+
+
+def _assert_bitwise_equal(a: Path, b: Path) -> None:
+    with xr.open_dataset(a, engine="h5netcdf") as da, xr.open_dataset(b, engine="h5netcdf") as db:
+        xr.testing.assert_identical(da.load(), db.load())
+        for name in da.variables:
+            assert da[name].values.tobytes() == db[name].values.tobytes(), name
+
+
+@pytest.mark.slow(reason="rough-contact Fig. 13 (4 tiny runs) twice, here and on the loopback cluster: ~20 s")
+def test_fig13_runs_on_the_cluster_survives_a_killed_worker_and_matches_local(loopback, cli, tmp_path, monkeypatch):
+    from frictionlab.scenarios import checkpoint, executor
+
+    _fig13(cli, tmp_path / "local")
+
+    def not_here(*args):
+        raise AssertionError("with --scheduler no run may go to local processes")
+
+    monkeypatch.setattr(executor.LocalProcesses, "run", not_here)
+    victim = loopback.add_worker()
+    real_save = checkpoint.PartialStore.save
+
+    def save(self, key, value):  # the first finished run: kill a worker that may hold another
+        real_save(self, key, value)
+        if victim.poll() is None:
+            os.killpg(victim.pid, signal.SIGKILL)
+
+    monkeypatch.setattr(checkpoint.PartialStore, "save", save)
+    _fig13(cli, tmp_path / "cluster", "--scheduler", str(loopback.file))
+    assert victim.poll() is not None
+    name = "rough-contact__fig13.nc"
+    _assert_bitwise_equal(tmp_path / "local" / name, tmp_path / "cluster" / name)
+
+
+def test_reproduce_scheduler_refusals(cli, tmp_path):
+    code, _, err = cli(["reproduce", FIG13, "--quick", "--out", tmp_path, "--workers", "2", "--scheduler",
+                        "tcp://127.0.0.1:9"])
+    assert code == 2 and "with --scheduler the cluster's workers run" in err
+    code, _, err = cli(["run", "classic/rsf-velocity-step", "--out", tmp_path, "--scheduler", "tcp://127.0.0.1:9"])
+    assert code == 2 and "has no [parallel] section" in err
+    code, _, err = cli(["reproduce", FIG13, "--quick", "--out", tmp_path, "--scheduler", "local"])
+    assert code == 2 and "local processes are the default" in err
