@@ -243,3 +243,19 @@ def test_record_checksum_covers_its_key():
     rec = sealed("pa", {"params": {"x": 1}, "status": "done"})
     assert rec["check"] == record_check("pa", rec) != record_check("pb", rec)
     assert rec["check"] == zlib.crc32(b'["pa",{"params":{"x":1},"status":"done"}]')
+
+
+def test_worker_that_cannot_write_records_failed_points_that_read_back(tmp_path):
+    """A worker without the store's file system returns failed records; journalled, they stay intact."""
+    from frictionlab.sweep.runner import run_and_store_points
+
+    blocked = tmp_path / "not-a-dir"
+    blocked.write_text("a file where the segments directory should be")
+    recs = run_and_store_points(_sweep_toy.TOY, [(point_key({"toy.x": 1.0}), {"toy.x": 1.0})], {}, False,
+                                str(blocked), "full")
+    assert recs[0][1]["status"] == "failed" and "cannot write the points into" in recs[0][1]["error"]
+    st = SweepStore(tmp_path / "s", "toy/sweep", grid={"toy.x": [1.0]}, config=_sweep_toy.TOY.config).open(resume=False)
+    st.append_records(recs)
+    st.release()  # as a killed client: the journal is not folded
+    data = SweepStore.read_index(tmp_path / "s")
+    assert data["damaged"] == [] and data["points"][recs[0][0]]["status"] == "failed"

@@ -527,11 +527,12 @@ class SweepStore:
             self.append_records(store_points(self.segments_dir, items, self.traces))
 
     def append_records(self, items: list[tuple[str, dict[str, Any]]]) -> None:
-        """Journal sealed records whose results are already in a segment: one flushed write."""
+        """Journal records whose results are already in a segment (sealed here if not yet): one flushed write."""
         if not items:
             return
         lines = []
         for key, rec in items:
+            rec = rec if "check" in rec else sealed(key, rec)
             self.points[key] = rec
             lines.append(json.dumps({"key": key, **rec}, allow_nan=True, separators=(",", ":")))
         with open(self.path / JOURNAL, "a") as fh:
@@ -540,8 +541,8 @@ class SweepStore:
             os.fsync(fh.fileno())
 
     def append_record(self, key: str, rec: dict[str, Any]) -> None:
-        """Journal one record (sealed here when it has no checksum yet)."""
-        self.append_records([(key, rec if "check" in rec else sealed(key, rec))])
+        """Journal one record."""
+        self.append_records([(key, rec)])
 
     def close(self) -> None:
         """Write what is kept, fold the journal into the index and release the lock."""
