@@ -465,6 +465,15 @@ def test_sweep_cli_says_which_points_it_repaired(toy, cli, tmp_path):
     assert SweepStore(tmp_path / "s", "toy/cli").load_point(key).friction_force.size == 11
 
 
+def test_sweep_plot_to_an_unknown_figure_type_is_one_line(toy, cli, tmp_path):
+    """Issue 30: ``sweep plot STORE --out x.xyz`` was an internal error (exit 1)."""
+    assert cli(["sweep", "toy/cli", "--grid", "toy.x=1:2:2", "--store", tmp_path / "s", "--scheduler", "serial"])[0] == 0
+    code, _, err = cli(["sweep", "plot", tmp_path / "s", "--out", tmp_path / "x.xyz"])
+    assert_one_line_error(code, err, "--out", "x.xyz", ".png, .pdf or .svg")
+    code, _, err = cli(["sweep", "toy/cli", "--grid", "toy.x=1:2:2", "--store", tmp_path / "t", "--traces", "some"])
+    assert_one_line_error(code, err, "--traces 'some'")
+
+
 def test_second_writer_refused_naming_the_holder(tmp_path, cli, toy):
     import socket
 
