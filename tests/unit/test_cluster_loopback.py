@@ -122,6 +122,8 @@ def test_address_file_and_client_give_the_serial_result(loopback, serial, tmp_pa
         xr.testing.assert_identical(ds, serial)
     with pytest.raises(ConfigError, match="--workers sizes a local cluster"):
         run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "d", scheduler=address, n_workers=2)
+    with pytest.raises(ConfigError, match="--dashboard serves the dashboard of a local cluster"):
+        run_sweep(_sweep_toy.TOY, GRID, store=tmp_path / "d", scheduler=address, dashboard=True)
 
 
 def test_worker_without_frictionlab_stops_the_sweep_with_its_error(loopback, tmp_path):

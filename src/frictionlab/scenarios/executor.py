@@ -5,7 +5,8 @@ hands its runs to an *executor*: ``executor.run(fn, items, finished)`` calls ``f
 ``(index, args)`` of ``items`` and ``finished(index, value)`` in the calling process as each run ends
 (there the partial results are written, :mod:`.checkpoint`); on the first run that raises, the runs
 not started are cancelled and the error is raised once the running ones have ended (and been
-reported); on Ctrl-C the workers stop at once.
+reported; on a dask cluster, which cannot tell queued tasks from running ones, every unfinished run
+is cancelled); on Ctrl-C the workers stop at once (dask: the tasks are cancelled).
 
 * :class:`LocalProcesses` -- ``workers`` processes forked from this one (``[parallel] workers``),
   each with one FFT thread; one worker runs in this process.

@@ -355,9 +355,11 @@ def run_sweep(
     if start_method not in (None, "fork", "spawn"):
         raise ConfigError(f"start_method must be 'fork' or 'spawn', got {start_method!r}")
     kind = _scheduler_kind(scheduler)
-    if kind == "external" and n_workers is not None:
-        raise ConfigError("--workers sizes a local cluster; an external cluster has the workers it has (scale it, "
-                          "or start more 'dask worker' processes)")
+    if kind == "external" and (n_workers is not None or oversubscribe or dashboard):
+        what = "--workers sizes" if n_workers is not None else ("--oversubscribe sizes" if oversubscribe
+                                                                else "--dashboard serves the dashboard of")
+        raise ConfigError(f"{what} a local cluster; an external cluster has the workers (and dashboard) it has: "
+                          "scale it, or start more 'dask worker' processes")
     if store is None:
         store = tempfile.mkdtemp(prefix="frictionlab-sweep-")
     st = SweepStore(store, sc.name, quick=quick, overrides=overrides, grid=grid.to_json(), config=base_cfg,
