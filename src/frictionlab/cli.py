@@ -116,7 +116,9 @@ def run(
     store = None
     try:
         with partial_results(out, sc.name, fresh=fresh, say=lambda text: _say(text, err=True)) as store, \
-                runs_on(scheduler):
+                runs_on(scheduler) as cluster:
+            if cluster is not None:
+                cluster.client  # noqa: B018 - reach it (and check its workers) before the scenario starts
             with console.status(f"running {escape(sc.name)} ..."):
                 ds, cfg = sc.execute(overrides, quick=quick)
             written.append(str(write_netcdf(ds, stem.with_suffix(".nc"))))
@@ -223,9 +225,11 @@ def reproduce(
     pending = [sc.name for sc in scenarios]
     label = {"pass": "[green]pass[/green]", "deviation": "[yellow]deviation[/yellow]", "fail": "[red]FAIL[/red]"}
     try:
-        with runs_on(scheduler), Progress(TextColumn("{task.description:<40}"), BarColumn(),
-                                          TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
-                                          console=console) as prog:
+        with runs_on(scheduler) as cluster, Progress(TextColumn("{task.description:<40}"), BarColumn(),
+                                                     TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
+                                                     console=console) as prog:
+            if cluster is not None and any("parallel" in sc.config for sc in scenarios):
+                cluster.client  # noqa: B018 - reach it (and check its workers) now: a bad address stops here
             task = prog.add_task("reproduce", total=len(scenarios))
             for sc in scenarios:
                 prog.update(task, description=escape(sc.name))

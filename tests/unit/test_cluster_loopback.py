@@ -283,3 +283,7 @@ def test_reproduce_scheduler_refusals(cli, tmp_path):
     assert code == 2 and "has no [parallel] section" in err
     code, _, err = cli(["reproduce", FIG13, "--quick", "--out", tmp_path, "--scheduler", "local"])
     assert code == 2 and "local processes are the default" in err
+    code, _, err = cli(["reproduce", FIG13, "--quick", "--out", tmp_path / "r", "--scheduler", "tcp://127.0.0.1:9"])
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2 and len(lines) == 1 and "cannot reach the dask scheduler at 'tcp://127.0.0.1:9'" in lines[0], err
+    assert not (tmp_path / "r" / "data").exists()  # stopped before any scenario ran
