@@ -259,3 +259,15 @@ def test_worker_that_cannot_write_records_failed_points_that_read_back(tmp_path)
     st.release()  # as a killed client: the journal is not folded
     data = SweepStore.read_index(tmp_path / "s")
     assert data["damaged"] == [] and data["points"][recs[0][0]]["status"] == "failed"
+
+
+def test_resuming_a_finished_store_reads_the_index_and_writes_nothing(tmp_path, logged):
+    ref = _store(tmp_path)
+    index = tmp_path / "s" / "index.json"
+    before = (index.stat().st_ino, index.stat().st_mtime_ns, (tmp_path / "s" / "index.crc").read_text())
+    assert int(before[2]) == zlib.crc32(index.read_bytes())
+    logged.unlink()
+    again = _store(tmp_path, resume=True)
+    xr.testing.assert_identical(again, ref)
+    assert _computed(logged) == []
+    assert (index.stat().st_ino, index.stat().st_mtime_ns, (tmp_path / "s" / "index.crc").read_text()) == before

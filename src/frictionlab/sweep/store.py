@@ -44,6 +44,7 @@ import re
 import socket
 import sys
 import time
+import zlib
 from collections import defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -59,6 +60,8 @@ if TYPE_CHECKING:
 __all__ = ["SweepStore", "point_key", "make_record", "FORMAT", "FLUSH_POINTS", "FLUSH_S", "VERIFY_ON_OPEN_BYTES"]
 
 INDEX = "index.json"
+#: CRC-32 of the bytes of ``index.json`` as last written: when it matches, the records need no check each
+INDEX_CRC = "index.crc"
 JOURNAL = "journal.jsonl"
 LOCK = "sweep.lock"
 SEGMENTS = "segments"
@@ -183,6 +186,7 @@ class SweepStore:
         #: ``(where, reason)`` of records and journal lines that could not be read (skipped)
         self.damaged: list[tuple[str, str]] = []
         self._locked = False
+        self._dirty = True  # the index on disk differs from this object (cleared when written)
         self._buffer: list[tuple[str, Any, dict[str, Any]]] = []
         self._buffer_since = 0.0
 
@@ -216,7 +220,8 @@ class SweepStore:
         """
         p = Path(path) / INDEX
         try:
-            data = json.loads(p.read_bytes().decode("utf-8"))
+            raw = p.read_bytes()
+            data = json.loads(raw.decode("utf-8"))
         except FileNotFoundError:
             raise DataError(f"{path} is not a sweep store (no {INDEX})") from None
         except IsADirectoryError:
@@ -234,11 +239,16 @@ class SweepStore:
         legacy = data["format"] == LEGACY_FORMAT
         damaged: list[tuple[str, str]] = []
         points: dict[str, dict[str, Any]] = {}
+        try:  # the whole file as written: its records are whole (the common case, one C-speed pass)
+            whole = int((Path(path) / INDEX_CRC).read_text()) == zlib.crc32(raw)
+        except (OSError, ValueError):
+            whole = False
         for k, rec in data["points"].items():
-            if _intact(k, rec, legacy):
+            if whole or _intact(k, rec, legacy):
                 points[k] = rec
             else:
                 damaged.append((str(k), "record fails its checksum in the index"))
+        data["journalled"] = 0
         journal = Path(path) / JOURNAL
         if journal.exists():
             for i, line in enumerate(journal.read_bytes().splitlines(), 1):
@@ -249,6 +259,7 @@ class SweepStore:
                     rec, key = None, None
                 if key is not None and _intact(key, rec, legacy):
                     points[key] = rec
+                    data["journalled"] += 1
                 elif line.strip():
                     damaged.append((f"journal line {i}", "unreadable or fails its checksum"))
         data["points"] = points
@@ -315,6 +326,11 @@ class SweepStore:
                                   f"{self.traces!r}; refusing to mix them (choose another --store)")
             self.points = stored
             self.damaged = list(data["damaged"])
+            # unchanged on disk unless the journal, a repair or the sweep's own header says otherwise
+            self._dirty = bool(data["journalled"] or data["damaged"] or legacy or data["grid"] != self.grid
+                               or data.get("traces") != (self.traces or data["traces"])
+                               or data.get("config_hash", "") != self.config_hash
+                               or not (self.path / INDEX_CRC).exists())
             # the axes must be the same keys (a resumed sweep may change their values)
             if set(data.get("grid", {})) != set(self.grid):
                 raise ConfigError(f"{where} sweeps {list(data['grid'])}, this sweep "
@@ -410,6 +426,7 @@ class SweepStore:
     def _drop(self, key: str, why: str) -> None:
         self.repaired.append((key, why))
         del self.points[key]
+        self._dirty = True
 
     def _validate_done(self, verify: bool | None) -> None:
         """Check the finished points' segments (size always; checksums when small or asked); a
@@ -455,6 +472,7 @@ class SweepStore:
                 if key in bad:
                     continue
                 self.points[key] = rec
+                self._dirty = True
                 used.add(name)
                 lost.discard(key)
                 self.repaired[:] = [(k, w) for k, w in self.repaired if k != key]
@@ -488,14 +506,21 @@ class SweepStore:
             pass
 
     def compact(self) -> None:
-        """Fold the journal into ``index.json`` (atomically) and remove it."""
+        """Fold the journal into ``index.json`` (atomically, with its checksum) and remove it; nothing
+        to do when the index on disk already holds every record (a finished store resumed)."""
+        if not self._dirty:
+            return
         self._write_index()
         (self.path / JOURNAL).unlink(missing_ok=True)
+        self._dirty = False
 
     def _write_index(self) -> None:
         data = {"format": FORMAT, "scenario": self.scenario, "quick": self.quick, "overrides": self.overrides,
                 "config_hash": self.config_hash, "grid": self.grid, "traces": self.traces, "points": self.points}
-        _atomic_write_text(self.index_path, json.dumps(data, separators=(",", ":"), allow_nan=True))
+        text = json.dumps(data, separators=(",", ":"), allow_nan=True)
+        (self.path / INDEX_CRC).unlink(missing_ok=True)  # a crash before the new one: records checked one by one
+        _atomic_write_text(self.index_path, text)
+        _atomic_write_text(self.path / INDEX_CRC, str(zlib.crc32(text.encode("utf-8"))))
 
     # -- points ------------------------------------------------------------------------
     def is_done(self, key: str) -> bool:
@@ -531,6 +556,7 @@ class SweepStore:
         if not items:
             return
         lines = []
+        self._dirty = True
         for key, rec in items:
             rec = rec if "check" in rec else sealed(key, rec)
             self.points[key] = rec
