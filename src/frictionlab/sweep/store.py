@@ -3,6 +3,7 @@
 Layout::
 
     STORE/index.json          scenario, profile, fixed overrides, grid, traces kept, one record per point
+    STORE/index.crc           CRC-32 of index.json as written (intact: its records need no check each)
     STORE/journal.jsonl       records of points finished since the index was last compacted
     STORE/segments/<s>.seg    the kept results of many points, each with its checksum (:mod:`.segments`)
 
@@ -16,8 +17,9 @@ Writing: finished points are gathered into one segment per dask task (written by
 per flush of this process (every :data:`FLUSH_POINTS` points or :data:`FLUSH_S` seconds), written
 through a temporary name, flushed to disk and renamed; then their records are appended to the
 journal with one flushed write. The journal is folded into ``index.json`` (atomic rename) when the
-store is opened and closed. Opening a store reads that one index (and the journal) -- not the
-points: a finished 10,000-point store resumes in a fraction of a second.
+store is opened and closed (not rewritten when nothing changed). Opening a store reads that one
+index (and the journal) -- not the points: a finished 10,000-point store resumes in a fraction of a
+second.
 
 Integrity: a record whose own checksum fails (in the index or the journal) is dropped, a torn
 journal line skipped; a record's segment must exist and be long enough, and every blob's CRC-32 is
