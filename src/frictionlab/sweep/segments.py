@@ -16,6 +16,16 @@ repeats the records: a segment written by a worker whose record never reached th
 client) is recovered from it, nothing recomputed. A segment is written under a temporary name,
 flushed to disk and renamed, so under its final name it is complete; a torn or flipped byte is
 found by the checksums (on opening a store, or when a point is read back) and that point runs again.
+
+Notes
+-----
+Why not Zarr or NetCDF/HDF5 (measured on the shared 2-core machine, 11-sample results): one NetCDF
+file per point, the former store, cost 14 ms a point to write; one Zarr group per point
+(``Dataset.to_zarr``, zarr 3.1) 19 ms and five files; a segment of 100 points 0.12 ms a point. A Zarr
+array with a point dimension writes a 100-point chunk in 0.02 ms a point, but needs every point to
+have the same variables and lengths (runs differ: adaptive steps, swept durations, contact maps)
+and still a manifest of finished points; HDF5 has no concurrent writers. Segments keep any result
+exactly, one file per task, with no dependency.
 """
 
 from __future__ import annotations
