@@ -588,9 +588,9 @@ class SweepStore:
         DataError
             no result kept for ``key``, or its bytes fail their checksum.
         """
+        if not self.points and self.exists():  # a store object made to read one (not opened): its records once
+            self.points = self.read_index(self.path)["points"]
         rec = self.points.get(key)
-        if rec is None and self.exists():
-            rec = self.read_index(self.path)["points"].get(key)
         if rec is not None and rec.get("seg"):
             return decode(read_blob(self._segment(str(rec["seg"])), rec))
         if rec is not None and "seg" not in rec and legacy_path(self.path, key).exists():
