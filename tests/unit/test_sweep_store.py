@@ -271,3 +271,22 @@ def test_resuming_a_finished_store_reads_the_index_and_writes_nothing(tmp_path, 
     xr.testing.assert_identical(again, ref)
     assert _computed(logged) == []
     assert (index.stat().st_ino, index.stat().st_mtime_ns, (tmp_path / "s" / "index.crc").read_text()) == before
+
+
+def test_temporary_segments_of_workers_on_other_hosts_are_spared(tmp_path):
+    import socket
+    import subprocess
+    import sys
+
+    _store(tmp_path)
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    segs = tmp_path / "s" / "segments"
+    here = segs / f".s00000000000000aa@{socket.gethostname().split('.')[0]}.{dead.pid}.tmp"
+    there = segs / f".s00000000000000bb@node-17.{dead.pid}.tmp"  # a worker elsewhere, still writing
+    old = segs / f".s00000000000000cc@node-17.{dead.pid}.tmp"
+    for p in (here, there, old):
+        p.write_bytes(b"half")
+    os.utime(old, (0, 0))  # written in 1970: abandoned
+    SweepStore(tmp_path / "s", "toy/sweep", grid={"toy.x": []}, config=_sweep_toy.TOY.config).open(resume=True).close()
+    assert [p.exists() for p in (here, there, old)] == [False, True, False]

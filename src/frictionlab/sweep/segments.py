@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import struct
 import uuid
 import zlib
@@ -90,7 +91,8 @@ def write_segment(seg_dir: str | Path, items: list[tuple[str, xr.Dataset | None,
     footer = json.dumps({"points": out}, allow_nan=True, separators=(",", ":")).encode()
     parts += [footer, _TRAILER.pack(len(footer), zlib.crc32(footer), END)]
     final = seg_dir / f"{name}{SUFFIX}"
-    tmp = seg_dir / f".{name}.{os.getpid()}.tmp"
+    host = socket.gethostname().split(".")[0]  # the opener of the store spares other hosts' files in flight
+    tmp = seg_dir / f".{name}@{host}.{os.getpid()}.tmp"
     with open(tmp, "wb") as fh:
         fh.write(b"".join(parts))
         fh.flush()

@@ -410,12 +410,17 @@ class SweepStore:
 
     # -- repairs on opening ----------------------------------------------------------------
     def _clean_temp_files(self) -> None:
-        """Remove temporary files that killed processes left (those of live processes stay)."""
+        """Remove temporary files that killed processes left (those of live processes stay; a segment
+        being written by a worker on another host stays for a day)."""
+        me = socket.gethostname()
         for d in (self.path, self.segments_dir, self.points_dir):
             if not d.is_dir():
                 continue
             for f in d.glob(".*"):
                 if ".tmp" not in f.name and not f.name.startswith(".frictionlab-write-test-"):
+                    continue
+                host = re.search(r"@([^.@/]+(?:\.[^.@/]+)*?)\.\d+\.tmp$", f.name)
+                if host and host.group(1) != me.split(".")[0] and time.time() - self._mtime(f) < 86400:
                     continue
                 pids = [int(p) for p in re.findall(r"\.(\d+)\.tmp", f.name)]
                 if pids and any(p != os.getpid() and _pid_alive(p) for p in pids):
