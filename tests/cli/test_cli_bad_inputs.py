@@ -461,7 +461,7 @@ def test_sweep_cli_says_which_points_it_repaired(toy, cli, tmp_path):
     code, out, err = cli([*args, "--resume"])
     assert code == 0 and f"1 damaged stored point(s) or record(s), their points run again: {key} " \
                          "(checksum mismatch)" in out + err
-    assert "3/3 points finished" in out
+    assert "3/3 points finished" in out and "2 of 3 points stored, 1 to run" in out + err
     assert SweepStore(tmp_path / "s", "toy/cli").load_point(key).friction_force.size == 11
 
 

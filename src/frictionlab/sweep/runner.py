@@ -389,6 +389,9 @@ def run_sweep(
                        TextColumn("{task.fields[failed]} failed"), TimeElapsedColumn(), TimeRemainingColumn(),
                        console=console, transient=False)
     n_done0 = grid.size - len(todo)
+    if console is not None and resume:
+        console.print(f"resumed {str(st.path)!r}: {n_done0} of {grid.size} points stored, {len(todo)} to run",
+                      markup=False, soft_wrap=True)
 
     n_failed = 0
     task = None
