@@ -18,6 +18,12 @@ spawned`` (workers that import and compile again, the behaviour before). Ratios 
 this one invocation (best of two interleaved repeats; one with ``--quick``, 16 points instead
 of 48); the load average printed beside them says whether the cores were free. The CPU seconds
 of each run (the process and its workers) show the work done, which the load does not change.
+Scale (issue "Beyond one machine"): ``noop`` points (10,000; 2,000 with ``--quick``) on 2 forked
+workers, against their pure compute time (every point's run and summary in this process, nothing
+stored): the ratio of the two, the time to resume the finished store (``--resume`` of a sweep with
+nothing left to run: it reads one index) and the store's bytes per point, each beside the figure of
+the former store (one NetCDF file per point, measured at 1fb6ae8 and quoted in the issue).
+
 Run with ``frictionlab bench sweep``.
 """
 
@@ -110,12 +116,44 @@ def _noop_per_point(n: int, **kw) -> float:
         return (time.perf_counter() - t0) / n
 
 
+def _store_bytes(path: str) -> int:
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(path) for f in files)
+
+
+def _scale(n: int) -> list[tuple[str, float, str, str]]:
+    """10^4 near-free points on 2 workers vs their pure compute; resume of the finished store."""
+    from frictionlab.sweep.runner import run_point
+
+    t0 = time.perf_counter()
+    for i in range(n):
+        run_point(NOOP, {"noop.x": i / n}, {}, False)
+    pure = time.perf_counter() - t0
+    grid = [f"noop.x=0:1:{n}"]
+    with tempfile.TemporaryDirectory() as d:
+        t0 = time.perf_counter()
+        run_sweep(NOOP, grid, store=d, scheduler="local", n_workers=2)
+        wall = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        again = run_sweep(NOOP, grid, store=d, scheduler="local", n_workers=2, resume=True)
+        resume = time.perf_counter() - t0
+        assert int((again.status == "done").sum()) == n
+        size = _store_bytes(d) / n
+    return [(f"{n} noop points: pure compute (run + summary, in this process)", pure, "s", ""),
+            (f"{n} noop points, 2 forked workers: wall, start-up included", wall, "s",
+             "before: 14.3 min for 10^4 (--worker-writes --chunk 100)"),
+            (f"{n} noop points: wall / pure compute", wall / pure, "x", "<= 3"),
+            (f"{n} noop points: --resume of the finished store", resume, "s",
+             "<= 2; before: 9 min 24 s for 10^4, 161 s for 2,000"),
+            (f"{n} noop points: store size per point (traces full, 11 samples)", size / 1e3, "kB", "")]
+
+
 def run(quick: bool) -> list[tuple[str, float, str, str]]:
     n = 16 if quick else 48
     out: list[tuple[str, float, str, str]] = []
+    out += _scale(2000 if quick else 10_000)
     _noop_per_point(4, scheduler="serial")  # warm the NetCDF stack of this process
     out.append(("per-point overhead, serial (noop, 96 points)", 1e3 * _noop_per_point(96, scheduler="serial"),
-                "ms", "sweep machinery: run + summary + NetCDF + journal"))
+                "ms", "sweep machinery: run + summary + segment + journal"))
     out.append(("per-point overhead, 2 forked workers (noop, 96 points, start-up included)",
                 1e3 * _noop_per_point(96, scheduler="local", n_workers=2), "ms", ""))
     for method in ("fork", "spawn"):
@@ -148,5 +186,8 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
 
 
 if __name__ == "__main__":
-    for row in run(quick="--quick" in sys.argv):
+    # ``python benchmarks/bench_sweep.py scale [N]``: the scale rows only (N points, default 10,000)
+    rows = (_scale(int(sys.argv[2]) if len(sys.argv) > 2 else 10_000) if sys.argv[1:2] == ["scale"]
+            else run(quick="--quick" in sys.argv))
+    for row in rows:
         print(row)

@@ -52,6 +52,21 @@ def _root(debug: Annotated[bool, typer.Option("--debug", help="show tracebacks o
         set_thread_limit(threads)
 
 
+_SCHEDULER_HELP = ("run the independent runs of the scenarios with a \\[parallel] section (rough-contact Figs. 8, "
+                   "13, 14) on a dask cluster: its address (tcp://host:8786) or scheduler file (FILE.json); "
+                   "every worker and the scheduler need the same frictionlab")
+
+
+def _scheduler_option(value: Optional[str]) -> Optional[str]:
+    """``--scheduler``: an address or a scheduler file; the local words of ``sweep`` are refused here."""
+    if value is None:
+        return None
+    if not value.strip() or value.strip().lower() in ("local", "serial", "sync", "synchronous"):
+        raise ConfigError(f"--scheduler {value!r}: give a dask scheduler's address (tcp://host:8786) or scheduler "
+                          "file; local processes are the default (--workers N)")
+    return value.strip()
+
+
 @app.command()
 def run(
     target: Annotated[str, typer.Argument(help="scenario name or scenario TOML file")],
@@ -63,12 +78,14 @@ def run(
                                      "said in its first line), 'full' (every sample) or 'none'")] = "decimated",
     fresh: Annotated[bool, typer.Option("--fresh", help="discard the finished runs an interrupted earlier run left "
                                         "in OUT/partial/ instead of resuming from them")] = False,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help=_SCHEDULER_HELP)] = None,
 ) -> None:
     """Run one scenario (or TOML file) -> OUT/<name>.nc (every sample), .csv (decimated by default), .png.
 
     A scenario of many independent runs (rough-contact Figs. 8, 13, 14) writes each finished run to
     OUT/partial/<name>/ at once; the same command after an interruption resumes from them (``--fresh``:
-    start over); they are removed once OUT/<name>.nc is written. Workers: ``--set parallel.workers=N``.
+    start over); they are removed once OUT/<name>.nc is written. Workers: ``--set parallel.workers=N``, or
+    the workers of a dask cluster: ``--scheduler tcp://host:8786`` (or a scheduler file).
 
     Exit status as ``reproduce``: 0 when no claim fails (a proven deviation of the paper is listed
     as DEVIATION, not a failure), 1 when one does.
@@ -79,11 +96,16 @@ def run(
     from .scenarios import load_scenario
     from .scenarios.checkpoint import discard, partial_results
     from .scenarios.config import dump_toml, parse_set
+    from .scenarios.executor import runs_on
 
     if csv not in _CSV_MODES:
         raise ConfigError(f"--csv {csv!r}: choose one of {', '.join(_CSV_MODES)}")
     overrides = parse_set(set_ or [])
     sc = load_scenario(target)  # the loader `sweep` uses too: a file keeps its scenario's derived keys
+    scheduler = _scheduler_option(scheduler)
+    if scheduler is not None and "parallel" not in sc.config:
+        raise ConfigError(f"--scheduler: {sc.name} has no [parallel] section (no independent runs to send to a "
+                          "cluster); use 'frictionlab sweep --scheduler' to run a scenario over a grid on one")
     if dump:
         cfg = sc.resolved_config(overrides, quick)
         path = writable_dir(out) / f"{sc.name.replace('/', '__')}.toml"
@@ -95,7 +117,10 @@ def run(
     written: list[str] = []
     store = None
     try:
-        with partial_results(out, sc.name, fresh=fresh, say=lambda text: _say(text, err=True)) as store:
+        with partial_results(out, sc.name, fresh=fresh, say=lambda text: _say(text, err=True)) as store, \
+                runs_on(scheduler) as cluster:
+            if cluster is not None:
+                cluster.client  # noqa: B018 - reach it (and check its workers) before the scenario starts
             with console.status(f"running {escape(sc.name)} ..."):
                 ds, cfg = sc.execute(overrides, quick=quick)
             written.append(str(write_netcdf(ds, stem.with_suffix(".nc"))))
@@ -162,6 +187,7 @@ def reproduce(
                                             "writes OUT/mutations.md; a survivor exits 1")] = False,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="replace a report in OUT of other scenarios or "
                                             "another profile (refused without it)")] = False,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help=_SCHEDULER_HELP)] = None,
 ) -> None:
     """Run the papers' experiments, check every claim, write report.html, report.md and validation.md.
 
@@ -181,13 +207,19 @@ def reproduce(
     from .report.reproduce import counts, exit_code, run_one, write_report
     from .scenarios.base import select
     from .scenarios.checkpoint import discard, partial_dir
+    from .scenarios.executor import runs_on
 
     if workers is not None and workers < 1:
         raise ConfigError(f"--workers {workers}: the number of worker processes must be at least 1")
+    scheduler = _scheduler_option(scheduler)
+    if workers is not None and scheduler is not None:
+        raise ConfigError("--workers sizes the local processes; with --scheduler the cluster's workers run the "
+                          "independent runs (scale the cluster instead)")
     scenarios = select(list(targets or []))
     debug = _DEBUG or "--debug" in sys.argv
     command = ("frictionlab reproduce" + "".join(f" {t}" for t in targets or []) + (" --quick" if quick else "")
-               + (f" --workers {workers}" if workers is not None else ""))
+               + (f" --workers {workers}" if workers is not None else "")
+               + (f" --scheduler {scheduler}" if scheduler is not None else ""))
     outcomes = []
     writable_dir(out)
     from .report.manifest import claim_report_dir
@@ -200,6 +232,10 @@ def reproduce(
         used = [name for name, o in overrides.items() if o]
         _say(f"--workers {workers}: " + (f"parallel.workers = {workers} for {', '.join(used)}" if used
                                          else "none of these scenarios has a [parallel] section; not used"))
+    if scheduler is not None:
+        used = [sc.name for sc in scenarios if "parallel" in sc.config]
+        _say(f"--scheduler {scheduler}: " + (f"the independent runs of {', '.join(used)} go to the cluster" if used
+                                             else "none of these scenarios has a [parallel] section; not used"))
     if fresh:
         for sc in scenarios:
             discard(out, sc.name)
@@ -212,8 +248,11 @@ def reproduce(
         mrep = MutationReport()
         command += " --mutations"
     try:
-        with Progress(TextColumn("{task.description:<40}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                      TimeElapsedColumn(), console=console) as prog:
+        with runs_on(scheduler) as cluster, Progress(TextColumn("{task.description:<40}"), BarColumn(),
+                                                     TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
+                                                     console=console) as prog:
+            if cluster is not None and any("parallel" in sc.config for sc in scenarios):
+                cluster.client  # noqa: B018 - reach it (and check its workers) now: a bad address stops here
             task = prog.add_task("reproduce", total=len(scenarios))
             for sc in scenarios:
                 prog.update(task, description=escape(sc.name))

@@ -447,45 +447,31 @@ def _toy_sweep_store(tmp_path, **kw):
     return run_sweep(TOY, ["toy.x=1:4:4"], store=tmp_path / "s", scheduler="serial", **kw)
 
 
-def test_truncated_point_file_is_recomputed_on_resume(tmp_path):
+def test_sweep_cli_says_which_points_it_repaired(toy, cli, tmp_path):
+    """A flipped bit in a stored result is found on --resume, said, and that point computed again."""
     from frictionlab.sweep import SweepStore
 
-    ref = _toy_sweep_store(tmp_path)
-    f = sorted((tmp_path / "s" / "points").glob("p*.nc"))[1]
-    key = f.stem
-    f.write_bytes(f.read_bytes()[: f.stat().st_size // 2])  # a disk-full / killed copy
-    st = SweepStore(tmp_path / "s", "toy/cli", grid={"toy.x": [1.0, 2.0, 3.0, 4.0]}, config=TOY.config)
-    st.open(resume=True)
-    assert [k for k, _ in st.repaired] == [key] and "unreadable" in st.repaired[0][1]
-    assert not st.is_done(key)
-    st.close()
-    again = _toy_sweep_store(tmp_path, resume=True)
-    xr.testing.assert_identical(again, ref)
+    args = ["sweep", "toy/cli", "--grid", "toy.x=1:3:3", "--store", tmp_path / "s", "--scheduler", "serial"]
+    assert cli(args)[0] == 0
+    (seg,) = (tmp_path / "s" / "segments").glob("*.seg")
+    key, rec = next(iter(SweepStore.read_index(tmp_path / "s")["points"].items()))
+    data = bytearray(seg.read_bytes())
+    data[rec["off"] + rec["len"] - 1] ^= 0x01
+    seg.write_bytes(bytes(data))
+    code, out, err = cli([*args, "--resume"])
+    assert code == 0 and f"1 damaged stored point(s) or record(s), their points run again: {key} " \
+                         "(checksum mismatch)" in out + err
+    assert "3/3 points finished" in out and "2 of 3 points stored, 1 to run" in out + err
     assert SweepStore(tmp_path / "s", "toy/cli").load_point(key).friction_force.size == 11
 
 
-def test_sweep_cli_says_which_point_files_it_repaired(toy, cli, tmp_path):
-    args = ["sweep", "toy/cli", "--grid", "toy.x=1:3:3", "--store", tmp_path / "s", "--scheduler", "serial"]
-    assert cli(args)[0] == 0
-    f = sorted((tmp_path / "s" / "points").glob("p*.nc"))[0]
-    f.write_bytes(b"")
-    code, out, err = cli([*args, "--resume"])
-    assert code == 0 and f"1 stored point file(s) were broken and run again: {f.stem} (unreadable" in out + err
-    assert "3/3 points finished" in out and f.stat().st_size > 0
-
-
-def test_point_file_with_a_missing_variable_is_recomputed(tmp_path):
-    from frictionlab.sweep import SweepStore
-
-    _toy_sweep_store(tmp_path)
-    f = sorted((tmp_path / "s" / "points").glob("p*.nc"))[0]
-    with xr.open_dataset(f, engine="h5netcdf") as ds:
-        ds = ds.load()
-    ds.drop_vars("friction_force").to_netcdf(tmp_path / "x.nc", engine="h5netcdf")
-    os.replace(tmp_path / "x.nc", f)
-    st = SweepStore(tmp_path / "s", "toy/cli", grid={"toy.x": []}, config=TOY.config).open(resume=True)
-    assert st.repaired == [(f.stem, "variables missing: friction_force")]
-    st.close()
+def test_sweep_plot_to_an_unknown_figure_type_is_one_line(toy, cli, tmp_path):
+    """Issue 30: ``sweep plot STORE --out x.xyz`` was an internal error (exit 1)."""
+    assert cli(["sweep", "toy/cli", "--grid", "toy.x=1:2:2", "--store", tmp_path / "s", "--scheduler", "serial"])[0] == 0
+    code, _, err = cli(["sweep", "plot", tmp_path / "s", "--out", tmp_path / "x.xyz"])
+    assert_one_line_error(code, err, "--out", "x.xyz", ".png, .pdf or .svg")
+    code, _, err = cli(["sweep", "toy/cli", "--grid", "toy.x=1:2:2", "--store", tmp_path / "t", "--traces", "some"])
+    assert_one_line_error(code, err, "--traces 'some'")
 
 
 def test_second_writer_refused_naming_the_holder(tmp_path, cli, toy):
@@ -517,11 +503,11 @@ def test_stray_temp_files_are_removed_on_open(tmp_path):
     _toy_sweep_store(tmp_path)
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
-    pts = tmp_path / "s" / "points"
-    stray = [pts / f".p0123456789abcdef.{dead.pid}.tmp.nc", tmp_path / "s" / f".index.json.{dead.pid}.tmp"]
+    segs = tmp_path / "s" / "segments"
+    stray = [segs / f".s0123456789abcdef.{dead.pid}.tmp", tmp_path / "s" / f".index.json.{dead.pid}.tmp"]
     for p in stray:
         p.write_bytes(b"half")
-    live = pts / f".pfedcba9876543210.{os.getppid()}.tmp.nc"  # a live process's file stays
+    live = segs / f".sfedcba9876543210.{os.getppid()}.tmp"  # a live process's file stays
     live.write_bytes(b"busy")
     SweepStore(tmp_path / "s", "toy/cli", grid={"toy.x": []}, config=TOY.config).open(resume=True).close()
     assert not any(p.exists() for p in stray) and live.exists()

@@ -103,10 +103,22 @@ def record_figure(path: Path, store: Path) -> None:
         write_text_atomic(store / FIGURES, json.dumps([*drawn, str(path.resolve())], indent=1) + "\n")
 
 
+FIGURE_SUFFIXES = (".png", ".pdf", ".svg")
+
+
+def _check_figure_path(path: Path, option: str) -> None:
+    from ..core.errors import ConfigError
+
+    if path.suffix.lower() not in FIGURE_SUFFIXES:
+        raise ConfigError(f"{option} {str(path)!r}: give a .png, .pdf or .svg file")
+
+
 def _plot_store(store: Path, metrics: list[str] | None, out: Path | None, console, overwrite: bool = False) -> Path:
     from .plot import plot_sweep
     from .runner import gather
 
+    if out is not None:
+        _check_figure_path(out, "--out")
     ds = gather(store)
     path = out or store / "sweep.png"
     check_figure(path, store, overwrite)
@@ -138,13 +150,25 @@ def register(app: typer.Typer) -> None:
                                                                   "(default STORE/sweep.png)")] = None,
         scheduler: Annotated[Optional[str], typer.Option(
             "--scheduler", help="'serial' runs in this process; 'local' always starts a local cluster; an address "
-                                "(tcp://host:8786) uses a running dask scheduler; default: the first points here, "
+                                "(tcp://host:8786) or a scheduler file (FILE.json of 'dask scheduler "
+                                "--scheduler-file') uses a running dask cluster; default: the first points here, "
                                 "the rest on local workers when that is faster")] = None,
         store: Annotated[Optional[Path], typer.Option("--store", help="store directory (default out/sweeps/<scenario>)")] = None,
         resume: Annotated[bool, typer.Option("--resume", help="continue the store, skipping its finished points")] = False,
-        workers: Annotated[Optional[int], typer.Option("--workers", help="local cluster worker processes (default 2)")] = None,
+        workers: Annotated[Optional[int], typer.Option("--workers", help="local cluster worker processes (default 2; "
+                                                                         "at most the points and the cores)")] = None,
+        oversubscribe: Annotated[bool, typer.Option("--oversubscribe", help="allow more --workers than cores")] = False,
+        dashboard: Annotated[bool, typer.Option("--dashboard", help="serve the local cluster's dask dashboard "
+                                                                    "(port 8787)")] = False,
+        traces: Annotated[Optional[str], typer.Option(
+            "--traces", help="what the store keeps of each run besides its metrics: full (every sample), reduced "
+                             "(at most 256 samples per series) or none; default: a resumed store's, else full")] = None,
+        verify: Annotated[bool, typer.Option("--verify", help="on --resume, check the checksum of every stored "
+                                                              "result (done anyway for stores up to 256 MB)")] = False,
         quick: Annotated[bool, typer.Option("--quick", help="use the scenario's quick profile")] = False,
         timeout: Annotated[float, typer.Option("--timeout", help="seconds to wait for --scheduler to answer")] = 5.0,
+        worker_timeout: Annotated[float, typer.Option("--worker-timeout", help="seconds to wait for the first worker "
+                                                                               "of --scheduler")] = 60.0,
         chunk: Annotated[Optional[int], typer.Option("--chunk", help="points per dask task (default: tasks of "
                                                                      "~0.5 s from the measured point time)")] = None,
         worker_writes: Annotated[Optional[bool], typer.Option(
@@ -181,8 +205,10 @@ def register(app: typer.Typer) -> None:
         overrides = parse_set(set_ or [])
         if workers is not None and workers < 1:
             raise ConfigError(f"--workers must be >= 1, got {workers}")
-        if plot is not None and plot.suffix.lower() not in (".png", ".pdf", ".svg"):
-            raise ConfigError(f"--plot {str(plot)!r}: give a .png, .pdf or .svg file")
+        if plot is not None:
+            _check_figure_path(plot, "--plot")
+        if traces is not None and traces not in ("full", "reduced", "none"):
+            raise ConfigError(f"--traces {traces!r}: give full, reduced or none")
         resolve_metrics(metric or None, sc)  # an unknown metric stops here, before anything runs
         sc.refuse_derived([item.split("=", 1)[0].strip() for item in grid or []], "--grid")  # before its values
         g = parse_grid(grid or [], sc.resolved_config(overrides or None, quick), sc.units)
@@ -194,7 +220,9 @@ def register(app: typer.Typer) -> None:
         try:
             ds = run_sweep(sc, g, store=path, overrides=overrides, quick=quick, scheduler=scheduler,
                            n_workers=workers, resume=resume, connect_timeout=timeout, progress=console,
-                           worker_writes=worker_writes, chunk_size=chunk, metrics=metric or None)
+                           worker_writes=worker_writes, chunk_size=chunk, metrics=metric or None, traces=traces,
+                           verify=verify or None, worker_timeout=worker_timeout, oversubscribe=oversubscribe,
+                           dashboard=dashboard)
         except KeyboardInterrupt:
             Console(stderr=True).print(f"interrupted; finished points are in {path}; continue with --resume",
                                        markup=False)

@@ -4,15 +4,18 @@
 points in this process, then -- unless the rest is too short to amortise starting workers
 (estimated from the time of those points) -- the others on a :class:`distributed.LocalCluster`
 of worker processes forked from this warm process (imports done, compiled loops in memory),
-several points per task. ``scheduler="local"`` always uses the local cluster, an address
-(``"tcp://host:8786"``) an existing cluster, ``scheduler="serial"`` this process only.
-On a LocalCluster each worker writes its point's NetCDF file into
-the :class:`~frictionlab.sweep.store.SweepStore` itself and returns only the summary record,
-which the client journals the moment it arrives (with an external scheduler, or
-``worker_writes=False``, the result Dataset travels back and the client writes the file), so
-an interrupted sweep resumes (``resume=True``) without recomputing a stored point. A
-point that raises is recorded with its error and the others carry on. :func:`gather`
-assembles the store into one Dataset with the swept keys as dimensions.
+several points per task. ``scheduler="local"`` always uses the local cluster,
+``scheduler="serial"`` this process only; an address (``"tcp://host:8786"``), a scheduler file, a
+``distributed.Client`` or a cluster object (dask-jobqueue, dask-kubernetes) an existing cluster
+(:mod:`frictionlab.core.cluster`: its workers are checked first, so a worker without frictionlab or
+a scheduler without workers stops the sweep with one line).
+Workers write the points of each task as one segment of the
+:class:`~frictionlab.sweep.store.SweepStore` themselves and return only the records, which the
+client journals the moment they arrive (``worker_writes=False``: the results travel back and the
+client writes them), so an interrupted sweep resumes (``resume=True``) without recomputing a
+stored point. A point that raises is recorded with its error and the others carry on; workers that
+fail every task stop the sweep with their error. :func:`gather` assembles the store into one
+Dataset with the swept keys as dimensions.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import json
 import logging
 import math
 import multiprocessing
+import os
 import re
 import sys
 import tempfile
@@ -40,10 +44,10 @@ from ..scenarios.base import Scenario, load_scenario
 from .grid import Grid, ListAxisScenario, key_units, parse_grid
 from .metrics import (METRICS, REGIME, MetricNotApplicable, MetricSet, label, regime_labels, resolve_metrics,
                       squeeze_runs)
-from .store import SweepStore, make_record, point_key, write_point_file
+from .store import SweepStore, make_record, point_key, store_points
 
-__all__ = ["run_sweep", "gather", "default_summary", "run_point", "run_and_store_point", "plan_parallel", "SERIAL",
-           "LOCAL"]
+__all__ = ["run_sweep", "gather", "default_summary", "run_point", "run_and_store_points", "plan_parallel",
+           "local_workers", "SERIAL", "LOCAL"]
 
 #: ``scheduler`` values that run the points in this process, one after the other
 SERIAL = ("serial", "synchronous", "sync")
@@ -124,37 +128,32 @@ def summarize(ds: xr.Dataset, scenario: Scenario, metrics: MetricSet | None) -> 
     return {str(k): float(v) for k, v in summ.items()}, {}
 
 
-def run_and_store_point(scenario: Scenario, point: dict[str, Any], overrides: dict[str, Any], quick: bool,
-                        key: str, points_dir: str, scenario_name: str, metrics: MetricSet | None = None,
-                        ) -> tuple[None, dict[str, float], str, float, dict[str, str], dict[str, Any]]:
-    """Run one point and write its NetCDF file here (on a worker that sees the store's filesystem).
-
-    Only the small record travels back; the client then journals it, so a point counts as
-    stored only once its file exists (a crash in between is recovered from the file's
-    attributes when the store is reopened). A failed write is recorded as a failed point.
-
-    Returns
-    -------
-    (None, summary metrics, error text, wall seconds, units, index record)
-    """
-    ds, summary, error, seconds, units = run_point(scenario, point, overrides, quick, metrics)
-    names = None if metrics is None else metrics.names
-    rec = make_record(point, summary, error, seconds, units, names)
-    if ds is not None and not error:
-        try:
-            write_point_file(points_dir, key, ds, rec, scenario_name)
-        except Exception as exc:  # e.g. the store is not on this worker's filesystem
-            error = f"cannot write the point file in {points_dir} from the worker: {type(exc).__name__}: {exc}"
-            rec = make_record(point, {}, error, seconds, {}, names)
-    return None, (rec["summary"] if not error else {}), error, seconds, units, rec
-
-
 def run_and_store_points(scenario: Scenario, points: list[tuple[str, dict[str, Any]]], overrides: dict[str, Any],
-                         quick: bool, points_dir: str, scenario_name: str, metrics: MetricSet | None = None,
-                         ) -> list[tuple]:
-    """:func:`run_and_store_point` for a chunk of ``(key, point)`` pairs, one after the other (one task)."""
-    return [run_and_store_point(scenario, point, overrides, quick, key, points_dir, scenario_name, metrics)
-            for key, point in points]
+                         quick: bool, segments_dir: str, traces: str, metrics: MetricSet | None = None,
+                         ) -> list[tuple[str, dict[str, Any]]]:
+    """Run a chunk of ``(key, point)`` pairs and write them as one segment here (on a worker that
+    sees the store's file system); return their sealed records.
+
+    Only the small records travel back; the client then journals them, so a point counts as
+    stored only once its segment exists (a crash in between is recovered from the segment's
+    footer when the store is reopened). A failed write is recorded as failed points.
+    """
+    names = None if metrics is None else metrics.names
+    items = []
+    for key, point in points:
+        ds, summary, error, seconds, units = run_point(scenario, point, overrides, quick, metrics)
+        items.append((key, ds, make_record(point, summary, error, seconds, units, names, traces)))
+    try:
+        return store_points(segments_dir, items, traces)
+    except Exception as exc:  # e.g. the store is not on this worker's file system
+        error = f"cannot write the points into {segments_dir} from the worker: {type(exc).__name__}: {exc}"
+        return [(k, make_record(r["params"], {}, error, r["seconds"], {}, names)) for k, _, r in items]
+
+
+def run_points(scenario: Scenario, points: list[tuple[str, dict[str, Any]]], overrides: dict[str, Any],
+               quick: bool, metrics: MetricSet | None = None) -> list[tuple]:
+    """:func:`run_point` for a chunk of ``(key, point)`` pairs (results travel back to the client)."""
+    return [run_point(scenario, point, overrides, quick, metrics) for _, point in points]
 
 
 def fork_is_safe() -> bool:
@@ -196,32 +195,61 @@ def auto_chunk(n_left: int, seconds_per_point: float, n_workers: int) -> int:
     return max(1, min(by_time, by_balance))
 
 
-def _connect(scheduler: str | None, n_workers: int | None, n_todo: int, connect_timeout: float,
-             start_method: str | None = None):
-    """Return ``(client, cluster or None)``; ConfigError when a scheduler cannot be reached."""
+def local_workers(requested: int | None, n_points: int, oversubscribe: bool = False) -> tuple[int, str]:
+    """``(workers, note)``: the LocalCluster size for ``n_points`` points.
+
+    Default 2; never more than the points to run nor (unless ``oversubscribe``) the cores of this
+    machine: a worker without a point or a core only costs start-up. ``note`` says what was capped.
+    """
+    n = 2 if requested is None else requested
+    cores = os.cpu_count() or 1
+    cap = max(1, min(n_points, n if oversubscribe else min(n, cores)))
+    note = ""
+    if requested is not None and cap < requested:
+        why = (f"{n_points} point{'s' if n_points != 1 else ''} to run" if cap == n_points
+               else f"{cores} cores (--oversubscribe to exceed)")
+        note = f"{requested} workers asked, starting {cap}: {why}"
+    return cap, note
+
+
+def _local_cluster(n: int, start_method: str, dashboard: bool):
+    """``(client, cluster)``: a LocalCluster of ``n`` single-thread worker processes.
+
+    No dashboard unless asked: the scheduler's and workers' HTTP servers listen on a free port of
+    the loopback interface and serve no pages (a bare LocalCluster binds port 8787, or warns that it
+    is taken and picks another, for every sweep).
+    """
     import dask
     from distributed import Client, LocalCluster
 
-    if scheduler is None or scheduler.lower() == LOCAL:
-        n = n_workers if n_workers is not None else min(2, max(1, n_todo))
-        if n < 1:
-            raise ConfigError(f"--workers must be >= 1, got {n}")
-        method = start_method or ("fork" if fork_is_safe() else "spawn")
-        # no statistical profiler on the workers (a thread sampling the computing one every 10 ms for
-        # the dashboard, which a sweep does not show): ~3% of the workers' CPU on 48 short points
-        with dask.config.set({"distributed.worker.multiprocessing-method": method,
-                              "distributed.worker.profile.enabled": False}):
-            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                                   silence_logs=logging.ERROR, scheduler_kwargs={"dashboard": False})
-        return Client(cluster), cluster
-    addr = scheduler if "://" in scheduler else f"tcp://{scheduler}"
-    try:
-        client = Client(addr, timeout=connect_timeout)
-    except Exception as exc:  # OSError / TimeoutError / ValueError for a bad address
-        raise ConfigError(f"cannot reach the dask scheduler at {scheduler!r} within {connect_timeout:g} s "
-                          f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'no answer'}); "
-                          "start one with 'dask scheduler' or leave out --scheduler for a local cluster") from None
-    return client, None
+    settings = {"distributed.worker.multiprocessing-method": start_method,
+                # no statistical profiler on the workers (a thread sampling the computing one every 10 ms
+                # for the dashboard): ~3% of the workers' CPU on 48 short points
+                "distributed.worker.profile.enabled": False}
+    if not dashboard:
+        settings.update({"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []})
+    with dask.config.set(settings):
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                               dashboard_address=":8787" if dashboard else "127.0.0.1:0",
+                               silence_logs=logging.ERROR,
+                               scheduler_kwargs={"dashboard": bool(dashboard)},
+                               worker_dashboard_address=None)
+    return Client(cluster), cluster
+
+
+def _scheduler_kind(scheduler: Any) -> str:
+    """``"auto"``, ``"serial"``, ``"local"`` or ``"external"`` (an address, a file, a Client, a cluster)."""
+    if scheduler is None:
+        return "auto"
+    if isinstance(scheduler, str):
+        s = scheduler.strip().lower()
+        if s in SERIAL:
+            return "serial"
+        if s == LOCAL:
+            return "local"
+        if not s:
+            raise ConfigError("scheduler is empty: give 'serial', 'local', an address or a scheduler file")
+    return "external"
 
 
 def run_sweep(
@@ -231,7 +259,7 @@ def run_sweep(
     store: str | Path | None = None,
     overrides: dict[str, Any] | None = None,
     quick: bool = False,
-    scheduler: str | None = None,
+    scheduler: Any = None,
     n_workers: int | None = None,
     resume: bool = False,
     connect_timeout: float = 5.0,
@@ -241,6 +269,11 @@ def run_sweep(
     chunk_size: int | None = None,
     metrics: Iterable[str | Callable] | Mapping[str, Callable] | None = None,
     start_method: str | None = None,
+    traces: str | None = None,
+    verify: bool | None = None,
+    worker_timeout: float = 60.0,
+    oversubscribe: bool = False,
+    dashboard: bool = False,
 ) -> xr.Dataset:
     """Run ``scenario`` at every point of ``grid`` and return the gathered Dataset.
 
@@ -255,31 +288,40 @@ def run_sweep(
     scheduler : None (default): the first points in this process, then the rest on a LocalCluster
         of ``n_workers`` processes unless they would finish sooner here (:func:`plan_parallel`,
         from the time of those points); ``"local"``: always a LocalCluster; ``"serial"``: this
-        process only; else the address of a running dask scheduler (``tcp://host:8786``)
-    n_workers : LocalCluster size (default min(2, points to run)); 1 never beats this process,
-        so with ``scheduler=None`` one worker means a serial run
+        process only; else an existing cluster: an address (``tcp://host:8786``), a scheduler file
+        (``dask scheduler --scheduler-file``), a ``distributed.Client`` (used, not closed) or a
+        cluster object such as ``dask_jobqueue.SLURMCluster`` (:mod:`frictionlab.core.cluster`)
+    n_workers : LocalCluster size (default 2; capped by the points to run and, unless
+        ``oversubscribe``, the cores); 1 never beats this process, so with ``scheduler=None`` one
+        worker means a serial run. Refused with an external cluster (scale that one instead)
     resume : continue a store of the same sweep, skipping its finished points (failed points
         are tried again; stored points summarised with other ``metrics`` are re-summarised from
-        their files, not run again)
-    connect_timeout : seconds to wait for an external scheduler [s]
+        their full traces, not run again)
+    connect_timeout : seconds to wait for an external scheduler to answer [s]
     progress : True for a rich progress bar on the terminal, or a ``rich.console.Console``
     on_point : called as ``on_point(key, point, error)`` after each point is stored
-    worker_writes : whether dask workers write their point files into the store themselves (only
-        the small record returns to the client, which journals it once the file exists). Needs
-        the store on a filesystem the workers see; None (default) is True for a LocalCluster
-        and False for an external ``scheduler``. When False every result Dataset travels back
-        and the client writes it, which serialises the sweep on the client: with 2 workers and
-        1 MB results, 2 workers ran no faster than 1.
-    chunk_size : points per dask task (with ``worker_writes``). None (default): tasks of about
-        ``CHUNK_TARGET_S`` seconds from the measured point time, at least 4 per worker; 1 on an
-        external scheduler. Records are journalled when a chunk returns (a file written before
-        a crash is recovered from its attributes on ``resume``, so nothing is computed twice).
+    worker_writes : whether dask workers write their points into the store themselves (only
+        the small records return to the client, which journals them once the segment exists). Needs
+        the store on a file system the workers see; None (default) is True for a LocalCluster
+        and False for an external cluster. When False every result Dataset travels back
+        and the client writes it, which serialises the sweep on the client.
+    chunk_size : points per dask task (one segment file each). None (default): tasks of about
+        ``CHUNK_TARGET_S`` seconds from the measured point time, at least 4 per worker, on a
+        LocalCluster; on an external one about 8 tasks per worker, at most 256 points each.
     metrics : named metrics (:data:`frictionlab.sweep.metrics.METRICS`, those valid for the
         scenario) and/or functions ``ds -> float`` (named by ``__name__``, or given as
         ``{"name": function}``; a ``units`` attribute on the function gives the units). None:
         the scenario's ``summary``, else final and mean friction (:func:`default_summary`)
     start_method : ``"fork"`` or ``"spawn"`` for LocalCluster workers; None: fork where it is safe
         (:func:`fork_is_safe`), so workers start warm
+    traces : what the store keeps of each run besides its metrics: ``"full"`` (every sample),
+        ``"reduced"`` (at most 256 samples per time series) or ``"none"``; None (default): what a
+        resumed store keeps, ``"full"`` for a new one
+    verify : on resume, check every stored result's checksum (None: when the store holds at most
+        256 MB; results are always checked when read back)
+    worker_timeout : seconds to wait for an external cluster's first worker [s]
+    oversubscribe : allow more LocalCluster workers than cores
+    dashboard : serve the dask dashboard of a LocalCluster (port 8787); off by default
 
     Returns
     -------
@@ -290,7 +332,8 @@ def run_sweep(
     ------
     ConfigError
         Unknown scenario, grid key or metric (with the valid ones), empty grid, a store of
-        another sweep, an unreachable scheduler.
+        another sweep, an unreachable scheduler, a cluster without workers or whose workers
+        cannot run frictionlab or fail every task.
     """
     sc = load_scenario(scenario) if isinstance(scenario, str) else scenario  # a name or a TOML file
     overrides = dict(overrides or {})
@@ -313,18 +356,25 @@ def run_sweep(
         raise ConfigError(f"--workers must be >= 1, got {n_workers}")
     if start_method not in (None, "fork", "spawn"):
         raise ConfigError(f"start_method must be 'fork' or 'spawn', got {start_method!r}")
+    kind = _scheduler_kind(scheduler)
+    if kind == "external" and (n_workers is not None or oversubscribe or dashboard):
+        what = "--workers sizes" if n_workers is not None else ("--oversubscribe sizes" if oversubscribe
+                                                                else "--dashboard serves the dashboard of")
+        raise ConfigError(f"{what} a local cluster; an external cluster has the workers (and dashboard) it has: "
+                          "scale it, or start more 'dask worker' processes")
     if store is None:
         store = tempfile.mkdtemp(prefix="frictionlab-sweep-")
-    st = SweepStore(store, sc.name, quick=quick, overrides=overrides, grid=grid.to_json(),
-                    config=base_cfg).open(resume=resume)
+    st = SweepStore(store, sc.name, quick=quick, overrides=overrides, grid=grid.to_json(), config=base_cfg,
+                    traces=traces).open(resume=resume, verify=verify)
     console = None
     if progress:
         from rich.console import Console
 
         console = progress if isinstance(progress, Console) else Console(stderr=True)
-    if st.repaired and console is not None:  # broken point files found on resume: say so, they run again
-        console.print(f"{len(st.repaired)} stored point file(s) were broken and run again: "
-                      + "; ".join(f"{k} ({why})" for k, why in st.repaired[:3]), markup=False)
+    if console is not None and (st.repaired or st.damaged):  # found on resume: say so, they run again
+        lost = st.repaired + st.damaged
+        console.print(f"{len(lost)} damaged stored point(s) or record(s), their points run again: "
+                      + "; ".join(f"{k} ({why})" for k, why in lost[:3]), markup=False, soft_wrap=True)
     todo = [(point_key(p), p) for p in grid.points()]
     try:
         _resummarize(st, sc, [(k, p) for k, p in todo if st.is_done(k)], mset)
@@ -341,6 +391,9 @@ def run_sweep(
                        TextColumn("{task.fields[failed]} failed"), TimeElapsedColumn(), TimeRemainingColumn(),
                        console=console, transient=False)
     n_done0 = grid.size - len(todo)
+    if console is not None and resume:
+        console.print(f"resumed {str(st.path)!r}: {n_done0} of {grid.size} points stored, {len(todo)} to run",
+                      markup=False, soft_wrap=True)
 
     n_failed = 0
     task = None
@@ -348,66 +401,82 @@ def run_sweep(
         bar.start()
         task = bar.add_task(sc.name, total=grid.size, completed=n_done0, failed=0)
 
-    def finish(key: str, point: dict[str, Any], result: tuple) -> None:
+    def tick(key: str, point: dict[str, Any], error: str) -> None:
         nonlocal n_failed
-        ds, summary, error, seconds, units = result[:5]
-        if len(result) == 6:  # written by the worker: journal its record
-            st.append_record(key, result[5])
-        else:
-            st.write_point(key, point, ds, summary, error, seconds, units, names)
         n_failed += bool(error)
         if bar is not None:
             bar.update(task, advance=1, failed=n_failed)
         if on_point is not None:
             on_point(key, point, error)
 
+    def finish(key: str, point: dict[str, Any], result: tuple) -> None:
+        """A point run in this process, or whose result travelled back: the store writes it."""
+        ds, summary, error, seconds, units = result[:5]
+        st.add(key, point, ds, summary, error, seconds, units, names)
+        tick(key, point, error)
+
+    def finish_records(recs: list[tuple[str, dict[str, Any]]]) -> None:
+        """Points a worker wrote into a segment: journal their records."""
+        st.append_records(recs)
+        for key, rec in recs:
+            tick(key, rec["params"], rec["error"])
+
     def say(text: str) -> None:
         if bar is not None:
             bar.console.print(text, markup=False, highlight=False)
 
     try:
-        sched = None if scheduler is None else scheduler.strip()
-        if todo and sched is not None and sched.lower() in SERIAL:
+        if todo and kind == "serial":
             for key, point in todo:
                 finish(key, point, run_point(sc, point, overrides, quick, mset))
         elif todo:
             seconds = float("nan")
-            local = sched is None or sched.lower() == LOCAL
-            if sched is None:  # automatic: the first points here, the rest where it pays
-                todo, seconds = _run_first_points(sc, todo, overrides, quick, mset, finish, n_workers, say)
+            local = kind in ("auto", "local")
+            n_local, note = local_workers(n_workers, max(1, len(todo) - 2 * (kind == "auto")), oversubscribe)
+            if kind == "auto":  # the first points here, the rest where it pays
+                todo, seconds = _run_first_points(sc, todo, overrides, quick, mset, finish, n_local, say)
             elif local and (start_method or "fork") == "fork" and fork_is_safe():
                 # one point here warms this process: the forked workers start warm
                 key, point = todo[0]
                 result = run_point(sc, point, overrides, quick, mset)
                 finish(key, point, result)
                 todo, seconds = todo[1:], (result[3] if not result[2] else seconds)
+            st.flush()  # what ran here is on disk before the workers start
             if todo:
+                if note:
+                    say(note)
                 # decided after the first points: a numba parallel region that ran in them may forbid fork
                 method = start_method or ("fork" if fork_is_safe() else "spawn")
                 if worker_writes is None:
                     worker_writes = local
-                n_w = n_workers or min(2, len(todo))
-                chunk = chunk_size or (auto_chunk(len(todo), seconds, n_w) if local and worker_writes else 1)
-                if chunk > 1 and not worker_writes:
-                    raise ConfigError(f"chunk_size {chunk} needs worker_writes (workers that write the store)")
-                store_info = (str(st.points_dir.resolve()), st.scenario) if worker_writes else None
-                _run_distributed(sc, todo, overrides, quick, sched, n_workers, connect_timeout, finish, store_info,
-                                 chunk, mset, method if local else None)
+                if local:
+                    client, cluster = _local_cluster(min(n_local, len(todo)), method, dashboard)
+                    closing = [client.close, cluster.close]
+                else:
+                    from ..core.cluster import connect
+
+                    client, ours = connect(scheduler, connect_timeout)
+                    closing = [client.close] if ours else []
+                try:
+                    _run_distributed(client, scheduler if not local else None, sc, todo, overrides, quick, mset, st,
+                                     worker_writes, chunk_size, seconds, finish, finish_records, worker_timeout)
+                finally:
+                    for close in closing:
+                        close()
     finally:
         if bar is not None:
             bar.stop()
-        st.close()  # fold the journal, release the store's lock
+        st.close()  # write what is kept, fold the journal, release the store's lock
     return gather(st, grid)
 
 
-def _run_first_points(sc, todo, overrides, quick, mset, finish, n_workers, say) -> tuple[list, float]:
+def _run_first_points(sc, todo, overrides, quick, mset, finish, n_w, say) -> tuple[list, float]:
     """Run points here until the rest is worth a cluster; return ``(points left, seconds per point)``.
 
     The first point includes this process's warm-up (compilation), so a second one measures
     the point time; the rest goes to a cluster when :func:`plan_parallel` says it finishes
     sooner, counting the cluster's start-up (forked workers start warm).
     """
-    n_w = n_workers if n_workers is not None else 2
     # spawned workers import and compile again: about this process's first point on top of the start
     startup = STARTUP_FORK_S if fork_is_safe() else STARTUP_SPAWN_S
     seconds = float("nan")
@@ -433,55 +502,94 @@ def _run_first_points(sc, todo, overrides, quick, mset, finish, n_workers, say) 
 
 
 def _resummarize(st: SweepStore, sc: Scenario, done: list[tuple[str, dict[str, Any]]], mset: MetricSet | None) -> None:
-    """Re-summarise stored points whose records hold other metrics, from their files (no re-run)."""
+    """Re-summarise stored points whose records hold other metrics, from their full traces (no re-run);
+    a point kept without full traces, or whose kept result fails its checksum, runs again."""
+    from ..core.errors import DataError
+
     names = None if mset is None else mset.names
+    redo = []
     for key, point in done:
         rec = st.record(key) or {}
         if rec.get("metrics", None) == names:
             continue
-        ds = st.load_point(key)
+        if rec.get("traces", "full") != "full":
+            redo.append(key)
+            continue
+        try:
+            ds = st.load_point(key)
+        except DataError as exc:
+            st.repaired.append((key, str(exc)))
+            redo.append(key)
+            continue
         try:
             summary, units = summarize(ds, sc, mset)
             error = ""
         except Exception as exc:
             summary, units, error = {}, {}, f"{type(exc).__name__}: {exc}"
         # a metric that fails on the stored run marks the point failed (as it would have on running it)
-        st.append_record(key, make_record(point, summary, error, rec.get("seconds", float("nan")), units, names))
+        st.append_record(key, {**make_record(point, summary, error, rec.get("seconds", float("nan")), units, names,
+                                             rec.get("traces")),
+                               **{k: rec[k] for k in ("seg", "off", "len", "crc") if k in rec}})
+    for key in redo:
+        del st.points[key]
 
 
-def _run_distributed(sc, todo, overrides, quick, scheduler, n_workers, connect_timeout, finish, store_info=None,
-                     chunk_size=1, metrics=None, start_method=None) -> None:
+#: infrastructure failures (a task that raised on its worker, not a point that failed) with no task
+#: finished, after which a sweep on a cluster stops with the workers' error
+FAIL_FAST = 3
+
+
+def _run_distributed(client, scheduler, sc, todo, overrides, quick, metrics, st, worker_writes, chunk_size, seconds,
+                     finish, finish_records, worker_timeout) -> None:
     from distributed import as_completed
 
-    client, cluster = _connect(scheduler, n_workers, len(todo), connect_timeout, start_method)
-    try:
-        sc_future = client.scatter(sc, broadcast=True) if cluster is not None else sc
-        futures = {}
-        run_id = uuid.uuid4().hex[:8]  # task keys unique to this run: a shared cluster never mixes sweeps
-        for i in range(0, len(todo), chunk_size):
-            chunk = todo[i:i + chunk_size]
-            key, point = chunk[0]
-            if chunk_size > 1:
-                fut = client.submit(run_and_store_points, sc_future, chunk, overrides, quick, *store_info, metrics,
-                                    key=f"sweep-{key}-n{len(chunk)}-{run_id}")
-            elif store_info is not None:
-                fut = client.submit(run_and_store_point, sc_future, point, overrides, quick, key, *store_info, metrics,
-                                    key=f"sweep-{key}-{run_id}")
-            else:
-                fut = client.submit(run_point, sc_future, point, overrides, quick, metrics, key=f"sweep-{key}-{run_id}")
-            futures[fut] = chunk
-        for fut in as_completed(futures):
-            chunk = futures.pop(fut)  # drop the reference: the worker may free the result
-            try:
-                results = fut.result() if chunk_size > 1 else [fut.result()]
-            except Exception as exc:  # a killed worker, a lost task: record, go on
-                results = [(None, {}, f"{type(exc).__name__}: {exc}", float("nan"), {})] * len(chunk)
-            for (key, point), result in zip(chunk, results):
+    from ..core.cluster import check_workers, describe
+
+    if scheduler is not None:  # an external cluster: is anyone there, and do they run this frictionlab?
+        n_w = check_workers(client, worker_timeout, describe(scheduler))
+        chunk = chunk_size or max(1, min(256, len(todo) // (8 * n_w)))
+        sc_ref = sc
+    else:
+        n_w = len(client.scheduler_info(n_workers=-1)["workers"]) or 1
+        chunk = chunk_size or auto_chunk(len(todo), seconds, n_w)
+        sc_ref = client.scatter(sc, broadcast=True)
+    seg_dir = str(st.segments_dir.resolve())
+    futures = {}
+    run_id = uuid.uuid4().hex[:8]  # task keys unique to this run: a shared cluster never mixes sweeps
+    for i in range(0, len(todo), chunk):
+        part = todo[i:i + chunk]
+        key = f"sweep-{part[0][0]}-n{len(part)}-{run_id}"
+        if worker_writes:
+            fut = client.submit(run_and_store_points, sc_ref, part, overrides, quick, seg_dir, st.traces, metrics,
+                                key=key)
+        else:
+            fut = client.submit(run_points, sc_ref, part, overrides, quick, metrics, key=key)
+        futures[fut] = part
+    n_ok, failures = 0, 0
+    for fut in as_completed(list(futures)):
+        part = futures.pop(fut)  # drop the reference: the worker may free the result
+        try:
+            out = fut.result()
+        except Exception as exc:  # a killed worker, a task that cannot run there: record, go on ...
+            failures += 1
+            cause = exc.__cause__ or exc  # a task that cannot be unpickled: the ImportError behind it
+            text = f"{type(cause).__name__}: {str(cause).splitlines()[0] if str(cause) else ''}"
+            if isinstance(cause, ImportError) or (n_ok == 0 and failures >= FAIL_FAST):
+                for f in futures:  # ... unless the workers fail every task: stop, with their error
+                    f.cancel()
+                raise ConfigError(f"the dask workers fail every task ({failures} failed, none finished); the first "
+                                  f"error: {text}. Check that the scheduler and every worker import frictionlab and "
+                                  "whatever the scenario's code needs (the scheduler unpickles the tasks too), or try "
+                                  "--scheduler serial to see the error here") from None
+            for key, point in part:
+                finish(key, point, (None, {}, text, float("nan"), {}))
+            continue
+        n_ok += 1
+        if worker_writes:
+            finish_records(out)
+        else:
+            for (key, point), result in zip(part, out):
                 finish(key, point, result)
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 def _units_of(metric: str) -> str:
@@ -528,7 +636,8 @@ def gather(store: SweepStore | str | Path, grid: Grid | None = None) -> xr.Datas
     """
     if not isinstance(store, SweepStore):
         data = SweepStore.read_index(store)
-        st = SweepStore(store, data["scenario"], quick=data["quick"], overrides=data["overrides"], grid=data["grid"])
+        st = SweepStore(store, data["scenario"], quick=bool(data.get("quick")), overrides=data.get("overrides") or {},
+                        grid=data["grid"])
         st.points = data["points"]
     else:
         st = store

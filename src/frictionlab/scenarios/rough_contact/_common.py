@@ -119,42 +119,31 @@ def growth_fraction(t: np.ndarray, mu: np.ndarray, t_lo: float, t_hi: float) -> 
 PARALLEL = {"workers": 1}
 
 
-def _one_fft_thread() -> None:
-    """Worker initialiser: ``fft_workers = 0`` (auto) means one FFT thread in every process,
-    so that ``workers`` processes use ``workers`` cores."""
-    from ...contact.rough import elasticity
-
-    elasticity.FFT_THREAD_CROSSOVER = 1 << 62
-
-
-def _stop_workers(ex: Any) -> None:
-    """Terminate the processes of a ``ProcessPoolExecutor`` (``terminate_workers`` from Python 3.14);
-    a worker would otherwise go on with the runs already queued to it, minutes each at paper size."""
-    stop = getattr(ex, "terminate_workers", None)
-    if stop is not None:
-        stop()
-        return
-    for proc in list((getattr(ex, "_processes", None) or {}).values()):
-        proc.terminate()
-
-
-def run_parallel(fn: Any, tasks: list[tuple], cfg: dict[str, Any]) -> list[Any]:
-    """``[fn(*t) for t in tasks]``, over ``cfg["parallel"]["workers"]`` forked processes when > 1.
+def run_parallel(fn: Any, tasks: list[tuple], cfg: dict[str, Any], executor: Any = None) -> list[Any]:
+    """``[fn(*t) for t in tasks]``, over ``cfg["parallel"]["workers"]`` forked processes when > 1, or on
+    a dask cluster.
 
     ``fn`` must be a module-level function (it is pickled by reference); results come back in
     task order. The processes use one FFT thread each (``fft_workers = 0``, auto). Each run is
     independent and deterministic, so the results equal the serial ones.
 
+    ``executor`` (:mod:`..executor`): None (default) is the cluster of ``frictionlab run|reproduce
+    --scheduler`` when the CLI opened one (:func:`..executor.runs_on`), else
+    :class:`~..executor.LocalProcesses` of ``parallel.workers``; a dask cluster runs every run as one
+    task on its workers, whatever ``parallel.workers`` says.
+
     When the CLI or ``reproduce`` runs the scenario with ``--out`` (:mod:`..checkpoint`), each
     finished run is written at once, and runs already written by an interrupted earlier attempt
     are loaded instead of computed; the key of a run ignores the ``parallel`` section of ``cfg``
-    (the worker count changes no result), so a resumed scenario may use another one. Without
-    that context (API callers, tests) nothing is written. When a run raises, runs not yet
-    started are cancelled, the ones in flight finish (and are written), then the error is raised;
-    on Ctrl-C the workers are terminated at once.
+    (the worker count changes no result), so a resumed scenario may use another one, or a cluster.
+    Without that context (API callers, tests) nothing is written. When a run raises, runs not yet
+    started are cancelled, the ones in flight finish (and are written; on a cluster they are
+    cancelled too), then the error is raised; on Ctrl-C the workers are terminated at once.
     """
     from ...core.errors import ConfigError
     from ..checkpoint import MISSING, active
+    from ..executor import LocalProcesses
+    from ..executor import active as active_cluster
 
     w = cfg.get("parallel", {}).get("workers", 1)
     if isinstance(w, bool) or not isinstance(w, int) or w < 1:
@@ -172,35 +161,7 @@ def run_parallel(fn: Any, tasks: list[tuple], cfg: dict[str, Any]) -> list[Any]:
         if store is not None and keys[i] is not None:
             store.save(keys[i], value)
 
-    if w == 1 or len(todo) <= 1:
-        for i in todo:
-            finished(i, fn(*tasks[i]))
-        return results
-    import multiprocessing as mp
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
-    ex = ProcessPoolExecutor(max_workers=min(w, len(todo)), mp_context=mp.get_context("fork"),
-                             initializer=_one_fft_thread)
-    futs = {ex.submit(fn, *tasks[i]): i for i in todo}
-    error: BaseException | None = None
-    try:
-        for f in as_completed(futs):
-            if f.cancelled():
-                continue
-            if f.exception() is None:
-                finished(futs[f], f.result())
-            elif error is None:
-                error = f.exception()
-                for g in futs:
-                    g.cancel()  # the ones not started; those running finish and are kept
-    except BaseException:  # Ctrl-C in this process: stop the workers now (the finished runs are written)
-        _stop_workers(ex)
-        raise
-    finally:
-        ex.shutdown(wait=True, cancel_futures=True)
-        for f, i in futs.items():
-            if results[i] is MISSING and f.done() and not f.cancelled() and f.exception() is None:
-                finished(i, f.result())
-    if error is not None:
-        raise error
+    if todo:
+        ex = executor or active_cluster() or LocalProcesses(w)
+        ex.run(fn, [(i, tasks[i]) for i in todo], finished)
     return results

@@ -1,0 +1,187 @@
+"""Where a scenario's independent runs go: local processes (default) or a dask cluster.
+
+:func:`frictionlab.scenarios.rough_contact._common.run_parallel` (rough-contact Figs. 8, 13 and 14)
+hands its runs to an *executor*: ``executor.run(fn, items, finished)`` calls ``fn(*args)`` for every
+``(index, args)`` of ``items`` and ``finished(index, value)`` in the calling process as each run ends
+(there the partial results are written, :mod:`.checkpoint`); on the first run that raises, the runs
+not started are cancelled and the error is raised once the running ones have ended (and been
+reported; on a dask cluster, which cannot tell queued tasks from running ones, every unfinished run
+is cancelled); on Ctrl-C the workers stop at once (dask: the tasks are cancelled).
+
+* :class:`LocalProcesses` -- ``workers`` processes forked from this one (``[parallel] workers``),
+  each with one FFT thread; one worker runs in this process.
+* :class:`DaskRuns` -- the workers of a dask cluster (an address, a scheduler file, a
+  ``distributed.Client`` or a cluster object, :mod:`frictionlab.core.cluster`), each run one task
+  with one FFT thread, its result pickled back to this process. A worker killed mid-run costs that
+  run only: dask runs it again on another worker.
+
+The CLI (``frictionlab run|reproduce --scheduler ADDRESS``) opens :func:`runs_on`; a scenario's
+``run`` never sees it, and its results are bit for bit those of a local run (each run is
+deterministic and independent; the same code runs it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+__all__ = ["LocalProcesses", "DaskRuns", "runs_on", "active"]
+
+_ACTIVE: contextvars.ContextVar[DaskRuns | None] = contextvars.ContextVar("frictionlab_executor", default=None)
+
+
+def one_fft_thread() -> None:
+    """``fft_workers = 0`` (auto) means one FFT thread in this process (a worker of many)."""
+    from ..contact.rough import elasticity
+
+    elasticity.FFT_THREAD_CROSSOVER = 1 << 62
+
+
+def call_with_one_fft_thread(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` in a worker that uses one FFT thread (the dask task of one run)."""
+    one_fft_thread()
+    return fn(*args)
+
+
+def _stop_workers(ex: Any) -> None:
+    """Terminate the processes of a ``ProcessPoolExecutor`` (``terminate_workers`` from Python 3.14);
+    a worker would otherwise go on with the runs already queued to it, minutes each at paper size."""
+    stop = getattr(ex, "terminate_workers", None)
+    if stop is not None:
+        stop()
+        return
+    for proc in list((getattr(ex, "_processes", None) or {}).values()):
+        proc.terminate()
+
+
+class LocalProcesses:
+    """``workers`` forked processes (one: this process), each with one FFT thread."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+
+    def run(self, fn: Callable[..., Any], items: list[tuple[int, tuple]], finished: Callable[[int, Any], None]) -> None:
+        if self.workers == 1 or len(items) <= 1:
+            for i, args in items:
+                finished(i, fn(*args))
+            return
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        ex = ProcessPoolExecutor(max_workers=min(self.workers, len(items)), mp_context=mp.get_context("fork"),
+                                 initializer=one_fft_thread)
+        futs = {ex.submit(fn, *args): i for i, args in items}
+        reported: set[int] = set()
+        error: BaseException | None = None
+        try:
+            for f in as_completed(futs):
+                if f.cancelled():
+                    continue
+                if f.exception() is None:
+                    reported.add(futs[f])
+                    finished(futs[f], f.result())
+                elif error is None:
+                    error = f.exception()
+                    for g in futs:
+                        g.cancel()  # the ones not started; those running finish and are kept
+        except BaseException:  # Ctrl-C in this process: stop the workers now (the finished runs are written)
+            _stop_workers(ex)
+            raise
+        finally:
+            ex.shutdown(wait=True, cancel_futures=True)
+            for f, i in futs.items():
+                if i not in reported and f.done() and not f.cancelled() and f.exception() is None:
+                    finished(i, f.result())
+        if error is not None:
+            raise error
+
+
+class DaskRuns:
+    """The runs as tasks of a dask cluster (see the module notes).
+
+    Parameters
+    ----------
+    scheduler : an address, a scheduler file, a ``distributed.Client`` or a cluster object
+    connect_timeout : seconds to reach the scheduler [s]
+    worker_timeout : seconds to wait for its first worker [s]
+    """
+
+    def __init__(self, scheduler: Any, *, connect_timeout: float = 5.0, worker_timeout: float = 60.0) -> None:
+        self.scheduler = scheduler
+        self.connect_timeout = connect_timeout
+        self.worker_timeout = worker_timeout
+        self._client: Any = None
+        self._ours = False
+
+    @property
+    def client(self) -> Any:
+        """The Client, connected (and the workers checked) at the first use."""
+        if self._client is None:
+            from ..core.cluster import check_workers, connect, describe
+
+            client, ours = connect(self.scheduler, self.connect_timeout)
+            try:
+                check_workers(client, self.worker_timeout, describe(self.scheduler))
+            except BaseException:
+                if ours:
+                    client.close()
+                raise
+            self._client, self._ours = client, ours
+        return self._client
+
+    def close(self) -> None:
+        if self._client is not None and self._ours:
+            self._client.close()
+        self._client = None
+
+    def run(self, fn: Callable[..., Any], items: list[tuple[int, tuple]], finished: Callable[[int, Any], None]) -> None:
+        from distributed import as_completed
+
+        client = self.client
+        run_id = uuid.uuid4().hex[:8]
+        futs = {client.submit(call_with_one_fft_thread, fn, *args, key=f"{fn.__name__}-{i}-{run_id}", pure=False): i
+                for i, args in items}
+        error: BaseException | None = None
+        try:
+            for f in as_completed(list(futs)):
+                i = futs.pop(f)
+                if f.status == "cancelled":
+                    continue
+                try:
+                    value = f.result()
+                except Exception as exc:  # noqa: BLE001 - the run's own error, raised below
+                    if error is None:
+                        error = exc
+                        pending = [g for g in futs if g.status == "pending"]
+                        client.cancel(pending)  # the runs not finished; the others are reported
+                    continue
+                finished(i, value)
+        except BaseException:
+            client.cancel(list(futs))
+            raise
+        if error is not None:
+            raise error
+
+
+def active() -> DaskRuns | None:
+    """The cluster executor opened by :func:`runs_on` (the CLI's ``--scheduler``); None elsewhere."""
+    return _ACTIVE.get()
+
+
+@contextlib.contextmanager
+def runs_on(scheduler: Any, *, connect_timeout: float = 5.0, worker_timeout: float = 60.0) -> Iterator[DaskRuns | None]:
+    """Send the independent runs of the scenarios run inside the block to ``scheduler`` (None: local
+    processes, as without the block). The cluster is reached at the first run that needs it."""
+    if scheduler is None:
+        yield None
+        return
+    runs = DaskRuns(scheduler, connect_timeout=connect_timeout, worker_timeout=worker_timeout)
+    token = _ACTIVE.set(runs)
+    try:
+        yield runs
+    finally:
+        _ACTIVE.reset(token)
+        runs.close()
