@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 import xarray as xr
 
+from frictionlab.sweep.store import SweepStore
+
 from frictionlab.core.errors import ConfigError
 from frictionlab.sweep import run_sweep
 from frictionlab.sweep.plot import plot_sweep
@@ -38,7 +40,7 @@ def test_rsf_stability_stiffness_sweep_gives_one_column_and_the_regimes(tmp_path
     # K = 0.4 k_c, quasi-static stick-slip: the spring reloads the drop at K V during the stick (most of a cycle)
     assert period[0] == pytest.approx(amp[0] / (200.0 * V), rel=0.1)
     for i, key in enumerate(ds.point_key.values):  # independent of the metric: what the runs did
-        run = xr.open_dataset(store / "points" / f"{key}.nc").squeeze()
+        run = SweepStore(store, "classic/rsf-stability").load_point(str(key)).squeeze()
         v = run.slip_velocity.values[int(0.6 * run.time.size):]
         if i < 2:
             assert v.max() > 100 * V and v.min() < 0.01 * V  # slips fast, then sticks
@@ -75,7 +77,7 @@ def test_drive_velocity_is_a_grid_key_of_the_spring_slider(tmp_path, capsys):
                    quick=True, scheduler="serial", metrics=["stick_slip_amplitude", "stick_slip_period"])
     assert list(ds.data_vars)[:3] == ["stick_slip_amplitude", "stick_slip_period", "regime"]
     assert ds.regime.values.tolist() == ["stick-slip", "steady"] and ds.drive_velocities.attrs["units"] == "m/s"
-    run = xr.open_dataset(tmp_path / "v" / "points" / f"{ds.point_key.values[0]}.nc")
+    run = SweepStore(tmp_path / "v", "classic/spring-slider-stick-slip").load_point(str(ds.point_key.values[0]))
     assert run.drive_velocity.values.tolist() == [0.1]  # the point ran its own drive velocity, alone
     # the scenario's own analysis of the spring-force sawtooth (last 60 %) gives the same cycle
     own = stick_slip(run.time.values, run.spring_force.values[0], window=0.6)
@@ -105,7 +107,7 @@ def test_law_list_swept_one_law_per_point(tmp_path):
                    scheduler="serial", metrics=["final_friction"])
     assert list(ds.data_vars) == ["final_friction", "status", "error", "point_key"]  # no final_friction_aging ...
     for law, key in zip(("aging", "slip"), ds.point_key.values):
-        assert xr.open_dataset(tmp_path / "s" / "points" / f"{key}.nc").law.values.tolist() == [law]
+        assert SweepStore(tmp_path / "s", "classic/rsf-velocity-step").load_point(str(key)).law.values.tolist() == [law]
 
 
 def _kinds_run(cfg: dict, quick: bool):

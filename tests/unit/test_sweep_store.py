@@ -197,7 +197,7 @@ def _legacy_store(path: Path, xs: list[float]) -> dict[str, Path]:
         rec = make_record({"toy.x": x}, summary)
         rec.pop("traces")
         ds.attrs.update(sweep_record=json.dumps(rec), sweep_scenario="toy/sweep", sweep_variables="friction_force")
-        files[key] = write_netcdf(ds, path / "points" / f"{key}.nc")
+        files[key] = write_netcdf(ds, path / "points" / f"{key}.nc", provenance=False)  # as the former store wrote them
         points[key] = rec
     cfg = _sweep_toy.TOY.resolved_config(None, False)
     (path / "index.json").write_text(json.dumps({
