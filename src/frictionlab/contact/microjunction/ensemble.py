@@ -495,6 +495,9 @@ def integrate_ensemble(
     IntegrationError
         Solver failure or non-finite state (names the time and the step).
     """
+    if model.area_branch != "corrected":
+        raise ParameterError(f"integrate_ensemble: area_branch = {model.area_branch!r} is not supported by the ensemble "
+                             "kernel (it follows the corrected area branch); use a single junction in mode='simple'")
     c = model.constants
     z = ensemble.heights(c["delta_c"])
     n = z.size

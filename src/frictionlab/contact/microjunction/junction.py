@@ -32,7 +32,7 @@ Notes
 -----
 Where the printed appendix and the spec differ, the spec's corrections are listed in
 :mod:`.jackson_green` and :mod:`.creep`; in addition the area branch condition is printed as
-"dδ*/dτ > 0 (decreasing interference)" and is used as "< 0" (M7). Loads are clamped from
+"dδ*/dτ > 0 (decreasing interference)" and is used as "< 0" (``area_branch="printed"`` takes it as printed). Loads are clamped from
 below at the preload ``f0`` [F*] because every rate is singular at zero load (M12).
 
 Force branch and sliding (not in the source, a numerical reading of it): the printed test
@@ -84,7 +84,7 @@ from .jackson_green import (
 __all__ = ["Microjunction", "ForceHistory", "JunctionSolution", "integrate_junction", "junction_rates"]
 
 # parameter-vector layout of the kernels
-_P_SY, _P_E, _P_C1, _P_C2F, _P_FA, _P_AT, _P_CNU, _P_B, _P_AR, _P_BAND = range(10)
+_P_SY, _P_E, _P_C1, _P_C2F, _P_FA, _P_AT, _P_CNU, _P_B, _P_AR, _P_BAND, _P_BRANCH = range(11)
 #: relative band for the plastic-area test of the "simple" mode
 SIMPLE_BAND = 1e-6
 _MODE_SIMPLE, _MODE_PLASTIC, _MODE_ELASTIC = 0, 1, 2
@@ -117,6 +117,12 @@ class Microjunction(AbstractModel):
         Stress-reinsertion factor :math:`f_A` (source: 0.81) [1].
     area_term : bool
         Keep the area term of Eq. 3.39 in the creep rate (the source says it may be dropped).
+    area_branch : {"corrected", "printed"}
+        Condition of the elastic area branch: ``"corrected"`` (default) takes the elastic area
+        law while the interference *decreases*, as the appendix's comment says; ``"printed"``
+        takes the condition as printed, :math:`\partial\delta^*/\partial\tau > 0` (the elastic
+        law while the interference grows, the JG slope while it falls). The printed reading is
+        integrated only in ``mode="simple"`` (the hybrid mode is built on the corrected one).
     f0 : float
         Preload :math:`F^*_0` giving the consistent initial Hertz state and lower clamp of the
         load [1].
@@ -134,6 +140,7 @@ class Microjunction(AbstractModel):
     c2_factor: float = param(1.0, units="1", lo=0.0, lo_open=True)
     f_a: float = param(0.81, units="1", lo=0.0, lo_open=True)
     area_term: bool = option(True, choices=(True, False))
+    area_branch: str = option("corrected", choices=("corrected", "printed"))
     f0: float = param(1e-3, units="1", lo=0.0, lo_open=True, hi=1.0)
     shear_strength_ratio: float = param(1.0 / math.sqrt(3.0), units="1", lo=0.0)
 
@@ -170,7 +177,7 @@ class Microjunction(AbstractModel):
     def param_vector(self) -> NDArray[np.float64]:
         c = self.constants
         return np.array([self.sigma_y, self.e, self.c1, self.c2_factor, self.f_a, 1.0 if self.area_term else 0.0,
-                         c["cnu"], c["b"], c["ar_coef"], SIMPLE_BAND])
+                         c["cnu"], c["b"], c["ar_coef"], SIMPLE_BAND, 1.0 if self.area_branch == "printed" else 0.0])
 
     def initial_state(self) -> NDArray[np.float64]:
         d0 = self.f0 ** (2.0 / 3.0)
@@ -232,7 +239,7 @@ def _interference_rate(delta, area, force, dforce, cr, b, cnu, ar):
 def _rates(delta, area, dmax_c, force, dforce, mode, p, out):
     """out[0] = dδ*/dt, out[1] = dA*/dt [1/s]; mode 0 simple, 1 on plastic area, 2 elastic area."""
     sy, e, c1, c2f, fa, at = p[0], p[1], p[2], p[3], p[4], p[5] > 0.5
-    cnu, b, ar, band = p[6], p[7], p[8], p[9]
+    cnu, b, ar, band, printed = p[6], p[7], p[8], p[9], p[10] > 0.5
     dmax = max(dmax_c, delta)
     if mode == 1:
         area = _area_jg(delta, b)
@@ -244,7 +251,7 @@ def _rates(delta, area, dmax_c, force, dforce, mode, p, out):
     elif mode == 2:
         dadd = el
     else:
-        if dd < 0.0:
+        if (dd > 0.0) if printed else (dd < 0.0):
             dadd = el
         elif area < (1.0 - band) * _area_jg(delta, b):
             dadd = el
@@ -477,6 +484,10 @@ def integrate_junction(
     """
     if mode not in ("hybrid", "simple"):
         raise ParameterError(f"integrate_junction: mode = {mode!r} is not one of ['hybrid', 'simple']")
+    if mode == "hybrid" and model.area_branch == "printed":
+        raise ParameterError("integrate_junction: area_branch = 'printed' (the elastic area law while the interference "
+                             "grows) is integrated only with mode='simple'; the hybrid mode keeps the area on the JG "
+                             "curve while it grows")
     if history_method not in ("commit", "augmented"):
         raise ParameterError(f"integrate_junction: history_method = {history_method!r} is not one of ['commit', 'augmented']")
     if method not in ("DOP853", "RK45"):
