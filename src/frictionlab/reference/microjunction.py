@@ -68,7 +68,7 @@ def elastic_unloading(force_star: ArrayLike, force0: float, delta0: float, area0
 
 def jg_force_jump_at_kink(cnu: float, hardness_ratio: float = 2.84) -> tuple[float, float]:
     """``(Hertz, JG)`` values of :math:`F^*` at :math:`\\delta^* = 1.9` (2.61897 and 2.63139 for the
-    spec material): the JG force fit is discontinuous there by about +0.5 %."""
+    demo steel): the JG force fit is discontinuous there by about +0.5 %."""
     d = 1.9
     k = 4.0 * hardness_ratio / cnu
     jg = math.exp(-0.25 * d ** (5 / 12)) * d ** 1.5 + k * d * (1 - math.exp(-d ** (5 / 9) / 25))

@@ -1,7 +1,7 @@
 r"""Single creeping JG microjunction under a prescribed normal-force history (Goedecke 2013, App. A).
 
 The state is the normalised interference and contact area :math:`y = (\delta^*, A^*)` plus the
-history scalar :math:`\delta^*_{max}`. In physical time (spec section 3.10) the rates are
+history scalar :math:`\delta^*_{max}`. In physical time (the appendix's normalised time cancels) the rates are
 
 .. math::
     \frac{d\delta^*}{dt} = \frac{\dot F^*(t)}{\partial F^*/\partial\delta^*}
@@ -15,7 +15,7 @@ decreasing interference or :math:`A^* < A^*_{JG}`) or :math:`\partial A^*_{JG}/\
 (plastic), and the creep rate of :mod:`.creep`. Friction of the junction follows Bowden--Tabor,
 :math:`F_f = \tau A` with shear strength :math:`\tau`.
 
-Numerics (spec section 4): :func:`scipy.integrate.solve_ivp` (DOP853 by default) is run segment
+Numerics: :func:`scipy.integrate.solve_ivp` (DOP853 by default) is run segment
 by segment between load breakpoints. The history variable is **committed after each accepted
 step** (a non-terminal event hook, which ``solve_ivp`` evaluates once per accepted step at its
 end point); inside the right-hand side :math:`\hat\delta^*_{max} = \max(\delta^*_{max},\delta^*)`,
@@ -26,14 +26,14 @@ state with :math:`\dot m = \max(\dot\delta^*, 0)` when :math:`\delta^*\ge m` (cr
 events leave it when :math:`\dot\delta^*` turns negative, re-enter when
 :math:`\min(A^* - A^*_{JG}, \dot\delta^*)` crosses zero upwards, and stop every step at
 :math:`\delta^* = 1.9`. ``mode="simple"`` integrates the printed branch logic directly with a
-:math:`10^{-6}` relative band and the kink event (needs rtol <= 1e-9, spec remedy 2).
+:math:`10^{-6}` relative band and the kink event (needs rtol <= 1e-9).
 
 Notes
 -----
-Where the printed appendix and the spec differ, the spec's corrections are listed in
+Where the printed appendix is read with a correction, the corrections are listed in
 :mod:`.jackson_green` and :mod:`.creep`; in addition the area branch condition is printed as
 "dδ*/dτ > 0 (decreasing interference)" and is used as "< 0" (``area_branch="printed"`` takes it as printed). Loads are clamped from
-below at the preload ``f0`` [F*] because every rate is singular at zero load (M12).
+below at the preload ``f0`` [F*] because every rate is singular at zero load.
 
 Force branch and sliding (not in the source, a numerical reading of it): the printed test
 "F* < F*_JG → elastic stiffness, else dF*_JG/dδ*" makes the rate discontinuous on the curve
@@ -44,8 +44,8 @@ the curve the kernel therefore uses the equivalent-control rate
 :math:`\dot\delta^* = \dot F^*/(dF^*_{JG}/d\delta^*)` with the total derivative (including
 :math:`dH'_G/d\delta^*`), which is the limit of the chattering solution; outside the band, or
 when the branches do not both point at the curve, the printed branches apply unchanged.
-Without creep, the printed slope M14 (which neglects :math:`dH'_G/d\delta^*`) lets δ* lag the
-curve slightly (``|F*/F*_JG - 1|`` = 5e-5 at F* = 20, 5e-4 at F* = 50: the spec's T9 bound of 1e-4
+Without creep, the printed slope dF*_JG/dδ* (which neglects :math:`dH'_G/d\delta^*`) lets δ* lag the
+curve slightly (``|F*/F*_JG - 1|`` = 5e-5 at F* = 20, 5e-4 at F* = 50: a bound of 1e-4
 holds only up to F* ≈ 25), and right after δ* = 1.9 F* is 0.47 % below the curve because of the
 documented jump of the JG force fit, closed by the elastic branch by δ* ≈ 2.002.
 Restarts after a δ* = 1.9 event are nudged by 1e-12 relative so the event does not refire.
@@ -313,7 +313,7 @@ class ForceHistory:
     def piecewise_linear(cls, times: Sequence[float], loads: Sequence[float], *, steps_per_ramp: float = 50.0) -> "ForceHistory":
         """Linear ramps through ``(times[k], loads[k])`` (loads as F* [1], times [s]).
 
-        Ramps get ``max_step = duration / steps_per_ramp`` (spec: 1/50 of the load segment).
+        Ramps get ``max_step = duration / steps_per_ramp`` (1/50 of the load segment).
         Raises :class:`ParameterError` for negative loads or non-increasing times.
         """
         t = np.asarray(times, dtype=float)
@@ -458,7 +458,7 @@ def integrate_junction(
     t_eval : array_like, optional
         Output times [s] (strictly increasing, inside the history); default every accepted step.
     mode : {"hybrid", "simple"}
-        Plastic-area handling (module docstring; spec section 4).
+        Plastic-area handling (module docstring).
     history_method : {"commit", "augmented"}
         :math:`\\delta^*_{max}` committed after each accepted step, or carried as a state.
     method : {"DOP853", "RK45"}
