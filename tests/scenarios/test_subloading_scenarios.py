@@ -23,8 +23,15 @@ def test_quick_profile_checks_pass(name):
     ds, cfg = sc.execute(quick=True)
     results = sc.evaluate(ds, cfg)
     assert results
-    failed = [f"{c.claim}: expected {c.expected}, measured {c.measured}" for c in results if not c.passed]
+    failed = [f"{c.claim}: expected {c.expected}, measured {c.measured}" for c in results if not c.ok]
     assert not failed, failed
+    devs = [c for c in results if c.status == "deviation"]
+    if name == "subloading/fig9":
+        # the printed M = 3 kg (3e-3 N s^2/mm) gives a converged ripple of ~0.014 N, no stick-slip; the sawtooth of
+        # Fig. 9 needs M = 3 N s^2/mm (3000 kg): a deviation whose evidence passes
+        (dev,) = devs
+        assert "printed M = 3 kg" in dev.claim and all(e.status == "pass" for e in dev.evidence)
+        assert [c.kind for c in results if "prototype" in c.claim] == ["regression"]
     if sc.plot is not None:
         fig = sc.plot(ds)
         assert fig is not None
