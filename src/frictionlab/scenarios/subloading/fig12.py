@@ -1,8 +1,8 @@
 """``subloading/fig12``: steady traction ratio vs normal load for specimens I and II.
 
 Ozaki et al. (2020), Fig. 12: P-exp set, b = 7 /MPa (specimen I, Ra 2.11 um) and 11 /MPa
-(specimen II, Ra 4.95 um), scaled variant (spec A2), v = 0.1, 1, 10 mm/s, Hertz apparent
-area (A14); the load range is not in the text: 0.05-2 N (spec [R]).
+(specimen II, Ra 4.95 um), scaled variant, v = 0.1, 1, 10 mm/s, Hertz apparent
+area; the load range is not in the text: 0.05-2 N (ours).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ CONFIG = {
               "slide": 0.05 * MM},
     # pressure sensitivity b [1/Pa] of the two specimens (7 and 11 /MPa)
     "specimens": {"b": [7.0e-6, 11.0e-6], "names": ["I", "II"]},
-    # the rubber hemisphere on rigid PMMA (spec A14): radius [m], Young's modulus [Pa], Poisson ratio
+    # the rubber hemisphere on rigid PMMA: radius [m], Young's modulus [Pa], Poisson ratio
     "contact": {"radius": 10.0 * MM, "youngs_modulus": 1.2e6, "poisson_ratio": 0.5},
     "integrator": {"driver": "prescribed", "du_max": 1e-5 * MM},
 }
@@ -62,8 +62,8 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     out = []
     r, c = ds.steady_ratio.values, ds.steady_ratio_closed_form.values
     worst = float(np.max(np.abs(r - c) / c))
-    out.append(check("C5: steady F_x / W = tau(v) (1 - exp(-b W/A_a)) / (W/A_a)", "rel. < 1e-6", worst, worst < 1e-6,
-                     fmt=".2e"))
+    out.append(check("steady F_x / W = tau(v) (1 - exp(-b W/A_a)) / (W/A_a) (closed form of the steady state)", "rel. < 1e-6",
+                     worst, worst < 1e-6, fmt=".2e", kind="verification"))
     dec = bool(np.all(np.diff(r, axis=2) < 0))
     out.append(check("the traction ratio decreases with the normal load (both specimens, all speeds)",
                      "monotone decrease in W", "yes" if dec else "no", dec))
@@ -96,8 +96,8 @@ def plot(ds: xr.Dataset):
 register_scenario(Scenario(
     name="subloading/fig12",
     description=("Ozaki et al. 2020 Fig. 12: steady traction ratio vs normal load at 0.1, 1, 10 mm/s for specimens I "
-                 "(b = 7 /MPa) and II (b = 11 /MPa), P-exp set, scaled variant (A2), Hertz apparent area (A14), loads "
-                 "0.05-2 N (not in the paper, spec [R])."),
+                 "(b = 7 /MPa) and II (b = 11 /MPa), P-exp set, scaled variant, Hertz apparent area, loads "
+                 "0.05-2 N (not in the paper, ours)."),
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"sweep.loads": [0.05, 0.2, 0.5, 1.0, 2.0]}, derived=DERIVED,
     references=[REFERENCE],

@@ -1,7 +1,7 @@
 """``subloading/fig4``: rate dependency -- tangential stress vs slip at constant speeds.
 
-Ozaki et al. (2020), Fig. 4, P-common set (spec section 6), f_n = 0.3 MPa, slide from rest
-at each speed; the paper gives no speeds: 1e-3 ... 1e3 mm/s (spec [R]). The slide is 3 mm so
+Ozaki et al. (2020), Fig. 4, P-common set, f_n = 0.3 MPa, slide from rest
+at each speed; the paper gives no speeds: 1e-3 ... 1e3 mm/s (ours). The slide is 3 mm so
 that the steady state is reached to 1e-9 (the plot shows the first millimetre).
 """
 
@@ -18,7 +18,7 @@ CONFIG = {
     "model": {"name": "subloading", "preset": "fig4"},
     # the normal stress [Pa]; v and duration_s are set per speed of [sweep]
     "protocol": {"type": "constant_velocity", "normal_force_value": 0.3 * MPA},
-    # speeds [m/s] (1e-3 ... 1e3 mm/s, spec [R]) and the slide from rest at each [m]
+    # speeds [m/s] (1e-3 ... 1e3 mm/s, ours) and the slide from rest at each [m]
     "sweep": {"velocities": [1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1.0], "slide": 3.0 * MM},
     # the compiled return mapping, slip increment du_max [m] per step (1e-5 mm)
     "integrator": {"driver": "prescribed", "du_max": 1e-5 * MM},
@@ -26,7 +26,7 @@ CONFIG = {
     "reference": {"driver": "rk4", "du": 2e-6 * MM, "velocities": [1e-5, 1e-3, 0.1], "slide": 0.5 * MM},
 }
 DERIVED = {"protocol.v": "sweep.velocities", "protocol.duration_s": "sweep.slide"}
-#: spec 7.2 prototype peak ratios (variant L), for information
+#: an earlier prototype of ours: peak ratios (variant L), for information
 PROTOTYPE_PEAKS = {0.01: 0.316, 0.1: 0.314, 1.0: 0.317, 10.0: 0.324, 100.0: 0.342, 1000.0: 0.386}
 
 
@@ -79,7 +79,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
 
 
 def steady_minimum(m) -> tuple[float, float]:
-    """Speed [m/s] and value [Pa] of the minimum of f_t^ss(v) = A^ss(v) tau(v) (spec C2)."""
+    """Speed [m/s] and value [Pa] of the minimum of f_t^ss(v) = A^ss(v) tau(v)."""
     res = minimize_scalar(lambda lv: float(m.steady_stress(10.0 ** lv, 1.0)), bounds=(-7, 1), method="bounded",
                           options={"xatol": 1e-10})
     return 10.0 ** res.x, float(res.fun)
@@ -92,12 +92,13 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     out = []
     ss, cf = ds.steady_ratio.values, ds.steady_ratio_closed_form.values
     worst = max(rel(a, b) for a, b in zip(ss, cf))
-    out.append(check("C1: steady traction ratio = A_ss(v) tau(v) / f_n at every speed", "rel. error < 1e-6",
-                     worst, worst < 1e-6, fmt=".2e"))
+    out.append(check("steady traction ratio = A_ss(v) tau(v) / f_n at every speed (closed form of the steady state)",
+                     "rel. error < 1e-6", worst, worst < 1e-6, fmt=".2e", kind="verification"))
     vstar, smin = steady_minimum(m)
-    out.append(check("C2: minimum of the steady ratio (weakening -> strengthening)", "v* = 4.91 mm/s, ratio 0.17332 (L)",
+    out.append(check("minimum of the steady ratio (weakening -> strengthening) as an earlier computation of ours",
+                     "v* = 4.91 mm/s, ratio 0.17332 (L)",
                      f"v* = {vstar / MM:.3f} mm/s, ratio {smin / fn:.5f}",
-                     abs(vstar / MM - 4.91) < 0.01 and abs(smin / fn - 0.17332) < 1e-5))
+                     abs(vstar / MM - 4.91) < 0.01 and abs(smin / fn - 0.17332) < 1e-5, kind="regression"))
     lo = vmm <= 1.0 + 1e-12
     hi = vmm >= 10.0 - 1e-12
     weak = bool(np.all(np.diff(ss[lo]) < 0)) if lo.sum() > 1 else True
@@ -119,24 +120,25 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     out.append(check("R stays in [0, 1] and R -> 1 in steady sliding", "max R <= 1, final R > 1 - 1e-6",
                      f"max {rmax:.12f}, final min {rfin:.9f}", rmax <= 1 + 1e-12 and rfin > 1 - 1e-6))
     ps = ds.peak_slip.values[soft] / MM * 1e3
-    out.append(check("peak at a microslip of a few um where a peak exists (spec prototype 4.6-5.3 um)",
+    out.append(check("peak at a microslip of a few um where a peak exists (an earlier prototype of ours: 4.6-5.3 um)",
                      "4 um < u_peak < 6 um", f"{ps.min():.2f}-{ps.max():.2f} um", bool(np.all((ps > 4) & (ps < 6))),
-                     ambiguity="r = 1000 /mm (A1)"))
+                     ambiguity="r = 1000 /mm (the seed prints '11000 mm')", kind="regression"))
     devs = []
     for v, p in zip(vmm, pk):
         key = min(PROTOTYPE_PEAKS, key=lambda k: abs(np.log(k / v)))
         if abs(np.log(key / v)) < 1e-6:
             devs.append(rel(p, PROTOTYPE_PEAKS[key]))
     if devs:
-        out.append(check("peak ratios agree with the spec prototype (0.316 ... 0.386)", "rel. < 1 %",
-                         max(devs), max(devs) < 0.01, fmt=".2e"))
+        out.append(check("peak ratios as an earlier prototype of ours (0.316 ... 0.386)", "rel. < 1 %",
+                         max(devs), max(devs) < 0.01, fmt=".2e", kind="regression"))
     rd = ds.reference_deviation.values
     rd = rd[np.isfinite(rd[:, 0])]
     if rd.size:
         worst = float(rd[:, :2].max())
         out.append(check("return mapping (du = 1e-5 mm) vs rate form (RK4, du = 2e-6 mm): peak and end-of-window f_t",
-                         "rel. < 1e-3 (spec 5.3: 0.1 %)",
-                         f"{worst:.2e} (pointwise over the curve: {float(rd[:, 2].max()):.2e})", worst < 1e-3))
+                         "rel. < 1e-3",
+                         f"{worst:.2e} (pointwise over the curve: {float(rd[:, 2].max()):.2e})", worst < 1e-3,
+                         kind="verification"))
     return out
 
 
@@ -153,7 +155,7 @@ def plot(ds: xr.Dataset):
         ax.set_title(t)
         ax.legend(fontsize=7)
     axes[2].semilogx(ds.velocity / MM, ds.steady_ratio, "o", label="simulated")
-    axes[2].semilogx(ds.velocity / MM, ds.steady_ratio_closed_form, "k--", label="closed form (C1)")
+    axes[2].semilogx(ds.velocity / MM, ds.steady_ratio_closed_form, "k--", label="closed form")
     axes[2].set_xlabel("v [mm/s]")
     axes[2].set_ylabel("steady f_t / f_n")
     axes[2].set_title("(c) steady traction ratio")
@@ -165,8 +167,8 @@ def plot(ds: xr.Dataset):
 register_scenario(Scenario(
     name="subloading/fig4",
     description=("Ozaki et al. 2020 Fig. 4: rate dependency of the subloading-friction model (P-common set, "
-                 "r = 1000 /mm [spec A1], variant L, f_n = 0.3 MPa). Constant speeds 1e-3 ... 1e3 mm/s (not in the "
-                 "paper; spec [R]), slide 3 mm from rest, implicit return mapping (du = 1e-5 mm) checked against the "
+                 "r = 1000 /mm, variant L, f_n = 0.3 MPa). Constant speeds 1e-3 ... 1e3 mm/s (not in the "
+                 "paper; ours), slide 3 mm from rest, implicit return mapping (du = 1e-5 mm) checked against the "
                  "rate form integrated by the core RK4."),
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"sweep.velocities": [1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1.0],

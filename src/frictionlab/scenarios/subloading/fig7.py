@@ -1,10 +1,10 @@
 """``subloading/fig7``: pressure dependency with rate dependency (b = 10 /MPa).
 
 Ozaki et al. (2020), Fig. 7: the A-B-C-D normal path of Fig. 6 with the full P-common set
-("same as Fig. 3" read as Fig. 4, spec A12). (a) f_t vs slip at 1 mm/s for f_n,end = 0.5 MPa;
+("same as Fig. 3" read as Fig. 4). (a) f_t vs slip at 1 mm/s for f_n,end = 0.5 MPa;
 (b), (c) steady traction ratio vs f_n,end at weakening speeds {0.01, 0.1, 1} and strengthening
-speeds {10, 100, 1000} mm/s (spec [R]). The hold C-D is extended to 3 mm for the steady
-ratios, which are not converged at u <= 0.4 mm (spec 7.5).
+speeds {10, 100, 1000} mm/s (ours). The hold C-D is extended to 3 mm for the steady
+ratios, which are not converged at u <= 0.4 mm.
 """
 
 from __future__ import annotations
@@ -94,14 +94,14 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     out.append(check("(a) f_t rises from B to C, but the rise is minor compared with the case without rate "
                      "dependency (Fig. 6, same b)", "0 < rise(Fig. 7) < rise(Fig. 6)",
                      f"{rise7 / MPA:.4f} vs {rise6 / MPA:.4f} MPa (ratio {rise7 / rise6:.2f})", 0 < rise7 < rise6,
-                     ambiguity="paper: 'minor'; the size of the rise depends on the [R] path (spec 7.4)"))
+                     ambiguity="paper: 'minor'; the size of the rise depends on our reconstruction of the loading path"))
     cd = s >= C
     out.append(check("(a) further weakening from C to D", "f_t(D) < max f_t on C-D", f"{ft[cd][-1] / MPA:.4f} < "
                      f"{ft[cd].max() / MPA:.4f} MPa", ft[cd][-1] < ft[cd].max()))
     st, cf = ds.steady_ratio.values, ds.steady_ratio_closed_form.values
     worst = float(np.max(np.abs(st - cf) / cf))
-    out.append(check("C1: steady ratio A_ss(v) tau(v) / f_n at every speed and f_n (variant L)", "rel. < 1e-6", worst,
-                     worst < 1e-6, fmt=".2e"))
+    out.append(check("steady ratio A_ss(v) tau(v) / f_n at every speed and f_n (variant L; closed form of the steady state)",
+                     "rel. < 1e-6", worst, worst < 1e-6, fmt=".2e", kind="verification"))
     falls = bool(np.all(np.diff(st, axis=1) < 0))
     out.append(check("(b, c) the ratio falls with f_n at every speed", "monotone decrease", "yes" if falls else "no", falls))
     nw = len(cfg["sweep"]["weakening_speeds"])
@@ -116,7 +116,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                      ds.attrs["max_sliding_ratio"] <= 1 + 1e-12))
     dev = ds.attrs["reference_deviation"]
     out.append(check("return mapping vs rate form (RK4 with df_n/dt): max |df_t| / max f_t for u > 0.01 mm", "< 1e-3",
-                     f"{dev:.2e} (whole path: {ds.attrs['reference_deviation_whole']:.2e})", dev < 1e-3))
+                     f"{dev:.2e} (whole path: {ds.attrs['reference_deviation_whole']:.2e})", dev < 1e-3, kind="verification"))
     return out
 
 
@@ -145,8 +145,8 @@ def plot(ds: xr.Dataset):
 register_scenario(Scenario(
     name="subloading/fig7",
     description=("Ozaki et al. 2020 Fig. 7: pressure plus rate dependency (P-common, b = 10 /MPa, variant L; 'same "
-                 "as Fig. 3' read as Fig. 4, spec A12) on the A-B-C-D path of Fig. 6 (spec 7.4 [R]); steady ratios at "
-                 "0.01-1 and 10-1000 mm/s (spec [R]) with the C-D hold extended to 3 mm so the state converges."),
+                 "as Fig. 3' read as Fig. 4) on the A-B-C-D path of Fig. 6 (our reconstruction); steady ratios at "
+                 "0.01-1 and 10-1000 mm/s (ours) with the C-D hold extended to 3 mm so the state converges."),
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"sweep.fn_end": [0.2 * MPA, 0.5 * MPA, 1.0 * MPA], "sweep.weakening_speeds": [0.01 * MM, 1.0 * MM],
            "sweep.strengthening_speeds": [10.0 * MM, 1000.0 * MM], "integrator.du_max": 2e-5 * MM},
