@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from frictionlab.scenarios.base import get_scenario, scenario_names
@@ -41,7 +42,15 @@ def test_fig12_quick_checks_fast():
     """A fast scenario run in the default (not slow) suite."""
     sc = get_scenario("subloading/fig12")
     ds, cfg = sc.execute(quick=True, overrides={"sweep.loads": [0.05, 0.5, 2.0], "sweep.velocities": [1e-4, 1e-2]})
-    assert all(c.passed for c in sc.evaluate(ds, cfg))
+    checks = sc.evaluate(ds, cfg)
+    assert all(c.ok for c in checks)
+    # the specimen effect (b = 7 vs 11 /MPa) needs the rescaled variant: with eqs. 7, 8, 18 as printed b drops out of
+    # the steady state, so both specimens give the same curve (a deviation, evidence: closed form and converged runs)
+    (dev,) = [c for c in checks if c.status == "deviation"]
+    assert "as printed" in dev.claim and all(e.status == "pass" for e in dev.evidence)
+    p = ds.steady_ratio_printed.values
+    np.testing.assert_allclose(p[0], p[1], rtol=1e-4)
+    assert all(c.passed for c in checks if c.status != "deviation")
 
 
 ALL = NAMES + ["subloading/stick-slip-map"]
