@@ -59,7 +59,8 @@ def test_fig12_quick_checks_fast():
     assert "as printed" in dev.claim and all(e.status == "pass" for e in dev.evidence)
     p = ds.steady_ratio_printed.values
     np.testing.assert_allclose(p[0], p[1], rtol=1e-4)
-    assert all(c.passed for c in checks if c.status != "deviation")
+    assert all(c.passed for c in checks if c.status not in ("deviation", "not testable"))
+    assert [c.status for c in checks].count("not testable") == 1  # the measured ratios are not printed
 
 
 ALL = NAMES + ["subloading/stick-slip-map"]
