@@ -93,8 +93,10 @@ def test_cli_reproduce_mutations_counts_and_exit(toy, cli, tmp_path):
 #: the scenarios whose paper checks all declare mutations (issue 26 ports them paper by paper); the cheap ones run
 #: in the fast suite, those whose mutated reruns take over ~5 s each in the slow tier
 PORTED = ["kloss/fig4a", "kloss/fig4b", "kloss/fig7", "kloss/fig8", "kloss/fig10", "kloss/fig12", "kloss/fig13", "kloss/pstar-fit",
-          "microjunction/load-hold-unload", "microjunction/cyclic-load", "microjunction/hold-time-friction"]
-PORTED_SLOW = ["kloss/fig5", "kloss/fig6", "kloss/fig14", "kloss/naca0012-fit", "microjunction/constant-load-creep"]
+          "microjunction/load-hold-unload", "microjunction/cyclic-load", "microjunction/hold-time-friction",
+          "subloading/fig12"]
+PORTED_SLOW = ["kloss/fig5", "kloss/fig6", "kloss/fig14", "kloss/naca0012-fit", "microjunction/constant-load-creep",
+               "subloading/fig11"]
 
 
 def _no_survivor(name: str) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ..base import Scenario, check, not_testable, register_scenario
+from ..base import Mutation, Scenario, check, not_testable, register_scenario
 from ._common import MM, REFERENCE, hertz_area, models, on_grid, protocol_from, reference, rel, run_integrator
 
 CONFIG = {
@@ -80,10 +80,13 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     F = ds.friction_force.values
     Fss = F[:, -1]
     out.append(check("steady friction force grows with the normal load", "increasing in W",
-                     " < ".join(f"{x * 1e3:.1f}" for x in Fss) + " mN", bool(np.all(np.diff(Fss) > 0))))
+                     " < ".join(f"{x * 1e3:.1f}" for x in Fss) + " mN", bool(np.all(np.diff(Fss) > 0)),
+                     insensitive="the steady force A_a tau(v) (1 - exp(-b W/A_a)) grows with W for every positive b "
+                                 "and tau, with A_a growing with W (Hertz)"))
     out.append(check("no velocity weakening with S_min = S_max = 1: no overshoot above the steady force",
                      "max F_x <= steady F_x (1 + 1e-9)", f"max excess {float(np.max(F.max(axis=1) / Fss - 1)):.2e}",
-                     bool(np.all(F.max(axis=1) <= Fss * (1 + 1e-9)))))
+                     bool(np.all(F.max(axis=1) <= Fss * (1 + 1e-9))),
+                     mutations=(Mutation("S_min read as 0.5 (velocity weakening, as the P-common set)", {"model.s_min": 0.5}),)))
     dev = float(ds.reference_deviation.max())
     out.append(check("return mapping vs rate form (core RK4) at the end of the reference window", "rel. < 1e-3", dev,
                      dev < 1e-3, fmt=".2e", kind="verification"))
