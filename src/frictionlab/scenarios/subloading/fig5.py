@@ -12,7 +12,7 @@ import xarray as xr
 
 from ...protocols import VelocitySteps
 from ...solve import simulate
-from ..base import Scenario, check, register_scenario
+from ..base import Mutation, Scenario, check, register_scenario
 from ._common import MM, MPA, REFERENCE, models, on_grid, protocol_from, reference, rel, run_integrator
 
 CONFIG = {
@@ -31,6 +31,14 @@ CONFIG = {
     "plot": {"cycles": 10},
 }
 DERIVED = {"protocol.upper": "sweep.rhos"}
+#: the conventional model (r -> infinity): no plastic slip inside the sliding surface
+_CONVENTIONAL = Mutation("the conventional friction model (r = 1e9 /mm): no plastic slip below the sliding surface",
+                         {"model.r": 1e9 / MM})
+#: the printed "r = 11000 mm" taken as 11000 /mm (we read 1000 /mm: a dropped superscript)
+_R_11000 = Mutation("r read as 11000 /mm", {"model.r": 11000.0 / MM})
+#: plastic slip [m] visible on Fig. 5's micrometre axis (a thousandth of a micrometre); the conventional
+#: model's is a million times smaller
+VISIBLE = 1e-9
 #: "after several cycles" (Sec. on Fig. 5) read as: gross sliding at a cycle no later than this
 SEVERAL = 100
 #: an earlier prototype of ours (variant L): plastic slip in cycle 1 [um]
@@ -120,29 +128,36 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     out.append(check("plastic slip in cycle 1 as an earlier prototype of ours (0.38 / 0.58 / 0.89 um)", "rel. < 3 %",
                      " / ".join(f"{x * 1e6:.3f}" for x in first) + " um", bool(dev) and max(dev) < 0.03,
                      ambiguity="rho = f_t,amp / (S_max tau0) (our reading of the amplitude)", kind="regression"))
-    out.append(check("slip accumulation grows with amplitude (cycle 1)", "increasing in rho",
-                     " < ".join(f"{x * 1e6:.3f}" for x in first), bool(np.all(np.diff(first) > 0))))
+    out.append(check("slip accumulation grows with amplitude (cycle 1)",
+                     f"increasing in rho, each > {VISIBLE * 1e9:g} nm",
+                     " < ".join(f"{x * 1e6:.3f}" for x in first) + " um",
+                     bool(np.all(np.diff(first) > 0)) and bool(np.all(first > VISIBLE)),
+                     mutations=(_CONVENTIONAL,)))
     inc_ok = True
     for i in range(len(rhos)):
         row = up[i][np.isfinite(up[i])]
-        if row.size > 1 and not np.all(np.diff(row) > 0):
+        if row.size > 1 and not (np.all(np.diff(row) > 0) and row[-1] - row[0] > VISIBLE):
             inc_ok = False
     out.append(check("ratchetting: plastic slip accumulates in every cycle below the sliding surface",
-                     "per-cycle increment > 0 in all cycles", "yes" if inc_ok else "no", inc_ok))
+                     f"per-cycle increment > 0 in all cycles, in all > {VISIBLE * 1e9:g} nm", "yes" if inc_ok else "no", inc_ok,
+                     mutations=(_CONVENTIONAL,)))
     g = ds.gross_sliding_cycle.values
     gl = int(g[-1])
     measured = f"cycle {gl}" if gl > 0 else f"none within the run's {ncyc} cycles"
     out.append(check("gross sliding occurs after several cycles at the largest amplitude (Fig. 5)",
                      f"at a cycle 2 <= n <= {SEVERAL}", measured, 2 <= gl <= SEVERAL,
                      ambiguity=f"'several' read as at most {SEVERAL} cycles (our bound, not printed; chosen knowing the "
-                               "earlier prototype's cycle ~75); a run shorter than that without gross sliding fails"))
+                               "earlier prototype's cycle ~75); a run shorter than that without gross sliding fails",
+                     mutations=(_R_11000,)))
     if ncyc >= 2000:
         out.append(check("no gross sliding for rho <= 0.7 within 2000 cycles, as an earlier prototype of ours (variant L)",
                          "none", " ".join(str(int(x)) for x in g[:-1]), bool(np.all(g[:-1] == 0)), kind="regression"))
     upc = np.atleast_1d(ds.attrs["plastic_slip_conventional"])
     ratio = float(upc[0] / first[-1]) if upc.size else np.nan
     out.append(check("conventional limit r -> infinity (r = 1e9 /mm): no ratchetting below the surface",
-                     "cycle-1 plastic slip < 1e-3 of the r = 1000 /mm value", ratio, ratio < 1e-3, fmt=".2e"))
+                     "cycle-1 plastic slip < 1e-3 of the r = 1000 /mm value", ratio, ratio < 1e-3, fmt=".2e",
+                     mutations=(Mutation("the limit not reached: r = 1e4 /mm in the conventional run",
+                                         {"conventional_limit.r": 1e4 / MM}),)))
     a = np.atleast_1d(ds.attrs["return_map_plastic_slip"])
     b = np.atleast_1d(ds.attrs["reference_plastic_slip"])
     worst = max(rel(x, y) for x, y in zip(a, b))
