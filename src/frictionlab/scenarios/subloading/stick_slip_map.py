@@ -83,7 +83,7 @@ from scipy.optimize import brentq
 
 from ...core.errors import ConfigError
 from ...laws.subloading import Subloading, c_from_mm_mpa
-from ..base import Scenario, check, register_scenario
+from ..base import Mutation, Scenario, check, register_scenario
 from ._common import MM, MPA, REFERENCE, models, protocol_from, run_integrator, swept_model_key
 
 __all__ = ["critical_stiffness", "critical_c", "linear_coefficients", "POINT"]
@@ -276,6 +276,9 @@ def _bracket(ds: xr.Dataset, v) -> tuple[float, float]:
     return (float(yes.max()) if yes.size else math.nan, float(no.min()) if no.size else math.nan)
 
 
+_NO_WEAKENING = Mutation("S_min read as 1 (= S_max): no sliding weakening, no stick-slip", {"model.s_min": 1.0})
+
+
 def checks(ds: xr.Dataset, cfg: dict) -> list:
     out = []
     mp = cfg["map"]
@@ -292,10 +295,11 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
         out.append(check(f"Fig. 9 (V = {v9:g} mm/s, c = {', '.join(f'{c:g}' for c in c9)}): stick-slip amplitude "
                          "decreases with c", "monotone decrease over the c with stick-slip (>= 2 of them)",
                          " > ".join(f"{a:.3g}" for a in a_osc) + " N",
-                         a_osc.size >= 2 and bool(np.all(np.diff(a_osc) < 0))))
+                         a_osc.size >= 2 and bool(np.all(np.diff(a_osc) < 0)), mutations=(_NO_WEAKENING,)))
         out.append(check(f"Fig. 9 (V = {v9:g} mm/s): stick-slip at c = 0, none at c = {c9[-1]:g} (velocity "
                          "strengthening)", f"stick-slip at c = {c9[0]:g}; none at c = {c9[-1]:g}",
-                         f"amplitude {amp[0]:.3g} N / {amp[-1]:.2e} N", bool(ss[0]) and not bool(ss[-1])))
+                         f"amplitude {amp[0]:.3g} N / {amp[-1]:.2e} N", bool(ss[0]) and not bool(ss[-1]),
+                         mutations=(Mutation("rate exponent d read as 1 (tau linear in v)", {"model.d": 1.0}),)))
     else:
         out.append(check("Fig. 9 trend", f"V = {v9:g} mm/s and >= 2 of c = {mp['fig9_c_mm']} in the map",
                          "not in the grid", False))
