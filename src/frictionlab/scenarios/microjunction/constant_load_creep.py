@@ -210,7 +210,8 @@ def _area_term_check(ds: xr.Dataset, model) -> object:
                 kind="verification")]
     return deviation(claim, expected, measured, ev,
                      f"with the printed f_A = 0.81 the area term is (2/(3 f_A)) F*/(A*)^(3/2) dA*_JG/dδ* of the "
-                     f"reinsertion term ({ratio:.2f} at F*={worst:g}; 0.82 for any material in the Hertz regime), so "
+                     f"reinsertion term ({ratio:.2f} at the ramp end of F*={worst:g}, where omitting it matters most; "
+                     "2/(3 f_A) = 0.82 for any material in the Hertz regime), so "
                      "dropping it speeds creep up by that fraction; it is small only for large plastic junctions",
                      ambiguity="'good approximation' read as < 5 % (no number printed)", mutations=mut)
 
