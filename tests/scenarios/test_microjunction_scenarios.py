@@ -1,4 +1,4 @@
-"""The microjunction scenarios run in their quick profiles and their checks pass."""
+"""The microjunction scenarios run in their quick profiles and their checks pass (or are proven deviations)."""
 
 from __future__ import annotations
 
@@ -16,10 +16,47 @@ def test_quick_profile_checks_pass(name):
     ds, cfg = sc.execute(quick=True)
     checks = sc.evaluate(ds, cfg)
     assert len(checks) >= 4
-    failed = [c.claim for c in checks if not c.passed]
+    failed = [c.claim for c in checks if not c.ok]
     assert not failed, failed
+    devs = [c for c in checks if c.status == "deviation"]
+    if name.endswith("constant-load-creep"):
+        # the appendix's "area term of Eq. 3.39 can to good approx. be omitted": omitting it moves delta* by
+        # 13-18 % for F* <= 20 (the term is 0.82 of the reinsertion term in the Hertz regime with f_A = 0.81)
+        (dev,) = devs
+        assert "area term of Eq. 3.39" in dev.claim and all(e.status == "pass" for e in dev.evidence)
+        assert float(dev.evidence[0].measured) == pytest.approx(2 / (3 * 0.81), rel=5e-3)  # F*/(A*)^1.5 = 0.997 at F* = 0.5
+        assert {c.kind for c in checks} == {"paper", "verification", "regression", "extension"}
+    else:
+        assert not devs
     if name.endswith("hold-time-friction"):
-        # the comparison with RSF (not a claim of the source): faster-than-logarithmic ageing
+        # hold-time friction is our extension (junction renewal, Bowden-Tabor, the ensemble are not the paper's)
+        assert {c.kind for c in checks} == {"extension"}
         rsf = [c for c in checks if c.ambiguity]
         assert len(rsf) == 2 and all("faster than the log-linear" in c.claim for c in rsf)
         assert ds.attrs["log_slope_single"] > 0 and ds.attrs["log_slope_ensemble"] > 0
+    if name.endswith("load-hold-unload"):
+        assert sorted(c.kind for c in checks if "prototype" in c.claim) == ["regression", "regression"]
+
+
+def test_no_claim_cites_spec_items():
+    import re
+
+    for name in NAMES:
+        sc = get_scenario(name)
+        assert not re.search(r"\bspec\b|\bS\d\b", sc.description, re.I), name
+
+
+def test_printed_area_branch_is_refused_in_hybrid_mode_and_leaves_the_curve_in_simple_mode():
+    from frictionlab.contact.microjunction import ForceHistory, Microjunction, area_jg, integrate_junction
+    from frictionlab.core.errors import ParameterError
+
+    m = Microjunction(area_branch="printed")
+    h = ForceHistory.piecewise_linear([0.0, 1e-3, 2e-3], [m.f0, 20.0, 20.0])
+    with pytest.raises(ParameterError, match="simple"):
+        integrate_junction(m, h)
+    sol = integrate_junction(m, h, mode="simple", rtol=1e-9, atol=1e-12)
+    ref = integrate_junction(Microjunction(), h, mode="simple", rtol=1e-9, atol=1e-12)
+    b = m.constants["b"]
+    # corrected reading: on the JG area curve; printed: the elastic law while delta* grows, well below it
+    assert abs(ref.area[-1] / area_jg(ref.delta[-1], b) - 1) < 1e-6
+    assert sol.area[-1] / area_jg(sol.delta[-1], b) < 0.95

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from frictionlab.scenarios.base import get_scenario, scenario_names
@@ -23,8 +24,24 @@ def test_quick_profile_checks_pass(name):
     ds, cfg = sc.execute(quick=True)
     results = sc.evaluate(ds, cfg)
     assert results
-    failed = [f"{c.claim}: expected {c.expected}, measured {c.measured}" for c in results if not c.passed]
+    failed = [f"{c.claim}: expected {c.expected}, measured {c.measured}" for c in results if not c.ok]
     assert not failed, failed
+    devs = [c for c in results if c.status == "deviation"]
+    if name == "subloading/fig9":
+        # the printed M = 3 kg (3e-3 N s^2/mm) gives a converged ripple of ~0.014 N, no stick-slip; the sawtooth of
+        # Fig. 9 needs M = 3 N s^2/mm (3000 kg): a deviation whose evidence passes
+        (dev,) = devs
+        assert "printed M = 3 kg" in dev.claim and all(e.status == "pass" for e in dev.evidence)
+        assert [c.kind for c in results if "prototype" in c.claim] == ["regression"]
+    elif name == "subloading/fig7":
+        # variant L (eqs. 7, 8, 18 as printed): the steady f_t is A_ss(v) tau(v) for every f_n and b, so Fig. 7's
+        # pressure dependency with rate effects is a deviation
+        (dev,) = devs
+        assert "pressure dependency" in dev.claim and all(e.status == "pass" for e in dev.evidence)
+    elif name == "subloading/fig12":
+        assert len(devs) == 1 and "as printed" in devs[0].claim
+    else:
+        assert not devs, [c.claim for c in devs]
     if sc.plot is not None:
         fig = sc.plot(ds)
         assert fig is not None
@@ -34,7 +51,16 @@ def test_fig12_quick_checks_fast():
     """A fast scenario run in the default (not slow) suite."""
     sc = get_scenario("subloading/fig12")
     ds, cfg = sc.execute(quick=True, overrides={"sweep.loads": [0.05, 0.5, 2.0], "sweep.velocities": [1e-4, 1e-2]})
-    assert all(c.passed for c in sc.evaluate(ds, cfg))
+    checks = sc.evaluate(ds, cfg)
+    assert all(c.ok for c in checks)
+    # the specimen effect (b = 7 vs 11 /MPa) needs the rescaled variant: with eqs. 7, 8, 18 as printed b drops out of
+    # the steady state, so both specimens give the same curve (a deviation, evidence: closed form and converged runs)
+    (dev,) = [c for c in checks if c.status == "deviation"]
+    assert "as printed" in dev.claim and all(e.status == "pass" for e in dev.evidence)
+    p = ds.steady_ratio_printed.values
+    np.testing.assert_allclose(p[0], p[1], rtol=1e-4)
+    assert all(c.passed for c in checks if c.status not in ("deviation", "not testable"))
+    assert [c.status for c in checks].count("not testable") == 1  # the measured ratios are not printed
 
 
 ALL = NAMES + ["subloading/stick-slip-map"]

@@ -20,7 +20,7 @@ and areas follow :math:`\dot A_i = (\partial A/\partial\delta)_i\,\dot\delta`. T
 the area cannot drift off the curve (the vectorised counterpart of the single junction's hybrid
 mode), and on the elastic branch :math:`\dot s_i = ((A_i)^{3/2}/F_i - \partial A^*_{JG}/
 \partial\delta)\dot\delta`. The history :math:`m_i` is the augmented-state form of
-:math:`\delta^*_{max}` (spec section 4). Friction is Bowden--Tabor,
+:math:`\delta^*_{max}`. Friction is Bowden--Tabor,
 :math:`F_f = \tau A_c\sum_iA_i`.
 
 Notes
@@ -495,6 +495,9 @@ def integrate_ensemble(
     IntegrationError
         Solver failure or non-finite state (names the time and the step).
     """
+    if model.area_branch != "corrected":
+        raise ParameterError(f"integrate_ensemble: area_branch = {model.area_branch!r} is not supported by the ensemble "
+                             "kernel (it follows the corrected area branch); use a single junction in mode='simple'")
     c = model.constants
     z = ensemble.heights(c["delta_c"])
     n = z.size

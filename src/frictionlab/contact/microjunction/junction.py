@@ -1,7 +1,7 @@
 r"""Single creeping JG microjunction under a prescribed normal-force history (Goedecke 2013, App. A).
 
 The state is the normalised interference and contact area :math:`y = (\delta^*, A^*)` plus the
-history scalar :math:`\delta^*_{max}`. In physical time (spec section 3.10) the rates are
+history scalar :math:`\delta^*_{max}`. In physical time (the appendix's normalised time cancels) the rates are
 
 .. math::
     \frac{d\delta^*}{dt} = \frac{\dot F^*(t)}{\partial F^*/\partial\delta^*}
@@ -15,7 +15,7 @@ decreasing interference or :math:`A^* < A^*_{JG}`) or :math:`\partial A^*_{JG}/\
 (plastic), and the creep rate of :mod:`.creep`. Friction of the junction follows Bowden--Tabor,
 :math:`F_f = \tau A` with shear strength :math:`\tau`.
 
-Numerics (spec section 4): :func:`scipy.integrate.solve_ivp` (DOP853 by default) is run segment
+Numerics: :func:`scipy.integrate.solve_ivp` (DOP853 by default) is run segment
 by segment between load breakpoints. The history variable is **committed after each accepted
 step** (a non-terminal event hook, which ``solve_ivp`` evaluates once per accepted step at its
 end point); inside the right-hand side :math:`\hat\delta^*_{max} = \max(\delta^*_{max},\delta^*)`,
@@ -26,14 +26,14 @@ state with :math:`\dot m = \max(\dot\delta^*, 0)` when :math:`\delta^*\ge m` (cr
 events leave it when :math:`\dot\delta^*` turns negative, re-enter when
 :math:`\min(A^* - A^*_{JG}, \dot\delta^*)` crosses zero upwards, and stop every step at
 :math:`\delta^* = 1.9`. ``mode="simple"`` integrates the printed branch logic directly with a
-:math:`10^{-6}` relative band and the kink event (needs rtol <= 1e-9, spec remedy 2).
+:math:`10^{-6}` relative band and the kink event (needs rtol <= 1e-9).
 
 Notes
 -----
-Where the printed appendix and the spec differ, the spec's corrections are listed in
+Where the printed appendix is read with a correction, the corrections are listed in
 :mod:`.jackson_green` and :mod:`.creep`; in addition the area branch condition is printed as
-"dδ*/dτ > 0 (decreasing interference)" and is used as "< 0" (M7). Loads are clamped from
-below at the preload ``f0`` [F*] because every rate is singular at zero load (M12).
+"dδ*/dτ > 0 (decreasing interference)" and is used as "< 0" (``area_branch="printed"`` takes it as printed). Loads are clamped from
+below at the preload ``f0`` [F*] because every rate is singular at zero load.
 
 Force branch and sliding (not in the source, a numerical reading of it): the printed test
 "F* < F*_JG → elastic stiffness, else dF*_JG/dδ*" makes the rate discontinuous on the curve
@@ -44,8 +44,8 @@ the curve the kernel therefore uses the equivalent-control rate
 :math:`\dot\delta^* = \dot F^*/(dF^*_{JG}/d\delta^*)` with the total derivative (including
 :math:`dH'_G/d\delta^*`), which is the limit of the chattering solution; outside the band, or
 when the branches do not both point at the curve, the printed branches apply unchanged.
-Without creep, the printed slope M14 (which neglects :math:`dH'_G/d\delta^*`) lets δ* lag the
-curve slightly (``|F*/F*_JG - 1|`` = 5e-5 at F* = 20, 5e-4 at F* = 50: the spec's T9 bound of 1e-4
+Without creep, the printed slope dF*_JG/dδ* (which neglects :math:`dH'_G/d\delta^*`) lets δ* lag the
+curve slightly (``|F*/F*_JG - 1|`` = 5e-5 at F* = 20, 5e-4 at F* = 50: a bound of 1e-4
 holds only up to F* ≈ 25), and right after δ* = 1.9 F* is 0.47 % below the curve because of the
 documented jump of the JG force fit, closed by the elastic branch by δ* ≈ 2.002.
 Restarts after a δ* = 1.9 event are nudged by 1e-12 relative so the event does not refire.
@@ -84,7 +84,7 @@ from .jackson_green import (
 __all__ = ["Microjunction", "ForceHistory", "JunctionSolution", "integrate_junction", "junction_rates"]
 
 # parameter-vector layout of the kernels
-_P_SY, _P_E, _P_C1, _P_C2F, _P_FA, _P_AT, _P_CNU, _P_B, _P_AR, _P_BAND = range(10)
+_P_SY, _P_E, _P_C1, _P_C2F, _P_FA, _P_AT, _P_CNU, _P_B, _P_AR, _P_BAND, _P_BRANCH = range(11)
 #: relative band for the plastic-area test of the "simple" mode
 SIMPLE_BAND = 1e-6
 _MODE_SIMPLE, _MODE_PLASTIC, _MODE_ELASTIC = 0, 1, 2
@@ -117,6 +117,12 @@ class Microjunction(AbstractModel):
         Stress-reinsertion factor :math:`f_A` (source: 0.81) [1].
     area_term : bool
         Keep the area term of Eq. 3.39 in the creep rate (the source says it may be dropped).
+    area_branch : {"corrected", "printed"}
+        Condition of the elastic area branch: ``"corrected"`` (default) takes the elastic area
+        law while the interference *decreases*, as the appendix's comment says; ``"printed"``
+        takes the condition as printed, :math:`\partial\delta^*/\partial\tau > 0` (the elastic
+        law while the interference grows, the JG slope while it falls). The printed reading is
+        integrated only in ``mode="simple"`` (the hybrid mode is built on the corrected one).
     f0 : float
         Preload :math:`F^*_0` giving the consistent initial Hertz state and lower clamp of the
         load [1].
@@ -134,6 +140,7 @@ class Microjunction(AbstractModel):
     c2_factor: float = param(1.0, units="1", lo=0.0, lo_open=True)
     f_a: float = param(0.81, units="1", lo=0.0, lo_open=True)
     area_term: bool = option(True, choices=(True, False))
+    area_branch: str = option("corrected", choices=("corrected", "printed"))
     f0: float = param(1e-3, units="1", lo=0.0, lo_open=True, hi=1.0)
     shear_strength_ratio: float = param(1.0 / math.sqrt(3.0), units="1", lo=0.0)
 
@@ -170,7 +177,7 @@ class Microjunction(AbstractModel):
     def param_vector(self) -> NDArray[np.float64]:
         c = self.constants
         return np.array([self.sigma_y, self.e, self.c1, self.c2_factor, self.f_a, 1.0 if self.area_term else 0.0,
-                         c["cnu"], c["b"], c["ar_coef"], SIMPLE_BAND])
+                         c["cnu"], c["b"], c["ar_coef"], SIMPLE_BAND, 1.0 if self.area_branch == "printed" else 0.0])
 
     def initial_state(self) -> NDArray[np.float64]:
         d0 = self.f0 ** (2.0 / 3.0)
@@ -232,7 +239,7 @@ def _interference_rate(delta, area, force, dforce, cr, b, cnu, ar):
 def _rates(delta, area, dmax_c, force, dforce, mode, p, out):
     """out[0] = dδ*/dt, out[1] = dA*/dt [1/s]; mode 0 simple, 1 on plastic area, 2 elastic area."""
     sy, e, c1, c2f, fa, at = p[0], p[1], p[2], p[3], p[4], p[5] > 0.5
-    cnu, b, ar, band = p[6], p[7], p[8], p[9]
+    cnu, b, ar, band, printed = p[6], p[7], p[8], p[9], p[10] > 0.5
     dmax = max(dmax_c, delta)
     if mode == 1:
         area = _area_jg(delta, b)
@@ -244,7 +251,7 @@ def _rates(delta, area, dmax_c, force, dforce, mode, p, out):
     elif mode == 2:
         dadd = el
     else:
-        if dd < 0.0:
+        if (dd > 0.0) if printed else (dd < 0.0):
             dadd = el
         elif area < (1.0 - band) * _area_jg(delta, b):
             dadd = el
@@ -306,7 +313,7 @@ class ForceHistory:
     def piecewise_linear(cls, times: Sequence[float], loads: Sequence[float], *, steps_per_ramp: float = 50.0) -> "ForceHistory":
         """Linear ramps through ``(times[k], loads[k])`` (loads as F* [1], times [s]).
 
-        Ramps get ``max_step = duration / steps_per_ramp`` (spec: 1/50 of the load segment).
+        Ramps get ``max_step = duration / steps_per_ramp`` (1/50 of the load segment).
         Raises :class:`ParameterError` for negative loads or non-increasing times.
         """
         t = np.asarray(times, dtype=float)
@@ -451,7 +458,7 @@ def integrate_junction(
     t_eval : array_like, optional
         Output times [s] (strictly increasing, inside the history); default every accepted step.
     mode : {"hybrid", "simple"}
-        Plastic-area handling (module docstring; spec section 4).
+        Plastic-area handling (module docstring).
     history_method : {"commit", "augmented"}
         :math:`\\delta^*_{max}` committed after each accepted step, or carried as a state.
     method : {"DOP853", "RK45"}
@@ -477,6 +484,10 @@ def integrate_junction(
     """
     if mode not in ("hybrid", "simple"):
         raise ParameterError(f"integrate_junction: mode = {mode!r} is not one of ['hybrid', 'simple']")
+    if mode == "hybrid" and model.area_branch == "printed":
+        raise ParameterError("integrate_junction: area_branch = 'printed' (the elastic area law while the interference "
+                             "grows) is integrated only with mode='simple'; the hybrid mode keeps the area on the JG "
+                             "curve while it grows")
     if history_method not in ("commit", "augmented"):
         raise ParameterError(f"integrate_junction: history_method = {history_method!r} is not one of ['commit', 'augmented']")
     if method not in ("DOP853", "RK45"):

@@ -9,6 +9,7 @@ import numpy as np
 from ...contact.microjunction import Microjunction
 from ...core.errors import ConfigError
 from ...core.registry import make_model
+from ..base import Mutation
 
 REFERENCES = ["Goedecke 2013, Transient Effects in Friction, Appendix A (doi:10.1007/978-3-7091-1506-0)",
               "Jackson & Green 2005, J. Tribol. 127, 343"]
@@ -21,18 +22,37 @@ def model_of(cfg: dict[str, Any]) -> Microjunction:
 
 
 def solver_opts(cfg: dict[str, Any]) -> dict[str, Any]:
-    """``integrate_junction`` keywords from ``[integrator]``: ``solver``, ``rtol``, ``atol`` and
-    ``dt`` (optional; caps the adaptive step, as in the ``"junction"`` driver of ``simulate``)."""
+    """``integrate_junction`` keywords from ``[integrator]``: ``solver``, ``rtol``, ``atol``,
+    ``mode`` (``"hybrid"``, the default, or ``"simple"``: the printed branch logic integrated
+    directly) and ``dt`` (optional; caps the adaptive step, as in the ``"junction"`` driver of
+    ``simulate``)."""
     integ = dict(cfg.get("integrator", {}))
-    unknown = sorted(set(integ) - {"solver", "rtol", "atol", "dt"})
+    unknown = sorted(set(integ) - {"solver", "rtol", "atol", "dt", "mode"})
     if unknown:
-        raise ConfigError(f"the microjunction scenarios take the integrator keys solver, rtol, atol, dt; "
+        raise ConfigError(f"the microjunction scenarios take the integrator keys solver, rtol, atol, dt, mode; "
                           f"got {', '.join(unknown)}")
     opts = {"method": integ.get("solver", "DOP853"), "rtol": float(integ.get("rtol", 1e-9)),
-            "atol": float(integ.get("atol", 1e-12))}
+            "atol": float(integ.get("atol", 1e-12)), "mode": str(integ.get("mode", "hybrid"))}
     if integ.get("dt") is not None:
         opts["max_step"] = float(integ["dt"])
     return opts
+
+
+#: the printed area-branch condition of Appendix A ("if dδ*/dτ > 0 % decreasing interference, i.e.
+#: elastic behavior of area"), taken literally: the elastic area law while the interference grows.
+#: The hybrid mode is built on the corrected reading, so this wrong reading runs in the simple mode.
+PRINTED_AREA_BRANCH = Mutation("the area-branch condition read as printed (dδ*/dτ > 0: elastic area law while "
+                               "the interference grows)", {"model.area_branch": "printed", "integrator.mode": "simple"})
+#: creep as fast as the 1 ms loading ramps (C1 1000 x the demonstration value): a ramp is then no
+#: longer instantaneous against creep (C1 is not printed; this moves every claim about the ramp's end)
+FAST_CREEP = Mutation("creep 1000 x faster (C1 = 14.2 1/s): the 1 ms ramps are no longer short against creep",
+                      {"model.c1": 14.2})
+#: the stress-reinsertion factor of Eq. 3.36 read as 1 instead of the printed f_A = 0.81
+F_A_ONE = Mutation("stress-reinsertion factor f_A read as 1 (printed: 0.81)", {"model.f_a": 1.0})
+#: the mean pressure with the printed extra 1/sigma_Y (p_hat = F* F_c/(A* A_c sigma_Y) / sigma_Y, in 1/Pa);
+#: c2_factor multiplies both alpha_k, so 1/sigma_Y [1/Pa] of the demo steel is exactly that reading
+P_HAT_PRINTED = Mutation("the mean pressure with the printed extra 1/sigma_Y (creep law argument 1e-9 x smaller)",
+                         {"model.c2_factor": 1e-9})
 
 
 def log_grid(t0: float, t1: float, n: int, extra: tuple[float, ...] = ()) -> np.ndarray:

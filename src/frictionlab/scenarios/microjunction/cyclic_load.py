@@ -1,4 +1,13 @@
-"""``microjunction/cyclic-load``: F* = 10 + 5 sin(2πt/0.2 s) after a preload (spec S5)."""
+"""``microjunction/cyclic-load``: F* = 10 + 5 sin(2πt/0.2 s) after a preload (Appendix A's branches under cycling).
+
+Notes
+-----
+The appendix prints no cyclic result; the checks state what its branches give: creep (Eq. 3.39)
+ratchets δ* and A* up at every cycle end, the running maximum δ*_max never falls, the area falls
+while the force falls (elastic unloading), and the δ*-F* loop opens only through creep (the
+printed elastic unload/reload laws depend on (F*, A*) alone and are reversible: with C1 = 0 the
+loop closes).
+"""
 
 from __future__ import annotations
 
@@ -7,14 +16,19 @@ import xarray as xr
 
 from ...contact.microjunction import ForceHistory, integrate_junction
 from ...plot import time_series
-from ..base import Scenario, check, register_scenario
+from ..base import Mutation, Scenario, check, register_scenario
 from ._common import REFERENCES, model_of, solver_opts
 
+#: no creep: the printed elastic unload/reload branches alone, which are reversible
+NO_CREEP = Mutation("no creep (C1 = 0): the printed elastic unload/reload branches alone", {"model.c1": 0.0})
+#: a loop narrower than this, relative to ΔF* times the mean δ* of the cycle, counts as closed: the
+#: creep-free elastic branches close it to the solver tolerance (rtol 1e-8), far below
+LOOP_OPEN = 1e-4
 CONFIG = {
     "model": {"name": "microjunction", "preset": "demo-steel"},
     "loading": {"mean_star": 10.0, "amplitude_star": 5.0, "period": 0.2, "duration": 2.0, "ramp": 1e-3,
                 "n_out_per_period": 100},
-    "integrator": {"solver": "DOP853", "rtol": 1e-8, "atol": 1e-11},
+    "integrator": {"solver": "DOP853", "rtol": 1e-8, "atol": 1e-11, "mode": "hybrid"},
 }
 
 
@@ -41,14 +55,16 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     out = []
     inc = np.diff(d_end)
     out.append(check("ratcheting: δ* at the cycle ends grows cycle by cycle", "all increments > 0",
-                     f"{d_end[0]:.3f} -> {d_end[-1]:.3f}", bool(np.all(inc > 0))))
+                     f"{d_end[0]:.3f} -> {d_end[-1]:.3f}", bool(np.all(inc > 0)), mutations=(NO_CREEP,)))
     out.append(check("ratcheting slows down (creep rate decreasing): per-cycle increment of δ* decreases",
-                     "non-increasing", f"{inc[0]:.3f} -> {inc[-1]:.3f}", bool(np.all(np.diff(inc) <= 1e-9))))
+                     "non-increasing", f"{inc[0]:.3f} -> {inc[-1]:.3f}", bool(np.all(np.diff(inc) <= 1e-9)),
+                     kind="extension", ambiguity="not stated by Appendix A; our expectation of decelerating creep"))
     out.append(check("contact area grows cycle by cycle", "all increments > 0", f"{a_end[0]:.3f} -> {a_end[-1]:.3f}",
-                     bool(np.all(np.diff(a_end) > 0))))
+                     bool(np.all(np.diff(a_end) > 0)), mutations=(NO_CREEP,)))
     dm = ds.delta_max_star.values
-    out.append(check("δ*_max never decreases", "non-decreasing", f"{dm[0]:.3f} -> {dm[-1]:.3f}",
-                     bool(np.all(np.diff(dm) >= 0))))
+    out.append(check("δ*_max never decreases (the appendix's history variable max(δ*_max, δ*))", "non-decreasing",
+                     f"{dm[0]:.3f} -> {dm[-1]:.3f}", bool(np.all(np.diff(dm) >= 0)),
+                     insensitive="a running maximum cannot decrease, whatever the parameters"))
     # within the last cycle: unloading half is elastic -> area falls and recovers (hysteresis loop)
     last = ds.sel(time=slice(ends[-2], ends[-1]))
     f, a = last.force_star.values, last.area_star.values
@@ -56,10 +72,17 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     a_drop = float(np.max(np.maximum.accumulate(a) - a)) if a.size else 0.0
     out.append(check("last cycle: the area decreases while the force decreases (elastic unloading)",
                      "A* falls during the unloading half (largest drop > 0)", f"ΔA* = -{a_drop:.3f}",
-                     bool(np.any(np.diff(a)[dec] < 0)) and a_drop > 0))
-    loop = float(np.trapezoid(last.delta_star.values, last.force_star.values))
-    out.append(check("last cycle: δ*-F* loop is open (hysteresis, creep ratchet)", "non-zero loop area",
-                     f"∮δ* dF* = {loop:.4f}", abs(loop) > 0.0))
+                     bool(np.any(np.diff(a)[dec] < 0)) and a_drop > 0,
+                     insensitive="while the force falls the interference falls, and both printed area slopes are "
+                                 "positive, so the area falls under either reading of the area branch"))
+    # the loop over the sampled cycle, closed by the straight segment from its last sample back to its first
+    dl = last.delta_star.values
+    loop = float(np.trapezoid(dl, f) + 0.5 * (dl[-1] + dl[0]) * (f[0] - f[-1]))
+    scale = float(np.ptp(f) * np.mean(dl))
+    out.append(check("last cycle: the δ*-F* loop is open (creep between unloading and reloading; the printed elastic "
+                     "branches alone are reversible)", f"|∮δ* dF*| > {LOOP_OPEN:g} ΔF* mean δ*",
+                     f"∮δ* dF* = {loop:.4f} ({abs(loop) / scale:.1e} ΔF* mean δ*)", abs(loop) > LOOP_OPEN * scale,
+                     mutations=(NO_CREEP,)))
     return out
 
 
@@ -70,7 +93,7 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="microjunction/cyclic-load",
-    description=("Spec S5: preload to F* = 10 in 1 ms, then F* = 10 + 5 sin(2 pi t / 0.2 s) for 2 s (10 cycles), "
+    description=("Preload to F* = 10 in 1 ms, then F* = 10 + 5 sin(2 pi t / 0.2 s) for 2 s (10 cycles), "
                  "demo steel, hybrid mode, DOP853 rtol 1e-8."),
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"loading.duration": 1.0, "loading.n_out_per_period": 60},

@@ -9,6 +9,10 @@ against the creep time constant t_1 = E C_1 / H_G, the area grows about linearly
 the static-friction gain per decade of hold grows with t_h (apparent exponent about 1) and a
 log-linear fit has a poor R² (about 0.64 over 1-1000 s): the model ages faster than
 logarithmically. The check states that property; it is not a deviation of the source.
+
+Every check here is an ``extension``: the renewal of the junctions by sliding, the Bowden-Tabor
+shear strength, the GW ensemble and the reduced C1 are ours, so none of them is a claim of the
+paper or counts among the paper's reproduced claims.
 """
 
 from __future__ import annotations
@@ -72,10 +76,10 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     for name in ("single", "ensemble"):
         mu = ds[f"static_friction_{name}"].values
         out.append(check(f"{name}: static friction grows with hold time (ageing)", "strictly increasing",
-                         f"{mu[0]:.4f} -> {mu[-1]:.4f}", bool(np.all(np.diff(mu) > 0))))
+                         f"{mu[0]:.4f} -> {mu[-1]:.4f}", bool(np.all(np.diff(mu) > 0)), kind="extension"))
         beta, r2 = ds.attrs[f"log_slope_{name}"], ds.attrs[f"log_fit_r2_{name}"]
         out.append(check(f"{name}: log slope dμs/d ln(t_h) reported (positive)", "> 0",
-                         f"{beta:.4g} (per decade {beta * np.log(10):.4g})", beta > 0))
+                         f"{beta:.4g} (per decade {beta * np.log(10):.4g})", beta > 0, kind="extension"))
         # comparison with rate-and-state ageing (not a claim of the source): RSF's Dieterich ageing is
         # log-linear; creep-driven growth is linear in time while t_h is short against the creep time
         # constant, so the per-decade gain must grow with t_h (faster than logarithmic)
@@ -88,7 +92,8 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                          f"per decade {per_dec[0]:.3g} -> {per_dec[-1]:.3g}; apparent exponent of the gain "
                          f"{np.median(expo):.2f} (1 = linear in t_h); log-linear R² {r2:.4f}",
                          bool(np.all(np.diff(per_dec) > 0)),
-                         ambiguity="not a claim of the source; a comparison with RSF ageing (see Notes)"))
+                         ambiguity="not a claim of the source; a comparison with RSF ageing (see Notes)",
+                         kind="extension"))
     return out
 
 

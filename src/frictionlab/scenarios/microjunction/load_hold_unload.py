@@ -1,4 +1,14 @@
-"""``microjunction/load-hold-unload``: creep, elastic unloading from the plastic curve, reloading (spec S4)."""
+"""``microjunction/load-hold-unload``: creep, elastic unloading from the plastic curve, reloading (Appendix A).
+
+Notes
+-----
+The appendix prints the branches this history exercises: unloading is elastic in force
+(Eqs. 3.30, 3.33: dF*/dδ* = (3/2) sqrt(A*) in normalised form) and in area (Eqs. 3.29, 3.32:
+dA*/dδ* = (A*)^(3/2)/F*, the residual-radius law), reloading below F*_JG is elastic, and the
+hardness and creep coefficients follow the maximum interference δ*_max. The paper checks compare
+the run with these printed laws; the C1 = 0 companion of the unloading is a verification of the
+integrator against their closed form; the prototype's numbers are regression checks.
+"""
 
 from __future__ import annotations
 
@@ -9,14 +19,18 @@ from ...contact.microjunction import ForceHistory, integrate_junction
 from ...plot import time_series
 from ...reference.microjunction import elastic_unloading
 from ..base import Scenario, check, register_scenario
-from ._common import REFERENCES, model_of, rel, solver_opts
+from ._common import FAST_CREEP, REFERENCES, model_of, rel, solver_opts
+
+#: how far creep during a 1 ms load ramp may move the printed elastic laws' prediction: the creep rate at
+#: the end of the first hold (about 8 /s) over 1 ms is 0.7 % of the elastic drop of δ*; 2 % leaves room
+RAMP_CREEP_TOL = 0.02
 
 CONFIG = {
     "model": {"name": "microjunction", "preset": "demo-steel"},
     "protocol": {"type": "normal_load", "times": [0.0, 1e-3, 1.0, 1.001, 2.0, 2.001, 3.0],
                  "loads": [0.0, 20.0, 20.0, 10.0, 10.0, 20.0, 20.0]},
     "loading": {"normalised": True, "n_out_per_segment": 40},
-    "integrator": {"solver": "DOP853", "rtol": 1e-9, "atol": 1e-12},
+    "integrator": {"solver": "DOP853", "rtol": 1e-9, "atol": 1e-12, "mode": "hybrid"},
 }
 
 
@@ -55,32 +69,45 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     a, b = _at(ds, t_hold1), _at(ds, t_un)
     out = []
     d1, a1, d2, a2 = float(a.delta_star), float(a.area_star), float(b.delta_star), float(b.area_star)
-    out.append(check("S4 unloading 20 -> 10: δ* drops elastically (prototype ≈ 29.6 -> 28.5)", "±1 %",
-                     f"{d1:.3f} -> {d2:.3f}", rel(d1, 29.6) < 0.01 and rel(d2, 28.5) < 0.01))
-    out.append(check("S4 unloading: A* drops sharply, residual-radius law (prototype ≈ 45.5 -> 28.8)", "±1 %",
-                     f"{a1:.3f} -> {a2:.3f}", rel(a1, 45.5) < 0.01 and rel(a2, 28.8) < 0.01))
-    dref, aref = elastic_unloading(float(b.force_star), float(a.force_star), d1, a1)
+    out.append(check("unloading 20 -> 10: δ* as an earlier prototype of ours (≈ 29.6 -> 28.5)", "±1 %",
+                     f"{d1:.3f} -> {d2:.3f}", rel(d1, 29.6) < 0.01 and rel(d2, 28.5) < 0.01, kind="regression"))
+    out.append(check("unloading 20 -> 10: A* as an earlier prototype of ours (≈ 45.5 -> 28.8)", "±1 %",
+                     f"{a1:.3f} -> {a2:.3f}", rel(a1, 45.5) < 0.01 and rel(a2, 28.8) < 0.01, kind="regression"))
+    # the printed elastic laws integrated from the run's state at the start of unloading
+    f1, f2 = float(a.force_star), float(b.force_star)
+    dref, aref = elastic_unloading(f2, f1, d1, a1)
+    e_dd = rel(d1 - d2, d1 - float(dref))
+    e_da = rel(a1 - a2, a1 - float(aref))
+    out.append(check("unloading is elastic: δ* and A* fall along the printed elastic laws dF*/dδ* = (3/2) sqrt(A*) "
+                     "(Eqs. 3.30, 3.33) and dA*/dδ* = (A*)^(3/2)/F* (residual radius, Eqs. 3.29, 3.32)",
+                     f"drops Δδ* = {d1 - float(dref):.4f}, ΔA* = {a1 - float(aref):.4f} (rel {RAMP_CREEP_TOL:.0%}: "
+                     "creep during the 1 ms ramp)", f"Δδ* = {d1 - d2:.4f}, ΔA* = {a1 - a2:.4f}",
+                     e_dd < RAMP_CREEP_TOL and e_da < RAMP_CREEP_TOL, mutations=(FAST_CREEP,)))
     e_d = rel(ds.attrs["nocreep_unload_delta"], float(dref))
     e_a = rel(ds.attrs["nocreep_unload_area"], float(aref))
     out.append(check("unloading without creep (C1 = 0, same start) follows the elastic closed form "
                      "A* = A0 (F/F0)^(2/3), δ* = δ0 + F0^(1/3) A0^(-1/2) (F^(2/3) - F0^(2/3))",
-                     "rel. 1e-6", f"{e_d:.1e}, {e_a:.1e}", e_d < 1e-6 and e_a < 1e-6))
+                     "rel. 1e-6", f"{e_d:.1e}, {e_a:.1e}", e_d < 1e-6 and e_a < 1e-6, kind="verification"))
     seg = ds.sel(time=slice(t_hold1, t_un))
     dm = seg.delta_max_star.values
-    out.append(check("δ*_max is unchanged while unloading (history variable)", "constant (rel 1e-12)",
-                     f"{dm[0]:.6g} -> {dm[-1]:.6g}", abs(dm[-1] / dm[0] - 1) < 1e-12))
-    out.append(check("the area leaves the plastic curve on unloading (on_plastic_area = 0)", "0 after unloading",
-                     float(b.on_plastic_area), float(b.on_plastic_area) == 0.0, fmt=".0f"))
+    out.append(check("δ*_max is unchanged while unloading (the history variable max(δ*_max, δ*) of the appendix)",
+                     "constant (rel 1e-12)", f"{dm[0]:.6g} -> {dm[-1]:.6g}", abs(dm[-1] / dm[0] - 1) < 1e-12,
+                     insensitive="a running maximum cannot change while δ* falls, whatever the parameters"))
+    out.append(check("the hybrid mode leaves the plastic area curve on unloading (on_plastic_area = 0)",
+                     "0 after unloading", float(b.on_plastic_area), float(b.on_plastic_area) == 0.0, fmt=".0f",
+                     kind="verification"))
     hold2 = ds.sel(time=slice(t_un, t_hold2))
     out.append(check("creep continues at the lower load (δ*, A* increase during the second hold)", "increasing",
                      f"δ* {float(hold2.delta_star[0]):.3f} -> {float(hold2.delta_star[-1]):.3f}",
-                     bool(np.all(np.diff(hold2.delta_star.values) >= 0) and np.all(np.diff(hold2.area_star.values) >= 0))))
+                     bool(np.all(np.diff(hold2.delta_star.values) >= 0) and np.all(np.diff(hold2.area_star.values) >= 0)),
+                     insensitive="the printed creep law makes dδ*/dt > 0 at every positive load, and both area slopes "
+                                 "are positive, for any parameters"))
     c0, c1 = _at(ds, t_hold2), _at(ds, t_re)
     dd, df = float(c1.delta_star - c0.delta_star), float(c1.force_star - c0.force_star)
     kel = 1.5 * np.sqrt(0.5 * float(c0.area_star + c1.area_star))
-    out.append(check("reloading below F*_JG uses the elastic stiffness dF*/dδ* = 1.5 sqrt(A*)",
-                     f"Δδ* ≈ ΔF*/(1.5 sqrt(A*)) = {df / kel:.4f} (rel 2 %; creep in 1 ms)", dd,
-                     rel(dd, df / kel) < 0.02))
+    out.append(check("reloading below F*_JG uses the printed elastic stiffness dF*/dδ* = (3/2) sqrt(A*) (Eqs. 3.30, 3.33)",
+                     f"Δδ* ≈ ΔF*/(1.5 sqrt(A*)) = {df / kel:.4f} (rel {RAMP_CREEP_TOL:.0%}: creep during the 1 ms ramp)",
+                     dd, rel(dd, df / kel) < RAMP_CREEP_TOL, mutations=(FAST_CREEP,)))
     return out
 
 
@@ -91,7 +118,7 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="microjunction/load-hold-unload",
-    description=("Spec S4: F* 0 -> 20 in 1 ms, hold to 1 s, 20 -> 10 in 1 ms, hold to 2 s, 10 -> 20 in 1 ms, hold "
+    description=("F* 0 -> 20 in 1 ms, hold to 1 s, 20 -> 10 in 1 ms, hold to 2 s, 10 -> 20 in 1 ms, hold "
                  "to 3 s (demo steel, NormalLoadProgramme in normalised units, hybrid mode, rtol 1e-9)."),
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"loading.n_out_per_segment": 20},

@@ -1,4 +1,4 @@
-"""The normal-stress path A-B-C-D of Figs. 6 and 7 (spec 7.4; abscissae are spec [R] choices).
+"""The normal-stress path A-B-C-D of Figs. 6 and 7 (the abscissae are our choices).
 
 The ``[protocol]`` table of those scenarios is a ``normal_load`` programme at constant speed
 ``v`` [m/s]: ``loads`` [Pa] held from A to B, ramped to C, held to D, at ``times`` [s]

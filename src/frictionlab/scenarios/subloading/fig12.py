@@ -1,8 +1,17 @@
 """``subloading/fig12``: steady traction ratio vs normal load for specimens I and II.
 
 Ozaki et al. (2020), Fig. 12: P-exp set, b = 7 /MPa (specimen I, Ra 2.11 um) and 11 /MPa
-(specimen II, Ra 4.95 um), scaled variant (spec A2), v = 0.1, 1, 10 mm/s, Hertz apparent
-area (A14); the load range is not in the text: 0.05-2 N (spec [R]).
+(specimen II, Ra 4.95 um), scaled variant, v = 0.1, 1, 10 mm/s, Hertz apparent
+area; the load range is not in the text: 0.05-2 N (ours).
+
+Notes
+-----
+With the equations as printed (eqs. 7, 8, 18; the literal variant) the steady contact ratio is
+A_ss(v), independent of the normal stress, so b drops out of the steady state and specimens I
+and II give the same traction ratio at every load: the paper's specimen effect is a deviation of
+the printed equations, evidenced by the closed form and by runs of the literal variant. It
+appears only in the rescaled variant S_r = (1 - exp(-b f_n)) phi (our reading, the presets of
+Figs. 11-12), under which the other checks are judged.
 """
 
 from __future__ import annotations
@@ -10,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ..base import Scenario, check, register_scenario
+from ..base import Mutation, Scenario, check, deviation, not_testable, register_scenario
 from ._common import MM, REFERENCE, hertz_area, models, protocol_from, run_integrator, swept_model_key
 
 CONFIG = {
@@ -22,9 +31,12 @@ CONFIG = {
               "slide": 0.05 * MM},
     # pressure sensitivity b [1/Pa] of the two specimens (7 and 11 /MPa)
     "specimens": {"b": [7.0e-6, 11.0e-6], "names": ["I", "II"]},
-    # the rubber hemisphere on rigid PMMA (spec A14): radius [m], Young's modulus [Pa], Poisson ratio
+    # the rubber hemisphere on rigid PMMA: radius [m], Young's modulus [Pa], Poisson ratio
     "contact": {"radius": 10.0 * MM, "youngs_modulus": 1.2e6, "poisson_ratio": 0.5},
     "integrator": {"driver": "prescribed", "du_max": 1e-5 * MM},
+    # the variant of the equations as printed (eqs. 7, 8, 18), run beside the rescaled one
+    # and its slide [m]: the literal contact ratio relaxes from P(f_n) to A_ss over a few kappa (0.14 mm)
+    "printed": {"variant": "literal", "slide": 2.0 * MM},
 }
 DERIVED = {"protocol.v": "sweep.velocities", "protocol.duration_s": "sweep.slide",
            "protocol.normal_force_value": "sweep.loads", "model.b": "specimens.b"}
@@ -40,19 +52,30 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     L = float(pc["slide"])
     ratio = np.zeros((bs.size, vels.size, loads.size))
     closed = np.zeros_like(ratio)
+    printed = np.zeros_like(ratio)
+    printed_closed = np.zeros_like(ratio)
+    pv = str(cfg["printed"]["variant"])
     for i, b in enumerate(bs):
         m, _ = models(cfg, b=b)
+        mp, _ = models(cfg, b=b, variant=pv)
         for j, v in enumerate(vels):
             for k, W in enumerate(loads):
                 Aa = hertz_area(W, c["radius"], c["youngs_modulus"], c["poisson_ratio"])
                 fn = W / Aa
-                d = run_integrator(m, protocol_from(cfg, v=v, duration_s=L / v, normal_force_value=fn), cfg)
+                prot = protocol_from(cfg, v=v, duration_s=L / v, normal_force_value=fn)
+                d = run_integrator(m, prot, cfg)
                 ratio[i, j, k] = Aa * float(d.shear_stress.values[-1]) / W
                 closed[i, j, k] = Aa * float(m.steady_stress(v, fn)) / W
+                lp = float(cfg["printed"]["slide"])
+                d = run_integrator(mp, protocol_from(cfg, v=v, duration_s=lp / v, normal_force_value=fn), cfg)
+                printed[i, j, k] = Aa * float(d.shear_stress.values[-1]) / W
+                printed_closed[i, j, k] = Aa * float(mp.steady_stress(v, fn)) / W
     m, _ = models(cfg)
     return xr.Dataset(
         {"steady_ratio": (("specimen", "velocity", "normal_load"), ratio, {"units": "1"}),
-         "steady_ratio_closed_form": (("specimen", "velocity", "normal_load"), closed, {"units": "1"})},
+         "steady_ratio_closed_form": (("specimen", "velocity", "normal_load"), closed, {"units": "1"}),
+         "steady_ratio_printed": (("specimen", "velocity", "normal_load"), printed, {"units": "1"}),
+         "steady_ratio_printed_closed_form": (("specimen", "velocity", "normal_load"), printed_closed, {"units": "1"})},
         coords={"specimen": list(cfg["specimens"]["names"]), "b": ("specimen", bs, {"units": "1/Pa"}),
                 "velocity": ("velocity", vels, {"units": "m/s"}), "normal_load": ("normal_load", loads, {"units": "N"})},
         attrs={**m.attrs(), "model": m.name})
@@ -62,21 +85,67 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     out = []
     r, c = ds.steady_ratio.values, ds.steady_ratio_closed_form.values
     worst = float(np.max(np.abs(r - c) / c))
-    out.append(check("C5: steady F_x / W = tau(v) (1 - exp(-b W/A_a)) / (W/A_a)", "rel. < 1e-6", worst, worst < 1e-6,
-                     fmt=".2e"))
+    out.append(check("steady F_x / W = tau(v) (1 - exp(-b W/A_a)) / (W/A_a) (closed form of the steady state)", "rel. < 1e-6",
+                     worst, worst < 1e-6, fmt=".2e", kind="verification"))
     dec = bool(np.all(np.diff(r, axis=2) < 0))
     out.append(check("the traction ratio decreases with the normal load (both specimens, all speeds)",
-                     "monotone decrease in W", "yes" if dec else "no", dec))
+                     "monotone decrease in W", "yes" if dec else "no", dec, ambiguity=_RESCALED,
+                     insensitive="the steady ratio is tau(v) (1 - exp(-b f_n)) / f_n (rescaled) or A_ss tau / f_n "
+                                 "(printed), both falling in f_n = W / A_a for every positive b, and A_a grows slower "
+                                 "than W (Hertz, W^(2/3))"))
+    out.append(_specimen_effect(ds))
     drop = r[:, :, 0] / r[:, :, -1]
     stronger = bool(np.all(drop[-1] > drop[0]))
-    out.append(check("the decrease is stronger for the rougher specimen II (larger b)",
-                     "ratio(W_min)/ratio(W_max): II > I at every speed",
+    out.append(check("in the rescaled variant S_r = (1 - exp(-b f_n)) phi: the decrease is stronger for the rougher "
+                     "specimen II (larger b)", "ratio(W_min)/ratio(W_max): II > I at every speed",
                      "I: " + " ".join(f"{x:.3f}" for x in drop[0]) + "; II: " + " ".join(f"{x:.3f}" for x in drop[-1]),
-                     stronger))
+                     stronger, ambiguity=_RESCALED,
+                     mutations=(Mutation("both specimens with b = 7 /MPa", {"specimens.b": [7.0e-6, 7.0e-6]}),)))
     inc = bool(np.all(np.diff(r, axis=1) > 0))
     out.append(check("the ratio increases with sliding speed (velocity strengthening, S_min = S_max)",
-                     "increasing in v at every load", "yes" if inc else "no", inc))
+                     "increasing in v at every load", "yes" if inc else "no", inc, ambiguity=_RESCALED,
+                     mutations=(Mutation("no rate dependency (c = 0)", {"model.c": 0.0}),)))
+    out.append(not_testable(
+        "the model's steady traction ratios agree with the measured ones of specimens I and II at 0.1, 1 and 10 mm/s "
+        "(Sec. 5.2, Fig. 12: 'the quantitative predictability of the proposed model was verified')",
+        "the measured ratios are printed only as points of a figure (no values) and the range of the normal load W "
+        "is not stated"))
     return out
+
+
+_RESCALED = ("judged in the rescaled variant S_r = (1 - exp(-b f_n)) phi (our reading; with the printed eqs. 7, 8, 18 "
+             "b drops out of the steady state)")
+#: a difference of the two specimens' load dependence below this (relative) is none: 0.1 %, far below
+#: what Fig. 12's axes resolve
+SAME = 1e-3
+#: the printed variant's runs count as steady within this of their closed form (2 mm is 14 kappa)
+STEADY = 1e-4
+
+
+def _specimen_effect(ds: xr.Dataset):
+    """Fig. 12's specimen effect judged with the equations as printed (literal variant)."""
+    p, pc = ds.steady_ratio_printed.values, ds.steady_ratio_printed_closed_form.values
+    drop = p[:, :, 0] / p[:, :, -1]
+    claim = ("the decrease of the traction ratio with load is stronger for the rougher specimen II (b = 11 /MPa) than "
+             "for specimen I (b = 7 /MPa) (Fig. 12), with eqs. 7, 8, 18 as printed")
+    expected = "ratio(W_min)/ratio(W_max): II > I at every speed"
+    measured = "I: " + " ".join(f"{x:.4f}" for x in drop[0]) + "; II: " + " ".join(f"{x:.4f}" for x in drop[-1])
+    mut = (Mutation("the rescaled variant S_r = (1 - exp(-b f_n)) phi taken as the printed equations",
+                    {"printed.variant": "scaled"}),)
+    if bool(np.all(drop[-1] > drop[0] * (1 + SAME))):
+        return check(claim, expected, measured, True, mutations=mut)
+    cf_spread = float(np.max(np.abs(pc[-1] / pc[0] - 1)))
+    run_err = float(np.max(np.abs(p / pc - 1)))
+    ev = [check("with the printed equations the closed-form steady ratio A_ss(v) tau(v) A_a / W is the same for both "
+                "specimens (b drops out)", "max rel. difference II vs I < 1e-12", cf_spread, cf_spread < 1e-12,
+                fmt=".1e", kind="verification"),
+          check("the runs with the printed equations reach that steady state", f"rel. < {STEADY:g}", run_err,
+                run_err < STEADY, fmt=".1e", kind="verification")]
+    return deviation(claim, expected, measured, ev,
+                     "Fig. 12 shows a stronger load dependence for the rougher specimen, but with eqs. 7, 8, 18 as "
+                     "printed the steady contact ratio is A_ss(v), independent of f_n, so b drops out and both "
+                     "specimens give the same curve; the effect needs the rescaled S_r = (1 - exp(-b f_n)) phi",
+                     ambiguity="loads 0.05-2 N are ours", mutations=mut)
 
 
 def plot(ds: xr.Dataset):
@@ -96,8 +165,8 @@ def plot(ds: xr.Dataset):
 register_scenario(Scenario(
     name="subloading/fig12",
     description=("Ozaki et al. 2020 Fig. 12: steady traction ratio vs normal load at 0.1, 1, 10 mm/s for specimens I "
-                 "(b = 7 /MPa) and II (b = 11 /MPa), P-exp set, scaled variant (A2), Hertz apparent area (A14), loads "
-                 "0.05-2 N (not in the paper, spec [R])."),
+                 "(b = 7 /MPa) and II (b = 11 /MPa), P-exp set, scaled variant, Hertz apparent area, loads "
+                 "0.05-2 N (not in the paper, ours)."),
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"sweep.loads": [0.05, 0.2, 0.5, 1.0, 2.0]}, derived=DERIVED,
     references=[REFERENCE],

@@ -65,7 +65,7 @@ subcritical onset), which the linear estimate does not describe. The checks ther
 the Fig. 9 trend on Fig. 9's c values and only an overall decrease elsewhere, and list the
 local increases.
 
-The mass is the "paper-like" M = 3 N s^2/mm = 3000 kg of ``subloading/fig9`` (spec A9); the
+The mass is the "paper-like" M = 3 N s^2/mm = 3000 kg of ``subloading/fig9``; the
 c values are in MPa (s/mm)^d as in ``subloading/fig9`` (converted with
 :func:`~frictionlab.laws.subloading.c_from_mm_mpa`). The map itself is not in the paper
 (issue 9 item 2); its only paper claim is the Fig. 9 trend at V = 0.01 mm/s.
@@ -83,7 +83,7 @@ from scipy.optimize import brentq
 
 from ...core.errors import ConfigError
 from ...laws.subloading import Subloading, c_from_mm_mpa
-from ..base import Scenario, check, register_scenario
+from ..base import Mutation, Scenario, check, register_scenario
 from ._common import MM, MPA, REFERENCE, models, protocol_from, run_integrator, swept_model_key
 
 __all__ = ["critical_stiffness", "critical_c", "linear_coefficients", "POINT"]
@@ -145,9 +145,9 @@ def critical_c(model: Subloading, V: float, area: float, mass: float, stiffness:
 
 # --- one point ----------------------------------------------------------------------------------
 
-#: f_n = 0.3 MPa (A13); the drive velocity and duration are set per point
+#: f_n = 0.3 MPa; the drive velocity and duration are set per point
 _PROTOCOL = {"type": "constant_velocity", "normal_force_value": 0.3 * MPA}
-#: K = 40 N/mm, M = 3000 kg (Fig. 9, A9)
+#: K = 40 N/mm, M = 3000 kg (Fig. 9, M = 3 read as N s^2/mm)
 _SYSTEM = {"type": "mass", "mass": 3000.0, "stiffness": 40.0 / MM}
 #: the Newmark 1-DOF system of eq. (39), A_a = 100 mm^2; save_dt is set from run_length.samples
 _INTEGRATOR = {"driver": "oscillator", "dt": 1e-3, "area": 100.0 * MM**2}
@@ -186,7 +186,7 @@ def _run_point(cfg: dict, quick: bool) -> xr.Dataset:
     i3, i2 = int(0.75 * f.size), int(0.5 * f.size)
     late, prev = f[i3:], f[i2:i3]
     fn = float(cfg["protocol"]["normal_force_value"])
-    f_ss = float(m.steady_stress(V, fn)) * float(cfg["integrator"]["area"])  # closed form, spec C10
+    f_ss = float(m.steady_stress(V, fn)) * float(cfg["integrator"]["area"])  # closed form of the steady state
     ds = xr.Dataset({"spring_force": ("time", f, {"units": "N"})}, coords={"time": ("time", d.time.values, {"units": "s"})},
                     attrs={"amplitude": float(np.ptp(late)), "amplitude_previous": float(np.ptp(prev)),
                            "force_mid": float(0.5 * (late.max() + late.min())), "steady_force": f_ss,
@@ -276,11 +276,14 @@ def _bracket(ds: xr.Dataset, v) -> tuple[float, float]:
     return (float(yes.max()) if yes.size else math.nan, float(no.min()) if no.size else math.nan)
 
 
+_NO_WEAKENING = Mutation("S_min read as 1 (= S_max): no sliding weakening, no stick-slip", {"model.s_min": 1.0})
+
+
 def checks(ds: xr.Dataset, cfg: dict) -> list:
     out = []
     mp = cfg["map"]
     n_fail = int(ds.attrs.get("n_failed", 0))
-    out.append(check("every point of the map runs", "0 failed points", str(n_fail), n_fail == 0))
+    out.append(check("every point of the map runs", "0 failed points", str(n_fail), n_fail == 0, kind="verification"))
     cs = ds.c.values
     # Fig. 9 trend at its drive velocity, over the paper's c values
     v9 = float(mp["fig9_velocity_mm_s"])
@@ -292,10 +295,11 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
         out.append(check(f"Fig. 9 (V = {v9:g} mm/s, c = {', '.join(f'{c:g}' for c in c9)}): stick-slip amplitude "
                          "decreases with c", "monotone decrease over the c with stick-slip (>= 2 of them)",
                          " > ".join(f"{a:.3g}" for a in a_osc) + " N",
-                         a_osc.size >= 2 and bool(np.all(np.diff(a_osc) < 0))))
+                         a_osc.size >= 2 and bool(np.all(np.diff(a_osc) < 0)), mutations=(_NO_WEAKENING,)))
         out.append(check(f"Fig. 9 (V = {v9:g} mm/s): stick-slip at c = 0, none at c = {c9[-1]:g} (velocity "
                          "strengthening)", f"stick-slip at c = {c9[0]:g}; none at c = {c9[-1]:g}",
-                         f"amplitude {amp[0]:.3g} N / {amp[-1]:.2e} N", bool(ss[0]) and not bool(ss[-1])))
+                         f"amplitude {amp[0]:.3g} N / {amp[-1]:.2e} N", bool(ss[0]) and not bool(ss[-1]),
+                         mutations=(Mutation("rate exponent d read as 1 (tau linear in v)", {"model.d": 1.0}),)))
     else:
         out.append(check("Fig. 9 trend", f"V = {v9:g} mm/s and >= 2 of c = {mp['fig9_c_mm']} in the map",
                          "not in the grid", False))
@@ -311,7 +315,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                      "(observed)", "amplitude(c_max stick-slip) < amplitude(0) in every row",
                      ("fails at " + ", ".join(bad) + "; " if bad else "every row; ")
                      + ("not monotone on this grid: " + "; ".join(local) if local else "every row monotone"),
-                     not bad and ds.drive_velocity.size > 0,
+                     not bad and ds.drive_velocity.size > 0, kind="extension",
                      ambiguity="near the boundary the limit-cycle amplitude is not monotone in c (see Notes)"))
     # linear-stability estimate: classification away from the boundary, where valid
     margin = float(mp["margin"])
@@ -331,7 +335,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                      "(linearised law, R frozen at 1)",
                      f"all {n_cls} points with c/c* outside [{lo_band:.2f}, {hi_band:.2f}] classified as the estimate says",
                      f"{n_cls - len(wrong)}/{n_cls}" + (f"; wrong: {'; '.join(wrong)}" if wrong else ""),
-                     not wrong and n_cls > 0,
+                     not wrong and n_cls > 0, kind="extension",
                      ambiguity=f"only V with L = V/(V/kappa + 1/xi) >= {mp['validity_ratio']:g} x 2/(pi r); "
                                "stick-slip judged over a finite run (late amplitude, not decaying)"))
     # boundary brackets per V, and the direction the boundary moves with V
@@ -345,14 +349,15 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
             continue
         out.append(check(f"V = {v:g} mm/s: observed stick-slip boundary in c brackets the estimate c*(V)",
                          f"{cst:.3g} in [largest c with stick-slip, smallest without]", f"[{lo:g}, {hi:g}]",
-                         ok_bracket and lo < cst < hi,
+                         ok_bracket and lo < cst < hi, kind="extension",
                          ambiguity="bracket as fine as the c grid; c* is a linear (small-perturbation) boundary"))
     mids = np.array(mids)
     fin = np.isfinite(mids)
     out.append(check("the stick-slip boundary in c rises with V (as c*(V) of the estimate does)",
                      "bracket midpoints non-decreasing in V and larger at the largest V than at the smallest",
                      " ".join(f"{m:.3g}" for m in mids) + " MPa (s/mm)^d",
-                     fin.sum() >= 2 and bool(np.all(np.diff(mids[fin]) >= 0)) and mids[fin][-1] > mids[fin][0]))
+                     fin.sum() >= 2 and bool(np.all(np.diff(mids[fin]) >= 0)) and mids[fin][-1] > mids[fin][0],
+                     kind="extension"))
     # steady sliding settles on the closed-form steady force
     worst, n_st = 0.0, 0
     for v in ds.drive_velocity.values:
@@ -365,9 +370,10 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
             tol = max(1e-6, float(p.amplitude) / fss)
             n_st += 1
             worst = max(worst, err / tol)
-    out.append(check("C10: without stick-slip the spring force settles on A_a A_ss(V) tau(V)",
+    out.append(check("without stick-slip the spring force settles on A_a A_ss(V) tau(V) (closed form of the steady state)",
                      "|F_mid - F_ss| / F_ss <= max(1e-6, residual amplitude / F_ss) at every steady point",
-                     f"worst error / tolerance = {worst:.3g} over {n_st} points", n_st > 0 and worst <= 1.0))
+                     f"worst error / tolerance = {worst:.3g} over {n_st} points", n_st > 0 and worst <= 1.0,
+                     kind="verification"))
     return out
 
 
@@ -402,7 +408,7 @@ def plot(ds: xr.Dataset):
 register_scenario(Scenario(
     name="subloading/stick-slip-map",
     description=("Stick-slip map of the 1-DOF system of eq. (39) (Ozaki et al. 2020, Fig. 9 set: K = 40 N/mm, "
-                 "A_a = 100 mm^2, f_n = 0.3 MPa, M = 3000 kg (A9)) over the rate coefficient c and the drive velocity V: "
+                 "A_a = 100 mm^2, f_n = 0.3 MPa, M = 3000 kg) over the rate coefficient c and the drive velocity V: "
                  "late stick-slip amplitude per point (a sweep of SubloadingOscillator runs over 3 mm of drive), with "
                  "the linear-stability boundary c*(V) from K_cr(V, c) = K of the linearised law drawn over it."),
     config=CONFIG, run=run, checks=checks, plot=plot,
