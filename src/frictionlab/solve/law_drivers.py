@@ -30,6 +30,7 @@ from .simulate import _SCIPY, run_law
 __all__: list[str] = []
 
 _SAVE = {"max_points": 20000}
+# max_steps None: sized from the run (integrate.adaptive.default_max_steps); max_wall_time None: no wall limit
 _TOL = {"rtol": 1e-8, "atol": 1e-12, "max_wall_time": None, "max_steps": None,
         # None: report the simulated time on stderr once a run takes over 10 s; True/False; or f(t, t_end, steps, wall_s)
         "progress": OptionSpec(None, lambda v: v is None or isinstance(v, bool) or callable(v),
