@@ -109,6 +109,11 @@ class _Watch:
         self.start = _time.perf_counter()
         self.next_report = 0.0 if progress is True or callable(progress) else _PROGRESS_AFTER
         self.steps = 0
+        self.mark_t, self.mark_steps = 0.0, 0
+
+    def mark(self, t: float) -> None:
+        """A stretch starts at ``t``: the stall rate in an error counts from here."""
+        self.mark_t, self.mark_steps = t, self.steps
 
     def _where(self, t: float) -> str:
         return f"t = {t:.6g} s of {self.t_end:.6g} s ({100.0 * t / self.t_end:.3g} %)"
@@ -117,7 +122,9 @@ class _Watch:
         self.steps += 1
         wall = _time.perf_counter() - self.start
         if self.max_steps is not None and self.steps > self.max_steps:
-            rate = f"{self.steps / t:.3g} steps per simulated second" if t > 0 else "no progress"
+            n, span = self.steps - self.mark_steps, t - self.mark_t
+            rate = (f"{n / span:.3g} steps per simulated second since t = {self.mark_t:.6g} s" if span > 0
+                    else f"no progress since t = {self.mark_t:.6g} s")
             raise IntegrationError(
                 f"{self.integrator}: stopped at max_steps = {self.max_steps} having reached {self._where(t)} "
                 f"({rate}, {wall:.0f} s wall); raise max_steps, or {_advice(self.integrator)}",
@@ -188,6 +195,7 @@ def run_adaptive(rhs, law_rates, law_friction, sp, lp, protocol, y0, times, *, i
             j += 1
         if tb <= ta:
             continue
+        watch.mark(ta)
         # after a jump the solver picks its own first step (the old one may be far too large there)
         solver = method(fun, ta, y, tb, rtol=rtol, atol=atol, max_step=max_step,
                         first_step=min(dt, max_step, tb - ta) if k == 0 else None)
