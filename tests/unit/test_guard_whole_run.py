@@ -12,6 +12,7 @@ overshot to 4e6 N in its first steps and relaxed to the right force.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -63,8 +64,11 @@ def test_gms_stiff_overshoot_refused():
 def test_lugre_first_transient_just_inside_limit_refused():
     # sigma0 |v| / g(v) dt = 1e5 * 0.1 / 1.0 * 2.7e-4 = 2.7 < 2.785: stable, but the first steps are wrong
     proto = ConstantVelocity(v=0.1, duration_s=0.1)
-    with pytest.raises(IntegrationError, match=_STEP.format("rk4", "0.00027")):
+    with pytest.raises(IntegrationError, match=_STEP.format("rk4", "0.00027")) as exc:
         simulate(LuGre(), proto, integrator="rk4", dt=2.7e-4)
+    suggested = float(re.search(r"reduce dt \(below ([0-9.e+-]+) s", str(exc.value)).group(1))
+    assert suggested < 2.7e-4
+    simulate(LuGre(), proto, integrator="rk4", dt=suggested)  # the step the refusal names is accepted
     ref = simulate(LuGre(), proto, integrator="rk4", dt=1e-6, save_dt=1e-3)
     fine = simulate(LuGre(), proto, integrator="rk4", dt=1e-5, save_dt=1e-3)
     assert np.allclose(fine.friction_force.values, ref.friction_force.values, rtol=1e-3, atol=1e-3)

@@ -160,6 +160,23 @@ def check_fixed_step(model, protocol, rhs, law_rates, law_friction, sp, lp, Y: n
         advice = "or use integrator='radau' (adaptive, stiff) or 'newmark' (implicit, mass systems)"
         if integrator == "step":
             advice = "or run an adaptive integrator (integrator='radau')"
+        row = int(rows[c])
+        ok = _passing_dt(check, protocol, sp, lp, Y, row, t0[row], dt, ns, integrator != "euler", floor, scale)
+        hint = f"e.g. dt = {dt / 10:g}" if ok is None else f"below {ok:g} s, where step doubling passes at that step"
         _fail(model, "the step is beyond the method's stability limit (step-doubling error larger than the step's "
-                     "change: the result would be numerical noise)", int(steps[rows[c]]), dt, integrator,
-              f"reduce dt (e.g. dt = {dt / 10:g}), {advice}")
+                     "change: the result would be numerical noise)", int(steps[row]), dt, integrator,
+              f"reduce dt ({hint}), {advice}")
+
+
+def _passing_dt(check, protocol, sp, lp, Y, row: int, t: float, dt: float, ns: int, rk4: bool, floor, scale):
+    """The largest ``dt / 2**k`` (k <= 20) at which the step-doubling check passes from the saved state ``row``
+    at time ``t``, or None: the step to suggest in the refusal."""
+    trips = np.zeros(1, dtype=np.bool_)
+    for k in range(1, 21):
+        h = dt / 2.0 ** k
+        Uq = np.ascontiguousarray(protocol.sample(t + h * np.array([0.0, 0.25, 0.5, 0.75, 1.0])).T.reshape(1, 5, 3))
+        _, count, _ = check(sp, lp, Y, np.array([row], dtype=np.int64), Uq, h, ns, rk4, _RATIO, floor, _FORCE_REL,
+                            scale, _GROSS, trips)
+        if count == 0:
+            return h
+    return None
