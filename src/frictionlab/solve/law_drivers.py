@@ -10,8 +10,8 @@ driver     scheme                                 options
 rk4        classical RK4, compiled (default)      max_points
 euler      explicit Euler, compiled               max_points
 newmark    Newmark-beta, mass systems only        max_points, newmark_beta, newmark_gamma
-radau ...  scipy ``solve_ivp`` (radau, bdf,       max_points, rtol, atol
-           lsoda, rk45, dop853), adaptive
+radau ...  scipy ``solve_ivp`` (radau, bdf,       max_points, rtol, atol, max_steps,
+           lsoda, rk45, dop853), adaptive         max_wall_time, progress
 step       Python stepping loop, prescribed       max_points
            slip, feedback protocols
 =========  =====================================  ==================================

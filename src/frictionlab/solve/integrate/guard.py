@@ -6,17 +6,23 @@ solution is noise (an RSF spring-slider under RK4 at ten times its limit oscilla
 +-600 m/s with mu = -6). The loops themselves only stop on a non-finite state; after a run
 this guard checks the saved states two ways, at no cost to the loops:
 
-* **step doubling** at the saved steps (at most ``_MAX_CHECKS``, evenly spread): from the saved state, one step of ``dt`` and two
-  steps of ``dt / 2`` with the same method. Their difference estimates the local error of
-  the step; when it is larger than the change the two half steps make, the step is beyond
-  the method's stability limit (for the linear test equation this happens at
-  ``|lambda dt| = 2`` for Euler and 2.78 for RK4, the limits themselves) and the result is
-  refused. At a turning point the change of a component vanishes while its error does
-  not, so the error is compared with at least 1e-3 of the component's range over the run.
-  A kink in the law (Dahl's saturating power, a GMS element switching) can trip a check
-  where the step is stable; an unstable step trips them persistently, so a result is
-  refused when at least 3 checks and 10 % of them trip (the message names the first). Physical growth (``lambda > 0``) never trips it: the estimate stays below the
-  change. Steps with a protocol jump inside are skipped.
+* **step doubling** at every saved step (at most ``_MAX_CHECKS``, evenly spread), for the
+  ``euler`` and ``rk4`` loops and the ``step`` driver's RK4 steps of a rate law: from the saved
+  state, one step of ``dt`` and two steps of ``dt / 2`` with the same method. Their difference
+  estimates the local error of the step; when it is larger than the change the two half steps
+  make, the step is beyond the method's stability limit (for the linear test equation this
+  happens at ``|lambda dt| = 2`` for Euler and 2.78 for RK4, the limits themselves) and the
+  result is refused. At a turning point the change of a component vanishes while its error does
+  not, so the error is compared with at least 1e-3 of the component's range over the run. A kink
+  in the law (Dahl's saturating power, a GMS element switching) can trip a check where the step
+  is stable; an unstable step trips them persistently, so a result is refused when at least 3
+  checks and 10 % of them trip, or when 5 of any 20 consecutive checks trip: an unstable
+  stretch of a long run is a small share of all its checks (an RSF spring-slider at 1 um/s under
+  RK4 at dt = 1e-3 s, ``|lambda dt| = a N dt / (M v) = 5``, was unstable in its first second only,
+  then sat at a spurious state with mu = 0.5667 against 0.5885 until the end of 40 s), and the
+  verdict must not depend on the run's length. Physical growth (``lambda > 0``) never trips it:
+  the estimate stays below the change. Steps with a protocol jump inside are skipped. The
+  refusal names the largest ``dt / 2**k`` at which the check passes at the failing step.
 * **force disagreement**: far beyond the limit the ratio above tends to 1 (GMS under Euler at
   dt = 1e-2 s ends at -430 N against 1.4 N), so a check also trips when the one step and the
   two half steps disagree on the friction force by more than a quarter of the force (or of
@@ -24,9 +30,14 @@ this guard checks the saved states two ways, at no cost to the loops:
   trip larger than ten force scales is *gross*; an overshoot of the first steps can throw a
   state so far that it then evolves smoothly (a GMS element beyond its limit sticks and
   drifts back at k v: RK4 at dt = 5e-2 s ends at -5e4 N with only two checks tripping), so a
-  gross trip with a final force still beyond ten force scales is refused too.
+  gross trip with a final force still beyond ten force scales is refused too, and so is a gross
+  trip in a run whose saved force leaves ten force scales anywhere (GMS with k = 1e9 N/m under
+  Euler at dt = 1e-3 s overshoots to 4e6 N in its first steps, then relaxes to the right force).
 * **state bounds**: a law may declare ``state_min`` (e.g. the rate-and-state state theta
   is a time and must stay > 0); a saved state at or below it is refused.
+
+``newmark`` (implicit) is checked for the state bounds only; runs of feedback protocols (the
+direction is not in the protocol's samples) and the stepped models' own updates are not checked.
 
 Both raise :class:`~frictionlab.core.errors.IntegrationError` with the step, the time and
 the dt or integrator to use instead.
