@@ -48,3 +48,12 @@ def test_lsoda_advice_names_the_stiff_solvers():
     proto = VelocitySteps(velocities=(1e-6, 1e-5, 1e-6), durations=(100.0, 100.0, 100.0))
     with pytest.raises(IntegrationError, match=r"max_steps = 5 .*use integrator='radau' or 'bdf'"):
         simulate(RateState(**_RSF), proto, integrator="lsoda", dt=1e-3, max_steps=5)
+
+
+def test_stall_stops_before_the_budget(monkeypatch):
+    # RK45 on the stiff LuGre: each stretch's rate projects far beyond the budget, so it stops at the stall
+    monkeypatch.setattr(adaptive, "_STALL_STEPS", 3000)
+    with pytest.raises(IntegrationError, match=r"rk45: stalled \(at this rate the run would need over 10 x "
+                                               r"max_steps = 1100000\) having reached t = .* of 1 s") as exc:
+        simulate(LuGre(sigma0=1e10), ConstantVelocity(v=0.1, duration_s=1.0), integrator="rk45")
+    assert exc.value.step == 3000

@@ -13,7 +13,8 @@ the run (one 10 ms segment in a 200 s velocity-step programme once capped every 
 
 Long runs report the simulated time reached (``progress``) and stop at a step count
 (``max_steps``; by default :func:`default_max_steps`, sized from the run, far above what an
-honest run takes) or, if one is given, a wall time (``max_wall_time``; none by default, so a
+honest run takes; earlier, once a stretch has taken ``_STALL_STEPS`` at a rate that would need ten
+times the budget for the rest of the run) or, if one is given, a wall time (``max_wall_time``; none by default, so a
 result does not depend on the machine's speed). A solver that stops advancing (LSODA in its
 non-stiff Adams mode on a stiff slider, RK45 on a stiff LuGre) thus ends with an
 :class:`~frictionlab.core.errors.IntegrationError` that names the time reached, the steps
@@ -54,6 +55,10 @@ def pointwise(rhs, law_rates, law_friction):
 #: default step budget: this many steps, plus ``_STEPS_PER_STRETCH`` per stretch between breakpoints
 _BASE_STEPS = 1_000_000
 _STEPS_PER_STRETCH = 100_000
+#: a stretch that has taken this many steps, at a rate that would need this many times the budget for the
+#: rest of the run, is a stall: stop there rather than at the budget
+_STALL_STEPS = 200_000
+_STALL_FACTOR = 10
 
 
 def max_step_for(protocol, t_end: float, stretch: tuple[float, float] | None = None) -> float:
@@ -121,14 +126,22 @@ class _Watch:
     def tick(self, t: float) -> None:
         self.steps += 1
         wall = _time.perf_counter() - self.start
-        if self.max_steps is not None and self.steps > self.max_steps:
+        if self.max_steps is not None:
             n, span = self.steps - self.mark_steps, t - self.mark_t
-            rate = (f"{n / span:.3g} steps per simulated second since t = {self.mark_t:.6g} s" if span > 0
-                    else f"no progress since t = {self.mark_t:.6g} s")
-            raise IntegrationError(
-                f"{self.integrator}: stopped at max_steps = {self.max_steps} having reached {self._where(t)} "
-                f"({rate}, {wall:.0f} s wall); raise max_steps, or {_advice(self.integrator)}",
-                time=t, step=self.steps)
+            # a stall: this stretch alone has taken _STALL_STEPS and, at its rate, the rest of the run would
+            # need _STALL_FACTOR times the budget (LSODA pinned at its explicit limit: 1e9 steps to go)
+            stalled = (n >= _STALL_STEPS and n % 1000 == 0
+                       and (span <= 0 or n / span * (self.t_end - t) > _STALL_FACTOR * self.max_steps))
+            if self.steps > self.max_steps or stalled:
+                rate = (f"{n / span:.3g} steps per simulated second since t = {self.mark_t:.6g} s" if span > 0
+                        else f"no progress since t = {self.mark_t:.6g} s")
+                what = (f"stopped at max_steps = {self.max_steps}" if not stalled else
+                        f"stalled (at this rate the run would need over {_STALL_FACTOR} x max_steps = "
+                        f"{self.max_steps})")
+                raise IntegrationError(
+                    f"{self.integrator}: {what} having reached {self._where(t)} "
+                    f"({rate}, {wall:.0f} s wall); raise max_steps, or {_advice(self.integrator)}",
+                    time=t, step=self.steps)
         if self.max_wall_time is not None and wall > self.max_wall_time:
             raise IntegrationError(
                 f"{self.integrator}: stopped at max_wall_time = {self.max_wall_time:g} s having reached "
