@@ -10,8 +10,8 @@ driver     scheme                                 options
 rk4        classical RK4, compiled (default)      max_points
 euler      explicit Euler, compiled               max_points
 newmark    Newmark-beta, mass systems only        max_points, newmark_beta, newmark_gamma
-radau ...  scipy ``solve_ivp`` (radau, bdf,       max_points, rtol, atol
-           lsoda, rk45, dop853), adaptive
+radau ...  scipy ``solve_ivp`` (radau, bdf,       max_points, rtol, atol, max_steps,
+           lsoda, rk45, dop853), adaptive         max_wall_time, progress
 step       Python stepping loop, prescribed       max_points
            slip, feedback protocols
 =========  =====================================  ==================================
@@ -30,6 +30,7 @@ from .simulate import _SCIPY, run_law
 __all__: list[str] = []
 
 _SAVE = {"max_points": 20000}
+# max_steps None: sized from the run (integrate.adaptive.default_max_steps); max_wall_time None: no wall limit
 _TOL = {"rtol": 1e-8, "atol": 1e-12, "max_wall_time": None, "max_steps": None,
         # None: report the simulated time on stderr once a run takes over 10 s; True/False; or f(t, t_end, steps, wall_s)
         "progress": OptionSpec(None, lambda v: v is None or isinstance(v, bool) or callable(v),

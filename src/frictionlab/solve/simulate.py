@@ -164,7 +164,8 @@ def run_law(
         Newmark coefficients (default: average acceleration).
     max_wall_time, max_steps, progress
         Adaptive integrators only: stop with :class:`IntegrationError` after this many
-        seconds of wall time or steps; ``progress`` reports the simulated time reached
+        seconds of wall time (default: no limit) or steps (default: sized from the run,
+        :func:`~frictionlab.solve.integrate.adaptive.default_max_steps`); ``progress`` reports the simulated time reached
         (``None``: on stderr once a run takes over 10 s; ``True``, ``False`` or a callable
         ``f(t, t_end, steps, wall_s)``). See :mod:`frictionlab.solve.integrate.adaptive`.
 

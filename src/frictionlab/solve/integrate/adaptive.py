@@ -6,17 +6,24 @@ step grow to tens of seconds near steady state and jump over a whole segment or 
 own and restarts the solver at every breakpoint. Inside a stretch the protocol is read
 with the stretch's own values: at its end points the channels are taken just inside, the
 same left and right limits that the fixed-step loops use at a jump. The step is further
-bounded by ``max_step``, a fraction of the shortest protocol feature (segment or period),
-so no feature can fall between two steps.
+bounded by a fraction of the stretch's own length (and of the protocol's period, if it has
+one), so no feature can fall between two steps; a short segment does not slow the rest of
+the run (one 10 ms segment in a 200 s velocity-step programme once capped every step at
+1.25 ms).
 
-Long runs report the simulated time reached (``progress``) and can be stopped by a wall
-time (``max_wall_time``) or a step count (``max_steps``); every failure is an
-:class:`~frictionlab.core.errors.IntegrationError` that names the time reached and suggests
-an integrator other than the one that failed.
+Long runs report the simulated time reached (``progress``) and stop at a step count
+(``max_steps``; by default :func:`default_max_steps`, sized from the run, far above what an
+honest run takes; earlier, once a stretch has taken ``_STALL_STEPS`` at a rate that would need ten
+times the budget for the rest of the run) or, if one is given, a wall time (``max_wall_time``; none by default, so a
+result does not depend on the machine's speed). A solver that stops advancing (LSODA in its
+non-stiff Adams mode on a stiff slider, RK45 on a stiff LuGre) thus ends with an
+:class:`~frictionlab.core.errors.IntegrationError` that names the time reached, the steps
+per simulated second and an integrator other than the one that failed.
 """
 
 from __future__ import annotations
 
+import math
 import sys
 import time as _time
 from collections.abc import Callable
@@ -25,7 +32,7 @@ import numpy as np
 
 from ...core.errors import IntegrationError, ParameterError
 
-__all__ = ["SCIPY_METHODS", "run_adaptive", "max_step_for"]
+__all__ = ["SCIPY_METHODS", "run_adaptive", "max_step_for", "default_max_steps"]
 
 #: driver name -> the :mod:`scipy.integrate` solver class (by name: scipy is imported when a run starts)
 SCIPY_METHODS = {"radau": "Radau", "bdf": "BDF", "lsoda": "LSODA", "rk45": "RK45", "dop853": "DOP853"}
@@ -45,14 +52,37 @@ def pointwise(rhs, law_rates, law_friction):
                       {"rhs": rhs, "law_rates": law_rates, "law_friction": law_friction}).f
 
 
-def max_step_for(protocol, t_end: float) -> float:
-    """Largest adaptive step [s]: the shortest segment (or period) over ``_STEPS_PER_FEATURE``."""
-    edges = _stretches(protocol, t_end)
-    feature = float(np.min(np.diff(edges)))
+#: default step budget: this many steps, plus ``_STEPS_PER_STRETCH`` per stretch between breakpoints
+_BASE_STEPS = 1_000_000
+_STEPS_PER_STRETCH = 100_000
+#: a stretch that has taken this many steps, at a rate that would need this many times the budget for the
+#: rest of the run, is a stall: stop there rather than at the budget
+_STALL_STEPS = 200_000
+_STALL_FACTOR = 10
+
+
+def max_step_for(protocol, t_end: float, stretch: tuple[float, float] | None = None) -> float:
+    """Largest adaptive step [s] in ``stretch`` (default: the shortest one of the run): its length, or the
+    protocol's period if shorter, over ``_STEPS_PER_FEATURE``."""
+    if stretch is None:
+        feature = float(np.min(np.diff(_stretches(protocol, t_end))))
+    else:
+        feature = float(stretch[1] - stretch[0])
     freq = getattr(protocol, "frequency", None)
     if isinstance(freq, (int, float)) and freq > 0:
         feature = min(feature, 1.0 / float(freq))
     return feature / _STEPS_PER_FEATURE
+
+
+def default_max_steps(protocol, t_end: float) -> int:
+    """The step budget of a run without ``max_steps``: ``_BASE_STEPS`` plus ``_STEPS_PER_STRETCH`` per stretch
+    between breakpoints and per period of a periodic protocol (the step cap alone needs
+    ``_STEPS_PER_FEATURE`` per feature; stiff transients at rtol = 1e-8 take thousands)."""
+    features = len(_stretches(protocol, t_end)) - 1
+    freq = getattr(protocol, "frequency", None)
+    if isinstance(freq, (int, float)) and freq > 0:
+        features += int(math.ceil(t_end * float(freq)))
+    return _BASE_STEPS + _STEPS_PER_STRETCH * features
 
 
 def _stretches(protocol, t_end: float) -> np.ndarray:
@@ -61,6 +91,8 @@ def _stretches(protocol, t_end: float) -> np.ndarray:
 
 
 def _advice(integrator: str) -> str:
+    if integrator == "lsoda":  # its automatic switch can stay in the explicit Adams mode on a stiff problem
+        return "use integrator='radau' or 'bdf' (stiff throughout), or loosen rtol/atol"
     if integrator in _STIFF:
         return ("check the parameters for a physical blow-up, loosen rtol/atol, or use a fixed step "
                 "(integrator='newmark' for a mass system, or 'rk4' with a small dt)")
@@ -82,6 +114,11 @@ class _Watch:
         self.start = _time.perf_counter()
         self.next_report = 0.0 if progress is True or callable(progress) else _PROGRESS_AFTER
         self.steps = 0
+        self.mark_t, self.mark_steps = 0.0, 0
+
+    def mark(self, t: float) -> None:
+        """A stretch starts at ``t``: the stall rate in an error counts from here."""
+        self.mark_t, self.mark_steps = t, self.steps
 
     def _where(self, t: float) -> str:
         return f"t = {t:.6g} s of {self.t_end:.6g} s ({100.0 * t / self.t_end:.3g} %)"
@@ -89,10 +126,22 @@ class _Watch:
     def tick(self, t: float) -> None:
         self.steps += 1
         wall = _time.perf_counter() - self.start
-        if self.max_steps is not None and self.steps > self.max_steps:
-            raise IntegrationError(
-                f"{self.integrator}: stopped at max_steps = {self.max_steps} having reached {self._where(t)}; "
-                f"raise max_steps, or {_advice(self.integrator)}", time=t, step=self.steps)
+        if self.max_steps is not None:
+            n, span = self.steps - self.mark_steps, t - self.mark_t
+            # a stall: this stretch alone has taken _STALL_STEPS and, at its rate, the rest of the run would
+            # need _STALL_FACTOR times the budget (LSODA pinned at its explicit limit: 1e9 steps to go)
+            stalled = (n >= _STALL_STEPS and n % 1000 == 0
+                       and (span <= 0 or n / span * (self.t_end - t) > _STALL_FACTOR * self.max_steps))
+            if self.steps > self.max_steps or stalled:
+                rate = (f"{n / span:.3g} steps per simulated second since t = {self.mark_t:.6g} s" if span > 0
+                        else f"no progress since t = {self.mark_t:.6g} s")
+                what = (f"stopped at max_steps = {self.max_steps}" if not stalled else
+                        f"stalled (at this rate the run would need over {_STALL_FACTOR} x max_steps = "
+                        f"{self.max_steps})")
+                raise IntegrationError(
+                    f"{self.integrator}: {what} having reached {self._where(t)} "
+                    f"({rate}, {wall:.0f} s wall); raise max_steps, or {_advice(self.integrator)}",
+                    time=t, step=self.steps)
         if self.max_wall_time is not None and wall > self.max_wall_time:
             raise IntegrationError(
                 f"{self.integrator}: stopped at max_wall_time = {self.max_wall_time:g} s having reached "
@@ -127,16 +176,20 @@ def run_adaptive(rhs, law_rates, law_friction, sp, lp, protocol, y0, times, *, i
     method = getattr(scipy.integrate, SCIPY_METHODS[integrator])
     t_end = float(times[-1])
     edges = _stretches(protocol, t_end)
-    max_step = max_step_for(protocol, t_end)
+    if max_steps is None:
+        max_steps = default_max_steps(protocol, t_end)
     watch = _Watch(integrator, t_end, max_wall_time, max_steps, progress)
     name = label or integrator
     ev = pointwise(rhs, law_rates, law_friction)
     dy = np.empty_like(y0)
     Y = np.empty((len(times), y0.size))
     y = np.array(y0, dtype=float)
-    first = min(dt, max_step)
     for k in range(len(edges) - 1):
         ta, tb = float(edges[k]), float(edges[k + 1])
+        # LSODA keeps the whole run's cap: its switch between the Adams and BDF methods depends on the cap,
+        # and with the longer per-stretch cap it stayed in the explicit mode through the holds of a stiff
+        # slider (tests/unit/test_adaptive_segments.py: 1.5 million steps by 4.5 s of 5.5 s, against seconds)
+        max_step = max_step_for(protocol, t_end, None if integrator == "lsoda" else (ta, tb))
         last = k == len(edges) - 2
         # read the protocol strictly inside the stretch at a jump (left / right limits)
         gap = min(0.25 * (tb - ta), max(1e-9 * (tb - ta), 1e-11 * max(1.0, abs(tb))))
@@ -155,9 +208,10 @@ def run_adaptive(rhs, law_rates, law_friction, sp, lp, protocol, y0, times, *, i
             j += 1
         if tb <= ta:
             continue
+        watch.mark(ta)
         # after a jump the solver picks its own first step (the old one may be far too large there)
         solver = method(fun, ta, y, tb, rtol=rtol, atol=atol, max_step=max_step,
-                        first_step=min(first, tb - ta) if k == 0 else None)
+                        first_step=min(dt, max_step, tb - ta) if k == 0 else None)
         while solver.status == "running":
             t_old = solver.t
             msg = solver.step()

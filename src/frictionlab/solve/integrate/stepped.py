@@ -29,6 +29,20 @@ def _rk4_law_step(model: AbstractLaw, z: np.ndarray, dt: float, v: float, fn: fl
     return z + dt / 6.0 * (k1 + 2 * k2 + 2 * k3 + k4)
 
 
+def _guard(model, protocol, system, arr: np.ndarray, S: np.ndarray, dt: float, n: int, stride: int) -> None:
+    """The fixed-step guard (:mod:`.guard`) on a rate law's RK4 steps: finite garbage is an error here too
+    (LuGre under prescribed slip at dt = 0.5 s ends at 1e269 N otherwise). A feedback protocol's direction is
+    not in its samples, so its runs are not checked."""
+    from .guard import check_fixed_step
+
+    law_rates, law_friction = model.kernels()
+    Y = np.ascontiguousarray(np.column_stack([arr[:, 1], S]))
+    steps = np.arange(arr.shape[0], dtype=np.int64) * stride
+    check_fixed_step(model, protocol, type(system)._rhs_kernel, law_rates, law_friction,
+                     system.param_vector().astype(np.float64), model.param_vector(), Y, steps, dt, n,
+                     len(system.state_names), "step", np.ascontiguousarray(arr[:, 4]))
+
+
 def run_stepped(model, protocol, system, *, dt: float, n: int, stride: int):
     if not isinstance(system, PrescribedSlip):
         raise ConfigError(
@@ -69,6 +83,8 @@ def run_stepped(model, protocol, system, *, dt: float, n: int, stride: int):
                 f"reduce dt (e.g. {dt / 10:g})", time=t + dt, step=i + 1)
     arr = np.array(rows)
     S = np.array(states).reshape(len(rows), -1)
+    if not stepped and not protocol.feedback and S.shape[1]:
+        _guard(model, protocol, system, arr, S, dt, n, stride)
     data = {"slip": arr[:, 1], "slip_velocity": arr[:, 2], "normal_force": arr[:, 3],
             "friction_force": arr[:, 4], "applied_force": arr[:, 5]}
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -33,7 +33,7 @@ def step(y, ua, um, ub, h, rk4, ns, sp, lp, out, k1, k2, k3, k4, tmp):
 
 
 @njit(cache=True)
-def check(sp, lp, Y, rows, Uq, dt, ns, rk4, ratio, floor, force_rel, force_scale, gross):
+def check(sp, lp, Y, rows, Uq, dt, ns, rk4, ratio, floor, force_rel, force_scale, gross, trips):
     ny = Y.shape[1]
     full, half, half2 = np.empty(ny), np.empty(ny), np.empty(ny)
     k1, k2, k3, k4, tmp = np.empty(ny), np.empty(ny), np.empty(ny), np.empty(ny), np.empty(ny)
@@ -57,6 +57,7 @@ def check(sp, lp, Y, rows, Uq, dt, ns, rk4, ratio, floor, force_rel, force_scale
         if not tripped:
             f_y = ev(y, u[0], ns, sp, lp, k1)
             tripped = not np.isfinite(f_err) or f_err > force_rel * max(abs(f_y), force_scale) + 1e-300
+        trips[c] = tripped
         if tripped:
             if first < 0:
                 first = c

@@ -1,0 +1,59 @@
+"""Adaptive runs: the step cap is per protocol segment, and a solver that stops advancing stops.
+
+Reports (issues 27 and 30): one 10 ms segment in a 200 s velocity-step programme capped every step
+of the run at 1.25 ms (about 50x slower); LSODA on a stiff RSF slider and RK45 on LuGre with
+sigma0 = 1e10 N/m ground on without end (no default step or wall limit).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from frictionlab import simulate
+from frictionlab.core.errors import IntegrationError
+from frictionlab.laws import LuGre, RateState
+from frictionlab.protocols import ConstantVelocity, VelocitySteps
+from frictionlab.solve.integrate import adaptive
+
+_RSF = dict(mu0=0.6, a=0.005, b=0.01, dc=1e-5, v0=1e-6, v_init=1e-6)
+
+
+@pytest.mark.parametrize("integrator", ["radau", "rk45"])
+def test_short_segment_caps_only_its_own_steps(integrator):
+    # the old whole-run cap (0.01 s / 8) needs 160 000 steps for the two 100 s segments alone
+    proto = VelocitySteps(velocities=(1e-6, 1e-5, 1e-6), durations=(100.0, 0.01, 100.0))
+    ds = simulate(RateState(**_RSF), proto, integrator=integrator, dt=1e-3, save_dt=1.0, max_steps=20000)
+    assert ds.slip.values[-1] == pytest.approx(1e-6 * 200.0 + 1e-5 * 0.01, rel=1e-9)
+
+
+def test_default_step_budget_sized_from_run():
+    one = ConstantVelocity(v=1e-6, duration_s=10.0)
+    three = VelocitySteps(velocities=(1e-6, 1e-5, 1e-6), durations=(100.0, 100.0, 100.0))
+    assert adaptive.default_max_steps(three, 300.0) - adaptive.default_max_steps(one, 10.0) == 2 * adaptive._STEPS_PER_STRETCH
+
+
+def test_grinding_solver_stops_by_default(monkeypatch):
+    # RK45 on LuGre with sigma0 = 1e10 N/m: stable steps of ~1e-10 s, so it never ends without a budget
+    monkeypatch.setattr(adaptive, "_BASE_STEPS", 2000)
+    monkeypatch.setattr(adaptive, "_STEPS_PER_STRETCH", 0)
+    with pytest.raises(IntegrationError, match=r"rk45: stopped at max_steps = 2000 having reached t = .* of 1 s "
+                                               r"\(.* steps per simulated second.*use integrator='radau'"):
+        simulate(LuGre(sigma0=1e10), ConstantVelocity(v=0.1, duration_s=1.0), integrator="rk45")
+    ds = simulate(LuGre(sigma0=1e10), ConstantVelocity(v=0.1, duration_s=1.0), integrator="rk45", max_steps=10**9,
+                  t_end=1e-7)  # overridable
+    assert ds.time.values[-1] == pytest.approx(1e-7)
+
+
+def test_lsoda_advice_names_the_stiff_solvers():
+    proto = VelocitySteps(velocities=(1e-6, 1e-5, 1e-6), durations=(100.0, 100.0, 100.0))
+    with pytest.raises(IntegrationError, match=r"max_steps = 5 .*use integrator='radau' or 'bdf'"):
+        simulate(RateState(**_RSF), proto, integrator="lsoda", dt=1e-3, max_steps=5)
+
+
+def test_stall_stops_before_the_budget(monkeypatch):
+    # RK45 on the stiff LuGre: each stretch's rate projects far beyond the budget, so it stops at the stall
+    monkeypatch.setattr(adaptive, "_STALL_STEPS", 3000)
+    with pytest.raises(IntegrationError, match=r"rk45: stalled \(at this rate the run would need over 10 x "
+                                               r"max_steps = 1100000\) having reached t = .* of 1 s") as exc:
+        simulate(LuGre(sigma0=1e10), ConstantVelocity(v=0.1, duration_s=1.0), integrator="rk45")
+    assert exc.value.step == 3000
