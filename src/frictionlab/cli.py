@@ -223,45 +223,61 @@ def reproduce(
         raise SystemExit(code)
 
 
-def _find_benchmarks() -> Path | None:
-    here = Path(__file__).resolve()
-    for base in [Path.cwd(), *Path.cwd().parents, *here.parents]:
-        cand = base / "benchmarks"
-        if cand.is_dir() and any(cand.glob("bench_*.py")):
-            return cand
-    return None
+def _benchmarks(path: Path | None) -> dict[str, Path]:
+    """``{name: file}`` of the benchmarks: the package's own (``frictionlab/benchmarks/``), or the
+    ``bench_*.py`` files of the directory the user names (``--path``). Never the working directory
+    or its parents: a ``benchmarks/`` folder planted above the user would run as their code."""
+    d = Path(__file__).resolve().parent / "benchmarks" if path is None else Path(path)
+    if not d.is_dir():
+        raise ConfigError(f"--path {str(path)!r}: not a directory")
+    return {f.stem[len("bench_"):]: f for f in sorted(d.glob("bench_*.py")) if f.is_file()}
+
+
+def _load_benchmark(name: str, f: Path, packaged: bool):
+    """The module of benchmark ``name``: imported from the package, or executed from ``f`` (``--path``)."""
+    if packaged:
+        return importlib.import_module(f"frictionlab.benchmarks.bench_{name}")
+    spec = importlib.util.spec_from_file_location(f"_fl_bench_{f.stem}", f)
+    if spec is None or spec.loader is None:
+        raise ConfigError(f"cannot load benchmark file {f}")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 @app.command()
 def bench(
-    name: Annotated[Optional[str], typer.Argument(help="benchmark name (file benchmarks/bench_<name>.py); all if omitted")] = None,
+    name: Annotated[Optional[str], typer.Argument(help="benchmark name (bench_<name>.py of the package, or of --path); "
+                                                       "all if omitted")] = None,
     quick: Annotated[bool, typer.Option("--quick", help="smaller problem sizes")] = False,
+    path: Annotated[Optional[Path], typer.Option(
+        "--path", help="run the bench_*.py files of this directory instead of the packaged benchmarks "
+                       "(they run as your code: name only a directory you trust)")] = None,
 ) -> None:
-    """Print benchmark figures (times, rates, ratios against targets)."""
+    """Print benchmark figures (times, rates, ratios against targets).
+
+    Runs the benchmarks that ship with frictionlab (``frictionlab/benchmarks/``) or, with
+    ``--path DIR``, the ``bench_*.py`` files of DIR; never files found in the working directory.
+    """
     from rich.table import Table
 
-    d = _find_benchmarks()
-    if d is None:
-        raise ConfigError("no benchmarks/ directory found (run from the repository checkout)")
-    files = sorted(d.glob("bench_*.py"))
-    names = [f.stem[len("bench_"):] for f in files]
+    found = _benchmarks(path)
+    if not found:
+        raise ConfigError(f"no bench_*.py files in {path}")
     if name is not None:
-        if name not in names:
+        if name not in found:
             from .core.errors import suggest
 
-            raise ConfigError(f"unknown benchmark {name!r}{suggest(name, names)}; known: {', '.join(names)}")
-        files = [d / f"bench_{name}.py"]
+            raise ConfigError(f"unknown benchmark {name!r}{suggest(name, list(found))}; known: {', '.join(found)}")
+        found = {name: found[name]}
     t = Table(title="frictionlab benchmarks")
     for col in ("benchmark", "metric", "value", "unit", "target"):
         t.add_column(col)
-    for f in files:
-        spec = importlib.util.spec_from_file_location(f"_fl_bench_{f.stem}", f)
-        mod = importlib.util.module_from_spec(spec)
-        assert spec.loader is not None
-        spec.loader.exec_module(mod)
-        _say(f"running {f.stem} ...")
+    for bname, f in found.items():
+        mod = _load_benchmark(bname, f, packaged=path is None)
+        _say(f"running {f.stem} ..." if path is None else f"running {f} ...")
         for metric, value, unit, target in mod.run(quick=quick):
-            t.add_row(*map(escape, (f.stem[6:], str(metric), f"{value:.4g}" if isinstance(value, (int, float)) else str(value),
+            t.add_row(*map(escape, (bname, str(metric), f"{value:.4g}" if isinstance(value, (int, float)) else str(value),
                                     str(unit), str(target))))
     console.print(t)
 
