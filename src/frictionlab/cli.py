@@ -118,6 +118,8 @@ def run(
                       + (escape(f" ({c.explanation})") if c.status == "deviation" and c.explanation else ""))
     _say(f"wrote {stem}.nc" + ("" if csv == "none" else f", .csv ({_csv_note(stem.with_suffix('.csv'))})")
          + ", .png")
+    if ds.attrs.get("data_files"):  # which data the result rests on (also the .nc file's data_files attribute)
+        _say(f"data read: {ds.attrs['data_files']}")
     n_fail = sum(not c.ok for c in checks)
     if n_fail:
         _say(f"{n_fail}/{len(checks)} checks of {sc.name} failed", err=True)

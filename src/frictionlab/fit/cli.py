@@ -115,3 +115,6 @@ def register(app: typer.Typer) -> None:
                                          else f"{res['params'][k]:.6g} ± {err:.3g}"))
         typer.echo(f"FIT = {res['fit_percent']:.3f} %  (R^2 x 100, {res['n_points']} points, {res['seconds']:.2f} s)")
         typer.echo(f"wrote {stem}.json, {stem}.png")
+        read = getattr(f.data_, "data_file", None)
+        if read:  # which file the fit rests on (also in the JSON's data_file)
+            typer.echo(f"data read: {read['path']} (sha256 {read['sha256']})")

@@ -347,6 +347,7 @@ class Fitter:
             "cost": _json_number(self.result_.cost),
             "seconds": self.seconds_,
             "source": getattr(self.data_, "source", ""),
+            "data_file": getattr(self.data_, "data_file", None),  # resolved path, sha256, size of the file read
         }
 
     def write_json(self, path: str | Path) -> Path:
