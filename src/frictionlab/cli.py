@@ -61,6 +61,8 @@ def run(
                                      "said in its first line), 'full' (every sample) or 'none'")] = "decimated",
     fresh: Annotated[bool, typer.Option("--fresh", help="discard the finished runs an interrupted earlier run left "
                                         "in OUT/partial/ instead of resuming from them")] = False,
+    resume: Annotated[bool, typer.Option("--resume", help="also resume from finished runs in OUT/partial/ that "
+                                         "another user wrote (refused without it: their values enter the result)")] = False,
 ) -> None:
     """Run one scenario (or TOML file) -> OUT/<name>.nc (every sample), .csv (decimated by default), .png.
 
@@ -93,7 +95,8 @@ def run(
     written: list[str] = []
     store = None
     try:
-        with partial_results(out, sc.name, fresh=fresh, say=lambda text: _say(text, err=True)) as store:
+        with partial_results(out, sc.name, fresh=fresh, trust_others=resume,
+                             say=lambda text: _say(text, err=True)) as store:
             with console.status(f"running {escape(sc.name)} ..."):
                 ds, cfg = sc.execute(overrides, quick=quick)
             written.append(str(write_netcdf(ds, stem.with_suffix(".nc"))))
@@ -155,6 +158,8 @@ def reproduce(
                           "(sets parallel.workers; each process uses one FFT thread)")] = None,
     fresh: Annotated[bool, typer.Option("--fresh", help="discard the finished runs an interrupted earlier reproduce "
                                         "left in OUT/partial/ instead of resuming from them")] = False,
+    resume: Annotated[bool, typer.Option("--resume", help="also resume from finished runs in OUT/partial/ that "
+                                         "another user wrote (refused without it: their values enter the result)")] = False,
 ) -> None:
     """Run the papers' experiments, check every claim, write report.html, report.md and validation.md.
 
@@ -196,7 +201,7 @@ def reproduce(
             task = prog.add_task("reproduce", total=len(scenarios))
             for sc in scenarios:
                 prog.update(task, description=escape(sc.name))
-                o = run_one(sc, out, quick, overrides=overrides[sc.name], debug=debug)
+                o = run_one(sc, out, quick, overrides=overrides[sc.name], debug=debug, trust_others=resume)
                 outcomes.append(o)
                 pending.pop(0)
                 write_report(outcomes, out, quick=quick, command=command, not_run=pending)  # current after every scenario
@@ -210,7 +215,7 @@ def reproduce(
     except KeyboardInterrupt:
         md, html_ = write_report(outcomes, out, quick=quick, command=command, not_run=pending, interrupted=True)
         kept = partial_dir(out, pending[0]) if pending else None
-        kept = kept if kept is not None and any(kept.glob("*.pkl")) else None
+        kept = kept if kept is not None and any(kept.glob("*.nc")) else None
         _say(f"interrupted during {pending[0] if pending else 'the report'}: {len(outcomes)} scenario(s) finished, "
              f"{len(pending)} did not run; {md} and {html_} list them"
              + (f"; the finished runs of {pending[0]} are kept in {kept}: the same command resumes from them"

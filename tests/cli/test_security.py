@@ -133,3 +133,165 @@ def test_fit_prints_and_records_the_file_it_read(cli, tmp_path):
     rec = json.loads(next(tmp_path.glob("*_kloss.json")).read_text())
     assert rec["data_file"] == {"path": str(DATASET_DIR / PSTAR), "sha256": sha,
                                 "size": (DATASET_DIR / PSTAR).stat().st_size}
+
+
+# ------------------------------------------------------------------------------ partial results
+def toy_run(x: float) -> object:
+    """A scenario task returning a Dataset (as rough-contact Figs. 13, 14 do)."""
+    import numpy as np
+    import xarray as xr
+
+    t = np.linspace(0.0, 1.0, 64)
+    return xr.Dataset({"mu": ("time", 0.6 + x * np.sin(7 * t) * 1e-3, {"units": "1"})},
+                      coords={"time": ("time", t, {"units": "s"})}, attrs={"x": x, "sets": [1.0, x]})
+
+
+TASKS = [(0.1,), (0.2,), (0.3,)]
+
+
+def _resume(tmp_path, **kw):
+    """Run the toy tasks through ``run_parallel`` inside ``partial_results``: (results, store, said)."""
+    from frictionlab.scenarios.checkpoint import partial_results
+    from frictionlab.scenarios.rough_contact._common import run_parallel
+
+    said: list[str] = []
+    with partial_results(tmp_path, "toy/secure", say=said.append, **kw) as store:
+        results = run_parallel(toy_run, TASKS, {})
+    return results, store, said
+
+
+def _records(tmp_path) -> list[Path]:
+    from frictionlab.scenarios.checkpoint import partial_dir
+
+    return sorted(partial_dir(tmp_path, "toy/secure").glob("*.nc"))
+
+
+def _assert_same_as_fresh(results) -> None:
+    import xarray as xr
+
+    for got, (x,) in zip(results, TASKS):
+        xr.testing.assert_identical(got, toy_run(x))
+
+
+def test_partials_are_netcdf_records_not_pickles(tmp_path):
+    import xarray as xr
+
+    _resume(tmp_path)
+    files = _records(tmp_path)
+    assert len(files) == 3 and not list(files[0].parent.glob("*.pkl"))
+    with xr.open_dataset(files[0], engine="h5netcdf") as rec:  # self-describing: any NetCDF reader opens it
+        assert rec.attrs["frictionlab_partial"] == "frictionlab-partial-1" and len(rec.attrs["sha256"]) == 64
+        assert rec.attrs["key"] == files[0].stem
+    results, store, said = _resume(tmp_path)
+    assert store.resumed == 3 and store.repaired == 0
+    _assert_same_as_fresh(results)
+
+
+def test_crafted_pickle_partial_runs_nothing_and_is_recomputed(tmp_path):
+    import pickle
+
+    _resume(tmp_path)
+    marker = tmp_path / "payload-ran"
+
+    class Payload:
+        def __reduce__(self):
+            return (exec, (f"open({str(marker)!r}, 'w').write('pwned')",))
+
+    victim = _records(tmp_path)[1]
+    victim.write_bytes(pickle.dumps(Payload()))
+    victim.with_suffix(".pkl").write_bytes(pickle.dumps(Payload()))  # the former file name too
+    results, store, said = _resume(tmp_path)
+    assert not marker.exists(), "loading a partial result executed code"
+    assert store.resumed == 2 and store.repaired == 1 and store.written == 1
+    assert any(f"partial result {victim.name} cannot be decoded" in s and "computing that run again" in s for s in said)
+    _assert_same_as_fresh(results)
+
+
+def test_partial_with_every_float_scaled_is_detected_and_recomputed(tmp_path):
+    import h5py
+
+    _resume(tmp_path)
+    victim = _records(tmp_path)[0]
+    with h5py.File(victim, "r+") as f:  # every stored float x 1.01, the checksum attribute left as it was
+        for name, var in f.items():
+            if var.dtype.kind == "f":
+                var[...] = var[...] * 1.01
+    results, store, said = _resume(tmp_path)
+    assert store.resumed == 2 and store.repaired == 1
+    assert any(f"partial result {victim.name} its content does not match its checksum" in s for s in said)
+    _assert_same_as_fresh(results)
+
+
+def test_partial_with_one_flipped_bit_is_detected_and_recomputed(tmp_path):
+    import numpy as np
+
+    _resume(tmp_path)
+    victim = _records(tmp_path)[2]
+    raw = bytearray(victim.read_bytes())
+    mu = np.ascontiguousarray(toy_run(TASKS[2][0]).mu.values).tobytes()
+    at = raw.find(mu)
+    assert at > 0
+    raw[at + 8 * 30 + 2] ^= 0x10  # one bit of the 31st sample
+    victim.write_bytes(bytes(raw))
+    results, store, said = _resume(tmp_path)
+    assert store.resumed == 2 and store.repaired == 1
+    assert any("does not match its checksum" in s for s in said)
+    _assert_same_as_fresh(results)
+
+
+def test_partial_renamed_to_another_runs_key_is_not_used(tmp_path):
+    _resume(tmp_path)
+    a, b = _records(tmp_path)[:2]
+    b.write_bytes(a.read_bytes())
+    results, store, said = _resume(tmp_path)
+    assert store.repaired == 1 and any("the record of another run" in s for s in said)
+    _assert_same_as_fresh(results)
+
+
+def test_partials_of_another_user_need_resume(tmp_path, monkeypatch, cli):
+    from frictionlab.scenarios import checkpoint
+
+    _resume(tmp_path)
+    me = checkpoint._my_uid()
+    if me is None:
+        pytest.skip("no user ids on this platform")
+    monkeypatch.setattr(checkpoint, "_my_uid", lambda: me + 1)  # the files now belong to someone else
+    with pytest.raises(checkpoint.ForeignPartials, match=r"another user \(uid .*--resume"):
+        _resume(tmp_path)
+    results, store, said = _resume(tmp_path, trust_others=True)  # --resume: used (still checksummed)
+    assert store.resumed == 3
+    _assert_same_as_fresh(results)
+    results, store, said = _resume(tmp_path, fresh=True)  # --fresh: discarded, computed again
+    assert store.resumed == 0 and store.written == 3
+
+
+def _toy_scenario_run(cfg, quick):
+    import numpy as np
+
+    from frictionlab.core.result import make_dataset
+    from frictionlab.scenarios.rough_contact._common import run_parallel
+
+    runs = run_parallel(toy_run, TASKS, cfg)
+    return make_dataset(np.linspace(0.0, 1.0, 64), {"friction_coefficient": sum(r.mu.values for r in runs)})
+
+
+def test_cli_refuses_another_users_partials_without_resume(cli, tmp_path, monkeypatch):
+    from frictionlab.scenarios import base as scenario_base
+    from frictionlab.scenarios import checkpoint
+    from frictionlab.scenarios.base import Scenario
+
+    name = "toy/secure"
+    monkeypatch.setitem(scenario_base._SCENARIOS, name, Scenario(name, name, {"toy": {}}, run=_toy_scenario_run))
+    with checkpoint.partial_results(tmp_path, name):  # an interrupted earlier run left its finished runs
+        _toy_scenario_run({}, False)
+    me = checkpoint._my_uid()
+    if me is None:
+        pytest.skip("no user ids on this platform")
+    monkeypatch.setattr(checkpoint, "_my_uid", lambda: me + 1)
+    code, out, err = cli(["run", name, "--out", tmp_path, "--csv", "none"])
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert "written by another user" in err and "--resume" in err
+    assert not (tmp_path / "toy__secure.nc").exists()
+    code, out, err = cli(["run", name, "--out", tmp_path, "--csv", "none", "--resume"])
+    assert code == 0, err
+    assert "resumed 3 of 3 finished runs" in err
