@@ -42,8 +42,19 @@ _PLUGINS = ("frictionlab.cli_show", "frictionlab.cli_data", "frictionlab.fit.cli
 def _root(debug: Annotated[bool, typer.Option("--debug", help="show tracebacks on errors")] = False,
           threads: Annotated[Optional[int], typer.Option(
               "--threads", help="thread budget of the threaded hot paths (FFT above its size crossover, numba "
-                                "parallel loops); sets FRICTIONLAB_THREADS")] = None) -> None:
+                                "parallel loops); sets FRICTIONLAB_THREADS")] = None,
+          max_memory: Annotated[Optional[str], typer.Option(
+              "--max-memory", help="most memory a run may plan to use, e.g. 8G (default: half of the machine's); "
+                                   "runs estimated above it are refused before they start; sets FRICTIONLAB_MAX_MEMORY")]
+          = None) -> None:
     """frictionlab: friction models from five research works behind one interface."""
+    if max_memory is not None:
+        import os
+
+        from .core.validation import MEMORY_ENV, parse_bytes
+
+        parse_bytes(max_memory, "--max-memory")
+        os.environ[MEMORY_ENV] = max_memory
     if threads is not None:
         from .core.threads import set_thread_limit
 
@@ -201,7 +212,8 @@ def reproduce(
             task = prog.add_task("reproduce", total=len(scenarios))
             for sc in scenarios:
                 prog.update(task, description=escape(sc.name))
-                o = run_one(sc, out, quick, overrides=overrides[sc.name], debug=debug, trust_others=resume)
+                o = run_one(sc, out, quick, overrides=overrides[sc.name], debug=debug,
+                            **({"trust_others": True} if resume else {}))
                 outcomes.append(o)
                 pending.pop(0)
                 write_report(outcomes, out, quick=quick, command=command, not_run=pending)  # current after every scenario

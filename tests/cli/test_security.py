@@ -295,3 +295,103 @@ def test_cli_refuses_another_users_partials_without_resume(cli, tmp_path, monkey
     code, out, err = cli(["run", name, "--out", tmp_path, "--csv", "none", "--resume"])
     assert code == 0, err
     assert "resumed 3 of 3 finished runs" in err
+
+
+# ------------------------------------------------------------------------------- resource bombs
+def _one_line(code: int, err: str, *needles: str) -> str:
+    assert code == 2, err
+    assert "Traceback" not in err and "internal error" not in err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error:"), err
+    for n in needles:
+        assert n in lines[0], (n, lines[0])
+    return lines[0]
+
+
+@pytest.mark.parametrize("extra, needles", [
+    (["--n-starts", "1000000000"], ["--n-starts = 1000000000 is more than the 10,000 allowed"]),
+    (["--n-starts", "0"], ["--n-starts = 0 must be >= 1"]),
+    (["--seed", "-1"], ["--seed = -1 must be >= 0"]),
+])
+def test_fit_starts_and_seed_bounded(extra, needles, cli, tmp_path):
+    code, out, err = cli(["fit", "kloss", PSTAR[:-4], "--x", "E_MeV", "--y", "S_total_MeV_cm2_per_g",
+                          "--out", tmp_path, "--quiet", *extra])
+    _one_line(code, err, *needles)
+    assert not list(tmp_path.glob("*.json"))
+
+
+def test_fitter_api_bounds_starts_and_seed():
+    import numpy as np
+
+    from frictionlab.core.errors import ParameterError
+    from frictionlab.fit.fitter import Fitter
+
+    v = np.linspace(0.1, 1.0, 20)
+    for kw, needle in [({"n_starts": 10 ** 9}, "n_starts = 1000000000 is more than"), ({"seed": -1}, "seed = -1"),
+                       ({"n_starts": 2.5}, "n_starts = 2.5 must be a whole number")]:
+        with pytest.raises(ParameterError, match=needle):
+            Fitter("kloss", **kw).fit((v, 1.0 / (1.0 + v)))
+
+
+@pytest.mark.parametrize("scenario, setting, needle", [
+    ("kloss/fig4a", "curve.n=1000000000", "curve.n = 1000000000 needs about 119 GiB of memory"),
+    ("kloss/fig4a", "curve.n=1.5", "curve.n = 1.5 must be a whole number"),
+    ("kloss/pstar-fit", "bragg.n=10000000000000", "bragg.n = 10000000000000 needs about"),
+    ("classic/stribeck-curve", "sweep.n=100000000", "sweep.n = 100000000 is more than the 1,000,000 allowed"),
+])
+def test_curve_sizes_refused_before_allocating(scenario, setting, needle, cli, tmp_path, monkeypatch):
+    monkeypatch.delenv("FRICTIONLAB_MAX_MEMORY", raising=False)
+    monkeypatch.setattr("frictionlab.core.validation.total_memory", lambda: 24 * 2 ** 30)  # the 24 GB machine
+    code, out, err = cli(["run", scenario, "--quick", "--set", setting, "--out", tmp_path, "--csv", "none"])
+    _one_line(code, err, needle)
+
+
+def test_memory_estimate_is_against_the_machine_total_and_the_users_limit(monkeypatch):
+    from frictionlab.core import validation
+    from frictionlab.core.errors import ConfigError, ParameterError
+    from frictionlab.laws import LuGre
+    from frictionlab.protocols import make_protocol
+    from frictionlab.systems.prescribed_slip import PrescribedSlip
+
+    monkeypatch.delenv("FRICTIONLAB_MAX_MEMORY", raising=False)
+    monkeypatch.setattr(validation, "total_memory", lambda: 24 * 2 ** 30)
+    monkeypatch.setattr(validation, "available_memory", lambda: 23 * 2 ** 30)  # free now: not what counts
+    assert validation.memory_limit()[0] == 12 * 2 ** 30
+    law, sys_ = LuGre(), PrescribedSlip()
+    proto = make_protocol({"type": "constant_velocity", "v": 1e-3, "duration_s": 1e4})
+    # 1.4e8 steps of the compiled loop: ~17 GiB, under the 23 GiB free but over half of the 24 GiB machine
+    with pytest.raises(ParameterError, match=r"needs about 17 GiB of memory, more than the 12 GiB a run may use"):
+        validation.check_run_settings(law, proto, sys_, "rk4", dt=7e-5)
+    validation.check_run_settings(law, proto, sys_, "rk4", dt=1e-2)  # 1e6 steps: fine
+    monkeypatch.setenv("FRICTIONLAB_MAX_MEMORY", "64M")  # the user's limit
+    with pytest.raises(ParameterError, match=r"more than the 64 MiB allowed \(FRICTIONLAB_MAX_MEMORY = 64M\)"):
+        validation.check_run_settings(law, proto, sys_, "rk4", dt=1e-3)
+    monkeypatch.setenv("FRICTIONLAB_MAX_MEMORY", "1T")  # above the machine: the machine's total counts
+    assert validation.memory_limit()[0] == 24 * 2 ** 30
+    for bad in ("lots", "-1G", "0", "1e400"):
+        monkeypatch.setenv("FRICTIONLAB_MAX_MEMORY", bad)
+        with pytest.raises(ConfigError, match="FRICTIONLAB_MAX_MEMORY"):
+            validation.memory_limit()
+    assert [validation.parse_bytes(t) for t in ("8G", "512 MiB", "2000", "1.5k")] == [8 * 2 ** 30, 2 ** 29, 2000, 1536]
+
+
+def test_max_memory_option_refuses_a_run_over_it(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("FRICTIONLAB_MAX_MEMORY", "1T")  # restored after the test (the option sets it)
+    code, out, err = cli(["--max-memory", "1M", "run", "classic/rsf-velocity-step", "--out", tmp_path])
+    _one_line(code, err, "more than the 1 MiB allowed")
+    code, out, err = cli(["--max-memory", "much", "run", "classic/rsf-velocity-step", "--out", tmp_path])
+    _one_line(code, err, "--max-memory = 'much'")
+
+
+def test_beam_network_duration_bomb_refused(monkeypatch):
+    from frictionlab.contact.beam_network.mlbnm import _check_run, _check_saved
+    from frictionlab.core import validation
+    from frictionlab.core.errors import ParameterError
+
+    monkeypatch.delenv("FRICTIONLAB_MAX_MEMORY", raising=False)
+    monkeypatch.setattr(validation, "total_memory", lambda: 24 * 2 ** 30)
+    with pytest.raises(ParameterError, match="too many"):
+        _check_run(2e-5, 1e308, 1e-3, "semi-implicit", 1e-3)
+    n_steps, every = _check_run(2e-5, 1e6, 1e-3, "semi-implicit", 1e-3)
+    with pytest.raises(ParameterError, match="saved samples"):
+        _check_saved(n_steps, every, 3 * 9 + 2)

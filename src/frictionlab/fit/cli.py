@@ -79,6 +79,9 @@ def register(app: typer.Typer) -> None:
 
         from ..core.files import writable_dir
         from ..core.progress import ProgressLines
+        from .fitter import check_starts
+
+        check_starts(n_starts, seed, ("--n-starts", "--seed"))  # before the data is read
 
         fixed = _numbers(fix, "--fix")
         x0 = _numbers(start, "--start")
