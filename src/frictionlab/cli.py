@@ -28,7 +28,9 @@ from rich.markup import escape
 from .core.errors import ConfigError, FrictionLabError
 from .core.files import writable_dir
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Friction models: simulate, reproduce, fit, compare.")
+# rich_markup_mode=None: help texts are plain text, so "[parallel]" or "[kg]" is printed, not taken as markup
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+                  help="Friction models: simulate, reproduce, fit, compare.")
 console = Console()
 err_console = Console(stderr=True)
 
@@ -335,8 +337,22 @@ def _click_classes() -> tuple[tuple[type, ...], tuple[type, ...], tuple[type, ..
     return tuple(usage), tuple(exits), tuple(aborts)
 
 
+#: a word of an error message longer than this is cut (a 5 MB value echoed back helps no one)
+MAX_WORD = 200
+
+
+#: an error message longer than this is cut in its middle
+MAX_MESSAGE = 2000
+
+
 def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
+    """``text`` on one line, each word longer than :data:`MAX_WORD` characters cut to its start and
+    end, and the whole cut in its middle beyond :data:`MAX_MESSAGE`."""
+    line = " ".join(w if len(w) <= MAX_WORD else f"{w[:60]}...({len(w) - 80:,} characters cut)...{w[-20:]}"
+                    for w in str(text).split())
+    if len(line) > MAX_MESSAGE:
+        line = f"{line[:MAX_MESSAGE - 500]} ...({len(line) - MAX_MESSAGE + 100:,} characters cut)... {line[-400:]}"
+    return line
 
 
 def _usage_line(exc: BaseException) -> str:

@@ -395,3 +395,63 @@ def test_beam_network_duration_bomb_refused(monkeypatch):
     n_steps, every = _check_run(2e-5, 1e6, 1e-3, "semi-implicit", 1e-3)
     with pytest.raises(ParameterError, match="saved samples"):
         _check_saved(n_steps, every, 3 * 9 + 2)
+
+
+# ------------------------------------------------------------------ inputs that reached "internal error"
+RSF = "classic/rsf-velocity-step"
+
+
+@pytest.mark.parametrize("scenario, setting, needle", [
+    (RSF, "protocol.velocities=[1e308,1e-5,1e-6]", "protocol segment 1 (0.0002 m at 1e+308 m/s) lasts 2e-312 s"),
+    (RSF, "integrator.save_dt=1e308", "less than two samples of 1e+308 s"),
+    (RSF, "laws=[]", "laws = []: give at least one evolution law"),
+    ("classic/spring-slider-stick-slip", "drive_velocities=[]", "drive_velocities = []: give a list of at least one"),
+    ("classic/rsf-data-fit", "fit.laws=[]", "fit.laws = []: give a list of at least one"),
+])
+def test_former_internal_errors_are_one_line(scenario, setting, needle, cli, tmp_path):
+    code, out, err = cli(["run", scenario, "--quick", "--set", setting, "--out", tmp_path, "--csv", "none"])
+    _one_line(code, err, needle)
+
+
+def test_save_dt_longer_than_the_run_refused_by_simulate():
+    from frictionlab.core.errors import ParameterError
+    from frictionlab.laws import RateState
+    from frictionlab.protocols import make_protocol
+    from frictionlab.solve import simulate
+
+    proto = make_protocol({"type": "constant_velocity", "v": 1e-6, "duration_s": 10.0})
+    for integrator in ("rk4", "radau"):
+        with pytest.raises(ParameterError, match=r"save_dt = 1e\+308 s is longer than the run \(10 s\)"):
+            simulate(RateState(), proto, integrator=integrator, save_dt=1e308)
+
+
+def test_fifo_scenario_file_is_refused_not_read(cli, tmp_path):
+    import os
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs on this platform")
+    fifo = tmp_path / "s.toml"
+    os.mkfifo(fifo)
+    code, out, err = cli(["run", fifo, "--out", tmp_path / "o"])  # blocked forever before
+    _one_line(code, err, "is not a regular file")
+
+
+def test_huge_value_is_cut_in_the_message(cli, tmp_path):
+    big = tmp_path / "big.toml"
+    big.write_text('scenario = "' + "x" * 5_000_000 + '"\n')
+    code, out, err = cli(["run", big, "--out", tmp_path / "o"])
+    line = _one_line(code, err, "unknown scenario", "characters cut")
+    assert len(line) < 400
+    spaced = tmp_path / "spaced.toml"
+    spaced.write_text('[model]\nname = "' + "y " * 1_000_000 + '"\n')
+    code, out, err = cli(["run", spaced, "--out", tmp_path / "o"])
+    assert code == 2 and len(err) < 2500 and "characters cut" in err
+
+
+@pytest.mark.parametrize("argv, text", [(["reproduce", "--help"], "[parallel] section"),
+                                        (["compare", "--help"], "spring-slider mass [kg]")])
+def test_help_keeps_bracketed_words(argv, text, cli, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    code, out, err = cli(argv)
+    assert code == 0
+    assert text in " ".join(out.split())
