@@ -29,7 +29,9 @@ from rich.markup import escape
 from .core.errors import ConfigError, FrictionLabError
 from .core.files import writable_dir
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Friction models: simulate, reproduce, fit, compare.")
+# rich_markup_mode=None: help texts are plain text, so "[parallel]" or "[kg]" is printed, not taken as markup
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+                  help="Friction models: simulate, reproduce, fit, compare.")
 console = Console()
 err_console = Console(stderr=True)
 
@@ -44,8 +46,19 @@ _PLUGINS = ("frictionlab.cli_show", "frictionlab.cli_data", "frictionlab.fit.cli
 def _root(debug: Annotated[bool, typer.Option("--debug", help="show tracebacks on errors")] = False,
           threads: Annotated[Optional[int], typer.Option(
               "--threads", help="thread budget of the threaded hot paths (FFT above its size crossover, numba "
-                                "parallel loops); sets FRICTIONLAB_THREADS")] = None) -> None:
+                                "parallel loops); sets FRICTIONLAB_THREADS")] = None,
+          max_memory: Annotated[Optional[str], typer.Option(
+              "--max-memory", help="most memory a run may plan to use, e.g. 8G (default: half of the machine's); "
+                                   "runs estimated above it are refused before they start; sets FRICTIONLAB_MAX_MEMORY")]
+          = None) -> None:
     """frictionlab: friction models from five research works behind one interface."""
+    if max_memory is not None:
+        import os
+
+        from .core.validation import MEMORY_ENV, parse_bytes
+
+        parse_bytes(max_memory, "--max-memory")
+        os.environ[MEMORY_ENV] = max_memory
     if threads is not None:
         from .core.threads import set_thread_limit
 
@@ -79,6 +92,8 @@ def run(
     fresh: Annotated[bool, typer.Option("--fresh", help="discard the finished runs an interrupted earlier run left "
                                         "in OUT/partial/ instead of resuming from them")] = False,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help=_SCHEDULER_HELP)] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="also resume from finished runs in OUT/partial/ that "
+                                         "another user wrote (refused without it: their values enter the result)")] = False,
 ) -> None:
     """Run one scenario (or TOML file) -> OUT/<name>.nc (every sample), .csv (decimated by default), .png.
 
@@ -117,7 +132,8 @@ def run(
     written: list[str] = []
     store = None
     try:
-        with partial_results(out, sc.name, fresh=fresh, say=lambda text: _say(text, err=True)) as store, \
+        with partial_results(out, sc.name, fresh=fresh, trust_others=resume,
+                             say=lambda text: _say(text, err=True)) as store, \
                 runs_on(scheduler) as cluster:
             if cluster is not None:
                 cluster.client  # noqa: B018 - reach it (and check its workers) before the scenario starts
@@ -145,6 +161,8 @@ def run(
                       + (escape(f" ({c.explanation})") if c.status == "deviation" and c.explanation else ""))
     _say(f"wrote {stem}.nc" + ("" if csv == "none" else f", .csv ({_csv_note(stem.with_suffix('.csv'))})")
          + ", .png")
+    if ds.attrs.get("data_files"):  # which data the result rests on (also the .nc file's data_files attribute)
+        _say(f"data read: {ds.attrs['data_files']}")
     n_fail = sum(not c.ok for c in checks)
     if n_fail:
         _say(f"{n_fail}/{len(checks)} checks of {sc.name} failed", err=True)
@@ -188,6 +206,8 @@ def reproduce(
     overwrite: Annotated[bool, typer.Option("--overwrite", help="replace a report in OUT of other scenarios or "
                                             "another profile (refused without it)")] = False,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help=_SCHEDULER_HELP)] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="also resume from finished runs in OUT/partial/ that "
+                                         "another user wrote (refused without it: their values enter the result)")] = False,
 ) -> None:
     """Run the papers' experiments, check every claim, write report.html, report.md and validation.md.
 
@@ -256,7 +276,8 @@ def reproduce(
             task = prog.add_task("reproduce", total=len(scenarios))
             for sc in scenarios:
                 prog.update(task, description=escape(sc.name))
-                o = run_one(sc, out, quick, overrides=overrides[sc.name], debug=debug)
+                o = run_one(sc, out, quick, overrides=overrides[sc.name], debug=debug,
+                            **({"trust_others": True} if resume else {}))
                 outcomes.append(o)
                 if mutations and not o.error:
                     prog.update(task, description=escape(f"{sc.name} (mutations)"))
@@ -273,7 +294,7 @@ def reproduce(
     except KeyboardInterrupt:
         md, html_ = write_report(outcomes, out, quick=quick, command=command, not_run=pending, interrupted=True)
         kept = partial_dir(out, pending[0]) if pending else None
-        kept = kept if kept is not None and any(kept.glob("*.pkl")) else None
+        kept = kept if kept is not None and any(kept.glob("*.nc")) else None
         _say(f"interrupted during {pending[0] if pending else 'the report'}: {len(outcomes)} scenario(s) finished, "
              f"{len(pending)} did not run; {md} and {html_} list them"
              + (f"; the finished runs of {pending[0]} are kept in {kept}: the same command resumes from them"
@@ -300,45 +321,61 @@ def reproduce(
         raise SystemExit(code)
 
 
-def _find_benchmarks() -> Path | None:
-    here = Path(__file__).resolve()
-    for base in [Path.cwd(), *Path.cwd().parents, *here.parents]:
-        cand = base / "benchmarks"
-        if cand.is_dir() and any(cand.glob("bench_*.py")):
-            return cand
-    return None
+def _benchmarks(path: Path | None) -> dict[str, Path]:
+    """``{name: file}`` of the benchmarks: the package's own (``frictionlab/benchmarks/``), or the
+    ``bench_*.py`` files of the directory the user names (``--path``). Never the working directory
+    or its parents: a ``benchmarks/`` folder planted above the user would run as their code."""
+    d = Path(__file__).resolve().parent / "benchmarks" if path is None else Path(path)
+    if not d.is_dir():
+        raise ConfigError(f"--path {str(path)!r}: not a directory")
+    return {f.stem[len("bench_"):]: f for f in sorted(d.glob("bench_*.py")) if f.is_file()}
+
+
+def _load_benchmark(name: str, f: Path, packaged: bool):
+    """The module of benchmark ``name``: imported from the package, or executed from ``f`` (``--path``)."""
+    if packaged:
+        return importlib.import_module(f"frictionlab.benchmarks.bench_{name}")
+    spec = importlib.util.spec_from_file_location(f"_fl_bench_{f.stem}", f)
+    if spec is None or spec.loader is None:
+        raise ConfigError(f"cannot load benchmark file {f}")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 @app.command()
 def bench(
-    name: Annotated[Optional[str], typer.Argument(help="benchmark name (file benchmarks/bench_<name>.py); all if omitted")] = None,
+    name: Annotated[Optional[str], typer.Argument(help="benchmark name (bench_<name>.py of the package, or of --path); "
+                                                       "all if omitted")] = None,
     quick: Annotated[bool, typer.Option("--quick", help="smaller problem sizes")] = False,
+    path: Annotated[Optional[Path], typer.Option(
+        "--path", help="run the bench_*.py files of this directory instead of the packaged benchmarks "
+                       "(they run as your code: name only a directory you trust)")] = None,
 ) -> None:
-    """Print benchmark figures (times, rates, ratios against targets)."""
+    """Print benchmark figures (times, rates, ratios against targets).
+
+    Runs the benchmarks that ship with frictionlab (``frictionlab/benchmarks/``) or, with
+    ``--path DIR``, the ``bench_*.py`` files of DIR; never files found in the working directory.
+    """
     from rich.table import Table
 
-    d = _find_benchmarks()
-    if d is None:
-        raise ConfigError("no benchmarks/ directory found (run from the repository checkout)")
-    files = sorted(d.glob("bench_*.py"))
-    names = [f.stem[len("bench_"):] for f in files]
+    found = _benchmarks(path)
+    if not found:
+        raise ConfigError(f"no bench_*.py files in {path}")
     if name is not None:
-        if name not in names:
+        if name not in found:
             from .core.errors import suggest
 
-            raise ConfigError(f"unknown benchmark {name!r}{suggest(name, names)}; known: {', '.join(names)}")
-        files = [d / f"bench_{name}.py"]
+            raise ConfigError(f"unknown benchmark {name!r}{suggest(name, list(found))}; known: {', '.join(found)}")
+        found = {name: found[name]}
     t = Table(title="frictionlab benchmarks")
     for col in ("benchmark", "metric", "value", "unit", "target"):
         t.add_column(col)
-    for f in files:
-        spec = importlib.util.spec_from_file_location(f"_fl_bench_{f.stem}", f)
-        mod = importlib.util.module_from_spec(spec)
-        assert spec.loader is not None
-        spec.loader.exec_module(mod)
-        _say(f"running {f.stem} ...")
+    for bname, f in found.items():
+        mod = _load_benchmark(bname, f, packaged=path is None)
+        _say(f"running {f.stem} ..." if path is None else f"running {f} ...")
         for metric, value, unit, target in mod.run(quick=quick):
-            t.add_row(*map(escape, (f.stem[6:], str(metric), f"{value:.4g}" if isinstance(value, (int, float)) else str(value),
+            t.add_row(*map(escape, (bname, str(metric), f"{value:.4g}" if isinstance(value, (int, float)) else str(value),
                                     str(unit), str(target))))
     console.print(t)
 
@@ -377,8 +414,22 @@ def _click_classes() -> tuple[tuple[type, ...], tuple[type, ...], tuple[type, ..
     return tuple(usage), tuple(exits), tuple(aborts)
 
 
+#: a word of an error message longer than this is cut (a 5 MB value echoed back helps no one)
+MAX_WORD = 200
+
+
+#: an error message longer than this is cut in its middle
+MAX_MESSAGE = 2000
+
+
 def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
+    """``text`` on one line, each word longer than :data:`MAX_WORD` characters cut to its start and
+    end, and the whole cut in its middle beyond :data:`MAX_MESSAGE`."""
+    line = " ".join(w if len(w) <= MAX_WORD else f"{w[:60]}...({len(w) - 80:,} characters cut)...{w[-20:]}"
+                    for w in str(text).split())
+    if len(line) > MAX_MESSAGE:
+        line = f"{line[:MAX_MESSAGE - 500]} ...({len(line) - MAX_MESSAGE + 100:,} characters cut)... {line[-400:]}"
+    return line
 
 
 def _usage_line(exc: BaseException) -> str:

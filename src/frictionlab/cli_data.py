@@ -24,7 +24,7 @@ def _title(name: str) -> str:
 
 def register(app: typer.Typer) -> None:
     """Add the ``data`` command group to the frictionlab CLI."""
-    data_app = typer.Typer(no_args_is_help=True, help="Packaged real datasets: list, show (source and columns), path.")
+    data_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="Packaged real datasets: list, show (source and columns), path.")
     app.add_typer(data_app, name="data")
 
     @data_app.command("list")

@@ -98,7 +98,7 @@ def test_interrupted_run_resumes_only_the_rest_bit_for_bit(record, tmp_path, cli
     assert code == 1 and "injected failure" in err
     assert record.calls() == sorted(RUNS[:3])
     kept = checkpoint.partial_dir(out, FIG13)
-    assert len(list(kept.glob("*.pkl"))) == 2
+    assert len(list(kept.glob("*.nc"))) == 2
     assert not list(kept.glob(".*"))  # no temporary file left
 
     record.fail = None
@@ -123,7 +123,7 @@ def test_partials_written_as_they_finish_with_workers_and_resumed_serially(recor
     assert code == 1 and "injected failure" in err
     first = set(record.calls())
     kept = checkpoint.partial_dir(out, FIG13)
-    n_kept = len(list(kept.glob("*.pkl")))
+    n_kept = len(list(kept.glob("*.nc")))
     assert RUNS[0] in first and 1 <= n_kept <= len(first) - 1  # the run in flight finished and was written
 
     record.fail = None
@@ -164,7 +164,7 @@ def test_reproduce_resumes_a_crashed_scenario(record, tmp_path, cli, monkeypatch
     assert f"--workers 2: parallel.workers = 2 for {FIG13}" in out
     assert "--workers 2" in (tmp_path / "validation.md").read_text()  # the command as run
     assert set(record.calls()) == set(RUNS)
-    assert len(list(checkpoint.partial_dir(tmp_path, FIG13).glob("*.pkl"))) == 3
+    assert len(list(checkpoint.partial_dir(tmp_path, FIG13).glob("*.nc"))) == 3
     record.fail = None
     code, out, err = cli(["reproduce", FIG13, "--quick", "--out", tmp_path])
     assert "resumed 3 of 4 finished runs" in out + err
@@ -253,9 +253,9 @@ def test_real_ctrl_c_with_two_workers_keeps_the_finished_runs(tmp_path, ctrl_c_c
     kept = checkpoint.partial_dir(tmp_path, "toy/many")
     try:
         deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and len(list(kept.glob("*.pkl"))) < 2 and proc.poll() is None:
+        while time.monotonic() < deadline and len(list(kept.glob("*.nc"))) < 2 and proc.poll() is None:
             time.sleep(0.1)
-        assert len(list(kept.glob("*.pkl"))) == 2, proc.communicate(timeout=5)
+        assert len(list(kept.glob("*.nc"))) == 2, proc.communicate(timeout=5)
         time.sleep(0.5)
         os.killpg(proc.pid, signal.SIGINT)
         _, err = proc.communicate(timeout=60)
@@ -265,7 +265,7 @@ def test_real_ctrl_c_with_two_workers_keeps_the_finished_runs(tmp_path, ctrl_c_c
     assert proc.returncode == 130, err
     last = [ln for ln in err.splitlines() if ln.strip()][-1]
     assert last.startswith("interrupted") and "2 finished run(s) of toy/many are kept in" in last, err
-    assert len(list(kept.glob("*.pkl"))) == 2 and not list(kept.glob(".*"))
+    assert len(list(kept.glob("*.nc"))) == 2 and not list(kept.glob(".*"))
     env.pop("TOY_SLOW")
     done = subprocess.run([sys.executable, "-c", TOY_MANY, str(tmp_path)], capture_output=True, text=True, env=env,
                           timeout=300)

@@ -62,14 +62,16 @@ def test_store_resumes_skips_damaged_files_and_reports(tmp_path):
     with partial_results(tmp_path, "toy/ckpt", say=said.append) as store:
         assert run_parallel(counted, tasks, {}) == [5.0, 13.0, 17.0]
     assert CALLS == tasks and store.written == 3 and said == []
-    files = sorted(checkpoint.partial_dir(tmp_path, "toy/ckpt").glob("*.pkl"))
+    files = sorted(checkpoint.partial_dir(tmp_path, "toy/ckpt").glob("*.nc"))
     assert len(files) == 3
-    files[0].write_bytes(b"not a pickle")  # damaged: computed again and replaced
+    files[0].write_bytes(b"not a record")  # damaged: said, computed again and replaced
     CALLS.clear()
     with partial_results(tmp_path, "toy/ckpt", say=said.append) as store:
         assert run_parallel(counted, tasks, {}) == [5.0, 13.0, 17.0]
     assert len(CALLS) == 1 and store.resumed == 2 and store.written == 1
-    assert said == [f"toy/ckpt: resumed 2 of 3 finished runs from {store.directory}; computing 1"]
+    assert len(said) == 2 and said[0].startswith(f"toy/ckpt: partial result {files[0].name} cannot be decoded")
+    assert said[0].endswith("; computing that run again") and store.repaired == 1
+    assert said[1] == f"toy/ckpt: resumed 2 of 3 finished runs from {store.directory}; computing 1"
     assert checkpoint.active() is None  # the context is closed
     with partial_results(tmp_path, "toy/ckpt", say=said.append) as store:
         keys, found = store.resume(counted, tasks)

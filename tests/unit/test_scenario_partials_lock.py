@@ -35,19 +35,26 @@ HOLDER = textwrap.dedent('''
         time.sleep(120)
 ''')
 
-#: pickles a 4 MiB block, then (inside the same pickle) touches argv[2] and sleeps: killed mid-write
+#: writes the 4 MiB first array of a record, then (inside the same write) touches argv[2] and sleeps:
+#: killed mid-write
 WRITER = textwrap.dedent('''
     import sys, time, pathlib
+    import numpy as np
+    import h5netcdf
     from frictionlab.scenarios.checkpoint import partial_results
 
-    class Slow:
-        def __reduce__(self):
+    real = h5netcdf.File.create_variable
+    def slow(self, name, *args, **kwargs):
+        var = real(self, name, *args, **kwargs)
+        if name == "a1":
+            self.flush()
             pathlib.Path(sys.argv[2]).touch()
             time.sleep(120)
-            return (int, (0,))
+        return var
+    h5netcdf.File.create_variable = slow
 
     with partial_results(sys.argv[1], "toy/lock") as store:
-        store.save("big", [b"x" * (1 << 22), Slow()])
+        store.save("big", [np.ones(1 << 19), np.ones(3)])
 ''')
 
 
@@ -83,7 +90,7 @@ def test_second_writer_is_refused_naming_the_holder_then_sigkill_frees_it(holder
     assert checkpoint.active() is None
     with pytest.raises(FrictionLabError, match=f"pid {holder.pid}"):  # --fresh must not delete them either
         checkpoint.discard(tmp_path, SCEN)
-    assert (partial_dir(tmp_path, SCEN) / "done.pkl").exists()
+    assert (partial_dir(tmp_path, SCEN) / "done.nc").exists()
 
     holder.send_signal(signal.SIGKILL)
     holder.wait()
@@ -103,7 +110,7 @@ def test_cli_run_on_a_busy_out_is_one_line_exit_2(holder, tmp_path, cli, monkeyp
         assert code == 2 and len(lines) == 1 and f"pid {holder.pid}" in lines[0], (argv, out, err)
         assert "Traceback" not in out + err
     assert ran == []
-    assert (partial_dir(tmp_path, SCEN) / "done.pkl").exists()  # the holder's results are untouched
+    assert (partial_dir(tmp_path, SCEN) / "done.nc").exists()  # the holder's results are untouched
 
 
 @pytest.mark.parametrize("exc", [ValueError, KeyboardInterrupt])
@@ -215,10 +222,10 @@ def test_partial_killed_mid_write_is_never_loaded(tmp_path):
     proc = start(WRITER, tmp_path, tmp_path / "ready")
     d = partial_dir(tmp_path, SCEN)
     temps = [p for p in d.iterdir() if p.name.startswith(".big.")]
-    assert len(temps) == 1 and temps[0].stat().st_size >= 1 << 22  # killed with 4 MiB of the pickle written
+    assert len(temps) == 1 and temps[0].stat().st_size >= 1 << 22  # killed with the 4 MiB array written
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    assert not (d / "big.pkl").exists()
+    assert not (d / "big.nc").exists()
     with partial_results(tmp_path, SCEN, say=print) as store:
         assert store.load("big") is MISSING
         assert not temps[0].exists()  # the dead writer's temporary file is cleared by the next holder

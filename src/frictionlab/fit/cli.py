@@ -97,6 +97,9 @@ def register(app: typer.Typer) -> None:
 
         from ..core.files import writable_dir
         from ..core.progress import ProgressLines
+        from .fitter import check_starts
+
+        check_starts(n_starts, seed, ("--n-starts", "--seed"))  # before the data is read
 
         fixed = _numbers(fix, "--fix")
         x0 = _numbers(start, "--start") or None  # none given: the data-driven start (Fitter docstring)
@@ -136,6 +139,9 @@ def register(app: typer.Typer) -> None:
         save(f.plot(), stem.with_suffix(".png"))
         typer.echo(f.report(min_fit))
         typer.echo(f"wrote {stem}.json, {stem}.png")
+        read = getattr(f.data_, "data_file", None)
+        if read:  # which file the fit rests on (also in the JSON's data_file)
+            typer.echo(f"data read: {read['path']} (sha256 {read['sha256']})")
         problems = f.problems(min_fit)
         if problems:
             typer.echo(f"fit {model}: poor fit, exit 1: " + "; ".join(problems), err=True)

@@ -34,6 +34,7 @@ class XYData:
     source : where the data came from (file path).
     x_units, y_units : units of ``x`` and ``y`` (default ``""``: the unit the column name states,
         e.g. ``alpha_deg``, ``v [m/s]``; the fit report names the column where it states none).
+    data_file : the file read, ``{"path": resolved path, "sha256": ..., "size": bytes}`` (set by the loaders).
     """
 
     x: NDArray[np.float64]
@@ -43,6 +44,7 @@ class XYData:
     source: str = ""
     x_units: str = ""
     y_units: str = ""
+    data_file: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         self.x = np.asarray(self.x, dtype=float).ravel()
@@ -67,6 +69,7 @@ class TimeSeries:
     y : measured output (friction force [N] or coefficient [1]).
     normal_force : normal load [N] (or stress) at ``time``; default 1.
     extra : other columns (e.g. ``slip``).
+    data_file : the file read, ``{"path": resolved path, "sha256": ..., "size": bytes}`` (set by the loaders).
     """
 
     time: NDArray[np.float64]
@@ -76,6 +79,7 @@ class TimeSeries:
     y_name: str = "y"
     source: str = ""
     extra: dict[str, NDArray[np.float64]] = field(default_factory=dict)
+    data_file: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         self.time = np.asarray(self.time, dtype=float).ravel()
@@ -113,17 +117,29 @@ def check_monotone(x: NDArray[np.float64], name: str, source: str = "", strictly
 def read_table(path: str | Path) -> dict[str, NDArray[Any]]:
     """Read a CSV with ``#`` comment lines and one header row; numeric columns become floats.
 
-    ``path`` is a file or the name of a packaged dataset (:func:`frictionlab.datasets.resolve`)."""
+    ``path`` is a file or the name of a packaged dataset (:func:`frictionlab.datasets.resolve`).
+    The file's resolved path and the SHA-256 of the bytes parsed are recorded
+    (:func:`frictionlab.core.datafiles.note_read`)."""
+    return _read_table(path)[0]
+
+
+def _read_table(path: str | Path) -> tuple[dict[str, NDArray[Any]], dict[str, Any]]:
+    """:func:`read_table` and the record of the file read (``FileRead.as_dict()``)."""
     import csv
+    import io
 
     from ..datasets import resolve
 
+    from ..core.datafiles import note_read
+
     path = resolve(path)  # a file, else a packaged dataset name (frictionlab.datasets)
-    if not path.is_file():
+    if not path.is_file():  # also refuses a FIFO or a device, which would block or never end
         raise DataError(f"data file {str(path)!r} does not exist")
     try:  # utf-8-sig: a byte-order mark (Excel) is not part of the first column's name
-        with path.open(newline="", encoding="utf-8-sig") as fh:
-            rows = [r for r in csv.reader(line for line in fh if line.strip() and not line.lstrip().startswith("#"))]
+        content = path.read_bytes()
+        read = note_read(path, content)  # the run records which file it parsed, with the checksum of these bytes
+        text = io.StringIO(content.decode("utf-8-sig"), newline="")
+        rows = [r for r in csv.reader(line for line in text if line.strip() and not line.lstrip().startswith("#"))]
     except UnicodeDecodeError as exc:
         raise DataError(f"{path}: not a UTF-8 text file (byte {exc.start}); is it a CSV?") from None
     except csv.Error as exc:  # a NUL byte, a field over the csv module's size limit, ...
@@ -144,7 +160,7 @@ def read_table(path: str | Path) -> dict[str, NDArray[Any]]:
     for i, r in enumerate(body):
         if len(r) != len(header):
             raise DataError(f"{path}: row {i + 1} has {len(r)} fields but the header has {len(header)}")
-    return cols
+    return cols, read.as_dict()
 
 
 def _column(cols: Mapping[str, NDArray[Any]], name: str, path: str) -> NDArray[np.float64]:
@@ -191,7 +207,7 @@ def load_xy(path: str | Path, x: str, y: str, *, where: Mapping[str, Any] | None
     monotone : require strictly monotone abscissae.
     """
     path_s = str(path)
-    cols = read_table(path)
+    cols, read = _read_table(path)
     xc, yc = _column(cols, x, path_s), _column(cols, y, path_s)
     mask = _select(cols, where, path_s)
     if xmin is not None:
@@ -209,7 +225,7 @@ def load_xy(path: str | Path, x: str, y: str, *, where: Mapping[str, Any] | None
         check_monotone(xs, x, path_s)
     # a scaled column is no longer in the unit its name states
     units = [f"{column_unit(c) or f'unit of {c}'} x {sc:g}" if sc != 1 else "" for c, sc in ((x, x_scale), (y, y_scale))]
-    return XYData(xs * x_scale, ys * y_scale, x, y, path_s, *units)
+    return XYData(xs * x_scale, ys * y_scale, x, y, path_s, *units, data_file=read)
 
 
 #: units recognised at the end of a column name (``alpha_deg``, ``slip_um``, ``F_N``)
@@ -236,7 +252,7 @@ def load_timeseries(path: str | Path, time: str, y: str, *, velocity: str | None
     after the caller smooths it if needed). ``extra["slip"]`` holds the scaled slip.
     """
     path_s = str(path)
-    cols = read_table(path)
+    cols, read = _read_table(path)
     t = _column(cols, time, path_s)
     yy = _column(cols, y, path_s)
     mask = np.ones(t.size, dtype=bool)
@@ -261,7 +277,7 @@ def load_timeseries(path: str | Path, time: str, y: str, *, velocity: str | None
     else:
         raise DataError(f"{path_s}: give a velocity column or a slip column to derive it from")
     fn = _column(cols, normal_force, path_s)[mask] * normal_scale if normal_force else None
-    return TimeSeries(t, v, yy[mask] * y_scale, fn, y, path_s, extra)
+    return TimeSeries(t, v, yy[mask] * y_scale, fn, y, path_s, extra, read)
 
 
 def load_coefficients(path: str | Path) -> dict[str, float]:
@@ -278,27 +294,29 @@ def load_coefficients(path: str | Path) -> dict[str, float]:
 
 
 def find_data_file(name: str, directory: str | None = None) -> Path:
-    """Locate a shared data file: ``directory`` if given, else ``$FRICTIONLAB_DATA``, else a
-    ``shared/data`` folder beside the checkout (``../shared/data`` from the repository), else the
-    copies packaged in :mod:`frictionlab.datasets`."""
+    """Locate a data file of a scenario: in ``directory`` when given (the scenario's ``data.dir``),
+    else in ``$FRICTIONLAB_DATA`` when set and then among the copies packaged in
+    :mod:`frictionlab.datasets`.
+
+    Only these places: never the working directory or its parents, where a file planted by someone
+    else (a ``data/`` folder in a shared temporary directory) would silently replace the dataset.
+    The loaders record the file they read with its SHA-256 (:mod:`frictionlab.core.datafiles`)."""
     import os
 
-    cands: list[Path] = []
-    if directory:
-        cands.append(Path(directory))
-    if os.environ.get("FRICTIONLAB_DATA"):
-        cands.append(Path(os.environ["FRICTIONLAB_DATA"]))
-    here = Path(__file__).resolve()
-    for base in [Path.cwd(), *Path.cwd().parents, *here.parents]:
-        cands += [base / "shared" / "data", base / "data"]
     from ..datasets import DATASET_DIR
 
-    cands.append(DATASET_DIR)  # packaged copies of the shared datasets (last resort)
+    if directory:
+        cands, where = [Path(directory)], f"data.dir = {directory!r}"
+    elif os.environ.get("FRICTIONLAB_DATA"):  # a folder of the user's copies; the packaged ones beside
+        env = os.environ["FRICTIONLAB_DATA"]
+        cands, where = [Path(env), DATASET_DIR], f"$FRICTIONLAB_DATA = {env!r} or the packaged datasets"
+    else:
+        cands, where = [DATASET_DIR], "the packaged datasets"
     for d in cands:
         if (d / name).is_file():
             return d / name
-    raise DataError(f"data file {name!r} not found (looked in {', '.join(str(c) for c in cands[:4])}, ...); "
-                    "set FRICTIONLAB_DATA or data.dir")
+    raise DataError(f"data file {name!r} not found in {where}; set data.dir or FRICTIONLAB_DATA to the folder "
+                    "that holds it ('frictionlab data list' shows the packaged ones)")
 
 
 _SLIP_UNITS = {"um": 1e-6, "µm": 1e-6, "micron": 1e-6, "mm": 1e-3, "m": 1.0}

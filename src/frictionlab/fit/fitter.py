@@ -103,6 +103,19 @@ def fit_percent(y: NDArray[np.float64], y_hat: NDArray[np.float64]) -> float:
     return 100.0 * (1.0 - sse / sst)
 
 
+#: most starts of one fit (each is a full least-squares refinement: 10,000 is hours already)
+MAX_STARTS = 10_000
+
+
+def check_starts(n_starts: Any, seed: Any, names: tuple[str, str] = ("n_starts", "seed")) -> None:
+    """Refuse a start count outside 1..:data:`MAX_STARTS` or a seed that is not a whole number >= 0
+    (:class:`~frictionlab.core.errors.ParameterError`)."""
+    from ..core.validation import check_count
+
+    check_count(names[0], n_starts, minimum=1, maximum=MAX_STARTS)
+    check_count(names[1], seed, minimum=0)
+
+
 def _check_fittable(y: NDArray[np.float64], source: str, name: str) -> None:
     """Refuse data no least-squares fit can use: non-finite, constant, or beyond double range."""
     bad = ~np.isfinite(y)
@@ -227,8 +240,7 @@ class Fitter:
                 raise ConfigError(f"parameter {k!r} is both free and fixed")
         if not free:
             raise ConfigError("nothing to fit: no free parameters")
-        if int(self.n_starts) < 1:
-            raise ConfigError(f"n_starts = {self.n_starts!r} must be >= 1")
+        check_starts(self.n_starts, self.seed)
         y = np.asarray(data.y, dtype=float)
         _check_fittable(y, getattr(data, "source", "") or "data", getattr(data, "y_name", "y"))
         if y.size <= len(free):
@@ -425,6 +437,7 @@ class Fitter:
             "cost": _json_number(self.result_.cost),
             "seconds": self.seconds_,
             "source": getattr(self.data_, "source", ""),
+            "data_file": getattr(self.data_, "data_file", None),  # resolved path, sha256, size of the file read
         }
 
     def write_json(self, path: str | Path, min_fit: float = MIN_FIT) -> Path:

@@ -187,7 +187,7 @@ def load_velocity_step(path: str | Path, *, time: str = "time_s", friction: str 
     # piecewise-constant input on the sample intervals (value at the interval's left end)
     mid = 0.5 * (ts.time[:-1] + ts.time[1:])
     vlp = np.where(np.append(mid, ts.time[-1]) < t_step, v1, v2)
-    ts = TimeSeries(ts.time, vlp, ts.y, None, friction, str(path), ts.extra)
+    ts = TimeSeries(ts.time, vlp, ts.y, None, friction, str(path), ts.extra, ts.data_file)
     sn = float("nan")
     if sigma:
         from .data import read_table

@@ -26,18 +26,20 @@ from .validation import write_validation
 __all__ = ["ScenarioOutcome", "Counts", "counts", "exit_code", "reproduce", "run_one", "write_report"]
 
 
-def run_one(sc: Scenario, out: Path, quick: bool, overrides: dict | None = None, debug: bool = False) -> ScenarioOutcome:
+def run_one(sc: Scenario, out: Path, quick: bool, overrides: dict | None = None, debug: bool = False,
+            trust_others: bool = False) -> ScenarioOutcome:
     """Run ``sc``, write its data (``out/data``) and figure, evaluate its checks.
 
     Its finished independent runs are kept in ``out/partial/<scenario>/`` while it runs
     (:mod:`frictionlab.scenarios.checkpoint`): a rerun after an interruption or a crash resumes
     from them; they are removed once the data file is written. Another process writing the same
     scenario's partial results under ``out`` raises :class:`~frictionlab.core.filelock.LockBusy`
-    (not recorded as the scenario's error: the caller stops)."""
+    (not recorded as the scenario's error: the caller stops). Partial results another user wrote are
+    refused (the scenario's error) unless ``trust_others`` (``reproduce --resume``)."""
     res = ScenarioOutcome(sc.name, sc.description, references=list(sc.references))
     t0 = time.perf_counter()
     try:
-        with partial_results(out, sc.name):
+        with partial_results(out, sc.name, trust_others=trust_others):
             ds, cfg = sc.execute(overrides, quick=quick)
             res.data = write_netcdf(ds, out / "data" / f"{slug(sc.name)}.nc")
             discard(out, sc.name)  # under the lock: no other process resumes from them meanwhile

@@ -242,10 +242,15 @@ class Scenario:
         """Run with ``overrides``; returns ``(dataset, config used)``."""
         from .config import run_config
 
+        from ..core.datafiles import describe, files_read
+
         cfg = self.resolved_config(overrides, quick)
         runner = self.run or (lambda c, q: run_config(c, strict=True))
-        ds = runner(cfg, quick)
+        with files_read() as reads:
+            ds = runner(cfg, quick)
         ds.attrs["scenario"] = self.name
+        if reads:  # the data files the run parsed, with their checksums (provenance of a data fit)
+            ds.attrs["data_files"] = describe(reads)
         return ds, cfg
 
     def evaluate(self, ds: xr.Dataset, cfg: dict[str, Any]) -> list[Check]:

@@ -4,7 +4,7 @@ A long scenario (rough-contact Figs. 8, 13 and 14 at the paper's size: hours) ru
 runs (velocities, material sets, surfaces) through
 :func:`frictionlab.scenarios.rough_contact._common.run_parallel`. When ``frictionlab run SCENARIO
 --out DIR`` or ``frictionlab reproduce ... --out DIR`` runs it, each finished run is written at once
-to ``DIR/partial/<scenario>/<key>.pkl`` (a temporary name, then a rename), and a rerun with the same
+to ``DIR/partial/<scenario>/<key>.nc`` (a temporary name, then a rename), and a rerun with the same
 ``--out`` loads the finished runs and computes only the rest. After the scenario's result is
 written the scenario's partial directory is removed; ``--fresh`` removes it before the run.
 
@@ -30,9 +30,16 @@ numbers, arrays; see :func:`task_key`) and the code identity (:func:`code_identi
 version and a hash of the content of every frictionlab source file, the versions of Python, numpy,
 scipy, numba, llvmlite and xarray, the machine type). Edited code therefore never reuses a stale
 result: the old files are simply not found (and are removed with the directory after the next
-successful run). A result is stored with :mod:`pickle`, which gives back exactly the object the run
-returned (a dataset with its attributes as they were, a tuple of arrays), so a resumed scenario is
-bit for bit the uninterrupted one; load only partial directories you wrote yourself.
+successful run).
+
+A result is stored without pickle, as a self-describing NetCDF-4 record with the SHA-256 of its
+content (:mod:`frictionlab.scenarios.partial_record`: numbers, text, tuples/lists/dicts, numpy arrays,
+xarray Datasets), which gives back exactly the object the run returned (a dataset with its attributes
+as they were, a tuple of arrays), so a resumed scenario is bit for bit the uninterrupted one. Reading
+a record runs no code; a record that cannot be decoded or does not match its checksum (a flipped bit,
+an edited value) is said and its run computed again. A partial directory or record owned by another
+user is refused (:class:`ForeignPartials`) unless the caller trusts it (``--resume``): its values
+would enter the result.
 """
 
 from __future__ import annotations
@@ -41,9 +48,7 @@ import contextlib
 import contextvars
 import hashlib
 import os
-import pickle
 import shutil
-import struct
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -51,15 +56,24 @@ from pathlib import Path
 from typing import Any
 
 from ..core import filelock
+from ..core.errors import ConfigError
 from ..core.filelock import LockBusy
+from .partial_record import RecordError
+from .partial_record import feed as _encode
 
 __all__ = ["PartialStore", "partial_results", "active", "task_key", "code_identity", "discard", "partial_dir",
-           "PARTIAL", "MISSING", "LockBusy"]
+           "PARTIAL", "MISSING", "LockBusy", "ForeignPartials", "SUFFIX"]
 
 #: the sub-directory of ``--out`` holding the partial results, one directory per scenario below it
 PARTIAL = "partial"
 #: the lock file in a scenario's partial directory (removed on release)
 LOCK = ".lock"
+#: the file suffix of a stored partial result (a NetCDF-4 record, :mod:`.partial_record`)
+SUFFIX = ".nc"
+
+
+class ForeignPartials(ConfigError):
+    """The partial results to resume from belong to another user (``--resume`` trusts them)."""
 
 _ACTIVE: contextvars.ContextVar[PartialStore | None] = contextvars.ContextVar("frictionlab_partials", default=None)
 _IDENTITY: list[bytes] = []
@@ -149,40 +163,6 @@ def code_identity() -> bytes:
     return _IDENTITY[0]
 
 
-def _encode(obj: Any, h: Any) -> None:
-    """Feed a canonical, type-tagged encoding of ``obj`` to the hash ``h``; TypeError for a type it
-    cannot encode exactly (so an unknown argument never shares a key with another value)."""
-    import numpy as np
-
-    if obj is None or isinstance(obj, bool):
-        h.update(f"<{obj!r}>".encode())
-    elif isinstance(obj, int):
-        h.update(f"i{obj};".encode())
-    elif isinstance(obj, float):
-        h.update(b"f" + struct.pack("<d", obj))  # every bit: -0.0 and each NaN payload differ
-    elif isinstance(obj, str):
-        b = obj.encode("utf-8", "surrogatepass")
-        h.update(f"s{len(b)}:".encode() + b)
-    elif isinstance(obj, bytes):
-        h.update(f"b{len(obj)}:".encode() + obj)
-    elif isinstance(obj, (list, tuple)):
-        h.update(f"{'l' if isinstance(obj, list) else 't'}{len(obj)}[".encode())
-        for x in obj:
-            _encode(x, h)
-        h.update(b"]")
-    elif isinstance(obj, dict):  # insertion order kept: a run may iterate its tables in order
-        h.update(f"d{len(obj)}{{".encode())
-        for k, v in obj.items():
-            _encode(k, h)
-            _encode(v, h)
-        h.update(b"}")
-    elif isinstance(obj, (np.ndarray, np.generic)) and obj.dtype.kind in "biufcSU":
-        a = np.ascontiguousarray(obj)
-        h.update(f"a{a.dtype.str}{a.shape}:".encode() + a.tobytes())
-    else:
-        raise TypeError(f"cannot key a run on an argument of type {type(obj).__name__}")
-
-
 def task_key(fn: Callable[..., Any], args: tuple) -> str:
     """The hex key of the run ``fn(*args)`` under the current code (:func:`code_identity`).
 
@@ -190,7 +170,7 @@ def task_key(fn: Callable[..., Any], args: tuple) -> str:
     ------
     TypeError
         an argument is of a type without an exact encoding (anything but None, bool, int, float, str,
-        bytes, lists, tuples, dicts of these, numpy numbers and arrays of numbers or text).
+        bytes, lists, tuples, dicts of these, numpy numbers and arrays of numbers or text, Datasets).
     """
     h = hashlib.sha256(code_identity())
     _encode(f"{fn.__module__}.{fn.__qualname__}", h)
@@ -218,31 +198,42 @@ class PartialStore:
     say: Callable[[str], None] = field(default=lambda text: print(text, file=sys.stderr))
     resumed: int = 0
     written: int = 0
+    repaired: int = 0
     _warned: bool = False
 
     def path(self, key: str) -> Path:
-        return self.directory / f"{key}.pkl"
+        return self.directory / f"{key}{SUFFIX}"
 
     def load(self, key: str) -> Any:
-        """The stored result of ``key``, else :data:`MISSING` (also for an unreadable file, which the
-        run then replaces)."""
+        """The stored result of ``key``, else :data:`MISSING`: none yet, or a record that cannot be
+        decoded or does not match its checksum, which is said (and removed: the run replaces it)."""
+        from .partial_record import read
+
+        path = self.path(key)
         try:
-            with open(self.path(key), "rb") as fh:
-                return pickle.load(fh)
-        except Exception:  # noqa: BLE001 - none yet, or a damaged or foreign file: compute the run again
+            return read(path, key)
+        except FileNotFoundError:
+            return MISSING
+        except (RecordError, OSError) as exc:
+            self.repaired += 1
+            self.say(f"{self.scenario}: partial result {path.name} {exc}; computing that run again")
+            with contextlib.suppress(OSError):
+                path.unlink()
             return MISSING
 
     def save(self, key: str, value: Any) -> None:
         """Write ``value`` under ``key`` through a temporary name and a rename; a failure to write
-        is said once and the scenario goes on (it only loses the resume of that run)."""
+        (or a value the record format cannot hold exactly) is said once and the scenario goes on (it
+        only loses the resume of that run)."""
         from ..core.files import atomic_target
+        from .partial_record import write
 
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            with atomic_target(self.path(key)) as tmp, open(tmp, "wb") as fh:
-                pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            with atomic_target(self.path(key)) as tmp:
+                write(tmp, key, value)
             self.written += 1
-        except (OSError, pickle.PicklingError, TypeError, AttributeError) as exc:
+        except (OSError, TypeError, ValueError) as exc:
             if not self._warned:
                 self._warned = True
                 self.say(f"{self.scenario}: cannot write partial results to {self.directory} ({exc}); "
@@ -276,8 +267,25 @@ def active() -> PartialStore | None:
     return _ACTIVE.get()
 
 
+def _my_uid() -> int | None:
+    """This process's user id (None where the platform has none)."""
+    return os.getuid() if hasattr(os, "getuid") else None
+
+
+def _foreign_owners(d: Path) -> set[int]:
+    """User ids other than this process's that own ``d`` or a stored result in it."""
+    me = _my_uid()
+    if me is None or not d.is_dir():
+        return set()
+    owners = set()
+    for p in [d, *d.glob(f"*{SUFFIX}")]:
+        with contextlib.suppress(OSError):
+            owners.add(p.lstat().st_uid)
+    return owners - {me}
+
+
 @contextlib.contextmanager
-def partial_results(out: str | Path, scenario: str, *, fresh: bool = False,
+def partial_results(out: str | Path, scenario: str, *, fresh: bool = False, trust_others: bool = False,
                     say: Callable[[str], None] | None = None) -> Iterator[PartialStore]:
     """Keep the finished runs of ``scenario`` under ``out/partial/<scenario>/`` while the block runs,
     holding the directory's lock (one process at a time; see the module notes).
@@ -291,10 +299,16 @@ def partial_results(out: str | Path, scenario: str, *, fresh: bool = False,
     system without locks) that is said in one line and the block runs without partial results,
     as a run whose partials cannot be written.
 
+    Partial results owned by another user (the directory or a stored result) are refused unless
+    ``trust_others`` (the CLI's ``--resume``) or ``fresh`` (which discards them): their values would
+    enter this run's result.
+
     Raises
     ------
     LockBusy
         another process holds the scenario's partial results under ``out``.
+    ForeignPartials
+        the partial results belong to another user and neither ``trust_others`` nor ``fresh`` is given.
     """
     d = partial_dir(out, scenario)
     store = PartialStore(d, scenario)
@@ -309,6 +323,12 @@ def partial_results(out: str | Path, scenario: str, *, fresh: bool = False,
                           "will not resume)")
                 yield store  # not active: run_parallel keeps nothing
                 return
+            others = set() if fresh or trust_others else _foreign_owners(d)
+            if others:
+                raise ForeignPartials(
+                    f"{scenario}: the finished runs in {d} were written by another user (uid "
+                    f"{', '.join(map(str, sorted(others)))}); their values would enter this result: give --resume "
+                    "to use them anyway, --fresh to compute everything again, or another --out")
             _clear(d, temporary_only=not fresh)
             token = _ACTIVE.set(store)
             try:

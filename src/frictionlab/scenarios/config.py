@@ -223,13 +223,18 @@ def apply_overrides(cfg: dict[str, Any], overrides: dict[str, Any], strict: bool
     return cfg
 
 
+#: largest scenario TOML file read (a scenario file is a few kB; this bounds a mistaken or hostile one)
+MAX_TOML_BYTES = 16 * 2 ** 20
+
+
 def load_toml(path: str | Path) -> dict[str, Any]:
     """Read a scenario TOML file.
 
     Raises
     ------
     ConfigError
-        The file is missing, a directory, unreadable, not UTF-8, not valid TOML, nested
+        The file is missing, a directory or not a regular file, larger than
+        :data:`MAX_TOML_BYTES`, unreadable, not UTF-8, not valid TOML, nested
         deeper than :data:`MAX_DEPTH`, or holds an integer too large for a float.
     """
     path = Path(path)
@@ -237,7 +242,12 @@ def load_toml(path: str | Path) -> dict[str, Any]:
         raise ConfigError(f"scenario file {str(path)!r} does not exist")
     if path.is_dir():
         raise ConfigError(f"scenario file {str(path)!r} is a directory, not a TOML file")
+    if not path.is_file():  # a FIFO would block the read forever, a device never end
+        raise ConfigError(f"scenario file {str(path)!r} is not a regular file (a pipe, socket or device)")
     try:
+        if path.stat().st_size > MAX_TOML_BYTES:
+            raise ConfigError(f"scenario file {str(path)!r} is {path.stat().st_size:,} bytes, more than the "
+                              f"{MAX_TOML_BYTES:,} a scenario file may have")
         text = path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start}); save the scenario file as UTF-8") from None

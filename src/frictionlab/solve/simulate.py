@@ -108,6 +108,11 @@ def simulate(
             raise ParameterError(f"integrator.{key} = {value!r} must be finite (a time in s)")
         if not value > 0:
             raise ParameterError(f"integrator.{key} = {value!r} s must be > 0")
+    if save_dt is not None:  # a longer interval saves nothing but the start (and overflows the step counts)
+        span = float(protocol.duration if t_end is None else t_end)
+        if math.isfinite(span) and save_dt > span:
+            raise ParameterError(f"integrator.save_dt = {float(save_dt):g} s is longer than the run ({span:g} s); "
+                                 "use save_dt <= t_end")
     model.cite()
     ds = drv.func(model, protocol, system, dt=None if dt is None else float(dt),
                   t_end=None if t_end is None else float(t_end),

@@ -45,6 +45,7 @@ from .mlbnm import (
     MAX_EXP_CHAIN,
     SCHEMES,
     _check_run,
+    _check_saved,
     _gp,
     _stable_check,
     _stribeck_chain,
@@ -312,6 +313,7 @@ def run_lbnm(p: BeamNetworkParams, v_drive: float, duration: float, *, dt: float
     _stable_check([p], dt, scheme, allow_unstable)
     d = p.derived()
     g = d.geometry
+    _check_saved(n_steps, save_every, 3 + 7 * g.n_beams * save_every / beam_every)  # forces, then 7 per-beam series
     fz = d.normal_force
     if normal_force is not None:
         fz = np.asarray(normal_force, dtype=float)

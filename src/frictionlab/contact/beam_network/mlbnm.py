@@ -405,9 +405,21 @@ def _check_run(dt: float, duration: float, save_dt: float, scheme: str, v_drive:
         raise ParameterError(f"duration = {duration!r} s must be positive")
     if not v_drive >= 0:
         raise ParameterError(f"v_drive = {v_drive!r} m/s must be >= 0")
+    if not (duration / dt < 2.0 ** 62 and save_dt / dt < 2.0 ** 62):
+        raise ParameterError(f"duration = {duration:g} s over dt = {dt:g} s is {duration / dt:.3g} steps: too many; "
+                             "shorten the duration or increase dt")
     n_steps = int(round(duration / dt))
     save_every = max(1, int(round(save_dt / dt)))
     return n_steps, save_every
+
+
+def _check_saved(n_steps: int, save_every: int, values: float) -> None:
+    """Refuse a run whose saved histories (``values`` numbers per saved sample) exceed the memory limit."""
+    from ...core.validation import check_memory
+
+    n_save = n_steps // save_every + 1
+    check_memory(8.0 * n_save * values, f"this run ({n_save:.3g} saved samples of {values:.4g} values)",
+                 "shorten the duration or increase save_dt")
 
 
 def _stable_check(params: Sequence[BeamNetworkParams], dt: float, scheme: str, allow_unstable: bool) -> None:
@@ -480,6 +492,7 @@ def run_mlbnm_batch(params: Sequence[BeamNetworkParams], v_drive: Sequence[float
     n = {a["m"].size for a in arrs}
     if len(n) != 1:
         raise ConfigError("all cases of a batch must have the same number of IUBs")
+    _check_saved(n_steps, save_every, len(params) * (2 + (3 * next(iter(n)) if save_columns else 0)))
     stack = {k: np.ascontiguousarray(np.stack([a[k] for a in arrs])) for k in ("m", "kb", "cb", "s0", "s1", "s2",
                                                                                "fz", "kl", "kr")}
     gps = {tuple(_gp(p)) for p in params}

@@ -20,7 +20,7 @@ differs in one step (mu by 1.6e-3). Defaults keep a factor 100 (static, 1e-8) an
 and ~0.58x (sliding) of the iterations at 1e-10.
 
 *Single precision in the sliding steps* (``sliding_fft_precision = "single"``; issue 17 item 4;
-``python benchmarks/bench_rough_sliding.py precision 128 256 512 steps=300``: Table 1 VE, 100 MPa,
+``python -m frictionlab.benchmarks.bench_rough_sliding precision 128 256 512 steps=300``: Table 1 VE, 100 MPa,
 v = 10, 0.25 um/step, tol_sliding 1e-6, one FFT thread, the two runs interleaved, shared 2-core
 machine at load 3-7): CPU s per steady sliding step double/single 0.0091/0.0082 (128^2),
 0.051/0.042 and 0.038/0.033 (256^2, two runs), 0.261/0.209 (512^2, 1.25x); PK iterations per step

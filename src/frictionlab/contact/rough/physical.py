@@ -41,7 +41,7 @@ __all__ = ["ContactSolution", "solve_contact", "periodic_clusters", "ARRAY_PATH_
 
 #: largest grid points x loads that ``solve_contact`` solves on the array path by default (no
 #: numba): a one-shot solve up to 512^2 is faster end to end without numba's start-up cost
-#: (``benchmarks/bench_fresh.py contact``), a larger one gains more from the compiled solver
+#: (``frictionlab/benchmarks/bench_fresh.py contact``), a larger one gains more from the compiled solver
 ARRAY_PATH_MAX_POINTS = 512 * 512
 
 

@@ -74,6 +74,12 @@ def _noise(t: np.ndarray, y: np.ndarray, t_step: float) -> float:
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     D, F = cfg["data"], cfg["fit"]
+    for key, what in (("files", D["files"]), ("laws", F["laws"])):
+        if not isinstance(what, list) or not what:
+            from ...core.errors import ConfigError
+
+            raise ConfigError(f"{'data' if key == 'files' else 'fit'}.{key} = {str(what)[:60]}: give a list of at "
+                              "least one")
     cases, P, E, fits, rms, noise, secs, steps, dss = [], [], [], [], [], [], [], [], []
     models, sels, logs = [], [], []
     series = []

@@ -20,7 +20,25 @@ CONFIG = {
 }
 
 
+def _check_resolved(cfg: dict) -> None:
+    """The checks read each segment's start and end: refuse a segment shorter than two save
+    intervals (a velocity of 1e308 m/s makes the first one last 1e-312 s, which no sample resolves)."""
+    from ...core.errors import ConfigError
+
+    p, integ = cfg["protocol"], cfg.get("integrator", {})
+    step = max(float(integ.get("dt") or 0.0), float(integ.get("save_dt") or 0.0))
+    for i, (d, v) in enumerate(zip(p["distances"], p["velocities"])):
+        dur = float(d) / float(v) if float(v) else float("inf")
+        if step and not dur >= 2 * step:
+            raise ConfigError(f"protocol segment {i + 1} ({float(d):g} m at {float(v):g} m/s) lasts {dur:.3g} s, "
+                              f"less than two samples of {step:g} s: its velocity step cannot be checked; use "
+                              "slower velocities or longer distances")
+    if not cfg["laws"]:
+        raise ConfigError("laws = []: give at least one evolution law (aging, slip)")
+
+
 def run(cfg: dict, quick: bool) -> xr.Dataset:
+    _check_resolved(cfg)
     runs = []
     for law in cfg["laws"]:
         c = apply_overrides({k: v for k, v in cfg.items() if k != "laws"}, {"model.law": law})

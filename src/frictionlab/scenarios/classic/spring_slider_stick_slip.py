@@ -25,6 +25,11 @@ CONFIG = {
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
+    if not isinstance(cfg["drive_velocities"], list) or not cfg["drive_velocities"]:
+        from ...core.errors import ConfigError
+
+        raise ConfigError(f"drive_velocities = {str(cfg['drive_velocities'])[:60]}: give a list of at least one drive "
+                          "velocity [m/s] (stick-slip expected at the first, steady sliding at the last)")
     runs = []
     base = {k: v for k, v in cfg.items() if k not in ("drive_velocities", "analysis")}
     for v in cfg["drive_velocities"]:

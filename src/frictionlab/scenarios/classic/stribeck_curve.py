@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from ...core.validation import MAX_GRID_POINTS, check_count
 from ...analysis.steady_state import steady_state
 from ...core.registry import make_model
 from ...solve import simulate
@@ -29,7 +30,7 @@ def _model(cfg: dict):
 
 def velocities(cfg: dict) -> np.ndarray:
     s = cfg["sweep"]
-    v = np.logspace(np.log10(s["v_min"]), np.log10(s["v_max"]), int(s["n"]))
+    v = np.logspace(np.log10(s["v_min"]), np.log10(s["v_max"]), check_count("sweep.n", s["n"], minimum=2, maximum=MAX_GRID_POINTS))
     return np.concatenate([-v[::-1], v]) if s.get("both_signs", True) else v
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from ...core.validation import CURVE_BYTES_PER_SAMPLE, check_count
 from ...laws.kloss import kloss_slip
 from ...plot import plt
 from ...reference import kloss as ref
@@ -25,7 +26,8 @@ CONFIG = {"model": {"f_max": 1.227, "s_max0": 5.55, "zeta": 0.46}, "curve": {"s_
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     m, c = cfg["model"], cfg["curve"]
-    s = np.unique(np.concatenate([np.linspace(c["s_min"], c["s_max"], int(c["n"])),
+    n = check_count("curve.n", c["n"], minimum=2, bytes_each=CURVE_BYTES_PER_SAMPLE)
+    s = np.unique(np.concatenate([np.linspace(c["s_min"], c["s_max"], n),
                                   [ref.peak_velocity(m["s_max0"], m["zeta"])]]))
     return curve_dataset("slip_ratio", s, {"slip_ratio": "%", "force_ratio": "1"},
                          {"force_ratio": kloss_slip(s, m["f_max"], m["s_max0"], m["zeta"])}, dict(m))

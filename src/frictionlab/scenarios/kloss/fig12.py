@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from ...core.validation import CURVE_BYTES_PER_SAMPLE, check_count
 from ...core.result import make_dataset
 from ...laws.kloss import KlossAnisotropic, kloss, kloss_combined_slip
 from ...plot import plt
@@ -24,7 +25,8 @@ CONFIG = {"model": {"f_max": 1.227, "s_max0": 5.55, "zeta": 0.46},
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     m, h = cfg["model"], cfg["history"]
-    t = np.linspace(0, h["duration"], int(h["n"]))
+    n = check_count("history.n", h["n"], minimum=2, bytes_each=CURVE_BYTES_PER_SAMPLE)
+    t = np.linspace(0, h["duration"], n)
     sx = h["sx_amp"] * np.sin(2 * np.pi * t / h["sx_period"])
     sy = h["sy_amp"] * np.sin(2 * np.pi * t / h["sy_period"])
     fx, fy = kloss_combined_slip(sx, sy, m["f_max"], m["s_max0"], m["zeta"])

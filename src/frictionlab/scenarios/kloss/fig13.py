@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from ...core.validation import CURVE_BYTES_PER_SAMPLE, check_count
 from ...laws.kloss import kloss_lift
 from ...plot import plt
 from ...reference import kloss as ref
@@ -23,7 +24,8 @@ EXPECTED = [(5.0, 0.547), (10.0, 1.098), (18.0, 1.055), (20.0, 0.467)]
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     m, c = cfg["model"], cfg["curve"]
-    a = np.linspace(c["alpha_min"], c["alpha_max"], int(c["n"]))
+    n = check_count("curve.n", c["n"], minimum=2, bytes_each=CURVE_BYTES_PER_SAMPLE)
+    a = np.linspace(c["alpha_min"], c["alpha_max"], n)
     return curve_dataset("angle_of_attack", a, {"angle_of_attack": "deg", "lift_coefficient": "1"},
                          {"lift_coefficient": kloss_lift(a, **m)}, dict(m))
 

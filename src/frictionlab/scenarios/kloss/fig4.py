@@ -11,6 +11,7 @@ import functools
 import numpy as np
 import xarray as xr
 
+from ...core.validation import CURVE_BYTES_PER_SAMPLE, check_count
 from ...laws.kloss import Kloss, kloss
 from ...plot import plt
 from ...reference import kloss as ref
@@ -27,7 +28,8 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     m = cfg["model"]
     law = Kloss(f_max=m["f_max"], v_max0=m["v_max0"], zeta=m["zeta"])
     c = cfg["curve"]
-    lin = np.linspace(c["v_min"], c["v_max"], int(c["n"]))
+    n = check_count("curve.n", c["n"], minimum=2, bytes_each=CURVE_BYTES_PER_SAMPLE)
+    lin = np.linspace(c["v_min"], c["v_max"], n)
     logs = np.geomspace(law.v_max0 * 1e-3, max(abs(c["v_min"]), abs(c["v_max"])), 2001)
     v = np.unique(np.concatenate([lin, logs, -logs, [law.peak_velocity, -law.peak_velocity, 0.0]]))
     f = law.friction_curve(v)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from ...core.validation import CURVE_BYTES_PER_SAMPLE, check_count
 from ...fit import Fitter, XYData, load_xy
 from ...fit.data import find_data_file
 from ...plot import plt
@@ -57,7 +58,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
 
     s_data = lambda e: np.exp(np.interp(np.log(e), np.log(d.x), np.log(d.y)))  # noqa: E731
     s_model = lambda e: kloss(beta(e), p["f_max"], p["v_max0"], p["zeta"])  # noqa: E731
-    n = int(cfg["bragg"]["n"])
+    n = check_count("bragg.n", cfg["bragg"]["n"], minimum=2, bytes_each=CURVE_BYTES_PER_SAMPLE)
     xd, sd = _bragg(D["e0"], s_data, n, D["e_min"])
     xm, sm = _bragg(D["e0"], s_model, n, D["e_min"])
     ds = xr.Dataset(

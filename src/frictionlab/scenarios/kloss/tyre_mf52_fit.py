@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from ...core.validation import CURVE_BYTES_PER_SAMPLE, check_count
 from ...fit import Fitter, XYData, load_coefficients
 from ...fit.data import find_data_file
 from ...laws.magic_formula import mf52_fx0, mf52_fy0
@@ -43,7 +44,7 @@ PAPER_FIT = 98.9
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     c = load_coefficients(find_data_file(cfg["data"]["file"], cfg["data"]["dir"] or None))
     fz = c["FNOMIN"] * float(cfg["curve"]["fz_over_fnomin"])
-    n = int(cfg["curve"]["n"])
+    n = check_count("curve.n", cfg["curve"]["n"], minimum=2, bytes_each=CURVE_BYTES_PER_SAMPLE)
     kappa = np.linspace(c.get("KPUMIN", -0.8), c.get("KPUMAX", 0.0), n)
     alpha = np.linspace(c.get("ALPMIN", -0.19), c.get("ALPMAX", 0.19), n)
     fx = mf52_fx0(kappa, fz, c) / fz

@@ -66,7 +66,7 @@ QUICK_DOUBLE = {"integrator.sliding_fft_precision": "double"}
 #: scenario's first velocity) and the largest allowed single - double differences over its
 #: steps: per step mu, contact area relative to its largest value, dilatation [um], and the mean
 #: of mu over the steps (what the windowed checks see). Measured over 300 steady steps
-#: (``benchmarks/bench_rough_sliding.py precision``): 512^2 and 128^2 identical mu and area,
+#: (``frictionlab/benchmarks/bench_rough_sliding.py precision``): 512^2 and 128^2 identical mu and area,
 #: dilatation within 1e-7 um; 256^2 three steps of 300 with one or two contact elements
 #: flipped at the solver tolerance (mu by <= 8e-4, area 1.6e-3, dilatation 1e-5 um; mean mu
 #: difference 0). The tolerances admit such flips with a margin of 2.5-10 and lie far below

@@ -44,7 +44,7 @@ child's own split (imports / work) is printed in the target column.
 
 The contact figures are taken with warm caches (a first, unreported process fills
 them); each is the best of ``repeats`` alternating runs (1 with ``quick``, else 3).
-``python benchmarks/bench_fresh.py contact [RUNS] [BASE_SRC]`` prints the contact figures as
+``python -m frictionlab.benchmarks.bench_fresh contact [RUNS] [BASE_SRC]`` prints the contact figures as
 medians of ``RUNS`` (7) interleaved rounds with the load, and ``solve_contact`` imported from
 another checkout's ``src`` beside them when given (before/after under the same load).
 
@@ -66,7 +66,7 @@ less its own time from first to last line = interpreter start + exit):
   exits in 0.03 s: ~0.6x tamaas (``ARRAY_PATH_MAX_POINTS`` in ``contact/rough/physical.py``).
 * Without ``.pyc`` files (``PYTHONDONTWRITEBYTECODE`` here, and this mode does not compile them)
   every child also compiles frictionlab's sources it imports (~0.05 s), for ours and the base alike.
-``python benchmarks/bench_fresh.py rsf`` runs the rate-and-state rows only.
+``python -m frictionlab.benchmarks.bench_fresh rsf`` runs the rate-and-state rows only.
 """
 
 from __future__ import annotations
@@ -389,7 +389,7 @@ def run_rsf(quick: bool, repeats: int | None = None) -> list[tuple[str, float, s
 
 
 if __name__ == "__main__":
-    # ``python benchmarks/bench_fresh.py contact [RUNS] [BASE_SRC]``: the contact figures only, medians
+    # ``python -m frictionlab.benchmarks.bench_fresh contact [RUNS] [BASE_SRC]``: the contact figures only, medians
     if sys.argv[1:2] == ["contact"]:
         rest = sys.argv[2:]
         rows = contact_medians(int(rest[0]) if rest else 7, rest[1] if len(rest) > 1 else None)

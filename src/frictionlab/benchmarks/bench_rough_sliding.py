@@ -6,11 +6,11 @@
   run-in (first solves are cold and compile the numba kernels). Reported per step: wall time,
   process CPU time, mean PK iterations and operator (FFT) products, solver and viscoelastic
   history together (issue 17); at 512^2 the paper-size estimates of Figs. 13 and 14
-  (steps x time per step). ``python benchmarks/bench_rough_sliding.py [full] [N ...]`` prints
+  (steps x time per step). ``python -m frictionlab.benchmarks.bench_rough_sliding [full] [N ...]`` prints
   the rows for chosen sizes.
 * Single precision in the sliding steps (``sliding_fft_precision``): CPU time per steady step
   double vs single and the differences of mu, area, dilatation, mean contact radius after N
-  steps (``python benchmarks/bench_rough_sliding.py precision [N ...] [steps=300]``).
+  steps (``python -m frictionlab.benchmarks.bench_rough_sliding precision [N ...] [steps=300]``).
 * ``rough-contact/fig14`` quick profile wall time (64^2 patch, two viscoelastic sets, Boussinesq
   and mean field, jump and reference runs, rate-and-state fits).
 
