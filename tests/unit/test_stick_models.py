@@ -25,3 +25,39 @@ def test_gms_does_not_ring_after_a_slip():
     fric = stick_slip(ds.time.values, ds.friction_force.values, window=0.6)
     assert spring.period == pytest.approx(0.6, rel=0.03)
     assert fric.n_events <= 3 * spring.n_events
+
+
+def test_static_stribeck_sticks_with_the_karnopp_band():
+    # before: the exact law held nothing; the friction stayed at +-fs while the spring loaded
+    ds = _slider(make_model("stribeck", "canudas1995"))
+    t, f, fs = ds.time.values, ds.friction_force.values, ds.spring_force.values
+    stuck = np.abs(ds.slip_velocity.values) < 1e-6
+    late = t > 2.5
+    assert stuck[late].mean() > 0.5
+    held = late & stuck & (fs < 1.4999)  # below the breakaway limit
+    np.testing.assert_allclose(f[held], fs[held], atol=1e-9)  # friction balances the spring
+    s = stick_slip(t, fs, window=0.6)
+    assert s.period == pytest.approx(0.60, rel=0.03)
+
+
+def test_coulomb_like_stick_slip_matches_the_closed_form():
+    # Stribeck with vs -> 0 (sharp drop from fs to fc) and no viscous term: in slip the slider oscillates
+    # about the kinetic balance fc / K, the spring force drops by 2 (fs - fc); the stick reloads it at K V.
+    m, k, v, fs, fc = 1.0, 2e3, 1e-3, 1.5, 1.0
+    law = make_model("stribeck", fc=fc, fs=fs, vs=1e-6, sigma2=0.0)
+    ds = _slider(law, dt=2e-6, t_end=3.0)
+    r = stick_slip(ds.time.values, ds.spring_force.values, window=0.6)
+    amp = 2 * (fs - fc)
+    # slip: y = K (x_d - x) - fc obeys y'' = -(K / M) y from y = fs - fc, y' = K V until y' = K V again
+    w = np.sqrt(k / m)
+    t_slip = (np.pi + 2 * np.arctan(k * v / (w * (fs - fc)))) / w
+    period = amp / (k * v) + t_slip
+    assert r.amplitude == pytest.approx(amp, rel=0.01)
+    assert r.period == pytest.approx(period, rel=0.01)
+
+
+def test_v_stick_is_refused_where_unused():
+    from frictionlab.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="v_stick"):
+        _slider(make_model("lugre", "canudas1995"), t_end=0.01, v_stick=1e-5)
