@@ -9,9 +9,9 @@ from frictionlab.protocols import ConstantVelocity
 from frictionlab.systems import spring_slider
 
 
-def _slider(model, dt=1e-5, t_end=5.0, **options):
+def _slider(model, dt=1e-5, t_end=5.0, integrator="rk4", **options):
     protocol = ConstantVelocity(v=1e-3, duration_s=t_end, normal_force_value=1.0)
-    return simulate(model, protocol, system=spring_slider(1.0, 2e3), integrator="rk4", dt=dt, save_dt=1e-3,
+    return simulate(model, protocol, system=spring_slider(1.0, 2e3), integrator=integrator, dt=dt, save_dt=1e-3,
                     **options)
 
 
@@ -56,8 +56,36 @@ def test_coulomb_like_stick_slip_matches_the_closed_form():
     assert r.period == pytest.approx(period, rel=0.01)
 
 
-def test_v_stick_is_refused_where_unused():
+def test_unusable_stick_settings_are_refused():
     from frictionlab.core.errors import ConfigError
 
+    # before: newmark diverged at its first step (IntegrationError), now one line pointing to rk4/radau
+    with pytest.raises(ConfigError, match="'rk4' or 'radau'"):
+        _slider(make_model("stribeck", "canudas1995"), t_end=0.01, integrator="newmark")
     with pytest.raises(ConfigError, match="v_stick"):
         _slider(make_model("lugre", "canudas1995"), t_end=0.01, v_stick=1e-5)
+
+
+@pytest.mark.parametrize("integrator", ["euler", "radau"])
+def test_every_generic_driver_holds_the_stick(integrator):
+    # reference: rk4 at dt = 1e-5 and 2.5e-6 s both give period 0.6006 s, amplitude 1.0522 N (converged);
+    # before the stick band these drivers left the exact law creeping or flipping at +-fs
+    protocol = ConstantVelocity(v=1e-3, duration_s=3.0, normal_force_value=1.0)
+    ds = simulate(make_model("stribeck", "canudas1995"), protocol, system=spring_slider(1.0, 2e3),
+                  integrator=integrator, dt=1e-5, save_dt=2.5e-4)
+    r = stick_slip(ds.time.values, ds.spring_force.values, window=0.6)
+    assert r.period == pytest.approx(0.6006, rel=0.01)
+    assert r.amplitude == pytest.approx(1.0522, rel=0.01)
+    held = (np.abs(ds.slip_velocity.values) < 1e-6) & (ds.spring_force.values < 1.4999) & (ds.time.values > 1.0)
+    assert held.sum() > 1000
+    np.testing.assert_allclose(ds.friction_force.values[held], ds.spring_force.values[held], atol=1e-9)
+
+
+def test_gms_and_lugre_periods_are_converged():
+    # the same slider at dt = 1e-5 and 2.5e-6 s (rk4): the spring-force period and drop agree to 1e-3
+    for model in (make_model("gms", "four-element"), make_model("lugre", "canudas1995")):
+        a, b = (stick_slip(d.time.values, d.spring_force.values, window=0.6)
+                for d in (_slider(model, dt=1e-5, t_end=3.0), _slider(model, dt=2.5e-6, t_end=3.0)))
+        assert a.period == pytest.approx(b.period, rel=1e-3)
+        assert a.amplitude == pytest.approx(b.amplitude, rel=1e-3)
+    assert a.period == pytest.approx(0.552, rel=0.01)  # LuGre: breakaway below fs (presliding creep)

@@ -207,6 +207,9 @@ def run_law(
     from ..systems.mass import MassSystem
 
     if isinstance(system, MassSystem) and y0.size == len(system.state_names):
+        if integrator == "newmark":
+            raise ConfigError(f"integrator 'newmark' cannot run the static law {model.name!r} in a mass system (its "
+                              f"Newton step fails on the stick band's jump); use 'rk4' or 'radau' (option v_stick)")
         sp = np.append(sp, stick_velocity(protocol, t_end) if v_stick is None else float(v_stick))
         if not sp[-1] > 0:
             raise ParameterError(f"integrator.v_stick = {v_stick!r} m/s must be > 0")
