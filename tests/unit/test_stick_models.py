@@ -5,6 +5,7 @@ import pytest
 
 from frictionlab import make_model, simulate
 from frictionlab.analysis import stick_slip
+from frictionlab.core.errors import DataError
 from frictionlab.protocols import ConstantVelocity
 from frictionlab.systems import spring_slider
 
@@ -89,3 +90,15 @@ def test_gms_and_lugre_periods_are_converged():
         assert a.period == pytest.approx(b.period, rel=1e-3)
         assert a.amplitude == pytest.approx(b.amplitude, rel=1e-3)
     assert a.period == pytest.approx(0.552, rel=0.01)  # LuGre: breakaway below fs (presliding creep)
+
+
+def test_friction_series_period_counts_breakaways_only():
+    # the friction of a Stribeck-shaped law peaks twice per cycle (breakaway, and again as the slip slows):
+    # all peaks give ~0.24 s; those of at least 0.75 of the largest prominence give the spring-force period
+    ds = _slider(make_model("gms", "four-element"))
+    t, f = ds.time.values, ds.friction_force.values
+    spring = stick_slip(t, ds.spring_force.values, window=0.6)
+    assert stick_slip(t, f, window=0.6).period < 0.5 * spring.period
+    assert stick_slip(t, f, window=0.6, relative_prominence=0.75).period == pytest.approx(spring.period, rel=0.01)
+    with pytest.raises(DataError, match="relative_prominence"):
+        stick_slip(t, f, relative_prominence=1.5)
