@@ -3,6 +3,8 @@
 Registered on :class:`~frictionlab.core.base.AbstractLaw` (so every rate law has them) and
 on :class:`~frictionlab.core.base.AbstractSteppedModel` (``"step"``, its discrete update).
 Each driver declares exactly the options it uses; ``rtol`` with ``"rk4"`` is an error.
+``v_stick`` (``rk4``, ``euler``, ``newmark``, the adaptive ones): the Karnopp stick band of a
+static law in a mass system (:mod:`frictionlab.systems.mass`; ``newmark`` refuses such a law).
 
 =========  =====================================  ==================================
 driver     scheme                                 options
