@@ -87,6 +87,7 @@ def stick_slip(
     min_events: int = 3,
     velocity: ArrayLike | None = None,
     v_stick: float | None = None,
+    relative_prominence: float = 0.0,
 ) -> StickSlip:
     r"""Detect stick-slip events in a friction (or spring) force series.
 
@@ -120,6 +121,12 @@ def stick_slip(
         Minimum number of peaks for stick-slip.
     velocity, v_stick : array, float
         Optional slider velocity [m/s] and stick threshold [m/s].
+    relative_prominence : float
+        Keep only peaks whose prominence is at least this fraction [0, 1] of the largest
+        peak prominence in the window (0: all). The friction of a law with a Stribeck curve
+        (static, LuGre, GMS) on a spring-slider rises again as the slider slows at the end of
+        a slip, a second, less prominent peak per cycle (about half the breakaway drop on the
+        classic settings); 0.75 counts breakaways only. The spring force has no such peak.
 
     Returns
     -------
@@ -148,7 +155,12 @@ def stick_slip(
         scale = 1.0
     from scipy.signal import find_peaks
 
-    peaks, _ = find_peaks(fw, prominence=prominence * scale)
+    peaks, props = find_peaks(fw, prominence=prominence * scale)
+    if not (0.0 <= relative_prominence <= 1.0):
+        raise DataError(f"stick_slip relative_prominence = {relative_prominence!r} must be in [0, 1]")
+    if relative_prominence > 0.0 and peaks.size:
+        prom = props["prominences"]
+        peaks = peaks[prom >= relative_prominence * prom.max()]
     nan = float("nan")
     empty = np.array([], dtype=float)
     if peaks.size < min_events:

@@ -15,7 +15,7 @@ from ..core.registry import Preset, add_presets, register_model
 
 __all__ = ["GMS"]
 
-# p = [fc, fs, vs, delta, c, sigma2, normal_scaling, n, k_1..k_n, alpha_1..alpha_n, eps]
+# p = [fc, fs, vs, delta, c, sigma2, normal_scaling, n, k_1..k_n, alpha_1..alpha_n, eps, sigma1_1..sigma1_n]
 _NHEAD = 8
 
 
@@ -29,6 +29,27 @@ def _s(v, fn, p):
 
 
 @njit(cache=True, inline="always")
+def _element_rate(i, fi, v, s, sg, n, p):
+    """dF_i/dt of element i at force fi, velocity v, signed limit s = s(v) (v != 0)."""
+    k = p[_NHEAD + i]
+    a = p[_NHEAD + n + i]
+    eps = p[_NHEAD + 2 * n]
+    if s == 0.0:  # zero limit (zero load with normal scaling, or fc = fs = 0): the element
+        # unloads linearly over the slip distance eps alpha_i max(fs, fc, 1) / k_i
+        return -k * abs(v) * fi / (eps * a * max(p[0], p[1], 1.0))
+    z = fi / (a * s)  # element force over its signed limit alpha_i s(v): 1 at the limit
+    u = (z - 1.0) / eps + 1.0  # 0 at z = 1 - eps, 1 at z = 1
+    if u <= 0.0:
+        w = 0.0
+    elif u >= 1.0:
+        w = 1.0
+    else:
+        w = u * u * (3.0 - 2.0 * u)  # C1 smoothstep
+    # stick k_i v blended into the slip law sgn(v) C (alpha_i - F_i / s(v))
+    return (1.0 - w) * k * v + w * sg * p[4] * (a - fi / s)
+
+
+@njit(cache=True, inline="always")
 def _rates(state, v, fn, p, out):
     n = int(p[7])
     if v == 0.0:  # no slip: every element keeps its force (presliding memory)
@@ -36,27 +57,9 @@ def _rates(state, v, fn, p, out):
             out[i] = 0.0
         return
     s = _s(v, fn, p)
-    c = p[4]
-    eps = p[_NHEAD + 2 * n]
     sg = 1.0 if v > 0.0 else -1.0
     for i in range(n):
-        k = p[_NHEAD + i]
-        a = p[_NHEAD + n + i]
-        fi = state[i]
-        if s == 0.0:  # zero limit (zero load with normal scaling, or fc = fs = 0): the element
-            # unloads linearly over the slip distance eps alpha_i max(fs, fc, 1) / k_i
-            out[i] = -k * abs(v) * fi / (eps * a * max(p[0], p[1], 1.0))
-            continue
-        z = fi / (a * s)  # element force over its signed limit alpha_i s(v): 1 at the limit
-        u = (z - 1.0) / eps + 1.0  # 0 at z = 1 - eps, 1 at z = 1
-        if u <= 0.0:
-            w = 0.0
-        elif u >= 1.0:
-            w = 1.0
-        else:
-            w = u * u * (3.0 - 2.0 * u)  # C1 smoothstep
-        # stick k_i v blended into the slip law sgn(v) C (alpha_i - F_i / s(v))
-        out[i] = (1.0 - w) * k * v + w * sg * c * (a - fi / s)
+        out[i] = _element_rate(i, state[i], v, s, sg, n, p)
 
 
 @njit(cache=True, inline="always")
@@ -65,6 +68,13 @@ def _friction(state, v, fn, p):
     f = p[5] * v
     for i in range(n):
         f += state[i]
+    if v != 0.0:  # micro-damping sigma1_i dz_i/dt = (sigma1_i / k_i) dF_i/dt of each element
+        s = _s(v, fn, p)
+        sg = 1.0 if v > 0.0 else -1.0
+        for i in range(n):
+            d = p[_NHEAD + 2 * n + 1 + i]
+            if d > 0.0:
+                f += d / p[_NHEAD + i] * _element_rate(i, state[i], v, s, sg, n, p)
     return f
 
 
@@ -82,7 +92,7 @@ class GMS(AbstractLaw):
     .. math::
         \text{stick: } \dot F_i = k_i v, \qquad
         \text{slip: } \dot F_i = \operatorname{sgn}(v)\, C \Big(\alpha_i - \frac{F_i}{s(v)}\Big),
-        \qquad F = \sum_i F_i + \sigma_2 v ,
+        \qquad F = \sum_i \Big(F_i + \frac{\sigma_{1,i}}{k_i}\dot F_i\Big) + \sigma_2 v ,
 
     an element going from stick to slip when :math:`F_i` reaches :math:`\alpha_i s(v)` and
     back to stick when the motion reverses. Here the mode is not stored but blended from the
@@ -109,6 +119,11 @@ class GMS(AbstractLaw):
     c : float
         Attraction parameter C of slipping elements towards :math:`\alpha_i s(v)` [N/s]; a
         slipping element relaxes at the rate :math:`C/|s(v)|` [1/s].
+    sigma1 : tuple of float
+        Element micro-damping :math:`\sigma_{1,i}` [N s/m], one per element (0: none): the
+        term :math:`\sigma_{1,i}\dot z_i` of the friction output, :math:`z_i = F_i / k_i` the
+        element deformation (Lampaert et al. 2003; Al-Bender et al. 2005). Empty (default):
+        :math:`\sigma_{1,i} = \sqrt{1\,\mathrm{kg}\sum_j k_j}\; k_i / \sum_j k_j` (see Notes).
     sigma2 : float
         Viscous coefficient [N s/m].
     switch_width : float
@@ -140,6 +155,14 @@ class GMS(AbstractLaw):
       element's force; the papers keep it slipping (attracted at the rate C) until a reversal,
       here it reloads at :math:`k_i v` once :math:`z_i < 1 - \varepsilon`. The two agree when
       :math:`C \approx k_i |v|`.
+    * Micro-damping: without :math:`\sigma_{1,i}` (the former default) a slider on the
+      stuck elements is an undamped oscillator of stiffness :math:`\sum k_i` and rings after
+      every slip (mass 1 kg, four-element preset: 50 Hz, the friction swinging below zero),
+      which a force-based stick-slip detector counts as events. The presets take
+      :math:`\sum_i\sigma_{1,i} = \sqrt{1\,\mathrm{kg}\sum_i k_i}` (as LuGre's
+      :math:`\sigma_1 = \sqrt{\sigma_0 \cdot 1\,\mathrm{kg}}` of Canudas de Wit et al. 1995),
+      shared in proportion to :math:`k_i`: critical damping of the presliding mode of a 1 kg
+      slider (our choice; the default when ``sigma1`` is left empty).
     * At v = 0 every element is at rest (the presliding memory is kept). The law is odd:
       F(-v, -F_i) = -F(v, F_i). With a zero limit (zero load under normal scaling) elements
       unload linearly over the slip distance :math:`\varepsilon\alpha_i\max(F_s, F_c, 1)/k_i`.
@@ -162,6 +185,7 @@ class GMS(AbstractLaw):
     delta: float = param(2.0, units="1", lo=0.0, lo_open=True)
     c: float = param(1e3, units="N/s", lo=0.0, lo_open=True)
     sigma2: float = param(0.4, units="N s/m", lo=0.0)
+    sigma1: tuple[float, ...] = param((), units="N s/m", lo=0.0)
     switch_width: float = param(0.05, units="1", lo=0.0, hi=0.5, lo_open=True)
     normal_scaling: bool = option(False, choices=(True, False))
 
@@ -178,6 +202,8 @@ class GMS(AbstractLaw):
             self._fail("k", "must list at least one element stiffness")
         if len(self.alpha) != len(self.k):
             self._fail("alpha", f"has {len(self.alpha)} entries but k has {len(self.k)}")
+        if self.sigma1 and len(self.sigma1) != len(self.k):
+            self._fail("sigma1", f"has {len(self.sigma1)} entries but k has {len(self.k)}")
         total = sum(self.alpha)
         if abs(total - 1.0) > 1e-6:
             self._fail("alpha", f"entries must sum to 1, got {total:.6g}")
@@ -197,10 +223,19 @@ class GMS(AbstractLaw):
         """Units of the element forces [N]."""
         return ("N",) * len(self.k)
 
+    @property
+    def element_damping(self) -> tuple[float, ...]:
+        """The micro-damping sigma1_i used [N s/m]: ``sigma1``, or the default rule when empty."""
+        if self.sigma1:
+            return tuple(float(d) for d in self.sigma1)
+        total = sum(self.k)
+        return tuple(math.sqrt(total) * ki / total for ki in self.k)
+
     def param_vector(self) -> FloatArray:
         head = [self.fc, self.fs, self.vs, self.delta, self.c, self.sigma2,
                 1.0 if self.normal_scaling else 0.0, float(len(self.k))]
-        return np.array(head + list(self.k) + list(self.alpha) + [self.switch_width], dtype=np.float64)
+        return np.array(head + list(self.k) + list(self.alpha) + [self.switch_width]
+                        + list(self.element_damping), dtype=np.float64)
 
     def _steady_state(self, v: float, normal_force: float) -> FloatArray:
         s = _s(v, normal_force, self.param_vector()) if v != 0 else 0.0

@@ -3,6 +3,8 @@
 Registered on :class:`~frictionlab.core.base.AbstractLaw` (so every rate law has them) and
 on :class:`~frictionlab.core.base.AbstractSteppedModel` (``"step"``, its discrete update).
 Each driver declares exactly the options it uses; ``rtol`` with ``"rk4"`` is an error.
+``v_stick`` (``rk4``, ``euler``, ``newmark``, the adaptive ones): the Karnopp stick band of a
+static law in a mass system (:mod:`frictionlab.systems.mass`; ``newmark`` refuses such a law).
 
 =========  =====================================  ==================================
 driver     scheme                                 options
@@ -36,6 +38,8 @@ _TOL = {"rtol": 1e-8, "atol": 1e-12, "max_wall_time": None, "max_steps": None,
         "progress": OptionSpec(None, lambda v: v is None or isinstance(v, bool) or callable(v),
                                "None, a bool or a callable f(t, t_end, steps, wall_s)")}
 _NEWMARK = {"newmark_beta": 0.25, "newmark_gamma": 0.5}
+# Karnopp stick band [m/s] of a static law in a mass system (None: see simulate.stick_velocity)
+_STICK = {"v_stick": None}
 
 
 def _law_driver(integrator: str):
@@ -49,15 +53,15 @@ def _law_driver(integrator: str):
     return run
 
 
-register_driver(AbstractLaw, "rk4", _law_driver("rk4"), default=True, options=_SAVE, systems=(AbstractSystem,),
+register_driver(AbstractLaw, "rk4", _law_driver("rk4"), default=True, options={**_SAVE, **_STICK}, systems=(AbstractSystem,),
                 description="classical Runge-Kutta 4, fixed step, compiled loop")
-register_driver(AbstractLaw, "euler", _law_driver("euler"), options=_SAVE, systems=(AbstractSystem,),
+register_driver(AbstractLaw, "euler", _law_driver("euler"), options={**_SAVE, **_STICK}, systems=(AbstractSystem,),
                 description="explicit Euler, fixed step, compiled loop (the papers' scheme)")
-register_driver(AbstractLaw, "newmark", _law_driver("newmark"), options={**_SAVE, **_NEWMARK},
+register_driver(AbstractLaw, "newmark", _law_driver("newmark"), options={**_SAVE, **_NEWMARK, **_STICK},
                 systems=(MassSystem,),
                 description="implicit Newmark-beta for mass systems (stiff laws)")
 for _name in _SCIPY:
-    register_driver(AbstractLaw, _name, _law_driver(_name), options={**_SAVE, **_TOL}, systems=(AbstractSystem,),
+    register_driver(AbstractLaw, _name, _law_driver(_name), options={**_SAVE, **_TOL, **_STICK}, systems=(AbstractSystem,),
                     adaptive=True, description=f"scipy solve_ivp {_SCIPY[_name]}, adaptive step")
 register_driver(AbstractLaw, "step", _law_driver("step"), options=_SAVE, feedback=True,
                 description="Python stepping loop (one RK4 step per dt); runs feedback protocols")

@@ -151,6 +151,7 @@ def run_law(
     max_wall_time: float | None = None,
     max_steps: int | None = None,
     progress: Any = None,
+    v_stick: float | None = None,
 ) -> xr.Dataset:
     """The generic law driver: ``integrator`` from :data:`INTEGRATORS` (see module docstring).
 
@@ -173,6 +174,10 @@ def run_law(
         :func:`~frictionlab.solve.integrate.adaptive.default_max_steps`); ``progress`` reports the simulated time reached
         (``None``: on stderr once a run takes over 10 s; ``True``, ``False`` or a callable
         ``f(t, t_end, steps, wall_s)``). See :mod:`frictionlab.solve.integrate.adaptive`.
+    v_stick : float, optional
+        Half-width [m/s] of the Karnopp stick band of a static law (no state) in a
+        :class:`~frictionlab.systems.mass.MassSystem` (see that module); default
+        :func:`stick_velocity`. Refused for any other model or system.
 
     Returns
     -------
@@ -220,6 +225,18 @@ def run_law(
     y0 = np.concatenate(system.initial_conditions(model, protocol)).astype(np.float64)
     sp = system.param_vector().astype(np.float64)
     lp = model.param_vector()
+    from ..systems.mass import MassSystem
+
+    if isinstance(system, MassSystem) and y0.size == len(system.state_names):
+        if integrator == "newmark":
+            raise ConfigError(f"integrator 'newmark' cannot run the static law {model.name!r} in a mass system (its "
+                              f"Newton step fails on the stick band's jump); use 'rk4' or 'radau' (option v_stick)")
+        sp = np.append(sp, stick_velocity(protocol, t_end) if v_stick is None else float(v_stick))
+        if not sp[-1] > 0:
+            raise ParameterError(f"integrator.v_stick = {v_stick!r} m/s must be > 0")
+    elif v_stick is not None:
+        raise ConfigError(f"integrator.v_stick is the stick band of a static law (no state) in a mass system; "
+                          f"{model.name} in {system.type_name!r} has no use for it")
     law_rates, law_friction = model.kernels()
     rhs = type(system)._rhs_kernel
 
@@ -256,6 +273,18 @@ def run_law(
         times = steps * dt
         U = U[2 * steps].T
     return _to_dataset(model, protocol, system, times, Y, F, U, integrator, dt)
+
+
+def stick_velocity(protocol: AbstractProtocol, t_end: float) -> float:
+    """Default Karnopp band [m/s]: 1e-3 of the largest drive speed of the run, at least 1e-6 m/s.
+
+    Small against the slip speeds (so the breakaway and slip phases are the law's), large
+    against the velocity a fixed step leaves at the end of a slip (about a dt, |a| dt with
+    a ~ (F_s - F_c) / M), so that a decelerating slider lands in the band instead of
+    stepping across zero; give ``v_stick`` when a coarse step or a slow drive needs another.
+    """
+    u = protocol.sample(np.linspace(0.0, t_end, 1001))
+    return max(1e-3 * float(np.max(np.abs(u[0]))), 1e-6)
 
 
 def _left_limits(protocol: AbstractProtocol, U: np.ndarray, dt: float, n: int) -> np.ndarray:

@@ -17,6 +17,19 @@ law's own initial state, e.g. ``RateState.v_init``) and the spring stretched to 
 steady friction. ``initial="rest"`` keeps the given ``x0``, ``v0``, ``preload`` and the
 law's own initial state (the behaviour before; a rate-and-state slider then starts at
 v = 0 where the log law has no finite friction).
+Stick of a static law (no state: Coulomb, Stribeck): such a law gives F(0) = 0 and
++-F_s at any velocity off zero, so an integrator never holds the slider (it creeps or the
+friction flips between +-F_s). The generic drivers therefore run a static law in a mass
+system with the stick band of Karnopp (1985): while |x'| < v_stick the friction balances
+the applied force K (x_d - x) + C (x_d' - x') + F_ext + M g sin(theta) as long as it lies
+between the breakaway limits, F(+-v_stick) or F(+-1e-9 v_stick) if larger (the static
+level of an exact law), and x' and x are then frozen;
+beyond them the friction is the limit and the slider accelerates. ``v_stick`` is the
+drivers' option (``simulate(..., v_stick=...)``), appended to the system parameters as
+``sp[7]`` by :func:`frictionlab.solve.simulate.run_law`; dynamic laws run without it.
+D. Karnopp, "Computer simulation of stick-slip friction in mechanical dynamic systems",
+J. Dyn. Syst. Meas. Control 107(1), 100-103, 1985.
+
 The convenience constructors :func:`spring_slider`, :func:`incline`, :func:`spring_mass`
 and :func:`force_ramp_mass` fill the relevant fields.
 """
@@ -45,8 +58,22 @@ def _rhs(ys, z, vd, fn, fext, sp, law_rates, law_friction, lp, dys, dz):
     if sp[6] > 0.5:
         fn = m * sp[5] * sp[4]
     xdot = ys[2]
-    f = law_friction(z, xdot, fn, lp)
     dys[0] = vd
+    if sp.size > 7 and z.size == 0 and abs(xdot) < sp[7]:
+        # Karnopp (1985) stick band of a static law: sp[7] = v_stick (see MassSystem)
+        fa = sp[1] * (ys[0] - ys[1]) + sp[2] * (vd - xdot) + fext + m * sp[5] * sp[3]
+        # breakaway limits: the law at the band edge or just off zero, whichever is larger
+        hi = max(law_friction(z, sp[7], fn, lp), law_friction(z, 1e-9 * sp[7], fn, lp))
+        lo = min(law_friction(z, -sp[7], fn, lp), law_friction(z, -1e-9 * sp[7], fn, lp))
+        if lo <= fa <= hi:  # stuck: friction balances the applied force, no acceleration, no slip
+            dys[1] = 0.0
+            dys[2] = 0.0
+            return fa
+        f = hi if fa > hi else lo
+        dys[1] = xdot
+        dys[2] = (fa - f) / m
+        return f
+    f = law_friction(z, xdot, fn, lp)
     dys[1] = xdot
     dys[2] = (sp[1] * (ys[0] - ys[1]) + sp[2] * (vd - xdot) + fext + m * sp[5] * sp[3] - f) / m
     if z.size:
