@@ -121,7 +121,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    import matplotlib.pyplot as plt
+    from ...plot import plt
 
     fig, axes = plt.subplots(1, 3, figsize=(15, 4))
     axes[0].plot(ds.slip / MM, ds.shear_stress / MPA, label="Fig. 7 (rate + pressure)")
