@@ -1,8 +1,9 @@
 """Plot helpers: one per result kind. Each takes a Dataset and returns a Figure (no show()).
 
 matplotlib is loaded on the first drawing call, not on import: ``plt`` here is a stand-in
-that imports ``matplotlib.pyplot`` (with the non-interactive Agg backend) when one of its
-attributes is first used, so a module may ``from frictionlab.plot import plt, time_series`` at
+that builds :class:`matplotlib.figure.Figure` objects (object API, never ``matplotlib.use``:
+the user's backend and pyplot's figure list stay as they were), importing matplotlib at the
+first figure, so a module may ``from frictionlab.plot import plt, time_series`` at
 the top and still import cheaply (``frictionlab show``, the scenario registry).
 """
 
@@ -19,28 +20,47 @@ __all__ = ["time_series", "versus", "curves", "save", "phase_plane", "displaceme
 
 
 class _Pyplot:
-    """``matplotlib.pyplot``, imported (Agg backend) on first attribute access."""
+    """Figures through matplotlib's object API; nothing here touches the user's backend.
+
+    ``figure`` and ``subplots`` build a :class:`matplotlib.figure.Figure` that pyplot does not
+    track (so a Jupyter session neither shows it twice nor loses its own backend: the helpers
+    never call ``matplotlib.use``), ``close`` releases nothing pyplot holds; any other
+    attribute (``cm``, ``get_cmap``, ...) is read from ``matplotlib.pyplot``, whose import
+    changes no backend.
+    """
+
+    @staticmethod
+    def figure(*, figsize=None, **kwargs: Any) -> Figure:
+        from matplotlib.figure import Figure
+
+        return Figure(figsize=figsize, **kwargs)
+
+    def subplots(self, nrows: int = 1, ncols: int = 1, *, figsize=None, subplot_kw=None,
+                 gridspec_kw=None, **kwargs: Any):
+        fig = self.figure(figsize=figsize)
+        axes = fig.subplots(nrows, ncols, subplot_kw=subplot_kw, gridspec_kw=gridspec_kw, **kwargs)
+        return fig, axes
+
+    @staticmethod
+    def close(fig: Any = None) -> None:
+        """A helper's figure is not pyplot's: closing it clears it; pyplot's own are left alone."""
+        if fig is not None and hasattr(fig, "clear"):
+            fig.clear()
 
     def __getattr__(self, name: str) -> Any:
-        if "pyplot" not in self.__dict__:  # once, as the import of this package used to
-            import matplotlib
+        import matplotlib.pyplot
 
-            matplotlib.use("Agg")
-            import matplotlib.pyplot
-
-            self.__dict__["pyplot"] = matplotlib.pyplot
-        return getattr(self.__dict__["pyplot"], name)
+        return getattr(matplotlib.pyplot, name)
 
     def __repr__(self) -> str:
-        return "<matplotlib.pyplot, imported on first use>"
+        return "<frictionlab figures (object API; matplotlib imported on first use)>"
 
 
 plt: Any = _Pyplot()
 
 def pyplot() -> Any:
-    """The real :mod:`matplotlib.pyplot` (Agg backend), imported now if it was not yet."""
-    plt.__getattr__("figure")  # the stand-in imports pyplot on its first attribute access
-    return plt.__dict__["pyplot"]
+    """The figure maker of the helpers (object API, the user's backend untouched)."""
+    return plt
 
 
 def _label(ds: xr.Dataset, name: str) -> str:

@@ -54,11 +54,26 @@ def run_one(sc: Scenario, out: Path, quick: bool, overrides: dict | None = None,
     except FrictionLabError as exc:
         res.error = f"{type(exc).__name__}: {exc}"
     except Exception as exc:  # a crash is reported, not hidden, and does not stop the report
+        if _interrupted(exc):  # Ctrl-C met a compiled loop or a worker: still a Ctrl-C, not a fail
+            raise KeyboardInterrupt from exc
         res.error = f"{type(exc).__name__}: {exc}"
         if debug:
             res.error += "\n" + traceback.format_exc()
     res.seconds = time.perf_counter() - t0
     return res
+
+
+def _interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` carries a Ctrl-C: numba code (and C extensions) that return while Python's
+    SIGINT handler has set its flag raise ``SystemError: ... returned a result with an exception
+    set`` with the KeyboardInterrupt as its cause or context."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def reproduce(scenarios: list[Scenario], out: Path, *, quick: bool = False, progress=None,

@@ -44,7 +44,7 @@ the rule would give 1.6e-3 m/s (measured once, not part of the run).
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
+from ...plot import plt
 import numpy as np
 import xarray as xr
 

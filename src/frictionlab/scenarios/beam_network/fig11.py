@@ -8,7 +8,7 @@ Preset ``vf60-calibrated``.
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
+from ...plot import plt
 import numpy as np
 import xarray as xr
 

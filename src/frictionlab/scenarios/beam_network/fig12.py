@@ -15,7 +15,7 @@ rest; metrics use the last 40 % (spec S9 rule: >= 3 peaks of prominence > 2 %).
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
+from ...plot import plt
 import numpy as np
 import xarray as xr
 

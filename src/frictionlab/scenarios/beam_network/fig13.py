@@ -17,7 +17,7 @@ the paper's three c_b: it does not stick-slip, the evidence of the pattern devia
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
+from ...plot import plt
 import numpy as np
 import xarray as xr
 

@@ -9,7 +9,7 @@ prominence > 2 % of the mean force in the last 40 % of the run (spec S9).
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
+from ...plot import plt
 import numpy as np
 import xarray as xr
 

@@ -12,7 +12,7 @@ friction saturates within the first second, long before the first global slip.
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
+from ...plot import plt
 import numpy as np
 import xarray as xr
 

@@ -116,7 +116,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    import matplotlib.pyplot as plt
+    from ...plot import plt
 
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 3.8))
     ax1.plot(ds.time.values, ds.friction_coefficient.values)

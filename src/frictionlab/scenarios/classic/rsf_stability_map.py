@@ -176,7 +176,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    import matplotlib.pyplot as plt
+    from ...plot import plt
 
     fig, ax = plt.subplots(figsize=(6.4, 4.6))
     lg = ds.log10_growth.transpose("stiffness_ratio", "velocity")

@@ -182,7 +182,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    import matplotlib.pyplot as plt
+    from ...plot import plt
 
     fig, ax = plt.subplots(figsize=(8, 4))
     x = np.arange(ds.plant.size)

@@ -72,7 +72,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    import matplotlib.pyplot as plt
+    from ...plot import plt
     from matplotlib.colors import LogNorm
 
     ds = to_paper_units(ds)

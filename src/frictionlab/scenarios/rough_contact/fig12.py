@@ -50,7 +50,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    import matplotlib.pyplot as plt
+    from ...plot import plt
 
     ds = to_paper_units(ds)
     fig, ax = plt.subplots(2, 2, figsize=(11, 7))

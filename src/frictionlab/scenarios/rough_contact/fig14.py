@@ -311,7 +311,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    import matplotlib.pyplot as plt
+    from ...plot import plt
 
     ni = ds.sizes["interaction"]
     fig, ax = plt.subplots(2, ni, figsize=(6 * ni, 7), squeeze=False)

@@ -73,7 +73,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    import matplotlib.pyplot as plt
+    from ...plot import plt
 
     fig, ax = plt.subplots(1, ds.sizes["interaction"], figsize=(7 * ds.sizes["interaction"], 4), squeeze=False)
     for j, inter in enumerate(ds.interaction.values):

@@ -63,7 +63,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    import matplotlib.pyplot as plt
+    from ...plot import plt
 
     ds = to_paper_units(ds)
     fig, ax = plt.subplots(1, 4, figsize=(18, 4))

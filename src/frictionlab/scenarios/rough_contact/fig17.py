@@ -85,7 +85,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    import matplotlib.pyplot as plt
+    from ...plot import plt
 
     ds = to_paper_units(ds)
     fig, ax = plt.subplots(2, 1, figsize=(8, 7), sharex=True)

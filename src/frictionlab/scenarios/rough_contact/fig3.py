@@ -146,7 +146,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    import matplotlib.pyplot as plt
+    from ...plot import plt
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     prof = str(ds.profile.values[0])

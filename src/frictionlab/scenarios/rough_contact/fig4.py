@@ -96,7 +96,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    import matplotlib.pyplot as plt
+    from ...plot import plt
 
     ds = to_paper_units(ds)
     b = ds.sel(interaction="boussinesq")

@@ -254,7 +254,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    import matplotlib.pyplot as plt
+    from ...plot import plt
 
     fig, ax = plt.subplots(1, 2, figsize=(11, 4))
     for k, inter in enumerate(ds.interaction.values):

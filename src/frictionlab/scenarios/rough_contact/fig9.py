@@ -67,7 +67,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    import matplotlib.pyplot as plt
+    from ...plot import plt
 
     ds = to_paper_units(ds)
     F = ds.probe_force.values

@@ -149,7 +149,7 @@ def _specimen_effect(ds: xr.Dataset):
 
 
 def plot(ds: xr.Dataset):
-    import matplotlib.pyplot as plt
+    from ...plot import plt
 
     fig, ax = plt.subplots(figsize=(7, 4))
     for i, sp in enumerate(ds.specimen.values):

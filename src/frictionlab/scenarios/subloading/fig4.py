@@ -151,7 +151,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    import matplotlib.pyplot as plt
+    from ...plot import plt
 
     fig, axes = plt.subplots(1, 3, figsize=(15, 4))
     for v in ds.velocity.values:

@@ -167,7 +167,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    import matplotlib.pyplot as plt
+    from ...plot import plt
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     for i, r in enumerate(ds.rho.values):

@@ -116,7 +116,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    import matplotlib.pyplot as plt
+    from ...plot import plt
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     for i, b in enumerate(ds.b.values):

@@ -167,7 +167,7 @@ def _pressure_dependency(ds: xr.Dataset, cfg: dict):
 
 
 def plot(ds: xr.Dataset):
-    import matplotlib.pyplot as plt
+    from ...plot import plt
 
     fig, axes = plt.subplots(1, 3, figsize=(15, 4))
     axes[0].plot(ds.slip / MM, ds.shear_stress / MPA, label="Fig. 7 (rate + pressure)")

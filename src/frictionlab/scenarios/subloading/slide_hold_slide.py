@@ -102,7 +102,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    import matplotlib.pyplot as plt
+    from ...plot import plt
 
     fig, axes = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
     axes[0].plot(ds.time, ds.shear_stress / MPA, label="f_t")

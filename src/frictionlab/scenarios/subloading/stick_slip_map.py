@@ -378,7 +378,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    import matplotlib.pyplot as plt
+    from ...plot import plt
 
     fig, ax = plt.subplots(figsize=(6.4, 5.0))
     amp = ds.amplitude.transpose("c", "drive_velocity").values
