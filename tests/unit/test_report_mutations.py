@@ -95,7 +95,8 @@ def test_cli_reproduce_mutations_counts_and_exit(toy, cli, tmp_path):
 PORTED = ["kloss/fig4a", "kloss/fig4b", "kloss/fig7", "kloss/fig8", "kloss/fig10", "kloss/fig12", "kloss/fig13", "kloss/pstar-fit",
           "microjunction/load-hold-unload", "microjunction/cyclic-load", "microjunction/hold-time-friction",
           "subloading/fig12", "subloading/fig6", "subloading/fig4", "subloading/fig7", "subloading/slide-hold-slide",
-          "classic/rsf-velocity-step", "classic/stribeck-curve"]
+          "classic/rsf-velocity-step", "classic/stribeck-curve",
+          "classic/dahl-hysteresis"]
 PORTED_SLOW = ["kloss/fig5", "kloss/fig6", "kloss/fig14", "kloss/naca0012-fit", "microjunction/constant-load-creep",
                "subloading/fig11", "subloading/fig5", "subloading/fig9", "subloading/stick-slip-map"]
 
