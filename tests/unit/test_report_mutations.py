@@ -96,7 +96,7 @@ PORTED = ["kloss/fig4a", "kloss/fig4b", "kloss/fig7", "kloss/fig8", "kloss/fig10
           "microjunction/load-hold-unload", "microjunction/cyclic-load", "microjunction/hold-time-friction",
           "subloading/fig12", "subloading/fig6", "subloading/fig4", "subloading/fig7", "subloading/slide-hold-slide",
           "classic/rsf-velocity-step", "classic/stribeck-curve",
-          "classic/dahl-hysteresis"]
+          "classic/dahl-hysteresis", "classic/rsf-slide-hold-slide"]
 PORTED_SLOW = ["kloss/fig5", "kloss/fig6", "kloss/fig14", "kloss/naca0012-fit", "microjunction/constant-load-creep",
                "subloading/fig11", "subloading/fig5", "subloading/fig9", "subloading/stick-slip-map",
                "classic/rsf-stability"]
