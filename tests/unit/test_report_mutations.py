@@ -94,9 +94,12 @@ def test_cli_reproduce_mutations_counts_and_exit(toy, cli, tmp_path):
 #: in the fast suite, those whose mutated reruns take over ~5 s each in the slow tier
 PORTED = ["kloss/fig4a", "kloss/fig4b", "kloss/fig7", "kloss/fig8", "kloss/fig10", "kloss/fig12", "kloss/fig13", "kloss/pstar-fit",
           "microjunction/load-hold-unload", "microjunction/cyclic-load", "microjunction/hold-time-friction",
-          "subloading/fig12", "subloading/fig6", "subloading/fig4", "subloading/fig7", "subloading/slide-hold-slide"]
+          "subloading/fig12", "subloading/fig6", "subloading/fig4", "subloading/fig7", "subloading/slide-hold-slide",
+          "classic/rsf-velocity-step", "classic/stribeck-curve",
+          "classic/dahl-hysteresis", "classic/rsf-slide-hold-slide"]
 PORTED_SLOW = ["kloss/fig5", "kloss/fig6", "kloss/fig14", "kloss/naca0012-fit", "microjunction/constant-load-creep",
-               "subloading/fig11", "subloading/fig5", "subloading/fig9", "subloading/stick-slip-map"]
+               "subloading/fig11", "subloading/fig5", "subloading/fig9", "subloading/stick-slip-map",
+               "classic/rsf-stability", "classic/compare-velocity-step", "classic/compare-slide-hold-slide"]
 
 
 def _no_survivor(name: str) -> None:

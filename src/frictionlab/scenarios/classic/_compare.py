@@ -56,6 +56,11 @@ def _rate_state(protocol: Any) -> Any:
     return setup_run("rate_state", protocol, True, None)[0]
 
 
+# The comparison scenarios run one protocol through every model with each model's own parameters: no paper
+# states these runs, so their checks are verification (each model against its own closed forms, the fit
+# recovering the rate_state model) or extension (qualitative properties across models).
+
+
 def model_coverage_check(ds: xr.Dataset, requested: Sequence[str]):
     """Every requested model appears in the result, run or with the reason it could not run."""
     names = [str(m) for m in ds.model.values]
@@ -63,7 +68,8 @@ def model_coverage_check(ds: xr.Dataset, requested: Sequence[str]):
     failed = [f"{n} ({str(s).removeprefix('failed: ')})" for n, s in zip(names, ds.status.values) if s != "ok"]
     passed = sorted(names) == sorted(requested) and all(str(s) for s in ds.status.values)
     return check("every requested model is run or reported with the reason it failed (none dropped)",
-                 f"{len(requested)} models", f"{len(ok)} ran; not run: {'; '.join(failed) or 'none'}", passed)
+                 f"{len(requested)} models", f"{len(ok)} ran; not run: {'; '.join(failed) or 'none'}", passed,
+                 kind="verification")
 
 
 def rsf_recovery_checks(ds: xr.Dataset, protocol: Any) -> list:
@@ -77,12 +83,13 @@ def rsf_recovery_checks(ds: xr.Dataset, protocol: Any) -> list:
         val, se = float(ds[f"rsf_{k}"].values[i]), float(ds[f"rsf_{k}_stderr"].values[i])
         if not math.isfinite(val):
             out.append(check(f"RSF fit to the rate_state model: {k} not identifiable from this protocol "
-                             "(single sliding velocity), held fixed", "fixed (n/a)", "fixed", True))
+                             "(single sliding velocity), held fixed", "fixed (n/a)", "fixed", True, kind="verification"))
             continue
         exp = float(getattr(truth, k))
         err = abs(val - exp)
         out.append(check(f"RSF fit to the rate_state model recovers its own {k} within 3 standard errors",
-                         f"{exp:.6g} ± 3 SE", f"{val:.8g} ± {se:.2g} (|err| = {err:.2g})", err <= 3.0 * se))
+                         f"{exp:.6g} ± 3 SE", f"{val:.8g} ± {se:.2g} (|err| = {err:.2g})", err <= 3.0 * se,
+                         kind="verification"))
     return out
 
 
@@ -96,7 +103,7 @@ def steady_checks(ds: xr.Dataset, rtol: float = 1e-3) -> list:
         got = float(ds.steady_after_step.values[i])
         out.append(check(f"{m}: friction at the end of the {ds.attrs['v_after']:g} m/s segment = its steady-state "
                          "curve", f"{exp:.6f} (rel {rtol:g})", got, abs(got - exp) <= rtol * max(abs(exp), 1e-3),
-                         fmt=".6f"))
+                         fmt=".6f", kind="verification"))
     return out
 
 
@@ -112,16 +119,16 @@ def direct_effect_checks(ds: xr.Dataset, rate_strengthening: Collection[str], rt
         if math.isfinite(exp):
             out.append(check(f"{m}: instantaneous friction jump at the velocity step (state frozen at the step)",
                              f"{exp:+.6f} (rel {rtol:g}, abs 1e-6)", got,
-                             abs(got - exp) <= max(rtol * abs(exp), 1e-6), fmt="+.6f"))
+                             abs(got - exp) <= max(rtol * abs(exp), 1e-6), fmt="+.6f", kind="verification"))
         if str(m) not in rate_strengthening:
             continue
         if math.isfinite(exp) and exp != 0.0:  # an instantaneous jump exists: its sign
             out.append(check(f"{m}: positive direct effect (instantaneous rise at the velocity increase)",
-                             "> 0", got, got > 0, fmt="+.3g"))
+                             "> 0", got, got > 0, fmt="+.3g", kind="extension"))
         else:  # elastic models (friction = a stress state): no jump, the rise builds over a short slip
             peak = float(ds.peak_after_step.values[i])
             out.append(check(f"{m}: positive direct effect (friction rises within 5 % of the segment after "
-                             "the velocity increase)", "> 0", peak, peak > 0, fmt="+.3g"))
+                             "the velocity increase)", "> 0", peak, peak > 0, fmt="+.3g", kind="extension"))
     return out
 
 
@@ -139,7 +146,8 @@ def healing_checks(ds: xr.Dataset, protocol: Any, heals: Mapping[str, bool], rto
             exp = m.b * math.log(1.0 + v * th / m.dc)
             got = float(ds.hold_peaks.values[i, k])
             out.append(check(f"rate_state: reslide peak after a {th:g} s hold = b ln(1 + V t_h / D_c)",
-                             f"{exp:.6f} (rel {rtol:g})", got, abs(got - exp) <= rtol * exp, fmt=".6f"))
+                             f"{exp:.6f} (rel {rtol:g})", got, abs(got - exp) <= rtol * exp, fmt=".6f",
+                             kind="verification"))
     for j, name in enumerate(ds.model.values):
         if ds.status.values[j] != "ok" or str(name) not in heals:
             continue
@@ -147,9 +155,9 @@ def healing_checks(ds: xr.Dataset, protocol: Any, heals: Mapping[str, bool], rto
         if heals[str(name)]:
             ok = bool(np.all(peaks > 0) and np.all(np.diff(peaks) > 0))
             out.append(check(f"{name}: friction heals during holds, more for longer holds",
-                             "peaks > 0, increasing", ", ".join(f"{p:.4g}" for p in peaks), ok))
+                             "peaks > 0, increasing", ", ".join(f"{p:.4g}" for p in peaks), ok, kind="extension"))
         else:
             worst = float(np.max(np.abs(peaks)))
             out.append(check(f"{name}: no healing (memoryless, or its state is frozen at zero slip rate)",
-                             f"|peak| < {atol_none:g}", worst, worst < atol_none, fmt=".2g"))
+                             f"|peak| < {atol_none:g}", worst, worst < atol_none, fmt=".2g", kind="extension"))
     return out

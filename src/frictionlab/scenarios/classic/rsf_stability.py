@@ -10,7 +10,7 @@ import xarray as xr
 from ...core.registry import make_model
 from ...plot import time_series
 from ...reference.rate_state import critical_stiffness
-from ..base import Scenario, check, register_scenario
+from ..base import Mutation, Scenario, check, register_scenario
 from ..config import apply_overrides, run_config
 
 V = 1e-6
@@ -25,6 +25,12 @@ CONFIG = {
     "integrator": {"driver": "radau", "dt": 1e-3, "save_dt": 0.1, "rtol": 1e-8, "atol": 1e-14},
     "stiffness_ratios": [0.6, 0.8, 1.2, 1.5],
 }
+# the stated parameters (granite-typical, N = 1); the stiffnesses are multiples of Rice & Ruina's
+# k_c = (b - a) N / Dc at these values (500 N/m), and the linear theory is evaluated with them, so a mutated
+# model moves the run and not the spring or the expectation
+PRINTED = {"a": 0.010, "b": 0.015, "dc": 1e-5, "normal_force": 1.0}
+_DC_LONG = Mutation("Dc read as 20 um (k_c halves)", {"model.dc": 2e-5})
+_DC_SHORT = Mutation("Dc read as 5 um (k_c doubles)", {"model.dc": 5e-6})
 
 
 def _model(cfg: dict):
@@ -33,8 +39,14 @@ def _model(cfg: dict):
 
 
 def k_critical(cfg: dict) -> float:
+    """k_c of the model that ran, at the configured normal force."""
     model = _model(cfg)
     return critical_stiffness(model.a, model.b, model.dc, float(cfg["protocol"]["normal_force_value"]))
+
+
+def k_critical_printed() -> float:
+    """Rice & Ruina's k_c = (b - a) N / Dc at the stated parameters [N/m]: the unit of ``stiffness_ratios``."""
+    return critical_stiffness(PRINTED["a"], PRINTED["b"], PRINTED["dc"], PRINTED["normal_force"])
 
 
 def linear_theory(cfg: dict, ratio: float) -> tuple[float, float]:
@@ -46,12 +58,11 @@ def linear_theory(cfg: dict, ratio: float) -> tuple[float, float]:
     trace :math:`(b-\kappa)/a - 1` and determinant :math:`\kappa/a`: neutral at
     :math:`\kappa = b - a` (:math:`K = k_c`), oscillating at :math:`\omega_c = (V/D_c)\sqrt{(b-a)/a}`.
     """
-    model = _model(cfg)
-    fn = float(cfg["protocol"]["normal_force_value"])
-    kappa = ratio * k_critical(cfg) * model.dc / fn
-    tr = (model.b - kappa) / model.a - 1.0
-    det = kappa / model.a
-    scale = cfg["protocol"]["v"] / model.dc
+    a, b, dc, fn = PRINTED["a"], PRINTED["b"], PRINTED["dc"], PRINTED["normal_force"]
+    kappa = ratio * k_critical_printed() * dc / fn
+    tr = (b - kappa) / a - 1.0
+    det = kappa / a
+    scale = cfg["protocol"]["v"] / dc
     return 0.5 * tr * scale, math.sqrt(max(det - 0.25 * tr * tr, 0.0)) * scale
 
 
@@ -63,7 +74,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     steady = make_model("rate_state", None, **{**model.to_dict(), "v_init": v})
     preload = float(steady.friction_curve(np.array([v]), fn)[0])
     base = {k: val for k, val in cfg.items() if k != "stiffness_ratios"}
-    kc = k_critical(cfg)
+    kc = k_critical_printed()
     given = float(cfg["system"].get("stiffness", 0.0))
     ratios = [given / kc] if given > 0 else [float(r) for r in cfg["stiffness_ratios"]]
     runs = []
@@ -76,6 +87,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     ds["log_velocity_ratio"] = (np.log(np.maximum(np.abs(ds.slip_velocity), 1e-300) / v))
     ds["log_velocity_ratio"].attrs["units"] = "1"
     ds.attrs["k_c"] = kc
+    ds.attrs["k_c_model"] = k_critical(cfg)
     return ds
 
 
@@ -97,7 +109,7 @@ def oscillation(t: np.ndarray, phi: np.ndarray, lo: float = 1e-6, hi: float = 0.
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
     out = []
-    kc = k_critical(cfg)
+    kc = k_critical_printed()
     for ratio in ds.stiffness_ratio.values:
         sub = ds.sel(stiffness_ratio=ratio)
         t = sub.time.values
@@ -109,20 +121,22 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
             swing = float(min(last.max(), -last.min()))
             ok = ratio <= 0.8 + 1e-12 and swing > 2.0
             out.append(check(f"K = {ratio:g} k_c (k_c = (b-a) N / Dc = {kc:g} N/m): oscillation grows into stick-slip",
-                             "v swings beyond e^2 V and below e^-2 V in the last 30 %", swing, ok, fmt=".2f"))
+                             "v swings beyond e^2 V and below e^-2 V in the last 30 %", swing, ok, fmt=".2f",
+                             mutations=(_DC_LONG,)))
         else:
             ratio_amp = float(np.ptp(last)) / first
             out.append(check(f"K = {ratio:g} k_c: steady sliding is stable (perturbation decays)",
-                             "last-30 % amplitude < 1 % of the initial", ratio_amp, ratio_amp < 0.01, fmt=".2e"))
+                             "last-30 % amplitude < 1 % of the initial", ratio_amp, ratio_amp < 0.01, fmt=".2e",
+                             mutations=(_DC_SHORT,)))
         rate_th, omega_th = linear_theory(cfg, float(ratio))
         rate, period, npk = oscillation(t, phi)
         ok_rate = math.isfinite(rate) and abs(rate - rate_th) < 0.1 * abs(rate_th)
         out.append(check(f"K = {ratio:g} k_c: small-oscillation growth rate = linear stability theory",
-                         f"{rate_th:.4g} 1/s within 10 %", rate, ok_rate, fmt=".4g"))
+                         f"{rate_th:.4g} 1/s within 10 %", rate, ok_rate, fmt=".4g", mutations=(_DC_LONG, _DC_SHORT)))
         period_th = 2 * math.pi / omega_th
         ok_p = math.isfinite(period) and abs(period - period_th) < 0.05 * period_th
         out.append(check(f"K = {ratio:g} k_c: small-oscillation period = linear theory", f"{period_th:.4g} s within 5 %",
-                         period, ok_p, fmt=".4g"))
+                         period, ok_p, fmt=".4g", mutations=(_DC_LONG, _DC_SHORT)))
     return out
 
 
@@ -149,7 +163,8 @@ register_scenario(Scenario(
     name="classic/rsf-stability",
     description=("Spring-slider (M = 1 kg, quasi-static: M V^2 / (a N Dc) = 1e-5) with aging-law rate-and-state "
                  "friction, arcsinh form, granite-typical (a 0.010, b 0.015, Dc 10 um), N = 1, V = 1 um/s, state "
-                 "perturbed by 0.5 %; K = 0.6, 0.8, 1.2, 1.5 k_c with k_c = (b - a) N / Dc (Ruina 1983). "
+                 "perturbed by 0.5 %; K = 0.6, 0.8, 1.2, 1.5 k_c with k_c = (b - a) N / Dc = 500 N/m at these "
+                 "parameters (Ruina 1983; a changed model keeps these springs: give system.stiffness). "
                  "Integrated with adaptive Radau (the direct effect makes the problem very stiff)."),
     config=CONFIG, run=run, checks=checks, plot=plot, summary=summary,
     derived={"system.preload": "protocol.v or the model (the spring carries the steady friction at protocol.v)"},
