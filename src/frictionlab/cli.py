@@ -449,6 +449,11 @@ def main(argv: list[str] | None = None) -> None:
     naming the exception and exit 1.
     """
     global _DEBUG
+    import os
+
+    # the command draws to files only: a non-interactive backend unless the user chose one (the plot
+    # helpers never pick a backend, so a notebook keeps its own)
+    os.environ.setdefault("MPLBACKEND", "Agg")
     args = list(sys.argv[1:] if argv is None else argv)
     from .core.provenance import set_command
 
@@ -488,6 +493,11 @@ def main(argv: list[str] | None = None) -> None:
         err_console.print("[red]error:[/red] " + escape(_one_line(exc)), highlight=False, soft_wrap=True)
         raise SystemExit(2) from None
     except Exception as exc:  # a bug: one line, the traceback with --debug
+        from .report.reproduce import _interrupted
+
+        if _interrupted(exc):  # Ctrl-C inside a compiled loop, raised as a SystemError caused by it
+            _say("interrupted", err=True)
+            raise SystemExit(130) from None
         if debug:
             raise
         err_console.print("[red]internal error:[/red] " + escape(_one_line(f"{type(exc).__name__}: {exc}"))

@@ -25,3 +25,13 @@ def test_systemerror_carrying_ctrl_c_is_an_interrupt(tmp_path):
 def test_plain_systemerror_is_still_a_failure():
     assert not rep._interrupted(SystemError("x"))
     assert rep._interrupted(SystemError("x").with_traceback(None)) is False
+
+
+def test_cli_run_exits_130_on_a_ctrl_c_raised_as_systemerror(tmp_path, cli, monkeypatch):
+    """``frictionlab run`` (not only reproduce): the catch-all turned it into exit 1 'internal error'."""
+    from frictionlab.scenarios import base as scenario_base
+
+    sc = Scenario(name="test/interrupt-run", description="d", config={}, run=_run, checks=None, plot=None)
+    monkeypatch.setitem(scenario_base._SCENARIOS, sc.name, sc)
+    code, _, err = cli(["run", sc.name, "--out", tmp_path])
+    assert code == 130 and "interrupted" in err and "internal error" not in err
