@@ -82,10 +82,11 @@ def param_entries(model: Any) -> list[Entry]:
         elif item.startswith("len:"):
             field = item[4:]
             out.append(Entry(f"n_{field}", float(len(getattr(model, field))), False, doc=f"{len(getattr(model, field))} {field} entries"))
-        elif item.endswith("[]"):
-            field = item[:-2]
+        elif item.endswith("[]") or "[]<" in item:  # "field[]" or "field[]<attribute": the values in force
+            field, _, source = item.partition("[]<")
+            field = field.removesuffix("[]")
             out.extend(_field_entry(model, fields[field], f"{field}[{i + 1}]", x)
-                       for i, x in enumerate(getattr(model, field)))
+                       for i, x in enumerate(getattr(model, source or field)))
         else:
             out.append(_field_entry(model, fields[item], item, getattr(model, item)))
     rebuilt = np.array([e.value for e in out])

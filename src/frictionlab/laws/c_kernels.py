@@ -77,7 +77,8 @@ C_KERNELS: dict[str, CKernel] = {
 """),
     # Al-Bender, Lampaert & Swevers (2005), eqs. 4-5, with the regularised switch of frictionlab.laws.gms
     "gms": CKernel(
-        layout=("fc", "fs", "vs", "delta", "c", "sigma2", "normal_scaling", "len:k", "k[]", "alpha[]", "switch_width"),
+        layout=("fc", "fs", "vs", "delta", "c", "sigma2", "normal_scaling", "len:k", "k[]", "alpha[]", "switch_width",
+                "sigma1[]<element_damping"),  # the damping in force (the default when sigma1 is empty)
         helpers="""
 /* signed Stribeck curve s(v) (+ for v = 0) */
 static double gms_s(double v, double fn, const double *p)
@@ -86,30 +87,37 @@ static double gms_s(double v, double fn, const double *p)
     if (p[6] > 0.5) g *= fn;
     return v < 0.0 ? -g : g;
 }
+/* dF_i/dt of element i at force fi (v != 0) */
+static double gms_rate(int i, double fi, double v, double s, double sg, int n, const double *p)
+{
+    double k = p[8 + i], a = p[8 + n + i], eps = p[8 + 2 * n];
+    if (s == 0.0) return -k * fabs(v) * fi / (eps * a * fmax(fmax(p[0], p[1]), 1.0));
+    double z = fi / (a * s);
+    double u = (z - 1.0) / eps + 1.0;
+    double w = u <= 0.0 ? 0.0 : (u >= 1.0 ? 1.0 : u * u * (3.0 - 2.0 * u));
+    return (1.0 - w) * k * v + w * sg * p[4] * (a - fi / s);
+}
 """,
         rates="""
     int n = (int)p[7];
     int i;
     if (v == 0.0) { for (i = 0; i < n; i++) dx[i] = 0.0; return; }
     double s = gms_s(v, fn, p);
-    double c = p[4];
-    double eps = p[8 + 2 * n];
     double sg = v > 0.0 ? 1.0 : -1.0;
-    double lim = fmax(fmax(p[0], p[1]), 1.0);
-    for (i = 0; i < n; i++) {
-        double k = p[8 + i], a = p[8 + n + i], fi = x[i];
-        if (s == 0.0) { dx[i] = -k * fabs(v) * fi / (eps * a * lim); continue; }
-        double z = fi / (a * s);
-        double u = (z - 1.0) / eps + 1.0;
-        double w = u <= 0.0 ? 0.0 : (u >= 1.0 ? 1.0 : u * u * (3.0 - 2.0 * u));
-        dx[i] = (1.0 - w) * k * v + w * sg * c * (a - fi / s);
-    }
+    for (i = 0; i < n; i++) dx[i] = gms_rate(i, x[i], v, s, sg, n, p);
 """,
         friction="""
-    (void)fn;
     int n = (int)p[7];
     double f = p[5] * v;
     for (int i = 0; i < n; i++) f += x[i];
+    if (v != 0.0) { /* micro-damping sigma1_i dz_i/dt = (sigma1_i / k_i) dF_i/dt */
+        double s = gms_s(v, fn, p);
+        double sg = v > 0.0 ? 1.0 : -1.0;
+        for (int i = 0; i < n; i++) {
+            double d = p[8 + 2 * n + 1 + i];
+            if (d > 0.0) f += d / p[8 + i] * gms_rate(i, x[i], v, s, sg, n, p);
+        }
+    }
     return f;
 """),
     # Dahl (1968)
