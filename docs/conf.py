@@ -57,7 +57,26 @@ numpydoc_show_class_members = False
 numpydoc_validation_checks: set[str] = set()
 numpydoc_xref_param_type = False
 
+def _frictionlab_figures(block, block_vars, gallery_conf):
+    """Sphinx-gallery scraper for the figures frictionlab.plot returns: matplotlib Figure objects
+    that pyplot does not track (the helpers never touch the user's backend), found in the
+    example's globals; each is saved once."""
+    from matplotlib.figure import Figure
+    from sphinx_gallery.scrapers import figure_rst
+
+    seen = block_vars.setdefault("_frictionlab_seen", set())
+    paths = []
+    for value in list(block_vars["example_globals"].values()):
+        if isinstance(value, Figure) and id(value) not in seen:
+            seen.add(id(value))
+            path = next(block_vars["image_path_iterator"])
+            value.savefig(path, dpi=100)
+            paths.append(path)
+    return figure_rst(paths, gallery_conf["src_dir"])
+
+
 sphinx_gallery_conf = {
+    "image_scrapers": ("matplotlib", _frictionlab_figures),
     "examples_dirs": str(ROOT / "examples"),
     "gallery_dirs": "auto_examples",
     "filename_pattern": r"/plot_",
