@@ -279,7 +279,7 @@ def stick_velocity(protocol: AbstractProtocol, t_end: float) -> float:
     """Default Karnopp band [m/s]: 1e-3 of the largest drive speed of the run, at least 1e-6 m/s.
 
     Small against the slip speeds (so the breakaway and slip phases are the law's), large
-    against the velocity a fixed step leaves at the end of a slip (about a dt, |a| dt with
+    against the velocity a fixed step leaves at the end of a slip (about a dt, ``|a| dt`` with
     a ~ (F_s - F_c) / M), so that a decelerating slider lands in the band instead of
     stepping across zero; give ``v_stick`` when a coarse step or a slow drive needs another.
     """

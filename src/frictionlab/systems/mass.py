@@ -20,7 +20,7 @@ v = 0 where the log law has no finite friction).
 Stick of a static law (no state: Coulomb, Stribeck): such a law gives F(0) = 0 and
 +-F_s at any velocity off zero, so an integrator never holds the slider (it creeps or the
 friction flips between +-F_s). The generic drivers therefore run a static law in a mass
-system with the stick band of Karnopp (1985): while |x'| < v_stick the friction balances
+system with the stick band of Karnopp (1985): while ``|x'| < v_stick`` the friction balances
 the applied force K (x_d - x) + C (x_d' - x') + F_ext + M g sin(theta) as long as it lies
 between the breakaway limits, F(+-v_stick) or F(+-1e-9 v_stick) if larger (the static
 level of an exact law), and x' and x are then frozen;
