@@ -109,7 +109,9 @@ def test_gms_far_above_step_limit_refused(integrator, dt):
         simulate(g, proto, integrator=integrator, dt=dt)
 
 
-@pytest.mark.parametrize("integrator,dt", [("euler", 1e-3), ("rk4", 1e-3), ("euler", 1e-4)])
+# Euler at 1 ms left out since GMS has element micro-damping (sigma1): at 1 m/s the elements' stick transient
+# (sigma1 v for ~1e-5 s) is beyond explicit Euler at 1 ms, which the guard now rightly refuses
+@pytest.mark.parametrize("integrator,dt", [("rk4", 1e-3), ("euler", 1e-4)])
 def test_gms_below_step_limit_accepted_and_accurate(integrator, dt):
     """No false alarm where the step is stable: the result agrees with the fine-step reference."""
     g = make_model("gms", "four-element")

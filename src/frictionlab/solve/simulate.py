@@ -177,7 +177,9 @@ def run_law(
     v_stick : float, optional
         Half-width [m/s] of the Karnopp stick band of a static law (no state) in a
         :class:`~frictionlab.systems.mass.MassSystem` (see that module); default
-        :func:`stick_velocity`. Refused for any other model or system.
+        :func:`stick_velocity`. An exact law (no ``v_reg``) gets the band by default; a regularised
+        one (``v_reg > 0``, its stated stiction velocity) runs smooth unless ``v_stick`` is given.
+        Refused for any other model or system.
 
     Returns
     -------
@@ -227,14 +229,17 @@ def run_law(
     lp = model.param_vector()
     from ..systems.mass import MassSystem
 
-    if isinstance(system, MassSystem) and y0.size == len(system.state_names):
+    # the stick band holds an exact static law; a regularised one (v_reg > 0: its stated stiction
+    # velocity) is smooth and runs as it is unless v_stick is given
+    regularised = float(getattr(model, "v_reg", 0.0) or 0.0) > 0.0
+    if isinstance(system, MassSystem) and y0.size == len(system.state_names) and not (regularised and v_stick is None):
         if integrator == "newmark":
             raise ConfigError(f"integrator 'newmark' cannot run the static law {model.name!r} in a mass system (its "
                               f"Newton step fails on the stick band's jump); use 'rk4' or 'radau' (option v_stick)")
         sp = np.append(sp, stick_velocity(protocol, t_end) if v_stick is None else float(v_stick))
         if not sp[-1] > 0:
             raise ParameterError(f"integrator.v_stick = {v_stick!r} m/s must be > 0")
-    elif v_stick is not None:
+    elif v_stick is not None and not regularised:
         raise ConfigError(f"integrator.v_stick is the stick band of a static law (no state) in a mass system; "
                           f"{model.name} in {system.type_name!r} has no use for it")
     law_rates, law_friction = model.kernels()
