@@ -141,8 +141,8 @@ class _Writer:
         node["var"] = f"a{len(self.arrays)}"
         native = a.dtype.str[1:] in _NATIVE and a.dtype.isnative
         node["raw"] = not native
-        self.arrays.append(np.ascontiguousarray(a) if native
-                           else np.frombuffer(np.ascontiguousarray(a).tobytes(), dtype=np.uint8))
+        # copy(order="C"), not ascontiguousarray, which turns a 0-d array into a 1-d one
+        self.arrays.append(a.copy(order="C") if native else np.frombuffer(a.tobytes(order="C"), dtype=np.uint8))
         return node
 
     def node(self, obj: Any) -> dict[str, Any]:
