@@ -289,6 +289,8 @@ _write_validation_page("validation-rough-contact-full.md", "validation_full")
 # as, or the one documented object whose dotted name ends with it. Anything still unresolved is
 # a warning, except the names below, each for a stated reason.
 nitpicky = True
+# the gallery configuration holds a function (the frictionlab figure scraper): Sphinx cannot cache it, and says so
+suppress_warnings = ["config.cache"]
 nitpick_ignore_regex = [
     # other projects' API: the site is built offline, without intersphinx inventories to link them
     (r"py:.*", r"(numpy|scipy|xarray|matplotlib|dask|distributed|pandas|numba|typer|rich|control|fmpy|zarr|"

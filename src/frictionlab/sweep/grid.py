@@ -162,7 +162,7 @@ class Grid:
         values (:attr:`list_keys`: each point runs the list of its one value). A value of a
         ``[model]``, ``[protocol]`` or ``[system]`` key must build that object, as the run would
         (checked where the section builds with the scenario's own values). ``own_units`` are the
-        units of the scenario's own keys (:attr:`frictionlab.scenarios.Scenario.units`).
+        units of the scenario's own keys (``Scenario.units``).
         """
         list_keys = []
         for k, vals in self.axes.items():
