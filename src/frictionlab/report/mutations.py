@@ -74,18 +74,13 @@ class MutationReport:
         self.insensitive += other.insensitive
 
 
-def _judged(checks: list[Check]) -> list[Check]:
-    """The paper checks a mutation can judge: pass or deviation (a fail or not testable has nothing to kill)."""
-    return [c for c in checks if c.kind == "paper" and c.status in ("pass", "deviation")]
-
-
 def run_mutations(sc: Scenario, checks: list[Check], *, quick: bool, overrides: dict[str, Any] | None = None,
                   progress: Any = None) -> MutationReport:
     """Rerun ``sc`` under every distinct mutation its paper ``checks`` declare (on top of
     ``overrides``) and compare each declaring check's verdict with its verdict in ``checks``."""
     rep = MutationReport()
     by_key: dict[tuple, tuple[Mutation, list[Check]]] = {}
-    for c in _judged(checks):
+    for c in (c for c in checks if c.judged):
         if c.insensitive:
             rep.insensitive.append((sc.name, c.claim, c.insensitive))
         elif not c.mutations:

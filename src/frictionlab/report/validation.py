@@ -40,8 +40,7 @@ def _kind_line(os_: list[ScenarioOutcome]) -> str:
 
 
 def _with_mutation(os_: list[ScenarioOutcome]) -> str:
-    judged = [x for o in os_ for x in o.checks
-              if x.kind == "paper" and x.status in ("pass", "deviation") and not x.insensitive]
+    judged = [x for o in os_ for x in o.checks if x.judged and not x.insensitive]
     return f"{sum(bool(x.mutations) for x in judged)} of {len(judged)}"
 
 

@@ -116,6 +116,12 @@ class Check:
         self.passed = self.status == "pass"
 
     @property
+    def judged(self) -> bool:
+        """A paper check a mutation can judge: its verdict is pass or deviation (a fail or a not
+        testable has nothing to kill)."""
+        return self.kind == "paper" and self.status in ("pass", "deviation")
+
+    @property
     def ok(self) -> bool:
         """True unless the verdict is ``fail`` (a proven deviation is not a failure)."""
         return self.status != "fail"
