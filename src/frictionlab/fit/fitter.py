@@ -21,7 +21,7 @@ Method
   its diagonal (a local, linearised estimate). A parameter that ends on a bound gets
   ``nan`` (listed in ``at_bound_``): the linearisation does not hold there.
 * Goodness of fit: ``fit_percent_`` :math:`= 100\,R^2 = 100\,(1 - \mathrm{SSE}/\mathrm{SST})`
-  (the "FIT" of Martinez Molina 2025, spec A10).
+  (the "FIT" of Martinez Molina 2025, Sec. VII.A: "computed as R^2 in percentage").
 * Quality: :meth:`Fitter.problems` lists why a fit is not to be trusted: FIT below a floor
   (default :data:`MIN_FIT` = 50 %) or parameters the data do not determine
   (``undetermined_``); ``frictionlab fit`` exits 1 when there is any. :meth:`Fitter.report`

@@ -24,7 +24,7 @@ This module holds every form of the law:
 Sign convention: the library's laws return the force that *opposes* the slip velocity
 ``v`` (positive for ``v > 0``) and systems subtract it. The paper writes the force as a
 function of the relative velocity :math:`\tilde v = -v` and adds it (eq. 1); since the law is
-odd, :math:`F_x(\tilde v) = -F(v)`: the two conventions describe the same physics (spec A3).
+odd, :math:`F_x(\tilde v) = -F(v)`: the two conventions describe the same physics (eqs. 1-2, 8).
 
 References
 ----------
@@ -139,7 +139,7 @@ class Kloss(AbstractLaw):
         Peak friction force [N] (a friction coefficient [1] when ``normal_scaling``).
     v_max0 : float
         Low-speed pull-out velocity [m/s] (the paper's :math:`\tilde v_{max0}`, also printed
-        as ":math:`s_{max}`" in Sec. V.B-C; spec A1).
+        as ":math:`s_{max}`" in the text of Sec. V.B-C, as :math:`\tilde v_{max0}` in the captions of Figs. 5-6).
     zeta : float
         Dissipation-growth parameter [1], ``0 <= zeta < 2``.
     normal_scaling : bool
@@ -149,7 +149,8 @@ class Kloss(AbstractLaw):
     -----
     Stateless: the force depends only on the instantaneous slip velocity. The paper
     integrates it with explicit Euler at 1 ms; that is stable only for
-    :math:`\Delta t < m v_{max0}/F_{max}` (viscous slope at 0, spec section 4).
+    :math:`\Delta t < m v_{max0}/F_{max}` (the viscous slope :math:`2F_{max}/v_{max0}` of eqs. 8 and 11 at
+    :math:`v = 0` over the mass: explicit Euler's limit :math:`\Delta t < 2m/c_0`).
 
     References
     ----------
@@ -223,7 +224,7 @@ class KlossDynamic(AbstractLaw):
     Notes
     -----
     The paper gives neither :math:`\alpha` nor the order of the force and velocity updates
-    (spec A4). In a mass system the velocity update uses the lagged force :math:`F_k`
+    (Sec. V.E). In a mass system the velocity update uses the lagged force :math:`F_k`
     (the state), which is what the explicit integrators do.
     """
 
@@ -448,7 +449,7 @@ def kloss_lift(alpha_deg: ArrayLike, c_max: float, alpha_max0: float, zeta1: flo
         C_L = \frac{2 C_{max}\alpha_{max}}{\alpha^2 + \alpha_{max}^2}\alpha,\quad
         \alpha_{max} = \alpha_{max0} + \tfrac12\zeta_1|\alpha| + \tfrac12\zeta_2\alpha^2
 
-    Angles in degrees (spec A6: with ``alpha_max0 = 25.38`` only degrees make sense; the
+    Angles in degrees (Sec. VII.B prints ``alpha_max0 = 25.38``, which only degrees make sense of; the
     slope at 0 is then :math:`2C_{max}/\alpha_{max0}` per degree, close to thin-airfoil
     :math:`2\pi` per radian). ``zeta2`` is per degree.
     """
@@ -491,7 +492,8 @@ def kloss_alpha_filter(v: ArrayLike, alpha: float, f_max: float, v_max0: float, 
 
     :math:`F_{k+1} = \alpha F_k + (1 - \alpha) F_{ss}(v_k)`, returning :math:`F_k` for each
     sample (``F_0 = f0``), so the force lags the velocity by one sample at least
-    (spec A4). ``alpha = 0`` gives the static law delayed by one sample.
+    (Sec. V.E does not say which force the motion uses). ``alpha = 0`` gives the static law delayed by one
+    sample.
 
     Parameters
     ----------
@@ -520,5 +522,5 @@ add_presets("kloss", {
 })
 add_presets("kloss_dynamic", {
     "fig8": Preset({"f_max": 1.0, "v_max0": 0.01, "zeta": 0.5, "t_f": 0.01},
-                   source="Martinez Molina (2025), Fig. 8 with Fig. 4(a) parameters; t_f is ours (spec A4)", doi=DOI),
+                   source="Martinez Molina (2025), Fig. 8 with Fig. 4(a) parameters; t_f is ours (the paper prints no alpha)", doi=DOI),
 })

@@ -37,7 +37,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
                          {"friction_force": f}, {**law.attrs(), "model": "kloss"})
 
 
-#: the parameters Fig. 4 prints (Martinez Molina 2025, Sec. 3.1): F_max = 1, zeta = 0.5, and
+#: the parameters Fig. 4 prints (Martinez Molina 2025, Sec. V.A): F_max = 1, zeta = 0.5, and
 #: v_max0 = 0.01 (a) or 1e-4 (b); the paper checks compare the run with what these give
 PRINTED = {"f_max": 1.0, "zeta": 0.5}
 
@@ -60,7 +60,7 @@ def checks(ds: xr.Dataset, cfg: dict, v0_printed: float) -> list:
     h = v0 * 1e-6
     slope = float((kloss(np.array([h]), fmax, v0, z)[0] - kloss(np.array([-h]), fmax, v0, z)[0]) / (2 * h))
     odd = float(np.max(np.abs(f + np.interp(-v, v, f))))
-    # K4 scaling: F(v; v_max0) = F(100 v; 100 v_max0)
+    # scaling: eq. 11 depends on v/v_max0 only, so F(v; v_max0) = F(100 v; 100 v_max0)
     vv = np.linspace(-1, 1, 101)
     scale = float(np.max(np.abs(kloss(vv, fmax, v0, z) - kloss(100 * vv, fmax, 100 * v0, z))))
     f0 = float(f[np.searchsorted(v, 0.0)])
@@ -69,9 +69,9 @@ def checks(ds: xr.Dataset, cfg: dict, v0_printed: float) -> list:
               f"{PRINTED['f_max']:g} at {lam:.6g} m/s", f"{f[i]:.12g} at {v[i]:.6g} m/s",
               abs(f[i] - PRINTED["f_max"]) < 1e-12 and abs(v[i] - lam) <= 1e-12 + 1e-9 * lam,
               mutations=(_ZETA, _FMAX, Mutation("v_max0 read 10x larger", {"model.v_max0": 10 * v0_printed}))),
-        check("Coulomb level zeta F_max/(1 + zeta^2/4) at high |v|, set by zeta (eq. 13; Sec. 3.1 on Fig. 4)",
+        check("Coulomb level zeta F_max/(1 + zeta^2/4) at high |v|, set by zeta (eq. 13; Sec. V.A on Fig. 4)",
               f"{fc:.6f} (abs 1e-6)", f_far, abs(f_far - fc) < 1e-6, fmt=".6f", mutations=(_ZETA, _FMAX)),
-        check("well defined and zero at v = 0, a continuous curve (Sec. 3.1 on Fig. 4)", "0 exactly", f0, f0 == 0.0,
+        check("well defined and zero at v = 0, a continuous curve (Sec. V.A on Fig. 4)", "0 exactly", f0, f0 == 0.0,
               insensitive="eq. 11 gives F(0) = 0 for every parameter value; no reading of the printed parameters "
                           "can move it"),
         check("|F| <= F_max everywhere (AM-GM on eq. 11)", "<= 1 + 1e-14", float(np.max(np.abs(f))) / fmax,

@@ -42,7 +42,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     return ds
 
 
-#: what Fig. 5 prints (Sec. VI.B): F_max = 1 N, v_max0 = 0.01 m/s, zeta = 0.5, v(0) = 1 m/s, m = 0.3 kg, 5 deg
+#: what Fig. 5 prints (Sec. V.B): F_max = 1 N, v_max0 = 0.01 m/s, zeta = 0.5, v(0) = 1 m/s, m = 0.3 kg, 5 deg
 PRINTED = {"f_max": 1.0, "v_max0": 0.01, "zeta": 0.5, "v0": 1.0}
 #: "at rest": slower than this [m/s] (a hundredth of the Stribeck velocity v_max0, invisible on the figure's axis)
 AT_REST = 1e-4
@@ -65,21 +65,21 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     f_start = float(kloss(np.array([PRINTED["v0"]]), PRINTED["f_max"], PRINTED["v_max0"], PRINTED["zeta"])[0])
     out = [
         check("at high speed the friction is near the Coulomb level: it starts at eq. 11's value at v(0) = 1 m/s "
-              "with the printed parameters (Sec. VI.B on Fig. 5)", f"{f_start:.5f} N (rel 1e-3)", abs(float(f[0])),
+              "with the printed parameters (Sec. V.B on Fig. 5)", f"{f_start:.5f} N (rel 1e-3)", abs(float(f[0])),
               rel(abs(f[0]), f_start) < 1e-3, fmt=".5f", mutations=(_ZETA, _FMAX)),
-        check("a Stribeck effect just before the mass stops: |F| rises to F_max = 1 N (Sec. VI.B)",
+        check("a Stribeck effect just before the mass stops: |F| rises to F_max = 1 N (Sec. V.B)",
               f"{PRINTED['f_max']:g} N (rel 1 %: the sampling of one Euler step near the peak)", float(np.max(np.abs(f))),
               rel(float(np.max(np.abs(f))), PRINTED["f_max"]) < 0.01, mutations=(_FMAX,)),
         check("v falls below 0.05 m/s at t = 1.11 s, as an earlier run of ours", "1.11 s (abs 0.01)", t05,
               abs(t05 - 1.11) < 0.01, kind="regression"),
-        check("friction settles equal and opposite to the gravity force (Sec. VI.B)", f"{mg:.6f} N (rel 1e-6)",
+        check("friction settles equal and opposite to the gravity force (Sec. V.B)", f"{mg:.6f} N (rel 1e-6)",
               float(f[-1]), rel(f[-1], mg) < 1e-6, fmt=".6f",
               insensitive="once the acceleration vanishes the equation of motion (22) makes F = m g sin(theta) for "
                           "any friction law"),
     ]
     # "the forces are in equilibrium once the speed is equal to zero": eq. 11 has F(0) = 0, so on a slope the block
     # cannot stop; it creeps at the speed v* where F(v*) = m g sin(theta)
-    claim = "the block stops: the speed becomes zero, with friction balancing gravity (Sec. VI.B on Fig. 5)"
+    claim = "the block stops: the speed becomes zero, with friction balancing gravity (Sec. V.B on Fig. 5)"
     expected = f"|v| < {AT_REST:g} m/s at the end, v decreasing"
     monotone = bool(np.all(np.diff(v) <= 1e-15))
     if abs(v[-1]) < AT_REST and monotone:

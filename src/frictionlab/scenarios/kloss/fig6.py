@@ -54,7 +54,7 @@ def _reversal_times(ds: xr.Dataset) -> list[float]:
     return [float(t[i - 1] + (t[i] - t[i - 1]) * v[i - 1] / (v[i - 1] - v[i])) for i in _reversal_indices(v)]
 
 
-#: what Fig. 6 prints (Sec. VI.C): F_max = 1 N, v_max0 = 0.01 m/s, zeta = 0.5, m = 0.3 kg, k_s = 20 N/m
+#: what Fig. 6 prints (Sec. V.C): F_max = 1 N, v_max0 = 0.01 m/s, zeta = 0.5, m = 0.3 kg, k_s = 20 N/m
 PRINTED = {"f_max": 1.0, "v_max0": 0.01}
 #: the figure's horizon [s] (its time axis) and the speed below which the mass is read as settled
 HORIZON, SETTLED = 3.0, 0.01
@@ -74,13 +74,13 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     win = t <= HORIZON + 1e-12
     n_rev = sum(1 for i in idx if t[i] <= HORIZON)
     i_h = int(np.argmin(np.abs(t - HORIZON)))
-    out.append(check("the velocity oscillates, then the mass comes to rest (Sec. VI.C on Fig. 6)",
+    out.append(check("the velocity oscillates, then the mass comes to rest (Sec. V.C on Fig. 6)",
                      f">= 2 velocity reversals and |v| < {SETTLED:g} m/s at {HORIZON:g} s",
                      f"{n_rev} reversals, |v| = {abs(v[i_h]):.3g} m/s", n_rev >= 2 and abs(v[i_h]) < SETTLED,
                      ambiguity=f"'at rest' read as slower than {SETTLED:g} m/s at the end of the figure's "
                                f"{HORIZON:g} s axis", mutations=(_LIGHT,)))
     peak = float(np.max(np.abs(f[win][t[win] >= t[idx[0]] - 0.05]))) if idx else 0.0
-    out.append(check("around each reversal the friction passes through its Stribeck peak F_max = 1 N (Sec. VI.C)",
+    out.append(check("around each reversal the friction passes through its Stribeck peak F_max = 1 N (Sec. V.C)",
                      f"max |F| = {PRINTED['f_max']:g} N (rel 1 %)", peak, abs(peak - PRINTED["f_max"]) < 0.01 * PRINTED["f_max"],
                      mutations=(_WIDE, _FMAX)))
     for k, (tp, xp) in enumerate(PROTO_REVERSALS):
@@ -104,7 +104,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     out.append(_sign_claim(cfg, x))
     acc = np.gradient(v, t)
     bal = float(np.max(np.abs(f[-50:] - fs[-50:] + s["mass"] * acc[-50:])))
-    out.append(check("at equilibrium the friction equals the spring force, opposite (Sec. VI.C)",
+    out.append(check("at equilibrium the friction equals the spring force, opposite (Sec. V.C)",
                      "|F - F_spring + m a| < 1e-6 N and |F| < 1 N", f"{bal:.2e} N, |F| = {abs(f[-1]):.4g} N",
                      bal < 1e-6 and abs(f[-1]) < 1.0,
                      insensitive="the equation of motion (23) makes F = -k_s x whenever dv/dt = 0, for any friction "
@@ -136,7 +136,7 @@ def _euler_claim(ds: xr.Dataset, cfg: dict, idx: list[int]) -> list:
     eu = {h: third("euler", h) for h in (1e-3, 2.5e-4, 1e-4, 1e-5)}
     eu_err = [abs(eu[h] - xc) / abs(xc) for h in sorted(eu, reverse=True)]
     err = abs(x_run - xc) / abs(xc)
-    claim = "Fig. 6's integration (explicit Euler at 1 ms) resolves eqs. (23)-(24) (Sec. VI.C)"
+    claim = "Fig. 6's integration (explicit Euler at 1 ms) resolves eqs. (23)-(24) (Sec. V.C)"
     expected = "position of the third velocity reversal within 1 % of the converged solution"
     measured = f"{x_run * 1e3:.2f} mm vs converged {xc * 1e3:.2f} mm ({err:+.1%})"
     if err <= 0.01:

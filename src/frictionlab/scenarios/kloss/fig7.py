@@ -52,11 +52,11 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     i5 = int(np.argmin(np.abs(fext - 0.5)))
     v5 = float(ref.rising_branch_velocity(0.5, law.f_max, law.v_max0, law.zeta))
     return [
-        check("static region below 1 N: friction follows the applied force (Sec. VI.D, Fig. 7)",
+        check("static region below 1 N: friction follows the applied force (Sec. V.D, Fig. 7)",
               "max rel. deviation < 2 % for 0.05 N < F_ext < 0.8 N", dev, dev < 0.02, mutations=(_FMAX,),
               ambiguity="mass 0.3 kg and ramp 0.5 N/s are ours (not printed); 2 % bounds the inertial lag m dv/dt"),
         check("kinetic region: for large applied forces friction falls to the Coulomb level "
-              "zeta F_max/(1 + zeta^2/4) = 0.7751 N of the printed parameters (Sec. VI.D, eq. 13)",
+              "zeta F_max/(1 + zeta^2/4) = 0.7751 N of the printed parameters (Sec. V.D, eq. 13)",
               f"{fc:.4f} N (abs 0.005) at the end of the ramp", float(f[-1]), abs(f[-1] - fc) < 0.005,
               mutations=(_ZETA, _FMAX)),
         check("creep speed at F_ext = 0.5 N on the rising branch of eq. 11 (closed form)", f"{v5:.5g} m/s (rel 2 %)",
