@@ -14,7 +14,7 @@ from pathlib import Path
 from ..core.citations import citations
 from ..scenarios.base import Check
 
-__all__ = ["ScenarioOutcome", "Counts", "counts", "exit_code", "Row", "rows", "attention", "LABEL"]
+__all__ = ["ScenarioOutcome", "Counts", "counts", "exit_code", "Row", "rows", "reading_text", "attention", "LABEL"]
 
 #: how each verdict is printed (a failure in capitals, so it stands out in plain text)
 LABEL = {"pass": "pass", "fail": "FAIL", "deviation": "deviation", "not testable": "not testable"}
@@ -131,6 +131,14 @@ class Row:
     level: int = 0
     explanation: str = ""
     kind: str = "paper"
+
+
+def reading_text(r: Row) -> str:
+    """The last column of a check row: the reading of the paper it rests on, and for a claim that is not
+    testable also why (neither hides the other)."""
+    if r.status != "not testable":
+        return r.ambiguity
+    return "; ".join(t for t in (f"not testable: {r.explanation}" if r.explanation else "", r.ambiguity) if t)
 
 
 def rows(o: ScenarioOutcome, evidence: bool = True) -> list[Row]:

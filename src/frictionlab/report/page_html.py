@@ -15,8 +15,8 @@ import html
 from pathlib import Path
 
 from ..core.files import write_text_atomic
-from .outcomes import (LABEL, ScenarioOutcome, attention, by_paper, counts, deviations, not_run_text, references,
-                       rows, slug)
+from .outcomes import (LABEL, ScenarioOutcome, attention, by_paper, counts, deviations, not_run_text, reading_text,
+                       references, rows, slug)
 from .page_md import THUMB_PX
 
 __all__ = ["write_html"]
@@ -107,7 +107,7 @@ def _check_table(outcomes: list[ScenarioOutcome], table_id: str | None, with_sce
             kind = "" if r.kind == "paper" else f" <span class='kind'>[{_e(r.kind)}]</span>"
             h.append(f"<tr class='{cls}'><td class='verdict'>{LABEL[r.status]}{kind}</td>{scen}<td class='claim'>{claim}</td>"
                      f"<td>{_e(r.expected)}</td><td class='meas'>{_e(r.measured)}</td>"
-                     f"<td class='amb'>{_e(r.explanation if r.status == 'not testable' else r.ambiguity)}</td></tr>")
+                     f"<td class='amb'>{_e(reading_text(r))}</td></tr>")
     h.append("</tbody></table>")
     return h
 
@@ -137,11 +137,13 @@ def _deviations(outcomes: list[ScenarioOutcome]) -> list[str]:
     for o, c in devs:
         h.append(f"<h3 class='deviation'>{_scen_link(o.name)}: {_e(c.claim)} {_badge('deviation')}</h3>")
         h.append(f"<p class='why'><b>Paper:</b> {_e(c.expected)}; <b>measured:</b> {_e(c.measured)}.<br>"
-                 f"<b>Why:</b> {_e(c.explanation)}</p>")
+                 f"<b>Why:</b> {_e(c.explanation)}"
+                 + (f"<br><b>Reading of the paper it rests on:</b> {_e(c.ambiguity)}" if c.ambiguity else "") + "</p>")
         h.append(f"<table class='evidence'>{_cols(9, 45, 20, 26)}<thead><tr><th>verdict</th>"
                  "<th>evidence</th><th>expected</th><th>measured</th></tr></thead><tbody>")
-        h += [f"<tr class='{x.status}'><td class='verdict'>{LABEL[x.status]}</td><td>{_e(x.claim)}</td>"
-              f"<td>{_e(x.expected)}</td><td class='meas'>{_e(x.measured)}</td></tr>" for x in c.evidence]
+        h += [f"<tr class='{x.status}'><td class='verdict'>{LABEL[x.status]}</td><td>{_e(x.claim)}"
+              + (f" <i>(reading: {_e(x.ambiguity)})</i>" if x.ambiguity else "")
+              + f"</td><td>{_e(x.expected)}</td><td class='meas'>{_e(x.measured)}</td></tr>" for x in c.evidence]
         h.append("</tbody></table>")
     return h + ["</details>"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core.files import write_text_atomic
-from .outcomes import (LABEL, ScenarioOutcome, attention, by_paper, counts, deviations, not_run_text, references,
-                       rows, slug)
+from .outcomes import (LABEL, ScenarioOutcome, attention, by_paper, counts, deviations, not_run_text, reading_text,
+                       references, rows, slug)
 
 __all__ = ["write_markdown", "THUMB_PX"]
 
@@ -41,7 +41,7 @@ def _checks(outcomes: list[ScenarioOutcome]) -> list[str]:
         for r in rows(o):
             claim = ("&nbsp;&nbsp;↳ evidence: " if r.level else "") + _cell(r.claim)
             lines.append(f"| {LABEL[r.status]} | {r.kind} | {o.name} | {claim} | {_cell(r.expected)} | "
-                         f"{_cell(r.measured)} | {_cell(r.ambiguity or r.explanation if r.status == 'not testable' else r.ambiguity)} |")
+                         f"{_cell(r.measured)} | {_cell(reading_text(r))} |")
     return lines
 
 

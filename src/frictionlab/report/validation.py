@@ -20,6 +20,15 @@ def _cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
+#: the expected value :func:`~frictionlab.scenarios.base.not_testable` puts when the claim states none
+_NO_EXPECTED = "(see why)"
+
+
+def _reading(ambiguity: str, lead: str) -> str:
+    """``lead`` + the reading of the paper a check rests on, or nothing when it rests on the print alone."""
+    return f"{lead}{ambiguity}" if ambiguity else ""
+
+
 _KIND_TEXT = {
     "verification": "checks of our numerics (closed forms, convergence, two methods agreeing)",
     "regression": "comparisons with an earlier result of ours (not evidence about the paper)",
@@ -51,7 +60,9 @@ def validation_markdown(outcomes: list[ScenarioOutcome], *, quick: bool, stamp: 
     verification, regression and extension checks are counted apart. Each paper's section opens
     with its claim table (every paper check: verdict, claim, expected, measured, and the reading of
     the paper it rests on where that differs from the print), then what deviates (with the
-    evidence), what is not testable (and why), what does not reproduce, and the other checks."""
+    evidence and the reading each rests on), what is not testable (the paper's value, why, and any
+    reading), the paper checks left out of the counts as insensitive (and why), what does not
+    reproduce, and the other checks with their readings."""
     n = counts(outcomes, "paper")
     every = counts(outcomes)
     how = f"`{command}`" if command else "`frictionlab reproduce`"
@@ -101,13 +112,21 @@ def validation_markdown(outcomes: list[ScenarioOutcome], *, quick: bool, stamp: 
         if devs:
             md += ["### What deviates, and why", ""]
             for o, x in devs:
-                md += [f"**{o.name}: {x.claim}** (paper: {x.expected}; measured: {x.measured}). {x.explanation}", ""]
-                md += [f"- evidence: {e.claim}: {e.measured} (expected {e.expected}; {e.status})" for e in x.evidence]
+                md += [f"**{o.name}: {x.claim}** (paper: {x.expected}; measured: {x.measured}). {x.explanation}"
+                       + _reading(x.ambiguity, " Reading of the paper it rests on: "), ""]
+                md += [f"- evidence: {e.claim}: {e.measured} (expected {e.expected}; {e.status})"
+                       + _reading(e.ambiguity, "; reading: ") for e in x.evidence]
                 md.append("")
         untestable = [(o, x) for o, x in paper if x.status == "not testable"]
         if untestable:
             md += ["### Not testable, and why", ""]
-            md += [f"- {o.name}: {x.claim}: {x.explanation}" for o, x in untestable]
+            md += [f"- {o.name}: {x.claim}" + (f" (paper: {x.expected})" if x.expected != _NO_EXPECTED else "")
+                   + f": {x.explanation}" + _reading(x.ambiguity, " Reading: ") for o, x in untestable]
+            md.append("")
+        insensitive = [(o, x) for o, x in paper if x.insensitive]
+        if insensitive:
+            md += ["### Out of the counts: insensitive to every mutation, and why", ""]
+            md += [f"- {o.name}: {x.claim} ({LABEL[x.status]}): {x.insensitive}" for o, x in insensitive]
             md.append("")
         fails = [(o, x) for o in os_ for x in o.checks if x.status == "fail"]
         errs = [o for o in os_ if o.error]
@@ -116,14 +135,16 @@ def validation_markdown(outcomes: list[ScenarioOutcome], *, quick: bool, stamp: 
             md += [f"- {o.name}: did not run: `{o.error.splitlines()[0]}`" for o in errs]
             md += [f"- {o.name}: {x.claim}" + (f" ({x.kind} check)" if x.kind != "paper" else "")
                    + f": expected {x.expected}, measured {x.measured}"
-                   + (f" ({x.explanation})" if x.explanation else "") for o, x in fails]
+                   + (f" ({x.explanation})" if x.explanation else "") + _reading(x.ambiguity, "; reading: ")
+                   for o, x in fails]
             md.append("")
         other = [(o, x) for o in os_ for x in o.checks if x.kind != "paper"]
         if other:
-            md += ["### Other checks (not claims of the paper)", "", "| verdict | kind | scenario | check | expected | measured |",
-                   "|---|---|---|---|---|---|"]
+            md += ["### Other checks (not claims of the paper)", "",
+                   "| verdict | kind | scenario | check | expected | measured | reading or note |",
+                   "|---|---|---|---|---|---|---|"]
             md += [f"| {LABEL[x.status]} | {x.kind} | {o.name} | {_cell(x.claim)} | {_cell(x.expected)} | "
-                   f"{_cell(x.measured)} |" for o, x in other]
+                   f"{_cell(x.measured)} | {_cell(x.ambiguity) or '-'} |" for o, x in other]
             md.append("")
     return "\n".join(md) + "\n"
 
