@@ -2,7 +2,8 @@
 
 The deviations of the paper are pinned with their evidence: kloss/fig6 (the paper's Euler 1 ms is
 not converged during the oscillation; eq. (23)'s printed sign runs away) and kloss/fig14 (the
-printed v(0) does not give the caption's entrance LET).
+printed v(0) does not give the caption's entrance LET), kloss/fig5 (the block creeps, it never stops) and
+kloss/amontons (the gap law that gives eq. 27 does not give Fig. 9's e_2 = 2 e_1).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ DEVIATIONS = set()
 #: Fig. 6's Euler 1 ms is not converged (a step study); eq. (23)'s printed sign runs away (its growth rate)
 DEVIATIONS_2 = {("kloss/fig14", "entrance LET 1.162"), ("kloss/fig14", "peak/entrance ratio"),
                 ("kloss/fig6", "Fig. 6's integration (explicit Euler at 1 ms)"),
-                ("kloss/fig6", "eq. (23) as printed"), ("kloss/fig5", "the block stops")}
+                ("kloss/fig6", "eq. (23) as printed"), ("kloss/fig5", "the block stops"),
+                ("kloss/amontons", "the gap that gives the first law")}
 #: extension checks that fail, as computed (issue 26: a real bar, no hard-coded pass): the Kloss velocity law
 #: fitted to PSTAR S(beta) gives a Bragg curve far from PSTAR's (FIT -36 %), and the three-parameter slip form
 #: reaches 97.1 % on the truck tyre's longitudinal MF 5.2 curve, below the paper's 98.9 % bar
@@ -47,7 +49,7 @@ def test_quick_profile_checks(name):
 
 def test_fast_scenarios_pass():
     """The cheap curve scenarios, unmarked so the fast suite covers scenario wiring."""
-    for name in ("kloss/fig4a", "kloss/fig10", "kloss/fig12", "kloss/fig13"):
+    for name in ("kloss/fig4a", "kloss/fig10", "kloss/fig12", "kloss/fig13", "kloss/eq5-eq6"):
         sc = get_scenario(name)
         ds, cfg = sc.execute(quick=True)
         assert all(c.passed or c.status == "not testable" for c in sc.evaluate(ds, cfg)), name

@@ -93,6 +93,7 @@ def test_cli_reproduce_mutations_counts_and_exit(toy, cli, tmp_path):
 #: the scenarios whose paper checks all declare mutations (issue 26 ports them paper by paper); the cheap ones run
 #: in the fast suite, those whose mutated reruns take over ~5 s each in the slow tier
 PORTED = ["kloss/fig4a", "kloss/fig4b", "kloss/fig7", "kloss/fig8", "kloss/fig10", "kloss/fig12", "kloss/fig13", "kloss/pstar-fit",
+          "kloss/eq5-eq6", "kloss/amontons", "kloss/stick-slip",
           "microjunction/load-hold-unload", "microjunction/cyclic-load", "microjunction/hold-time-friction",
           "subloading/fig12", "subloading/fig6", "subloading/fig4", "subloading/fig7", "subloading/slide-hold-slide",
           "classic/rsf-velocity-step", "classic/stribeck-curve",
