@@ -24,6 +24,12 @@ def _cell(text: str) -> str:
 _NO_EXPECTED = "(see why)"
 
 
+def _sentence(text: str) -> str:
+    """``text`` ending with a full stop, so that a following sentence reads as one."""
+    text = text.rstrip()
+    return text if not text or text.endswith((".", "!", "?")) else text + "."
+
+
 def _reading(ambiguity: str, lead: str) -> str:
     """``lead`` + the reading of the paper a check rests on, or nothing when it rests on the print alone."""
     return f"{lead}{ambiguity}" if ambiguity else ""
@@ -112,7 +118,7 @@ def validation_markdown(outcomes: list[ScenarioOutcome], *, quick: bool, stamp: 
         if devs:
             md += ["### What deviates, and why", ""]
             for o, x in devs:
-                md += [f"**{o.name}: {x.claim}** (paper: {x.expected}; measured: {x.measured}). {x.explanation}"
+                md += [f"**{o.name}: {x.claim}** (paper: {x.expected}; measured: {x.measured}). {_sentence(x.explanation)}"
                        + _reading(x.ambiguity, " Reading of the paper it rests on: "), ""]
                 md += [f"- evidence: {e.claim}: {e.measured} (expected {e.expected}; {e.status})"
                        + _reading(e.ambiguity, "; reading: ") for e in x.evidence]
