@@ -95,6 +95,7 @@ def test_cli_reproduce_mutations_counts_and_exit(toy, cli, tmp_path):
 PORTED = ["kloss/fig4a", "kloss/fig4b", "kloss/fig7", "kloss/fig8", "kloss/fig10", "kloss/fig12", "kloss/fig13", "kloss/pstar-fit",
           "microjunction/load-hold-unload", "microjunction/cyclic-load", "microjunction/hold-time-friction",
           "subloading/fig12", "subloading/fig6", "subloading/fig4", "subloading/fig7", "subloading/slide-hold-slide",
+          "subloading/microslip-load", "subloading/eq3-reduction", "subloading/pressure-stick-slip",
           "classic/rsf-velocity-step", "classic/stribeck-curve",
           "classic/dahl-hysteresis", "classic/rsf-slide-hold-slide", "classic/rsf-data-fit"]
 PORTED_SLOW = ["kloss/fig5", "kloss/fig6", "kloss/fig14", "kloss/naca0012-fit", "microjunction/constant-load-creep",
