@@ -8,7 +8,8 @@ import pytest
 from frictionlab.scenarios.base import get_scenario, scenario_names
 
 NAMES = ["subloading/fig4", "subloading/fig5", "subloading/fig6", "subloading/fig7", "subloading/fig9",
-         "subloading/fig11", "subloading/fig12", "subloading/slide-hold-slide"]
+         "subloading/fig11", "subloading/fig12", "subloading/slide-hold-slide", "subloading/microslip-load",
+         "subloading/eq3-reduction", "subloading/pressure-stick-slip"]
 
 
 def test_all_figures_registered():
@@ -17,7 +18,7 @@ def test_all_figures_registered():
         assert n in names
 
 
-@pytest.mark.slow(reason="the quick profiles of the eight subloading scenarios take ~40 s together")
+@pytest.mark.slow(reason="the quick profiles of the eleven subloading scenarios take ~50 s together")
 @pytest.mark.parametrize("name", NAMES)
 def test_quick_profile_checks_pass(name):
     sc = get_scenario(name)

@@ -13,7 +13,7 @@ Delta mu_ss / ln(v2/v1); for the velocity-weakening basalt the parameters are of
 magnitude of the Leeman et al. (2016) fits of quartz gouge (p4309), the only published
 parameter table in the data set.
 
-No paper states these fits, so no check is a paper claim (issue 26): the noise-limited fits,
+No paper states these fits, so no check is a paper claim: the noise-limited fits,
 the F-tests and the comparison with Leeman et al.'s parameters are extensions (their thresholds
 are ours), the fitted against the model-free a - b is verification (two estimates agree).
 

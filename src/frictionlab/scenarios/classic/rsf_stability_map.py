@@ -28,7 +28,7 @@ M = 1 kg, N = 1 N and the granite-typical preset put the inertial turn-up of the
 25 % of :math:`K_{cr}` grow or decay too slowly to classify over the simulated slip and are
 left out of the checks (they are still drawn).
 
-The paper checks (issue 26) compare the map with Rice & Ruina's (1983) K_cr(V) at the stated
+The paper checks compare the map with Rice & Ruina's (1983) K_cr(V) at the stated
 granite-typical parameters (``rsf_stability.PRINTED``; the springs are multiples of that k_c),
 so a wrong D_c moves the run and not the boundary: D_c read as 20 um or 5 um is declared at each
 velocity where it moves the closed-form boundary into another cell of the stiffness grid, at

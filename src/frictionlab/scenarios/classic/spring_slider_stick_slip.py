@@ -1,7 +1,7 @@
 """``classic/spring-slider-stick-slip``: LuGre spring-block, stick-slip at low drive velocity.
 
 Canudas de Wit et al. (1995) show stick-slip of a mass (1 kg) pulled through a spring (2 N/m) at
-0.1 m/s with their LuGre parameters. The paper checks (issue 26): stick-slip, sticking between
+0.1 m/s with their LuGre parameters. The paper checks: stick-slip, sticking between
 slips (both killed without the Stribeck effect, F_s = F_c), breakaway at the printed F_s = 1.5 N
 (killed by F_s read as 2 N). Steady sliding at 1 m/s, its decay rate and its friction are
 compared with the closed forms of the model that ran (verification).

@@ -30,7 +30,7 @@ it agrees with the ``hunting`` case here. It uses an observer gain k = 10; we us
 k = 0.01 1/s (``observer.observer_gain``), and the ``passive`` PD case is our own
 choice inside the passivity condition, not from the paper.
 
-Kinds of the checks (issue 26): hunting under PID and its removal by the observer are the
+Kinds of the checks: hunting under PID and its removal by the observer are the
 paper's claims (killed by K_i = 0 and by an estimate that is not fed back); the passivity
 conditions are verification; the PD case is our extension. Without the Stribeck drop
 (F_s = F_c) the sampled PID here still hunts (stick-slip from the bristle dynamics and integral

@@ -23,7 +23,7 @@ each velocity reversal. The mismatch between the designed-for model and the plan
 loss of the model-based strategies' advantage.
 
 No paper runs this comparison (the task, the gains and the plants' parameters are ours), so its
-checks are extensions (issue 26); that every run finished is verification.
+checks are extensions; that every run finished is verification.
 """
 
 from __future__ import annotations

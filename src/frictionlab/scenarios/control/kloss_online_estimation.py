@@ -13,7 +13,7 @@ and its estimate compensates the friction. Sensors: 0.1 um position quantisation
 velocity quantisation. The same run with the estimate not fed back is the PID baseline.
 
 The paper runs no estimation: the filter, the task and the thresholds are ours, so every check
-is an extension (issue 26), none a claim of the paper.
+is an extension, none a claim of the paper.
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ CONFIG = {
     # slip increment du_max [m] per step (1e-5 mm), at most dt_max [s]
     "integrator": {"driver": "prescribed", "du_max": 1e-5 * MM, "dt_max": 1e-3},
 }
-#: what the paper prints for Figs. 3-4 (P-common): kappa [m], xi [s], S_min, S_max, tau0 [Pa]
+#: what the paper prints for Secs. 4.1-4.3 (Fig. 4): kappa [m], xi [s], S_min, S_max, tau0 [Pa]
 PRINTED = {"kappa": 0.14 * MM, "xi": 2.5, "s_min": 0.5, "s_max": 1.0, "tau0": 0.1 * MPA}
 _KAPPA = Mutation("kappa read as 0.014 mm (a tenth of the printed 0.14 mm)", {"model.kappa": 1.4e-5})
 _XI = Mutation("xi read as 25 s (ten times the printed 2.5 s)", {"model.xi": 25.0})
@@ -90,7 +90,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                  "slip", f"max |mu - mu_eq3| < h (mu_max - mu_min) = {tol:.2g}",
                  f"{err:.2e} (hold alone, eq. 46: {err_hold:.2e})", err < tol,
                  ambiguity="mu = S_r tau / f_n at constant tau (c = 0) and f_n; eq. (3) with the paper's kappa, xi, "
-                           "S_min, S_max, tau0 (Figs. 3-4 set)",
+                           "S_min, S_max, tau0 (the Sec. 4.1 set of Fig. 4)",
                  mutations=(_KAPPA, _XI))]
     moved = float(np.ptp(mu))
     out.append(check("the run exercises both terms of eq. (3): mu moves by many tolerances", f"> 100 x {tol:.2g}",
