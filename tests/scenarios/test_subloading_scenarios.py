@@ -41,6 +41,10 @@ def test_quick_profile_checks_pass(name):
         assert "pressure dependency" in dev.claim and all(e.status == "pass" for e in dev.evidence)
     elif name == "subloading/fig12":
         assert len(devs) == 1 and "as printed" in devs[0].claim
+    elif name == "subloading/pressure-stick-slip":
+        # eqs. 7, 8, 18 as printed: at a constant normal stress the sawtooth of eq. (39) does not depend on f_n
+        (dev,) = devs
+        assert "stick-slip" in dev.claim and all(e.status == "pass" for e in dev.evidence)
     else:
         assert not devs, [c.claim for c in devs]
     if sc.plot is not None:
