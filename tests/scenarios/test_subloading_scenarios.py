@@ -8,7 +8,8 @@ import pytest
 from frictionlab.scenarios.base import get_scenario, scenario_names
 
 NAMES = ["subloading/fig4", "subloading/fig5", "subloading/fig6", "subloading/fig7", "subloading/fig9",
-         "subloading/fig11", "subloading/fig12", "subloading/slide-hold-slide"]
+         "subloading/fig11", "subloading/fig12", "subloading/slide-hold-slide", "subloading/microslip-load",
+         "subloading/eq3-reduction", "subloading/pressure-stick-slip"]
 
 
 def test_all_figures_registered():
@@ -17,7 +18,7 @@ def test_all_figures_registered():
         assert n in names
 
 
-@pytest.mark.slow(reason="the quick profiles of the eight subloading scenarios take ~40 s together")
+@pytest.mark.slow(reason="the quick profiles of the eleven subloading scenarios take ~50 s together")
 @pytest.mark.parametrize("name", NAMES)
 def test_quick_profile_checks_pass(name):
     sc = get_scenario(name)
@@ -40,6 +41,10 @@ def test_quick_profile_checks_pass(name):
         assert "pressure dependency" in dev.claim and all(e.status == "pass" for e in dev.evidence)
     elif name == "subloading/fig12":
         assert len(devs) == 1 and "as printed" in devs[0].claim
+    elif name == "subloading/pressure-stick-slip":
+        # eqs. 7, 8, 18 as printed: at a constant normal stress the sawtooth of eq. (39) does not depend on f_n
+        (dev,) = devs
+        assert "stick-slip" in dev.claim and all(e.status == "pass" for e in dev.evidence)
     else:
         assert not devs, [c.claim for c in devs]
     if sc.plot is not None:

@@ -96,11 +96,14 @@ PORTED = ["kloss/fig4a", "kloss/fig4b", "kloss/fig7", "kloss/fig8", "kloss/fig10
           "kloss/eq5-eq6", "kloss/amontons", "kloss/stick-slip",
           "microjunction/load-hold-unload", "microjunction/cyclic-load", "microjunction/hold-time-friction",
           "subloading/fig12", "subloading/fig6", "subloading/fig4", "subloading/fig7", "subloading/slide-hold-slide",
+          "subloading/microslip-load", "subloading/eq3-reduction", "subloading/pressure-stick-slip",
           "classic/rsf-velocity-step", "classic/stribeck-curve",
-          "classic/dahl-hysteresis", "classic/rsf-slide-hold-slide"]
+          "classic/dahl-hysteresis", "classic/rsf-slide-hold-slide", "classic/rsf-data-fit"]
 PORTED_SLOW = ["kloss/fig5", "kloss/fig6", "kloss/fig14", "kloss/naca0012-fit", "microjunction/constant-load-creep",
                "subloading/fig11", "subloading/fig5", "subloading/fig9", "subloading/stick-slip-map",
-               "classic/rsf-stability", "classic/compare-velocity-step", "classic/compare-slide-hold-slide"]
+               "classic/rsf-stability", "classic/compare-velocity-step", "classic/compare-slide-hold-slide",
+               "classic/rsf-stability-map", "classic/spring-slider-stick-slip", "control/canudas1995-position",
+               "control/compensation-comparison", "control/kloss-online-estimation"]
 
 
 def _no_survivor(name: str) -> None:

@@ -5,8 +5,9 @@ and the normal contact stress ``f_n`` [Pa]; output the tangential contact stress
 [Pa] (traction per unit *apparent* area). Both model classes below run the same physics,
 written once as numba kernels in this module:
 
-* :class:`Subloading` -- the default: an implicit (backward-Euler) return-mapping step
-  (spec section 5.3), an :class:`~frictionlab.core.base.AbstractSteppedModel`;
+* :class:`Subloading` -- the default: an implicit (backward-Euler) return-mapping step of
+  eqs. (7), (8), (16) and (29) (the paper notes a return mapping applies, Sec. 3.5), an
+  :class:`~frictionlab.core.base.AbstractSteppedModel`;
 * :class:`SubloadingRate` -- the explicit rate form (eqs. 24-31) as an
   :class:`~frictionlab.core.base.AbstractLaw`, integrated by the core integrators; it is the
   accuracy reference.
@@ -17,22 +18,24 @@ Units are SI (m, s, Pa); the paper's mm-MPa values are converted once in the pre
 Notes
 -----
 The extracted paper text lost its Greek letters, operators and superscripts; the equations
-follow the reconstruction in ``shared/spec/subloading-friction.md``. Where the text leaves a
-choice open (spec section 9), this module takes:
+are rebuilt from their printed fragments and dimensions. Where the text leaves a choice open,
+this module reads it as follows:
 
-* A1 -- ``r = 1000 mm^-1`` (the seed prints "11000 mm": a dropped "-1" superscript before
-  the number, the same pattern as "110 MPab" for b = 10 MPa^-1); ``r`` stays a parameter.
-* A2 -- both pressure variants behind ``variant``: ``literal`` (eqs. 7, 8, 18 as printed;
-  default, Figs. 4-9) and ``scaled`` (:math:`S_r = (1-e^{-bf_n})\phi`; presets of Figs.
-  11-12, where the literal reading would make ``b`` irrelevant at S_min = S_max = 1).
-* A3 -- eq. (29) as :math:`\mathring{\mathbf f} = \mathbf C^{ep}\mathbf v + C_c\mathbf t`
-  with :math:`C_c \ge 0` (creep enlarges the surface).
-* A5 -- the 0.14 mm length is :math:`\kappa`, the 2.5 s time is :math:`\xi`.
-* A6 -- :math:`\tau` uses the norm of the tangential sliding velocity.
-* A7 -- :math:`\dot\tau` is ignored in the consistency condition (as the paper states); in
-  a discrete step :math:`R^n` is evaluated with :math:`\tau^{n+1}`.
-* A8 -- ``R`` is clipped to [1e-12, 1.999] inside ``U``.
-* A16 -- initial contact state :math:`S_r(0) = 1 - e^{-bf_n(0)}` (literal) or
+* ``r = 1000 mm^-1`` (Secs. 4.1 and 5 print "11000 mm": a dropped "-1" superscript before
+  the number, the same pattern as "110 MPab" for b = 10 MPa^-1, confirmed by the caption of
+  Fig. 7); ``r`` stays a parameter.
+* both pressure readings behind ``variant``: ``literal`` (eqs. 7, 8, 18 as printed;
+  default, Figs. 4-9) and ``scaled`` (:math:`S_r = (1-e^{-bf_n})\phi` with eq. 35; presets of
+  Figs. 11-12, where the literal reading would make ``b`` irrelevant at S_min = S_max = 1).
+* eq. (29) as :math:`\mathring{\mathbf f} = \mathbf C^{ep}\mathbf v + C_c\mathbf t`
+  with :math:`C_c \ge 0` as in eq. (31) (creep enlarges the surface; the sign is lost in print).
+* the 0.14 mm length of Sec. 5 is :math:`\kappa`, the 2.5 s time is :math:`\xi` (eqs. 3, 7, 8:
+  both enter as 1/kappa and 1/xi, as the dimensions require).
+* :math:`\tau` (eq. 37) uses the norm of the tangential sliding velocity.
+* :math:`\dot\tau` is ignored in the consistency condition (as the paper states after eq. 9);
+  in a discrete step :math:`R^n` is evaluated with :math:`\tau^{n+1}`.
+* ``R`` is clipped to [1e-12, 1.999] inside ``U`` (eq. 34's cotangent changes sign again at R = 2).
+* initial contact state (not printed): :math:`S_r(0) = 1 - e^{-bf_n(0)}` (literal, eq. 35) or
   :math:`\phi(0) = S_{max}` (scaled); ``kappa = 0`` / ``xi = 0`` encode the paper's
   :math:`\kappa, \xi \to \infty` (rate effects off, Fig. 6).
 
@@ -71,7 +74,7 @@ _HALF_PI = 0.5 * math.pi
 def evolution_u(R, r):
     """Evolution function of the normal-sliding ratio, eq. (34): U = r cot(pi R / 2) [1/m].
 
-    ``R`` is clipped to [1e-12, 1.999] (spec A8): cot changes sign again beyond R = 2.
+    ``R`` is clipped to [1e-12, 1.999]: the cot of eq. (34) changes sign again beyond R = 2.
     """
     Rc = min(max(R, _RCLIP_LO), _RCLIP_HI)
     return r / math.tan(_HALF_PI * Rc)
@@ -109,7 +112,7 @@ def _surface(q, P, Pp, p):
 
     Returns ``(S_r, dS_r/df_n, S_min_hat, S_max_hat, A)``: variant L (literal) stores
     ``q = A - P(f_n)`` so that ``S_r = A = q + P``; variant S (scaled) stores ``q = phi`` and
-    ``S_r = P phi`` with bounds scaled by ``P`` (spec section 4.2).
+    ``S_r = P phi`` with bounds scaled by ``P`` (eq. 35).
     """
     if p[_VAR] > 0.5:
         return P * q, Pp * q, p[_SMIN] * P, p[_SMAX] * P, q
@@ -125,7 +128,7 @@ def _rates(state, v, fn, p, out):
 
 @njit(cache=True)
 def rates_full(state, v, fn, fn_rate, p, out):
-    """Explicit rate form (spec 4.2), state ``[f_t, q, u_p]``, normal-stress rate ``fn_rate`` [Pa/s]."""
+    """Explicit rate form (eqs. 16, 19, 24-31 in 1-D), state ``[f_t, q, u_p]``, normal-stress rate ``fn_rate`` [Pa/s]."""
     if fn <= 0.0:  # loss of contact: state frozen, output zero
         out[0] = 0.0
         out[1] = 0.0
@@ -167,7 +170,7 @@ def _friction(state, v, fn, p):
 
 @njit(cache=True)
 def _area_be(A0, g, dt, p):
-    """Backward-Euler contact area after plastic increment ``g`` and time ``dt`` (spec 5.3).
+    """Backward-Euler contact area (eqs. 7, 8) after plastic increment ``g`` and time ``dt``.
 
     Returns ``(A, dA/dg)``.
     """
@@ -178,7 +181,7 @@ def _area_be(A0, g, dt, p):
 
 @njit(cache=True)
 def return_map(ft, q, fn_old, du, dt, fn, tau, p):
-    """One implicit return-mapping step of the subloading-friction law (spec 5.3), 1-D.
+    """One implicit return-mapping step of the subloading-friction law (eqs. 7, 8, 16, 29), 1-D.
 
     Parameters
     ----------
@@ -333,7 +336,7 @@ class SubloadingParams:
         Lower and upper bound of the contact-area ratio (relative to :math:`P(f_n)` in the
         scaled variant) [1].
     variant : {"literal", "scaled"}
-        How :math:`S_r` depends on pressure (spec A2): ``literal`` integrates eqs. (7), (8),
+        How :math:`S_r` depends on pressure: ``literal`` integrates eqs. (7), (8),
         (18) additively with absolute bounds, :math:`S_r = A`; ``scaled`` uses
         :math:`S_r = (1 - e^{-b f_n})\phi` with :math:`\phi` evolving between the bounds.
     fn_init : float
@@ -378,7 +381,7 @@ class SubloadingParams:
         return self.tau0 + self.c * np.abs(np.asarray(v, dtype=float)) ** self.d
 
     def steady_area(self, v: float | FloatArray) -> FloatArray:
-        r"""Steady area state under steady sliding (spec C1): :math:`A^{ss}=(S_{min}v\xi+S_{max}\kappa)/(v\xi+\kappa)`."""
+        r"""Steady area state under steady sliding (eqs. 7 + 8 = 0 at u_p' = v): :math:`A^{ss}=(S_{min}v\xi+S_{max}\kappa)/(v\xi+\kappa)`."""
         v = np.abs(np.asarray(v, dtype=float))
         if self.kappa == 0:
             return np.full_like(v, self.s_max)
@@ -387,7 +390,7 @@ class SubloadingParams:
         return (self.s_min * v * self.xi + self.s_max * self.kappa) / (v * self.xi + self.kappa)
 
     def steady_stress(self, v: float | FloatArray, fn: float | FloatArray) -> FloatArray:
-        """Steady tangential stress f_t^ss at speed ``v`` and normal stress ``fn`` [Pa] (spec C1/C4).
+        """Steady tangential stress f_t^ss at speed ``v`` and normal stress ``fn`` [Pa] (R = 1 in eq. 14, eqs. 35, 37).
 
         Variant L converges to ``A^ss tau`` only at constant ``fn`` from the initial state
         ``A(0) = P(fn)``; with ``kappa = xi = 0`` (rate effects off) it is ``P(fn) tau``.
@@ -408,7 +411,7 @@ class SubloadingParams:
         return np.asarray(self.steady_stress(np.abs(v), normal_force), dtype=float) * np.sign(v)
 
     def microslip(self, R: float | FloatArray, fn: float) -> tuple[FloatArray, FloatArray]:
-        r"""Plastic and total slip to reach ratio ``R`` under monotonic loading (spec C3).
+        r"""Plastic and total slip to reach ratio ``R`` under monotonic loading (eqs. 13, 16, 34 integrated).
 
         For a fixed surface :math:`F = S_r\tau` (``kappa = xi = c = 0``):
         :math:`u^p = -\frac{2}{\pi r}\ln\cos\frac{\pi R}{2}`, :math:`u = RF/\alpha_t + u^p` [m].
@@ -462,13 +465,13 @@ class Subloading(SubloadingParams, AbstractSteppedModel):
     Notes
     -----
     Each step is backward Euler on eqs. (7), (8), (16) with the elastic predictor of
-    eq. (13) (spec 5.3): :math:`A(\gamma) = (A_0 + \gamma S_{min}/\kappa + \Delta t
+    eq. (13) (backward Euler of eqs. 7, 8): :math:`A(\gamma) = (A_0 + \gamma S_{min}/\kappa + \Delta t
     S_{max}/\xi)/(1 + \gamma/\kappa + \Delta t/\xi)`, :math:`R(\gamma) = (|f^{tr}| -
     \alpha_t\gamma)/(S_r(\gamma)\tau^{n+1})`, and the plastic increment solves
     :math:`R(\gamma) - R^n - U(R(\gamma))\gamma = 0` by safeguarded Newton. Because
     :math:`U < 0` for :math:`R > 1`, a step that starts inside the surface cannot end
     outside it, whatever its size. :math:`\dot\tau` is ignored as in the paper: ``R^n`` is
-    evaluated with :math:`\tau^{n+1}` (spec A7). Loss of contact (``f_n <= 0``) releases
+    evaluated with :math:`\tau^{n+1}` (tau-dot ignored, Sec. 2 after eq. 9). Loss of contact (``f_n <= 0``) releases
     the traction (``f_t = 0``) and freezes the area state.
     """
 
@@ -512,7 +515,7 @@ class Subloading(SubloadingParams, AbstractSteppedModel):
         ----------
         state : ``[f_x, f_y, q, u_p, f_n_prev]`` [Pa, Pa, 1, m, Pa]
         dt : time step [s]
-        v : tangential sliding velocity vector ``(v_x, v_y)`` [m/s]; tau uses its norm (A6)
+        v : tangential sliding velocity vector ``(v_x, v_y)`` [m/s]; tau (eq. 37) uses its norm
         normal_stress : prescribed normal stress at the end of the step [Pa]; or ``None`` to
             drive it by the normal sliding velocity through the elastic contact law,
             :math:`f_n^{n+1} = f_n^n + lpha_n v_n \Delta t` (eq. 13, no normal plastic flow, eq. 20)
@@ -544,7 +547,7 @@ class Subloading(SubloadingParams, AbstractSteppedModel):
 class SubloadingRate(SubloadingParams, AbstractLaw):
     r"""Subloading-friction model in explicit rate form (reference for cross-checks).
 
-    State ``[f_t, q, u_p]`` (see :class:`Subloading`); rates of spec 4.2:
+    State ``[f_t, q, u_p]`` (see :class:`Subloading`); rates of eqs. (16), (19), (24)-(31) in 1-D:
 
     .. math::
         \Lambda = \frac{\langle \alpha_t s v - R S_r'\tau\dot f_n - \frac{R}{\xi}(\hat S_{max}
@@ -559,7 +562,8 @@ class SubloadingRate(SubloadingParams, AbstractLaw):
     pressure exactly): it is exact for constant normal stress. Under a normal-stress
     programme use :func:`frictionlab.laws.subloading_drivers.run_rate_reference`, an
     RK4 loop over the same kernel (:func:`rates_full`) that also passes :math:`\dot f_n`.
-    Explicit schemes need slip increments :math:`|v|\Delta t \lesssim 0.1/r` (spec 5.1).
+    Explicit schemes need slip increments :math:`|v|\Delta t \lesssim 0.1/r` (near R = 1 eq. 16 relaxes
+    over a slip of 2/(pi r)).
     """
 
     name: ClassVar[str] = "subloading_rate"
@@ -578,18 +582,18 @@ class SubloadingRate(SubloadingParams, AbstractLaw):
 
 
 # --------------------------------------------------------------------------- presets (SI)
-#: Table P-common (Sections 4.1-4.3), converted from mm-MPa
+#: the parameter set of Secs. 4.1-4.3 (Figs. 4-7, 9; 'P-common' here), converted from mm-MPa
 P_COMMON: dict[str, float | str] = {
     "alpha_n": 1e11, "alpha_t": 1e11, "r": 1e6, "b": 1e-5, "c": c_from_mm_mpa(0.0015, 0.4), "d": 0.4,
     "tau0": 1e5, "kappa": 1.4e-4, "xi": 2.5, "s_min": 0.5, "s_max": 1.0, "variant": "literal", "fn_init": 3e5,
 }
-#: Table P-exp (Section 5), specimen I (b = 7 MPa^-1)
+#: the parameter set of Sec. 5.2 ('P-exp' here), specimen I (b = 7 MPa^-1)
 P_EXP: dict[str, float | str] = {
     "alpha_n": 1e11, "alpha_t": 1e11, "r": 1e6, "b": 7e-6, "c": c_from_mm_mpa(0.0065, 0.27), "d": 0.27,
     "tau0": 6e4, "kappa": 1.4e-4, "xi": 2.5, "s_min": 1.0, "s_max": 1.0, "variant": "scaled", "fn_init": 3e5,
 }
 _SRC = "Ozaki, Matsuura & Maegawa 2020, Friction 8(4) 768-783"
-_R_NOTE = "r = 1000 mm^-1 (spec A1: the extraction prints '11000 mm', read as a dropped '-1' superscript)"
+_R_NOTE = "r = 1000 mm^-1 (Sec. 4.1 prints '11000 mm', read as a dropped '-1' superscript as in '110 MPab' = 10 MPa^-1)"
 
 _presets = {
     "common": Preset(dict(P_COMMON), source=f"{_SRC}, Sec. 4 (Figs. 4-7, 9)", doi=_DOI, note=_R_NOTE),
@@ -598,11 +602,11 @@ _presets = {
     "fig6": Preset({**P_COMMON, "c": 0.0, "kappa": 0.0, "xi": 0.0, "fn_init": 1e5}, source=f"{_SRC}, Fig. 6",
                    doi=_DOI, note="rate dependence off: c = 0, kappa = xi = infinity (encoded as 0)"),
     "fig7": Preset({**P_COMMON, "fn_init": 1e5}, source=f"{_SRC}, Fig. 7 (b = 10 MPa^-1)", doi=_DOI,
-                   note="'same as Fig. 3' read as the Fig. 4 set (spec A12)"),
+                   note="'same as Fig. 3' (Sec. 4.2; Fig. 3 is a schematic) read as the Fig. 4 set"),
     "fig9": Preset(dict(P_COMMON), source=f"{_SRC}, Fig. 9 (tau0 = 0.1 MPa)", doi=_DOI,
-                   note="f_n = 0.3 MPa assumed (spec A13)"),
+                   note="f_n = 0.3 MPa assumed (Sec. 4.3 prints no normal stress; Fig. 4's value)"),
     "fig11": Preset(dict(P_EXP), source=f"{_SRC}, Fig. 11 (specimen I, b = 7 MPa^-1)", doi=_DOI,
-                    note="scaled variant (spec A2)"),
+                    note="scaled variant: S_r = (1 - exp(-b f_n)) phi (with S_min = S_max = 1 eqs. 7, 8, 18 as printed make b irrelevant)"),
     "fig12-I": Preset(dict(P_EXP), source=f"{_SRC}, Fig. 12 specimen I (Ra 2.11 um)", doi=_DOI),
     "fig12-II": Preset({**P_EXP, "b": 11e-6}, source=f"{_SRC}, Fig. 12 specimen II (Ra 4.95 um)", doi=_DOI),
 }

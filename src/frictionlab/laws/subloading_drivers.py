@@ -7,12 +7,13 @@ implementation of the law's implicit step:
   and normal stress sampled on the step grid (the fast equivalent of the core stepping loop);
 * :func:`run_rate_reference` -- classical RK4 on the explicit rate form
   (:func:`frictionlab.laws.subloading.rates_full`) with the normal-stress rate as an input,
-  the reference under normal-stress programmes (spec 5.2);
+  the reference under normal-stress programmes (eqs. 16, 19, 24-31);
 * :func:`run_pulsating` -- the threshold-switched cyclic loading of Fig. 5
   (:class:`~frictionlab.protocols.PulsatingThreshold`);
 * :class:`SubloadingOscillator` -- the 1-DOF spring-mass system of eq. (39),
   :math:`M\ddot u = K(U_d - u) - A_a f_t`, :math:`U_d = Vt`, integrated with Newmark-beta
-  (the paper's scheme; average acceleration beta = 1/4, gamma = 1/2, spec A10), with the
+  (the paper's scheme, Sec. 4.3; average acceleration beta = 1/4, gamma = 1/2: the paper does not
+  state beta and gamma), with the
   friction stress from the return mapping at the end of each step.
 
 Results are :class:`xarray.Dataset` objects with the standard variable names (SI units).
@@ -209,7 +210,7 @@ def _rk4_rate_loop(U, dt, p, y0, stride, out):
 
 
 def run_rate_reference(model: SubloadingRate, protocol, *, du: float, max_points: int = 20000) -> xr.Dataset:
-    r"""Classical RK4 on the rate form with slip increments ``du`` [m] (spec 5.2).
+    r"""Classical RK4 on the rate form (eqs. 16, 19, 24-31 in 1-D) with slip increments ``du`` [m].
 
     Unlike the core integrators (whose kernel interface carries no normal-stress rate), this
     loop passes :math:`\dot f_n` (central differences of the protocol's ``normal_force``) to
@@ -437,8 +438,8 @@ class SubloadingOscillator(Parameters):
     Parameters
     ----------
     mass : float
-        Slider mass M [kg] (see spec A9: the paper's "M = 3 kg" reproduces its Fig. 9 only
-        when read as 3 N s^2/mm = 3000 kg).
+        Slider mass M [kg] (the paper's "M = 3 kg", Sec. 4.3, reproduces its Fig. 9 only
+        when read as 3 N s^2/mm = 3000 kg: see ``subloading/fig9``).
     stiffness : float
         Spring stiffness K [N/m].
     drive_velocity : float
@@ -446,9 +447,9 @@ class SubloadingOscillator(Parameters):
     area : float
         Apparent contact area A_a [m^2].
     normal_stress : float
-        Constant normal contact stress f_n [Pa] (spec A13: 0.3 MPa).
+        Constant normal contact stress f_n [Pa] (Sec. 4.3 prints none for Fig. 9; Fig. 4's 0.3 MPa is used there).
     beta, gamma : float
-        Newmark coefficients (average acceleration by default, spec A10).
+        Newmark coefficients (average acceleration by default; Sec. 4.3 names Newmark's method, not its constants).
     """
 
     mass: float = param(3000.0, units="kg", lo=0.0, lo_open=True)

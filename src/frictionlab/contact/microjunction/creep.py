@@ -24,12 +24,15 @@ area term of Eq. 3.39, the interference creep rate at constant force, in physica
 
 Notes
 -----
-Corrections of the printed appendix (spec section 7): :math:`\hat p` carries a spurious extra
-:math:`1/\sigma_Y` in the source (M3; here it is the dimensional pressure, so that
-:math:`\alpha_k\hat p` is dimensionless); "∂p/∂l" is ∂p/∂t (M8); the σ_Y missing from the area
-term of Eq. 3.39 is inserted (M6). The source's normalised time :math:`t_1 = EC_1/H_G` is a rate
-and its two uses contradict each other (M4); the model is integrated in physical time, where
-:math:`t_1` cancels exactly. :math:`C_2` is declared but unused in the appendix (M5): it is
+Corrections of the printed Appendix A: its :math:`\hat p = F^*F_c/(A^*A_c\sigma_Y)\cdot 1/\sigma_Y`
+carries a spurious extra :math:`1/\sigma_Y` (here it is the dimensional pressure, so that
+:math:`\alpha_k\hat p` is dimensionless, as the :math:`1/H_G` in the printed :math:`\alpha_k`
+requires); its "∂p/∂l" is ∂p/∂t (the creep law of Sect. 4.4 is a rate in time); the σ_Y missing
+from the area term of Eq. (3.39) is inserted (the term is then dimensionless like the
+reinsertion term of Eq. 3.36). The appendix's normalised time :math:`t_1 = EC_1/H_G` (Eq. 2.33)
+is a rate and its two uses (:math:`\partial p^*/\partial\tau` and :math:`\partial F^*/\partial\tau`)
+contradict each other; the model is integrated in physical time, where :math:`t_1` cancels
+exactly. :math:`C_2` is declared global but unused in the appendix: it is
 accepted and ignored; ``c2_factor`` (default 1) multiplies both :math:`\alpha_k` and is a
 speculative hook (e.g. :math:`C_2\sigma_Y`), not part of the source.
 
@@ -115,7 +118,7 @@ def _creep_delta_rate(force, area, delta, dmax, e, c1, sigma_y, cnu, b, ar_coef,
 
 def creep_coefficients(dmax: float, e: float, c1: float, sigma_y: float, b: float, ar_coef: float,
                        c2_factor: float = 1.0) -> dict[str, float]:
-    """Creep-law coefficients at max interference ``dmax`` (Eq. M8).
+    """Creep-law coefficients at max interference ``dmax`` (Appendix A, "Low δ-adjustment in Sect. 4.4").
 
     Returns ``A1``, ``A2`` [Pa/s], ``alpha1``, ``alpha2`` [1/Pa] and ``H_G`` [Pa].
     """
@@ -126,7 +129,8 @@ def creep_coefficients(dmax: float, e: float, c1: float, sigma_y: float, b: floa
 
 def pressure_rate(force: float, area: float, dmax: float, e: float, c1: float, sigma_y: float, cnu: float,
                   b: float, ar_coef: float, c2_factor: float = 1.0) -> float:
-    """Pressure relaxation rate at fixed geometry :math:`\\partial p/\\partial t|_{cr}` [Pa/s] (Eq. M10)."""
+    """Pressure relaxation rate at fixed geometry :math:`\\partial p/\\partial t|_{cr}` [Pa/s] (Appendix A:
+    :math:`-(A_1\\sinh(\\alpha_1\\hat p) + A_2\\sinh(\\alpha_2\\hat p))`)."""
     return float(_pressure_rate(float(force), float(area), float(dmax), e, c1, sigma_y, cnu, b, ar_coef, c2_factor))
 
 

@@ -26,12 +26,12 @@ and ensemble integrators; the public functions are their numpy-vectorised counte
 
 Notes
 -----
-Printed errors of the appendix corrected here (spec ``microjunction-creep.md`` section 7):
-the contact radius line reads "pi i" (M1, taken as :math:`\pi`); the second copy of the
-hardness constant reads 0.81 (M2, taken as 0.82 in both places, the JG 2005 value).
-The regime boundary is as printed: Hertz for :math:`\delta^* \le 1.9` (M9). The derivative
+Printed errors of Appendix A corrected here: the contact-radius line reads "pi i" (taken as
+:math:`\pi`); the second copy of the hardness constant (under "Jackson--Green model for plastic
+behavior") reads 0.81 (taken as 0.82 in both places, the JG 2005 value of Eq. 2.13).
+The regime boundary is as printed: Hertz for :math:`\delta^* \le 1.9`. The derivative
 of :math:`H'_G` with respect to :math:`\delta^*` is neglected in :math:`\partial F^*_{JG}/
-\partial\delta^*`, as the source says (M10). :math:`F^*_{JG}` jumps by about +0.5 % at
+\partial\delta^*`, as the appendix says ("H'_G-dependence on δ* neglected"). :math:`F^*_{JG}` jumps by about +0.5 % at
 :math:`\delta^* = 1.9` (a property of the JG fit, not an error); :math:`A^*_{JG}` is continuous.
 
 References
@@ -60,7 +60,7 @@ DELTA_KINK = 1.9
 
 
 def normalisation(e: float, nu: float, sigma_y: float, r: float) -> dict[str, float]:
-    """Critical values of the JG hemisphere (Eqs. M1, M2 of the spec).
+    """Critical values of the JG hemisphere (Appendix A, "Normalization constants").
 
     Parameters
     ----------
@@ -181,19 +181,19 @@ def _vec(fun, *args):
 
 
 def area_jg(delta: ArrayLike, b: float) -> NDArray[np.float64]:
-    """JG normalised contact area :math:`A^*_{JG}(\\delta^*)` [1] (Eq. M4); ``b`` from :func:`jg_exponent`."""
+    """JG normalised contact area :math:`A^*_{JG}(\\delta^*)` [1] (Appendix A, after Eq. 2.13); ``b`` from :func:`jg_exponent`."""
     d = np.asarray(delta, dtype=float)
     return np.where(d <= DELTA_KINK, d, d * (np.maximum(d, 0.0) / DELTA_KINK) ** b)
 
 
 def darea_jg(delta: ArrayLike, b: float) -> NDArray[np.float64]:
-    """Slope :math:`\\partial A^*_{JG}/\\partial\\delta^*` [1] (Eq. M12)."""
+    """Slope :math:`\\partial A^*_{JG}/\\partial\\delta^*` [1] (Appendix A, the derivative used in Eq. 3.39)."""
     d = np.asarray(delta, dtype=float)
     return np.where(d <= DELTA_KINK, 1.0, (1.0 + b) * (np.maximum(d, 0.0) / DELTA_KINK) ** b)
 
 
 def hardness_ratio(a_over_r: ArrayLike) -> NDArray[np.float64]:
-    r"""JG geometry-dependent hardness :math:`H_G/\sigma_Y` as a function of :math:`a/R` (Eq. M6).
+    r"""JG geometry-dependent hardness :math:`H_G/\sigma_Y` as a function of :math:`a/R` (Appendix A, Eq. 2.13).
 
     .. math::
         \frac{H_G}{\sigma_Y} = \begin{cases}2.84\,[1 - \exp(-0.82\,(a/R)^{-0.7})] & a/R \le 0.41\\
@@ -203,7 +203,7 @@ def hardness_ratio(a_over_r: ArrayLike) -> NDArray[np.float64]:
 
 
 def contact_radius_ratio(area: ArrayLike, ar_coef: float) -> NDArray[np.float64]:
-    """:math:`a/R = (C_\\nu\\pi\\sigma_Y/2E')\\sqrt{A^*}` (Eq. M5, with "pi i" read as pi)."""
+    """:math:`a/R = (C_\\nu\\pi\\sigma_Y/2E')\\sqrt{A^*}` (Appendix A's contact radius, with "pi i" read as pi)."""
     return ar_coef * np.sqrt(np.asarray(area, dtype=float))
 
 
@@ -213,10 +213,10 @@ def hardness_ratio_at(delta: ArrayLike, b: float, ar_coef: float) -> NDArray[np.
 
 
 def force_jg(delta: ArrayLike, b: float, cnu: float, ar_coef: float) -> NDArray[np.float64]:
-    """JG normalised force :math:`F^*_{JG}(\\delta^*)` [1] (Eq. M13), :math:`H'_G` from the current δ*."""
+    """JG normalised force :math:`F^*_{JG}(\\delta^*)` [1] (Appendix A, JG plastic force), :math:`H'_G` from the current δ*."""
     return _vec(lambda d: _force_jg(d, _k_of(d, b, cnu, ar_coef)), delta)
 
 
 def dforce_jg(delta: ArrayLike, b: float, cnu: float, ar_coef: float) -> NDArray[np.float64]:
-    """Slope :math:`\\partial F^*_{JG}/\\partial\\delta^*` (Eq. M14, :math:`H'_G` held fixed)."""
+    """Slope :math:`\\partial F^*_{JG}/\\partial\\delta^*` (Appendix A, :math:`H'_G` held fixed as it says)."""
     return _vec(lambda d: _dforce_jg(d, _k_of(d, b, cnu, ar_coef)), delta)

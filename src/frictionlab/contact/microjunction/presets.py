@@ -1,6 +1,7 @@
 """Material presets of the microjunction model (values in SI units).
 
-The appendix gives **no** material data (spec section 5, M13). Elastic constants and yield
+Appendix A gives **no** material data (its pseudo-code declares sigma_Y, E, nu, R, C1, C2 as globals
+without values). Elastic constants and yield
 stresses below are handbook values; the asperity radius ``r`` and especially the creep constant
 ``c1`` are **assumptions**: ``c1`` is the demonstration value :math:`2.84\\sigma_Y/E`, for which
 :math:`EC_1/H_{G,\\infty} = 1\\,\\mathrm{s}^{-1}` (physical seconds are about the normalised
@@ -22,7 +23,7 @@ def _demo_c1(sigma_y: float, e: float) -> float:
 PRESETS = {
     "demo-steel": Preset(
         {"sigma_y": 1.0e9, "e": 200e9, "nu": 0.3, "r": 10e-6, "c1": _demo_c1(1.0e9, 200e9)},
-        source="spec microjunction-creep.md section 5 (hardened steel asperity; all values assumptions)",
+        source="assumed values (Goedecke 2013, Appendix A prints no material): hardened steel asperity",
         note="E, nu, sigma_y typical of a hardened steel; r = 10 um and c1 = 2.84 sigma_y/E are assumptions",
     ),
     "mild-steel": Preset(

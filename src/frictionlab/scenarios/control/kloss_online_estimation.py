@@ -11,6 +11,9 @@ of a law *without* normal scaling, started from wrong values (F_max = 1 N, v_max
 true one): the filter must track the peak force F_max(t) = mu_max N(t) and find v_max0,
 and its estimate compensates the friction. Sensors: 0.1 um position quantisation, 10 um/s
 velocity quantisation. The same run with the estimate not fed back is the PID baseline.
+
+The paper runs no estimation: the filter, the task and the thresholds are ours, so every check
+is an extension, none a claim of the paper.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from ...solve import simulate
 from ...laws.kloss import Kloss
 from ...plot import time_series
 from ...protocols.reference import PositionSinusoid
-from ..base import Scenario, check, register_scenario
+from ..base import Scenario, as_kind, check, register_scenario
 
 CONFIG = {
     "plant": {"f_max": 0.5, "v_max0": 7.5e-4, "zeta": 0.5, "normal_scaling": True},
@@ -79,7 +82,9 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     rel2 = np.abs(p.estimated_f_max.values[late] / p.true_f_max.values[late] - 1.0)
     out.append(check("the estimate alone (not fed back) also tracks F_max(t) (max relative error, second half)",
                      "< 5 %", float(rel2.max()), rel2.max() < 0.05, fmt=".3g"))
-    return out
+    # the paper names online estimation as a use (abstract; Sec. II.A, eq. 1) but runs none: the filter, the task and the
+    # thresholds are ours, so every check is an extension
+    return as_kind(out, "extension")
 
 
 def plot(ds: xr.Dataset):

@@ -103,7 +103,8 @@ def peaks(t: np.ndarray, y: np.ndarray, min_drop: float) -> np.ndarray:
 
 def hertz_area(W: float, radius: float = 10e-3, E: float = 1.2e6, nu: float = 0.5) -> float:
     """Apparent contact area pi a^2 of a sphere on a rigid flat, a = (3 W R / (4 E*))^(1/3),
-    E* = E / (1 - nu^2) [m^2] (spec A14: PMMA rigid)."""
+    E* = E / (1 - nu^2) [m^2] (Sec. 5.2: "derived from Hertz's contact theory" with E = 1.2 MPa, nu = 0.5;
+    the PMMA plate read as rigid)."""
     e_star = E / (1.0 - nu * nu)
     a = (3.0 * W * radius / (4.0 * e_star)) ** (1.0 / 3.0)
     return float(np.pi * a * a)

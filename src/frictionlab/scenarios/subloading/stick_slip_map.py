@@ -68,7 +68,8 @@ local increases.
 The mass is the "paper-like" M = 3 N s^2/mm = 3000 kg of ``subloading/fig9``; the
 c values are in MPa (s/mm)^d as in ``subloading/fig9`` (converted with
 :func:`~frictionlab.laws.subloading.c_from_mm_mpa`). The map itself is not in the paper
-(issue 9 item 2); its only paper claim is the Fig. 9 trend at V = 0.01 mm/s.
+(our extension of Fig. 9 over the drive velocity and c); its only paper claim is the Fig. 9 trend at
+V = 0.01 mm/s.
 """
 
 from __future__ import annotations
