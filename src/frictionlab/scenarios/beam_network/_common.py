@@ -34,6 +34,9 @@ UNPRINTED = ("cb", "beam_mass", "normal_load")
 #: the wrong models the beam-network paper checks are tried against (``frictionlab reproduce --mutations``)
 NO_WEAKENING = Mutation("mu_C read as 0.75 (Table 1 prints 0.57): almost no Stribeck drop from mu_S = 0.76",
                         {"model.mu_c": 0.75})
+UNIFORM_LOAD = Mutation("Fig. 7's load map read as a uniform load F_z / N on every beam",
+                        {"model.load_distribution": "uniform"})
+NO_SPRINGS = Mutation("the inter-beam springs of eq. (4) left out (k_e = 0)", {"model.ke": 0.0})
 
 
 def printed_counterpart(p: BeamNetworkParams) -> BeamNetworkParams:
