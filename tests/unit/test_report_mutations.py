@@ -96,10 +96,12 @@ PORTED = ["kloss/fig4a", "kloss/fig4b", "kloss/fig7", "kloss/fig8", "kloss/fig10
           "microjunction/load-hold-unload", "microjunction/cyclic-load", "microjunction/hold-time-friction",
           "subloading/fig12", "subloading/fig6", "subloading/fig4", "subloading/fig7", "subloading/slide-hold-slide",
           "classic/rsf-velocity-step", "classic/stribeck-curve",
-          "classic/dahl-hysteresis", "classic/rsf-slide-hold-slide"]
+          "classic/dahl-hysteresis", "classic/rsf-slide-hold-slide",
+          "beam-network/fig9", "beam-network/fig11", "beam-network/fig13"]
 PORTED_SLOW = ["kloss/fig5", "kloss/fig6", "kloss/fig14", "kloss/naca0012-fit", "microjunction/constant-load-creep",
                "subloading/fig11", "subloading/fig5", "subloading/fig9", "subloading/stick-slip-map",
-               "classic/rsf-stability", "classic/compare-velocity-step", "classic/compare-slide-hold-slide"]
+               "classic/rsf-stability", "classic/compare-velocity-step", "classic/compare-slide-hold-slide",
+               "beam-network/fig8", "beam-network/fig12", "beam-network/fig14", "beam-network/calibration"]
 
 
 def _no_survivor(name: str) -> None:

@@ -143,7 +143,7 @@ def rank_corr(x, y) -> float:
     x = np.asarray(x, float)
     y = np.asarray(y, float)
     ok = np.isfinite(x) & np.isfinite(y)
-    if ok.sum() < 3:
+    if ok.sum() < 3 or np.ptp(x[ok]) == 0 or np.ptp(y[ok]) == 0:  # constant: no rank order (scipy would warn)
         return float("nan")
     from scipy.stats import spearmanr  # here, not at import: scipy.stats alone costs ~0.3 s (frictionlab list)
 
