@@ -219,6 +219,7 @@ register_scenario(Scenario(
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"protocol.duration_s": 12.0, "integrator.n_picard": 0},
     references=REFERENCES,
+    moved={"printed": "VF40 is not testable (its parameters are not printed): no printed VF40 set is analysed"},
     derived={"protocol.v": "velocity_sweep.velocities or load_sweep.v_vf60 / v_vf40",
              "protocol.normal_force_value": "velocity_sweep.normal_load or load_sweep.loads",
              "model.normal_load": "velocity_sweep.normal_load or load_sweep.loads"},

@@ -173,6 +173,7 @@ register_scenario(Scenario(
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"protocol.duration_s": 10.0, "refine.loads": [20.0, 65.0, 145.0]},
     references=REFERENCES,
+    moved={"printed.preset": "the deviation evidence runs the model that ran with Table 3's v_s (set model.* to change it)"},
     derived={"protocol.v": "map.v_min, map.v_max, map.n_v", "protocol.normal_force_value": "map.loads",
              "model.normal_load": "map.loads"},
 ))
