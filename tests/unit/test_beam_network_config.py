@@ -104,3 +104,11 @@ def test_dumped_beam_scenario_reruns_to_the_same_result(tmp_path):
         assert da.sizes["time"] == 201
         for v in da.data_vars:
             np.testing.assert_array_equal(da[v].values, db[v].values, err_msg=v)
+
+
+@pytest.mark.parametrize("name, key", [("beam-network/fig12", "printed.vf40"), ("beam-network/fig13", "printed.preset"),
+                                       ("beam-network/fig14", "printed.preset")])
+def test_the_fixed_printed_sets_are_gone_with_a_pointer(name, key):
+    """The deviation evidence follows the model that ran (issue 26): a fixed printed preset is refused, not ignored."""
+    with pytest.raises(ConfigError, match="has no printed"):
+        get_scenario(name).resolved_config({key: "vf60-table3"})

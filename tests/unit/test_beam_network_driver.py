@@ -139,7 +139,10 @@ def test_fig8_and_calibration_run_the_lbnm_through_simulate(monkeypatch):
 
     monkeypatch.setattr(fig8, "simulate", spy)
     ds, _ = get_scenario("beam-network/fig8").execute({"protocol.duration_s": 0.05, "integrator.beam_save_dt": 1e-2})
-    assert calls == [("lbnm", "fig7"), ("mlbnm", "fig7"), ("mlbnm", "fig7"), ("lbnm", "column_mean")]
-    assert ds.sizes["model"] == 4 and np.all(np.isfinite(ds.friction_force.values))
+    # the last two: both models with Table 3's printed v_s (what the printed parameters give, beside the calibration)
+    assert calls == [("lbnm", "fig7"), ("mlbnm", "fig7"), ("mlbnm", "fig7"), ("lbnm", "column_mean"), ("lbnm", "fig7"),
+                     ("mlbnm", "fig7")]
+    assert ds.sizes["model"] == 6 and np.all(np.isfinite(ds.friction_force.values))
+    assert list(ds.model.values[-2:]) == ["LBNM-printed-vs", "MLBNM-printed-vs"]
     with pytest.raises(ConfigError, match="load_distribution = 'uniform': beam-network/fig8 runs"):
         get_scenario("beam-network/fig8").execute({"protocol.duration_s": 0.05, "model.load_distribution": "uniform"})

@@ -98,12 +98,14 @@ PORTED = ["kloss/fig4a", "kloss/fig4b", "kloss/fig7", "kloss/fig8", "kloss/fig10
           "subloading/fig12", "subloading/fig6", "subloading/fig4", "subloading/fig7", "subloading/slide-hold-slide",
           "subloading/microslip-load", "subloading/eq3-reduction", "subloading/pressure-stick-slip",
           "classic/rsf-velocity-step", "classic/stribeck-curve",
-          "classic/dahl-hysteresis", "classic/rsf-slide-hold-slide", "classic/rsf-data-fit"]
+          "classic/dahl-hysteresis", "classic/rsf-slide-hold-slide", "classic/rsf-data-fit",
+          "beam-network/fig9", "beam-network/fig11", "beam-network/fig13"]
 PORTED_SLOW = ["kloss/fig5", "kloss/fig6", "kloss/fig14", "kloss/naca0012-fit", "microjunction/constant-load-creep",
                "subloading/fig11", "subloading/fig5", "subloading/fig9", "subloading/stick-slip-map",
                "classic/rsf-stability", "classic/compare-velocity-step", "classic/compare-slide-hold-slide",
                "classic/rsf-stability-map", "classic/spring-slider-stick-slip", "control/canudas1995-position",
-               "control/compensation-comparison", "control/kloss-online-estimation"]
+               "control/compensation-comparison", "control/kloss-online-estimation",
+               "beam-network/fig8", "beam-network/fig12", "beam-network/fig14", "beam-network/calibration"]
 
 
 def _no_survivor(name: str) -> None:

@@ -43,7 +43,7 @@ def load_polynomial(x_mm: FloatArray, y_mm: FloatArray, p0: float, p2: float, p2
 
     Notes
     -----
-    The paper prints the coefficients without units; mm and MPa are inferred (spec A7):
+    The paper prints the coefficients without units; mm and MPa are inferred (Fig. 7's fit):
     with them the integral of the positive part is 79.4 N, close to the 88 N load.
     """
     x2 = np.asarray(x_mm, dtype=float) ** 2
@@ -132,7 +132,7 @@ def build_patch(a: float, normal_load: float, p0: float, p2: float, p22: float, 
     -----
     The patch is the star-shaped region around the origin where f > 0 along every ray (the
     quartic turns positive again just outside the contact contour, which is excluded). The paper does not
-    state the grid origin; a grid centred on the load peak is used (spec A16), which gives
+    state the grid origin; a grid centred on the load peak is used (our choice), which gives
     N = 69 beams in 9 columns for a = 2 mm.
     """
     if a <= 0:

@@ -18,13 +18,13 @@ normal scaling; :func:`.mlbnm.stribeck_g` adds a fast path for alpha = 2).
 
 Notes
 -----
-The bending force is written in its restoring form (spec A3): the paper's eq. (3) reads
+The bending force is written in its restoring form (our reading): the paper's eq. (3) reads
 :math:`k_b\mathbf l + c_b\dot{\mathbf l}` with :math:`\mathbf l = \mathbf u - \mathbf s`, but its
 Algorithm 1 integrates :math:`\mathbf l(n+1) = \mathbf l(n) - \Delta t\,\dot{\mathbf l}` and calls the
 bending velocity negative, i.e. the stored quantity is the lag :math:`\mathbf s - \mathbf u`.
 Algorithm 1 is reproduced as printed: the lag is integrated by forward Euler separately
 from the tip position (trapezoid rule), the acceleration uses the friction of the previous
-step and the LuGre update uses the new tip velocity (spec A13).
+step and the LuGre update uses the new tip velocity (Algorithm 1, lines 5-11).
 
 The semi-implicit loop uses the same rounding-level speed-ups as :mod:`.mlbnm` (hoisted
 constants, one division per pass and component, exact-repeat skip of the refinement,
@@ -296,7 +296,7 @@ def run_lbnm(p: BeamNetworkParams, v_drive: float, duration: float, *, dt: float
         over ``time``; per beam over ``beam_time`` x ``beam``: ``beam_friction_x``,
         ``beam_friction_y`` [N], ``beam_lag_x``, ``beam_lag_y`` (s - u, the bending
         deflection [m]), ``beam_velocity_x`` [m/s], ``beam_slip`` (Remark 1: 1 = slip,
-        from the x component, spec A15); beam coordinates ``beam_x``, ``beam_y`` [m],
+        from the x component, the driving direction); beam coordinates ``beam_x``, ``beam_y`` [m],
         ``beam_column`` and ``beam_normal_force`` [N].
 
     Raises

@@ -11,7 +11,7 @@ the special case used for the pattern analysis (Sec. 3.2, Figs. 4b and 13).
 
 with :math:`m_I = N_I m`, :math:`k_b^I = N_I k_b^i`, :math:`c_b^I = N_I c_b/N`,
 :math:`\sigma_j^I = N_I \sigma_j^i`, :math:`f_z^I = \sum_{i\in I} f_z^i` and
-:math:`f_e^I = k_{I,I-1}(u_{I-1}-u_I) + k_{I,I+1}(u_{I+1}-u_I)` (spec A6: both neighbours;
+:math:`f_e^I = k_{I,I-1}(u_{I-1}-u_I) + k_{I,I+1}(u_{I+1}-u_I)` (our reading: both neighbours;
 ``iub_link = "n_i"`` uses :math:`N_I k_e` as eq. 10, ``"min"`` uses
 :math:`\min(N_I,N_J) k_e`, which conserves momentum exactly, and ``"sum"`` uses
 :math:`k_e(n_h + n_d/2)`, the linearised x-stiffness of the :math:`n_h` horizontal and
@@ -21,8 +21,8 @@ elastic forces of the IUB are the summation of the distributed beams" applied to
 
 Notes
 -----
-Spec vs seed on the IUB lumping: eq. (10) prints :math:`f_e^I = N_I k_e\Delta u_{I(I+1)}`
-(one neighbour; spec A6 uses both), while summing the LBNM forces of eqs. (4)-(6) over a
+The IUB lumping: eq. (10) prints :math:`f_e^I = N_I k_e\Delta u_{I(I+1)}`
+(one neighbour; we use both), while summing the LBNM forces of eqs. (4)-(6) over a
 column gives about twice that link stiffness (``"sum"``). The default stays the printed
 eq. (10); on the Fig. 8 case neither reading brings the MLBNM period to the LBNM's
 (0.66 s / 0.75 s vs 1.06 s), because the gap comes from lumping the column's unequal

@@ -78,7 +78,7 @@ class BeamNetworkParams(AbstractModel):
     alpha : float
         Stribeck exponent [1] (2).
     beam_mass : float
-        Tip mass of one beam [kg]; 0 means rho a^2 h (not given in the paper, spec A8).
+        Tip mass of one beam [kg]; 0 means rho a^2 h (not given in the paper; assumption (3) of Sec. 2.1 puts it at the tip).
     normal_load : float
         Total normal load F_z [N].
     p0, p2, p22, p4 : float
@@ -104,12 +104,12 @@ class BeamNetworkParams(AbstractModel):
 
     Notes
     -----
-    Ambiguities of the source (see ``shared/spec/lugre-beam-network.md`` section 8): the
+    Ambiguities of the source: the
     text's ``k_b^i = k_b/N``, ``sigma^i = sigma/N`` conflicts with eqs. (10)-(11), where
     ``sigma^I = N_I sigma``; with the ``lumped`` reading the total stiffness is 910 N/m and
     the friction cannot reach mu_S F_z within the 20 mm stroke, so ``per_beam`` is the
     default. ``k_e = 2 E h`` = 8.8e4 N/m contradicts Table 3's 190 N/m; the table value is
-    the default (spec A2: Table 3 is "the values of the model parameters" used for Fig. 8,
+    the default (Table 3 is "the values of the model parameters" used for Fig. 8, Sec. 4.2,
     and the LBNM and MLBNM share one k_e).
 
     IUB lumping (Sec. 3.1, eq. 10): the seed sums mass, normal load, bending stiffness and
@@ -225,7 +225,7 @@ def _table3(**extra) -> dict:
 _SRC = "beam-network paper (doi:10.1115/1.4042247) Tables 1-3, Fig. 7"
 PRESETS: dict[str, Preset] = {
     "vf60-table3": Preset(_table3(cb=148.0), source=_SRC + "; c_b = 148 N s/m from Fig. 13 (pattern II)", doi=DOI,
-                          note="Table 3 read per beam (spec A1); c_b not printed for Fig. 8 (spec A9)"),
+                          note="Table 3 read per beam (as eqs. 10-11 sum it); c_b not printed for Fig. 8 (148 N s/m: Fig. 13's pattern II)"),
     "vf60-table3-lumped": Preset(_table3(cb=148.0, param_convention="lumped"), source=_SRC, doi=DOI,
                                  note="the text's reading k_b^i = k_b/N, sigma^i = sigma/N"),
     "vf60-calibrated": Preset(
@@ -234,7 +234,7 @@ PRESETS: dict[str, Preset] = {
         note=("NOT the printed Table 3: v_s = 1.5e-3 m/s instead of 0.018 m/s. With the printed v_s no reading "
               "(per-beam / lumped), c_b in {0, 7.4, 148} or beam mass (x1 .. x1e4) gives stick-slip at 88 N and "
               "7.5e-4 m/s: the linearised IUB is unstable only where beta = -v g'/g exceeds k_b/sigma_0 = 0.076, "
-              "i.e. 0.42 v_s < v < 1.8 v_s. The sweep keeps c_b = 148 (spec A9) and picks the largest v_s giving "
+              "i.e. 0.42 v_s < v < 1.8 v_s. The sweep keeps c_b = 148 (Fig. 13) and picks the largest v_s giving "
               "stick-slip at 7.5e-4 m/s, amplitude falling with velocity and smooth sliding at 4.5e-3 m/s.")),
     "vf40-calibrated": Preset(
         _table3(cb=148.0, v_stribeck=1.5e-3, rho=1030.0, youngs_modulus=0.7e6, kb=910.0 * 0.7 / 2.0),

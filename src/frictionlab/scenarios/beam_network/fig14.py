@@ -4,7 +4,8 @@ The beam-network paper (doi:10.1115/1.4042247), Fig. 14: stick-slip appears at l
 sliding at high velocity and low load; the dashed critical line separates them. Each map
 point is an MLBNM run from rest (preset ``vf60-calibrated``); the whole map is one compiled
 loop parallelised over points (``numba.prange``). Stick-slip = >= 3 force peaks with
-prominence > 2 % of the mean force in the last 40 % of the run (spec S9).
+prominence > 2 % of the mean force in the last 40 % of the run (our criterion: the paper's map gives
+none; its "critical zone" is where the experiments show no obvious periodicity).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ import xarray as xr
 from ...analysis.beam_patterns import steady_metrics
 
 from ...contact.beam_network.stability import band_edges
-from ..base import Scenario, check, deviation, register_scenario
-from ._common import (CALIBRATION_NOTE, MODEL, NUMERICS, REFERENCES, linear_stability_evidence, params_from, rank_corr, check_integrator, run_batch, duration)
+from ..base import Scenario, check, deviation, not_testable, register_scenario
+from ._common import (CALIBRATION_NOTE, MODEL, NO_WEAKENING, NUMERICS, REFERENCES, check_integrator, duration,
+                      linear_stability_evidence, params_from, printed_counterpart, printed_guard, rank_corr, run_batch)
 
 CONFIG = {
     "model": dict(MODEL),
@@ -29,7 +31,8 @@ CONFIG = {
     # the critical line is refined per load by bisection in log(v) between the last stick-slip and the
     # first smooth map velocity (the map's 34 % velocity steps are coarser than v_c's load dependence)
     "refine": {"n_bisect": 5, "loads": []},  # loads to refine; empty: every map load
-    "printed": {"preset": "vf60-table3", "cb": [0.0, 7.4, 148.0, 590.0]},
+    # the unprinted c_b swept in the evidence on the printed Table 3 v_s
+    "printed": {"cb": [0.0, 7.4, 148.0, 590.0]},
 }
 
 
@@ -96,28 +99,30 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     f2 = float(hi_v_lo_L.mean()) if hi_v_lo_L.size else float("nan")
     out.append(check("stick-slip at low velocity and high load, smooth sliding at high velocity and low load (Fig. 14)",
                      "stick-slip fraction (v <= 1e-3, F_z >= 80) > fraction (v >= 3.5e-3, F_z <= 50)",
-                     f"{f1:.2f} vs {f2:.2f}", f1 > f2, ambiguity=CALIBRATION_NOTE))
+                     f"{f1:.2f} vs {f2:.2f}", f1 > f2, ambiguity=CALIBRATION_NOTE, mutations=(NO_WEAKENING,)))
     low = ss[v <= 2e-4, :]
     claim = "stick-slip persists at the lowest velocities for high loads (Fig. 14: region below the line)"
     meas = f"{int(low.sum())}/{low.size} points"
     if low.any():
-        out.append(check(claim, "some stick-slip at v <= 2e-4 m/s", meas, True))
+        out.append(check(claim, "some stick-slip at v <= 2e-4 m/s", meas, True, mutations=(NO_WEAKENING,)))
     else:
         vl = v[v <= 2e-4]
         hiL = L[L >= 80]
         pp = params_from(cfg)
-        pt = params_from({"model": {"name": "beam_network", "preset": cfg["printed"]["preset"]}})
-        ev = [linear_stability_evidence([pt.replace(cb=float(c), normal_load=float(x)) for c in cfg["printed"]["cb"]
-                                         for x in hiL], vl, "the printed Table 3, v <= 2e-4 m/s, F_z >= 80 N, "
-                                         "c_b = " + ", ".join(f"{c:g}" for c in cfg["printed"]["cb"])),
+        pt = printed_counterpart(pp)  # the model that ran with Table 3's v_s: --set moves the evidence
+        ev = [printed_guard(pt, "the model that ran with Table 3's v_s"),
+              linear_stability_evidence([pt.replace(cb=float(c), normal_load=float(x)) for c in cfg["printed"]["cb"]
+                                         for x in hiL], vl, "the model that ran with Table 3's v_s, v <= 2e-4 m/s, "
+                                         "F_z >= 80 N, c_b = " + ", ".join(f"{c:g}" for c in cfg["printed"]["cb"])),
               linear_stability_evidence([pp.replace(normal_load=float(x)) for x in hiL], vl,
-                                        "the calibrated preset, v <= 2e-4 m/s, F_z >= 80 N")]
+                                        "the model that ran, v <= 2e-4 m/s, F_z >= 80 N")]
         out.append(deviation(claim, "some stick-slip at v <= 2e-4 m/s", meas, ev,
                              "Fig. 14 has stick-slip at the lowest velocities, but the Stribeck weakening index "
                              "beta = -v g'/g vanishes as v -> 0, so steady sliding of the paper's unit beam is "
                              "linearly stable there for the printed Table 3 with any c_b, and for the calibrated "
                              "v_s with c_b = 148 N s/m (only a near-zero c_b, through LuGre's micro-damping "
-                             "branch, would reach these velocities); the runs from rest slide smoothly"))
+                             "branch, would reach these velocities); the runs from rest slide smoothly",
+                             mutations=(NO_WEAKENING,)))
     lo, hi = ds.critical_velocity_low.values, ds.critical_velocity_high.values
     vlin = ds.critical_velocity_linear.values
     fin = np.isfinite(lo) & np.isfinite(hi)
@@ -128,15 +133,20 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                      "v_c in " + ", ".join(f"{x:g} N: [{a:.3g}, {b:.3g}]" for x, a, b in zip(L[fin], lo[fin], hi[fin]))
                      + " m/s; rank corr "
                      f"{rank_corr(L[fin], lo[fin]):.2f}; closed form (unit beam) {np.nanmin(vlin):.3g}..{np.nanmax(vlin):.3g}",
-                     rises))
+                     rises, mutations=(NO_WEAKENING,)))
     vc = ds.critical_velocity.values
     j = int(np.argmin(np.abs(L - 88.0)))
     vc88 = vc[j]
     claim = float(cfg["claims"]["vc_88"])
-    out.append(check(f"critical velocity at 88 N ~ {claim:g} m/s (VF60)", "within a factor 2",
-                     f"{vc88:.3g} m/s (last stick-slip grid velocity)",
-                     np.isfinite(vc88) and claim / 2 <= vc88 <= 2 * claim))
-    out.append(check("map size", ">= 150 points", int(ss.size), ss.size >= 150))
+    out.append(check(f"critical velocity at 88 N ~ {claim:g} m/s (VF60, Sec. 4.2 from Figs. 12a/b; Fig. 14a)",
+                     "within a factor 2", f"{vc88:.3g} m/s (last stick-slip grid velocity)",
+                     np.isfinite(vc88) and claim / 2 <= vc88 <= 2 * claim,
+                     ambiguity="the factor 2 is our tolerance: the paper prints v_c60 = 3.5e-3 m/s without one",
+                     mutations=(NO_WEAKENING,)))
+    out.append(not_testable("Fig. 14b: the VF40 stick-slip map (smooth sliding at high velocity and low load, the "
+                            "critical line)", "VF40's model parameters are not printed (Table 3 is VF60's; Table 2 "
+                            "gives VF40's E, nu and rho only), and the experimental points of the map are not in the "
+                            "text"))
     return out
 
 
@@ -163,6 +173,7 @@ register_scenario(Scenario(
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"protocol.duration_s": 10.0, "refine.loads": [20.0, 65.0, 145.0]},
     references=REFERENCES,
+    moved={"printed.preset": "the deviation evidence runs the model that ran with Table 3's v_s (set model.* to change it)"},
     derived={"protocol.v": "map.v_min, map.v_max, map.n_v", "protocol.normal_force_value": "map.loads",
              "model.normal_load": "map.loads"},
 ))
