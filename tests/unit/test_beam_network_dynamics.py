@@ -85,7 +85,7 @@ def test_no_network_equals_independent_single_beams(calibrated):
 
 
 def test_one_column_line_equals_single_iub(calibrated):
-    """A line of equally loaded beams along y (springs at rest length) moves as one IUB (spec check 9)."""
+    """A line of equally loaded beams along y (springs at rest length) moves as one IUB (a line of the network behaves as the paper's isolated unit beam, Sec. 3)."""
     d = calibrated.derived()
     n, a, T, dt = 5, 2e-3, 3.0, 2e-5
     X, Y = np.zeros(n), np.arange(n) * a

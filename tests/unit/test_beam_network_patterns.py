@@ -35,7 +35,7 @@ def test_gaussian_fit_recovers_parameters_and_mass_balance():
     T, v = 0.5, 7.5e-4
     t = np.linspace(0, T, 2001)
     k2 = 1e-5
-    k1 = (v - k2) * T  # mean velocity = v (spec check 11)
+    k1 = (v - k2) * T  # mean velocity = v
     vu = gaussian_tip_velocity(t, k1, k2, 0.01, 0.3)
     fit = fit_tip_velocity(t, vu, v)
     assert fit.sigma == pytest.approx(0.01, rel=1e-4)
