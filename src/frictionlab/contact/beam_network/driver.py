@@ -174,11 +174,19 @@ def _drive_lbnm(model: BeamNetworkParams, protocol: Any, system: Any, *, dt: flo
     return _standard(ds, model, protocol, v, "lbnm")
 
 
-register_driver(BeamNetworkParams, "mlbnm", _drive_mlbnm, default=True,
+#: what both loops do not take (their stage starts from rest at one velocity; the load is set once)
+_REFUSES = {
+    "velocity_change": "the compiled loops take one constant stage velocity, from rest "
+                       "(use 'constant_velocity')",
+    "load_change": "the normal load sets the contact patch once, before the run (the Fig. 7 load "
+                   "polynomial): it is the model's normal_load",
+}
+
+register_driver(BeamNetworkParams, "mlbnm", _drive_mlbnm, default=True, refuses=_REFUSES,
                 options={"scheme": "semi-implicit", "n_picard": 1, "single": False, "allow_unstable": False,
                          "batch_params": [], "batch_velocities": [], "save_columns": False, "raise_on_failure": True},
                 description="integrated unit beams (MLBNM), compiled loop, one constant stage velocity "
                             "(or a batch of cases in one parallel loop)")
-register_driver(BeamNetworkParams, "lbnm", _drive_lbnm,
+register_driver(BeamNetworkParams, "lbnm", _drive_lbnm, refuses=_REFUSES,
                 options={"scheme": "semi-implicit", "n_picard": 1, "beam_save_dt": 1e-2, "allow_unstable": False},
                 description="2-D LuGre beam network (LBNM), compiled loop, one constant stage velocity")
