@@ -178,7 +178,8 @@ def check_model(model: AbstractModel, *, protocol: AbstractProtocol | None = Non
         Largest relative change of ``friction_force`` allowed when the step ``duration /
         steps`` is halved [1].
     steps : int, optional
-        Steps of the coarse run of the convergence check (default the contract case's).
+        Steps of the coarse run of the convergence check (default the contract case's, which
+        checks 1-2 always take).
     odd_rtol : float
         Tolerance of the odd-symmetry check, relative to the largest friction [1].
     quick : bool
@@ -205,12 +206,12 @@ def check_model(model: AbstractModel, *, protocol: AbstractProtocol | None = Non
     found: dict[str, str | None] = {}
     for kind in kinds:
         prot = protocols[kind]
-        results[kind], found[kind] = _run_kind(model, prot, system, float(prot.duration) / nsteps, name, kind)
+        results[kind], found[kind] = _run_kind(model, prot, system, float(prot.duration) / case.steps, name, kind)
     if protocol is None:
         main = next((k for k in ("velocity_steps", "constant_velocity") if results.get(k) is not None), None)
         if main is None:
             raise AssertionError(f"{name}: the default driver runs neither velocity steps nor one velocity: {found}")
-        prot, ds = protocols[main], results[main]
+        prot, ds = protocols[main], (results[main] if nsteps == case.steps else None)
     else:
         prot, ds = protocol, None
     drv = default_driver(model, system, prot)

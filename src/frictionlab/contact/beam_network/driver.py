@@ -100,7 +100,9 @@ def _standard(ds: xr.Dataset, model: BeamNetworkParams, protocol: Any, v: float,
     ds["friction_coefficient"] = ("time", ds.friction_force.values / fn, {"units": "1"})
     ds["slip"] = ("time", v * t, {"units": "m", "description": "stage displacement V t"})
     ds["slip_velocity"] = ("time", np.full(t.size, v), {"units": "m/s", "description": "stage velocity V"})
-    ds.attrs.update({"driver": name, "integrator": name, "protocol": protocol.type_name, "system": "prescribed_slip"})
+    # the registry name under "model", as every driver's result has it; the loop's own label under "loop"
+    ds.attrs.update({"loop": ds.attrs.get("model", name), "model": model.name, "driver": name, "integrator": name,
+                     "protocol": protocol.type_name, "system": "prescribed_slip"})
     ds.attrs.update(protocol_attrs(protocol))
     return ds
 
@@ -156,7 +158,7 @@ def _batch(model: BeamNetworkParams, protocol: Any, v: float, T: float, h: float
         for name, unit in (("column_friction", "N"), ("column_lag", "m"), ("column_velocity", "m/s")):
             ds[name] = (("case", "time", "iub"), r[name], {"units": unit})
     ds.attrs.update({**sanitize_attrs({**model.attrs(), "citation": model.citation, "doi": model.doi}),
-                     "model": "single-IUB" if single else "MLBNM", "scheme": scheme, "dt": h,
+                     "model": model.name, "loop": "single-IUB" if single else "MLBNM", "scheme": scheme, "dt": h,
                      "driver": "mlbnm", "integrator": "mlbnm", "protocol": protocol.type_name,
                      "system": "prescribed_slip", "batch_params": repr(changes)})
     ds.attrs.update(protocol_attrs(protocol))
