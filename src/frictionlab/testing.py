@@ -10,8 +10,8 @@ model and preset); a new model should too. It checks, in order:
    model cannot run is a documented property, not an accident (:attr:`ModelCheck.kinds`);
 2. every result holds the standard variables (``slip`` [m], ``slip_velocity`` [m/s],
    ``normal_force`` and ``friction_force`` [the model's ``force_units``],
-   ``friction_coefficient`` [1]) over ``time`` [s], each with ``units``, and they are finite; a
-   contact area is in m^2 (``contact_area`` or ``real_contact_area``; a fraction of the nominal
+   ``friction_coefficient`` [1]) over ``time`` [s], each with ``units``, and they are finite;
+   ``normal_force`` is the protocol's at every saved time; a contact area is in m^2 (``contact_area`` or ``real_contact_area``; a fraction of the nominal
    area, units "1", may stand beside it); every variable and coordinate has ``units`` and a
    ``long_name``, and the result names the software and the call that made it (``Conventions``,
    ``frictionlab_version``, ``source``, ``frictionlab_call``: :mod:`frictionlab.core.provenance`);
@@ -130,6 +130,11 @@ def _standard_variables(ds: Any, model: AbstractModel, name: str, driver: str, p
         got = ds[var].attrs.get("units")
         assert got == want, f"{name}: {var!r} has units {got!r}, expected {want!r}"
         assert np.all(np.isfinite(ds[var].values)), f"{name}: {var!r} has non-finite values under {prot.type_name!r}"
+    if ds.normal_force.dims == ("time",):  # the load the run saw is the protocol's, at every saved time
+        want_fn = prot.normal_force(ds.time.values)
+        err = float(np.max(np.abs(ds.normal_force.values - want_fn))) / (float(np.max(np.abs(want_fn))) or 1.0)
+        assert err <= 1e-9, (f"{name}: 'normal_force' departs from the protocol's normal_force(t) by {err:.3g} "
+                             f"(relative) under {prot.type_name!r}")
     areas = {var: ds[var].attrs.get("units") for var in AREA_VARIABLES if var in ds}
     if areas:
         assert "m^2" in areas.values() and set(areas.values()) <= {"m^2", "1"}, (
