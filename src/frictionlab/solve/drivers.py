@@ -117,8 +117,9 @@ class Driver:
         if protocol is not None and self.refuses:
             from ..protocols.base import PROTOCOL_FEATURES
 
+            label = getattr(self.model_cls, "name", "") or self.model_cls.__name__
             for feature in sorted(self.refuses.keys() & protocol.features):
-                return (f"driver {self.name!r} of {self.model_cls.__name__} refuses protocol {protocol.type_name!r}: "
+                return (f"driver {self.name!r} of {label} refuses protocol {protocol.type_name!r}: "
                         f"{PROTOCOL_FEATURES[feature]} ({feature}), and {self.refuses[feature]}")
         return None
 
