@@ -241,8 +241,10 @@ def _model_info(name: str) -> dict[str, Any]:
     for d in drivers_for(cls).values():
         opts = ", ".join(f"{k}={_fmt(v)}" for k, v in d.options.items())
         systems = ", ".join(s.type_name or "any" for s in d.systems)
+        refuses = "; ".join(f"{k} ({why})" for k, why in d.refuses.items())
         drivers.append(f"{d.name}{' (default in ' + ', '.join(default_in[d.name]) + ')' if d.name in default_in else ''}: "
-                       f"{(d.description or '-').rstrip('.')}. Systems: {systems}." + (f" Options: {opts}." if opts else ""))
+                       f"{(d.description or '-').rstrip('.')}. Systems: {systems}." + (f" Options: {opts}." if opts else "")
+                       + (f" Refuses: {refuses}." if refuses else ""))
     return {"qualname": f"{cls.__module__}.{cls.__qualname__}", "doc": _first_paragraph(cls.__doc__),
             "citation": str(getattr(cls, "citation", "") or ""),
             "states": [f"{k} [{u}]" for k, u in zip(sn, su)] if isinstance(sn, tuple) and isinstance(su, tuple) else [],

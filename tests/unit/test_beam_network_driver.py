@@ -41,7 +41,7 @@ def test_lbnm_uses_integrator_dt():
 
 def test_refusals_are_one_line():
     m = make_model("beam_network", "vf60-calibrated")
-    with pytest.raises(ConfigError, match="one constant stage velocity.*velocity_steps"):
+    with pytest.raises(ConfigError, match="refuses protocol .velocity_steps.: the drive velocity changes.*one constant stage velocity"):
         fl.simulate(m, VelocitySteps(velocities=(1e-4, 1e-3), durations=(0.1, 0.1), normal_force_value=88.0))
     with pytest.raises(ConfigError, match="normal force 1 N differs from the model's normal_load 88 N"):
         fl.simulate(m, ConstantVelocity(v=7.5e-4, duration_s=0.1))

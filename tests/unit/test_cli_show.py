@@ -47,6 +47,8 @@ def test_show_model_lists_parameters_units_ranges_drivers_presets():
     qs = describe("rate_state", width=200)
     assert "quasi_static (default in quasi_static)" in qs and "rk4 (default in mass, prescribed_slip)" in qs
     assert "canudas1995: Canudas de Wit" in text and "olsson1998" in text
+    beams = " ".join(describe("beam_network", width=200).split())
+    assert "Refuses: velocity_change (the compiled loops take one constant stage velocity" in beams  # declared
 
 
 def test_show_preset_prints_its_values_and_source():

@@ -98,3 +98,17 @@ def test_segment_validation():
         Segment(0.0, 1.0, "slid", 1.0, 1.0)
     with pytest.raises(ValueError, match="t_end > t_start"):
         Segment(1.0, 1.0, "slide", 1.0, 1.0)
+
+
+@pytest.mark.parametrize("protocol,features", [
+    (ConstantVelocity(v=2e-6, duration_s=3.0, normal_force_value=5.0), set()),
+    (VelocitySteps(velocities=(1e-6, 1e-5), durations=(1.0, 1.0)), {"velocity_change"}),
+    (VelocitySteps(velocities=(1e-6, 1e-6), durations=(1.0, 1.0)), set()),  # two pieces, one velocity
+    (SlideHoldSlide(holds=(1.0,)), {"velocity_change"}),
+    (NormalLoadProgramme(times=(0.0, 1.0, 2.0), loads=(1.0, 2.0, 2.0), v=1e-6), {"load_change"}),
+    (NormalLoadProgramme(times=(0.0, 1.0), loads=(3.0, 3.0), v=1e-6), set()),
+    (Sinusoidal(), {"velocity_change"}),
+    (ForceRamp(), set()),  # zero drive velocity at one load: its force channel is no feature
+])
+def test_features_follow_the_segments(protocol, features):
+    assert protocol.features == features

@@ -86,3 +86,23 @@ def test_dt_caps_the_step_and_refusals():
 def test_check_model_every_preset(preset):
     r = check_model(_model(preset), steps=200)
     assert r.driver == "junction" and r.relative_change < 1e-6
+
+
+@pytest.mark.parametrize("driver", ["junction", "ensemble"])
+def test_simulate_returns_the_si_standard_names_with_starred_extras(driver):
+    """Issue 31's call: the standard variables in SI (slip, friction and normal force, the friction
+    coefficient, the contact area in m^2), the normalised states only beside them."""
+    m = _model()
+    prot = ConstantVelocity(v=1e-5, duration_s=2.0, normal_force_value=1.0)
+    opts = {"n_junctions": 50} if driver == "ensemble" else {}
+    ds = fl.simulate(m, prot, integrator=driver, **opts)
+    want = {"slip": "m", "slip_velocity": "m/s", "normal_force": "N", "friction_force": "N",
+            "friction_coefficient": "1", "contact_area": "m^2"}
+    assert {k: ds[k].attrs.get("units") for k in want} == want
+    np.testing.assert_allclose(ds.normal_force.values, 1.0, rtol=1e-12)
+    np.testing.assert_allclose(ds.slip.values, 1e-5 * ds.time.values, rtol=1e-12, atol=1e-18)
+    np.testing.assert_allclose(ds.friction_coefficient.values, ds.friction_force.values / 1.0, rtol=1e-12)
+    starred = [v for v in ds.data_vars if str(v).endswith("_star")]
+    assert starred and all(ds[v].attrs["units"] == "1" for v in starred)
+    if driver == "junction":  # the area in m^2 is the normalised area times the critical area
+        np.testing.assert_allclose(ds.contact_area.values, ds.area_star.values * m.constants["area_c"], rtol=1e-12)

@@ -9,21 +9,22 @@ import numpy as np
 import pytest
 from numba import njit
 
-from frictionlab.core.base import AbstractLaw
+from frictionlab.core.base import AbstractLaw, AbstractModel
+from frictionlab.core.errors import ConfigError
 from frictionlab.core.params import param
+from frictionlab.core.result import make_dataset
 from frictionlab.core.registry import get_model_class, make_model, model_names, presets_of
 from frictionlab.laws import LuGre
 from frictionlab.protocols import ConstantVelocity
-from frictionlab.solve import drivers_for
-from frictionlab.testing import check_model
+from frictionlab.solve import drivers_for, register_driver
+from frictionlab.solve.drivers import run_attrs
+from frictionlab.testing import CONTRACT_KINDS, check_model
 
 #: presets whose run takes longer than the fast suite allows
 SLOW: set[tuple[str, str]] = set()
-#: contact families: the contract runs on every preset in the family's own driver test, at a patch
-#: size / run length the fast suite allows (the default 512^2 rough patch takes minutes per preset)
-FAMILY_TESTS = {"rough_contact": "tests/unit/test_rough_driver.py::test_check_model_every_preset",
-                "microjunction": "tests/unit/test_microjunction_driver.py::test_check_model_every_preset",
-                "beam_network": "tests/unit/test_beam_network_driver.py::test_check_model_every_preset"}
+#: what each registered model's default driver refuses of the contract's protocol kinds (a declared
+#: property of the driver; every other kind runs and returns the standard variables)
+REFUSED: dict[str, set[str]] = {"beam_network": {"velocity_steps", "normal_load"}}
 
 
 def _cases():
@@ -33,8 +34,6 @@ def _cases():
         if not drivers_for(cls):
             marks.append(pytest.mark.skip(reason=f"{name}: no driver registered yet (drivers_for is empty); "
                                                  "the skip disappears when its family registers one"))
-        if name in FAMILY_TESTS:
-            marks.append(pytest.mark.skip(reason=f"{name}: contract checked at test size in {FAMILY_TESTS[name]}"))
         for preset in sorted(presets_of(name)) or [None]:
             m = list(marks)
             if (name, preset) in SLOW:
@@ -47,6 +46,90 @@ def test_every_model_and_preset_meets_the_contract(name, preset):
     rep = check_model(make_model(name, preset))
     assert rep.relative_change <= 2e-3
     assert rep.result.attrs["model"] == name
+
+
+@pytest.mark.parametrize("name", model_names())
+def test_every_registered_default_runs_or_declares_each_protocol_kind(name):
+    """Issue 31: the default model's default driver runs one velocity, velocity steps and a
+    normal-load programme, or refuses one for a reason its registration declares; the results carry
+    the SI standard names (check_model's check 2, on every kind that ran)."""
+    m = make_model(name)
+    rep = check_model(m)
+    assert set(rep.kinds) == set(CONTRACT_KINDS)
+    assert {k for k, why in rep.kinds.items() if why is not None} == REFUSED.get(name, set())
+    declared = {r for d in drivers_for(m).values() for r in d.refuses.values()}
+    for why in rep.kinds.values():
+        assert why is None or any(r in why for r in declared)
+    assert rep.result.friction_force.attrs["units"] == m.force_units and rep.result.slip.attrs["units"] == "m"
+    assert rep.model == m or rep.why  # a case that differs from the model says why
+
+
+def test_beam_network_contract_states_its_refusals_and_runs_at_the_defaults():
+    """check_model(make_model("beam_network")) raised ConfigError (velocity steps); now the steps and
+    the load programme are declared refusals and the contract runs on one stage velocity."""
+    rep = check_model(make_model("beam_network"))
+    assert rep.driver == "mlbnm" and rep.result.attrs["protocol"] == "constant_velocity"
+    assert "one constant stage velocity" in rep.kinds["velocity_steps"]
+    assert "sets the contact patch" in rep.kinds["normal_load"]
+
+
+def test_rough_contact_contract_runs_its_small_case():
+    """check_model(make_model("rough_contact")) did not answer in 150 s (512^2 patch); its quick case
+    is a 16 x 16 patch at 1 GPa, the material and solver of the model given."""
+    m = make_model("rough_contact", "fig7")
+    rep = check_model(m)
+    assert (rep.model.patch_nx, rep.model.patch_ny, rep.model.surface_mx) == (16, 16, 64)
+    assert rep.model.replace(**{k: getattr(m, k) for k in type(m).CONTRACT_SIZE}) == m
+    assert "512 x 512" in rep.why and rep.kinds == dict.fromkeys(CONTRACT_KINDS)
+    assert rep.result.real_contact_area.attrs["units"] == "m^2"
+
+
+def _sliding_block(model, protocol, system, *, dt, t_end, save_dt):
+    """Coulomb friction under prescribed slip, exact on every step grid (a driver of a test model)."""
+    if "velocity_change" in protocol.features:
+        raise ConfigError("this driver takes one velocity")
+    t = np.linspace(0.0, float(protocol.duration), 101)
+    v, fn = protocol.velocity(t), protocol.normal_force(t)
+    f = model.mu * fn * np.sign(v)
+    return make_dataset(t, {"slip": v * t, "slip_velocity": v, "normal_force": fn, "friction_force": f,
+                            "friction_coefficient": model.mu * np.sign(v)}, attrs=run_attrs(model, protocol, system, "block"))
+
+
+@dataclass(frozen=True)
+class _Block(AbstractModel):
+    """A model served by its own driver only, which refuses velocity changes and declares it."""
+
+    mu: float = param(0.3, units="1", lo=0.0)
+    name: ClassVar[str] = "block_test_model"
+
+
+@dataclass(frozen=True)
+class _SilentBlock(_Block):
+    """The same driver, registered without declaring the refusal."""
+
+    name: ClassVar[str] = "silent_block_test_model"
+
+
+register_driver(_Block, "block", _sliding_block, default=True,
+                refuses={"velocity_change": "it slides at one speed only (test)"})
+register_driver(_SilentBlock, "block", _sliding_block, default=True)
+
+
+def test_contract_takes_a_declared_refusal_and_catches_an_undeclared_one():
+    rep = check_model(_Block())
+    assert rep.kinds["constant_velocity"] is None and rep.kinds["normal_load"] is None
+    assert "velocity changes during the run (velocity_change), and it slides at one speed only" in \
+        rep.kinds["velocity_steps"]
+    assert rep.result.attrs["protocol"] == "constant_velocity"  # the main protocol falls back to one speed
+    with pytest.raises(AssertionError, match="refused the contract's 'velocity_steps' protocol without a declared"):
+        check_model(_SilentBlock())
+
+
+def test_refuses_names_known_features_with_reasons():
+    with pytest.raises(ValueError, match="refuses must map features"):
+        register_driver(_SilentBlock, "bad", _sliding_block, refuses={"velocity_steps": "not a feature name"})
+    with pytest.raises(ValueError, match="refuses must map features"):
+        register_driver(_SilentBlock, "bad", _sliding_block, refuses={"load_change": ""})
 
 
 def test_contract_reports_the_order_when_the_step_is_too_coarse():

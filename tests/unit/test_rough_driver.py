@@ -182,3 +182,19 @@ def test_check_model_every_preset(preset):
     r = check_model(m, protocol=std.replace(normal_force_value=10 * std.normal_force_value), steps=20)
     assert r.driver == "sliding"
     assert r.result.friction_force.attrs["units"] == "N"
+
+
+def test_load_programme_starts_loaded_at_the_protocols_initial_load():
+    """Under a load ramp the loaded state at t = 0 was solved (and recorded) at the load of the end of
+    the first step (1.1 x the initial load on this 20-step grid); it is the protocol's load at t = 0."""
+    from frictionlab.protocols import NormalLoadProgramme
+
+    m = _model(**{"surface_beta": 3.0})
+    fn = 1e9 * m.patch_nx * m.patch_ny * (m.dx * 1e-6) ** 2
+    ramp = fl.simulate(m, NormalLoadProgramme(times=(0.0, 2.0, 4.0), loads=(fn, 2 * fn, 2 * fn), v=1e-6), dt=0.2)
+    flat = fl.simulate(m, ConstantVelocity(v=1e-6, duration_s=4.0, normal_force_value=fn), dt=0.2)
+    assert ramp.normal_force.values[0] == pytest.approx(fn, rel=1e-12)
+    np.testing.assert_allclose(ramp.normal_force.values, np.interp(ramp.time.values, [0, 2, 4], [fn, 2 * fn, 2 * fn]),
+                               rtol=1e-12)
+    for var in ("friction_force", "real_contact_area"):
+        assert ramp[var].values[0] == pytest.approx(flat[var].values[0], rel=1e-12)

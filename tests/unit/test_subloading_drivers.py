@@ -100,3 +100,54 @@ def test_family_drivers_are_found_without_importing_the_driver_module():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "prescribed"
+
+
+def test_return_map_converges_from_a_trial_far_outside_the_surface():
+    """A slip increment 200 times the elastic range (f_n = 1 Pa: S_r tau0 / alpha_t = 1e-11 m) puts the
+    trial stress at R ~ 10, beyond the clip of U at R = 1.999; the plastic solve still converges
+    (it crawled at 1e-3 of the bracket per Newton step with the unclipped slope and gave up)."""
+    from frictionlab.laws.subloading import return_map, shear_strength
+
+    m = make_model("subloading")
+    p = m.param_vector()
+    ft, q = float(m.initial_state()[0]), float(m.initial_state()[1])
+    v, dt, fn = 1e-5, 2e-4, 1.0
+    for _ in range(5):
+        ft, q, g = return_map(ft, q, fn, v * dt, dt, fn, shear_strength(v, p), p)
+        assert g >= 0.0 and np.isfinite(ft)
+        surface = (q + m.pressure_factor(fn)) * m.tau0  # literal variant: S_r = q + P
+        assert 0.0 < ft <= 1.999 * surface  # on the surface after the return, never beyond the clip
+
+
+def _interp_friction(ds, t):
+    return np.interp(t, ds.time.values, ds.friction_force.values)
+
+
+def test_defaults_run_a_plain_protocol_at_a_low_normal_stress_and_are_converged():
+    """The issue-31 call: 1 Pa normal stress (force_units are Pa), 2 s at 10 um/s, default step."""
+    m = make_model("subloading")
+    prot = ConstantVelocity(v=1e-5, duration_s=2.0, normal_force_value=1.0)
+    ds = fl.simulate(m, prot)
+    assert default_driver(m, None, prot).name == "prescribed" and np.all(np.isfinite(ds.friction_force.values))
+    half = fl.simulate(m, prot, dt=0.5 * float(ds.attrs["dt"]))
+    f = ds.friction_force.values
+    err = np.max(np.abs(f - _interp_friction(half, ds.time.values))) / np.max(np.abs(f))
+    assert err < 2e-3
+
+
+def test_default_step_follows_the_slip_scale_and_is_converged_at_high_speed():
+    """1 mm/s over 10 s: the former default (duration / 1e4, 1 um of slip per step = 1/r) changed
+    friction_force by 5 % on halving; the default now takes slip_scale / 100 per step."""
+    from frictionlab.laws.subloading_drivers import default_step
+
+    m = make_model("subloading")
+    prot = ConstantVelocity(v=1e-3, duration_s=10.0, normal_force_value=3e5)
+    assert m.slip_scale() == pytest.approx(1e-6)
+    assert default_step(m, prot) == pytest.approx(1e-8 / 1e-3)
+    ds = fl.simulate(m, prot)
+    assert float(ds.attrs["dt"]) == pytest.approx(1e-5)
+    half = fl.simulate(m, prot, dt=5e-6)
+    f = ds.friction_force.values
+    assert np.max(np.abs(f - _interp_friction(half, ds.time.values))) / np.max(np.abs(f)) < 2e-3
+    with pytest.raises(ConfigError, match="give dt or du_max"):
+        fl.simulate(m, ConstantVelocity(v=1.0, duration_s=1000.0, normal_force_value=3e5))

@@ -19,6 +19,8 @@ so in ``force_units``).
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -27,9 +29,33 @@ from numpy.typing import NDArray
 from .citations import register as _register_citation
 from .params import Parameters
 
-__all__ = ["AbstractModel", "AbstractLaw", "AbstractSteppedModel", "FloatArray"]
+__all__ = ["AbstractModel", "AbstractLaw", "AbstractSteppedModel", "ContractCase", "FloatArray"]
 
 FloatArray = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class ContractCase:
+    """How the model contract's quick mode (:func:`frictionlab.testing.check_model`) runs a model.
+
+    Attributes
+    ----------
+    model : AbstractModel
+        The instance it runs: the model itself, or a copy of the same physics at a size whose
+        runs take seconds (the rough-contact patch).
+    inputs : mapping
+        Slip velocity ``v`` [m/s], ``normal_force`` [force_units] and ``duration`` [s] of the
+        contract's protocols (default the model's :attr:`~AbstractModel.typical_inputs`).
+    steps : int
+        Steps ``duration / dt`` of the coarse run of the step-halving check.
+    why : str
+        Why the case differs from the model at its typical inputs and 8000 steps (empty if not).
+    """
+
+    model: Any
+    inputs: Mapping[str, float]
+    steps: int = 8000
+    why: str = ""
 
 
 class AbstractModel(Parameters):
@@ -48,6 +74,12 @@ class AbstractModel(Parameters):
     #: ``duration`` [s] over which the state evolves; used by the model contract
     #: (:func:`frictionlab.testing.check_model`) to build its standard protocol
     typical_inputs: ClassVar[dict[str, float]] = {"v": 1e-3, "normal_force": 1.0, "duration": 1.0}
+
+    def contract_case(self) -> ContractCase:
+        """How the model contract's quick mode runs this model (:class:`ContractCase`): the model
+        itself at its :attr:`typical_inputs`, 8000 steps; a family whose runs take minutes at that
+        size overrides it and says why."""
+        return ContractCase(self, dict(self.typical_inputs))
 
     def initial_state(self) -> FloatArray:
         """State at rest, before any slip (zeros unless a model says otherwise)."""

@@ -66,6 +66,8 @@ __all__ = ["Subloading", "SubloadingRate", "SubloadingParams", "c_from_mm_mpa", 
 _AN, _AT, _R, _B, _C, _D, _TAU0, _IK, _IX, _SMIN, _SMAX, _VAR, _FN0, _R0 = range(14)
 _RCLIP_LO = 1e-12
 _RCLIP_HI = 1.999
+#: safeguarded Newton steps of the plastic solve before it falls back to bisection
+_NEWTON_ITERS = 50
 _HALF_PI = 0.5 * math.pi
 
 
@@ -82,9 +84,15 @@ def evolution_u(R, r):
 
 @njit(cache=True)
 def _u_and_slope(R, r):
-    """U(R) and dU/dR = -r (pi/2) (1 + cot^2) from one tangent evaluation."""
+    """U(R) and dU/dR = -r (pi/2) (1 + cot^2) from one tangent evaluation.
+
+    Outside the clip of :func:`evolution_u` U is constant, so its slope there is 0 (the slope at
+    the clip made the Newton steps of a trial far beyond the surface crawl).
+    """
     Rc = min(max(R, _RCLIP_LO), _RCLIP_HI)
     ct = 1.0 / math.tan(_HALF_PI * Rc)
+    if Rc != R:
+        return r * ct, 0.0
     return r * ct, -r * _HALF_PI * (1.0 + ct * ct)
 
 
@@ -282,9 +290,9 @@ def _return_map_radial(f_old, atr, q, fn_old, dt, fn, tau, p):
             hi = g
         dR = (-at - R * tau * dSr) / (Sr * tau)
         dh = dR * (1.0 - dU * g) - U
-        if dh < 0.0:
+        if dh < 0.0 and it < _NEWTON_ITERS:
             gn = g - h / dh
-        else:
+        else:  # plain bisection after _NEWTON_ITERS Newton steps: converges from any bracket
             gn = 0.5 * (lo + hi)
         if gn <= lo or gn >= hi:
             gn = 0.5 * (lo + hi)
@@ -421,6 +429,12 @@ class SubloadingParams:
         F = (P if self.variant == "literal" else self.s_max * P) * self.tau0
         up = -2.0 / (math.pi * self.r) * np.log(np.cos(0.5 * math.pi * R))
         return up, R * F / self.alpha_t + up
+
+    def slip_scale(self) -> float:
+        r"""Shortest slip over which the state changes [m]: the least of the microslip length
+        :math:`1/r` of :math:`U = r\cot(\pi R/2)` (eq. 34), the elastic slip :math:`\tau_0/\alpha_t`
+        up to the surface at full contact and the decay length :math:`\kappa` (when on)."""
+        return float(min(1.0 / self.r, self.tau0 / self.alpha_t, self.kappa if self.kappa > 0 else math.inf))
 
     def initial_stress(self) -> float:
         P = float(self.pressure_factor(self.fn_init))

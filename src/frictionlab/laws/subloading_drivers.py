@@ -496,15 +496,43 @@ def _refuse_t_end(name: str, protocol, t_end: float | None) -> None:
                           f"t_end = {t_end:g} s is not supported (shorten the protocol instead)")
 
 
+#: default steps per slip scale (:meth:`SubloadingParams.slip_scale`) of the ``prescribed`` driver:
+#: 1e-8 m at the paper's parameters, the slip increment of the subloading scenarios
+STEPS_PER_SLIP_SCALE = 100
+#: most steps the default step may take; beyond, ``dt`` or ``du_max`` must be given
+MAX_DEFAULT_STEPS = 50_000_000
+
+
+def default_step(model: Subloading, protocol, t_end: float | None = None) -> float:
+    """The ``prescribed`` driver's step [s] when neither ``dt`` nor ``du_max`` is given.
+
+    ``min(T / 1e4, slip_scale / (100 max|v|))`` over the run length ``T``; a run that would take
+    more than :data:`MAX_DEFAULT_STEPS` steps is refused (give ``dt`` or ``du_max``).
+    """
+    T = float(t_end if t_end is not None else protocol.duration)
+    vmax = max((float(np.max(np.abs(protocol.velocity(np.linspace(sg.t_start, sg.t_end, 65)))))
+                for sg in protocol.segments() if sg.t_start < T), default=0.0)
+    h = T / 1e4
+    if vmax > 0.0:
+        h = min(h, model.slip_scale() / (STEPS_PER_SLIP_SCALE * vmax))
+    if T / h > MAX_DEFAULT_STEPS:
+        raise ConfigError(f"driver 'prescribed': the default step ({h:.3g} s, a slip of {h * vmax:.3g} m at "
+                          f"{vmax:g} m/s) would take {T / h:.3g} steps over {T:g} s; give dt or du_max")
+    return h
+
+
 def _drive_prescribed(model: Subloading, protocol, system, *, dt, t_end, save_dt, du_max=None, dt_max=None,
                       max_points=20000) -> xr.Dataset:
     """Driver ``"prescribed"`` (default): :func:`run_prescribed`, the compiled return mapping.
 
-    ``dt`` [s] (default ``duration / 1e4`` when ``du_max`` is not given) and/or ``du_max`` [m]
-    set the step; ``save_dt`` [s] saves every ``round(save_dt / dt)`` steps.
+    ``dt`` [s] and/or ``du_max`` [m] set the step; ``save_dt`` [s] saves every
+    ``round(save_dt / dt)`` steps. Given neither, ``dt`` is :func:`default_step`: at most
+    ``duration / 1e4`` and a slip of :meth:`~frictionlab.laws.subloading.SubloadingParams.slip_scale`
+    / 100 per step at the protocol's fastest speed (backward Euler is first order in the slip
+    increment: at ``duration / 1e4`` alone, 1 mm/s over 10 s changed by 5 % on halving the step).
     """
     if dt is None and du_max is None:
-        dt = float(t_end if t_end is not None else protocol.duration) / 1e4
+        dt = default_step(model, protocol, t_end)
     save_every = None
     if save_dt is not None:
         h = dt if dt is not None else float(dt_max) if dt_max is not None else None

@@ -29,8 +29,8 @@ from numpy.typing import ArrayLike, NDArray
 from ..core.errors import ConfigError, suggest
 from ..core.params import Parameters
 
-__all__ = ["AbstractProtocol", "Segment", "SEGMENT_KINDS", "register_protocol", "make_protocol", "protocol_names",
-           "piecewise", "segment_kind"]
+__all__ = ["AbstractProtocol", "Segment", "SEGMENT_KINDS", "PROTOCOL_FEATURES", "register_protocol", "make_protocol",
+           "protocol_names", "piecewise", "segment_kind"]
 
 #: the kinds of :class:`Segment`:
 #:
@@ -41,6 +41,18 @@ __all__ = ["AbstractProtocol", "Segment", "SEGMENT_KINDS", "register_protocol", 
 #: * ``"load"``  -- the normal force varies within the piece;
 #: * ``"cyclic"`` -- periodic programme (sinusoid, threshold-switched pulsating loading).
 SEGMENT_KINDS: tuple[str, ...] = ("slide", "hold", "ramp", "load", "cyclic")
+
+
+#: what a protocol does beyond one constant velocity at one constant normal load
+#: (:attr:`AbstractProtocol.features`); a driver that cannot take one declares it with a reason
+#: (``register_driver(..., refuses={feature: reason})``, :mod:`frictionlab.solve.drivers`):
+#:
+#: * ``"velocity_change"`` -- the drive velocity changes during the run (steps, holds, ramps, cycles);
+#: * ``"load_change"`` -- the normal load changes during the run.
+PROTOCOL_FEATURES: dict[str, str] = {
+    "velocity_change": "the drive velocity changes during the run",
+    "load_change": "the normal load changes during the run",
+}
 
 
 @dataclass(frozen=True)
@@ -221,6 +233,18 @@ class AbstractProtocol(Parameters):
                     out.append(float(tb))
                     break
         return tuple(out)
+
+    @property
+    def features(self) -> frozenset[str]:
+        """The :data:`PROTOCOL_FEATURES` of this programme, from :meth:`segments`: a channel that
+        varies within a piece or takes two values on two pieces is a change."""
+        segs = self.segments()
+        out = set()
+        for feature, values in (("velocity_change", [sg.velocity for sg in segs]),
+                                ("load_change", [sg.normal_force for sg in segs])):
+            if any(x is None for x in values) or len(set(values)) > 1:
+                out.add(feature)
+        return frozenset(out)
 
     def velocity(self, t: ArrayLike) -> NDArray[np.float64]:
         """Prescribed slip (or load-point) velocity [m/s] at times ``t`` [s]; zero unless overridden."""

@@ -75,6 +75,10 @@ class Driver:
         Whether the step is chosen adaptively (``dt`` is then only the first step).
     description : str
         One line for listings.
+    refuses : Mapping[str, str]
+        Protocol features (:data:`~frictionlab.protocols.base.PROTOCOL_FEATURES`) the driver does
+        not take, each with the reason; :meth:`refusal` names it before the driver runs, so what a
+        driver cannot run is a documented property, listed with it.
     """
 
     name: str
@@ -86,6 +90,7 @@ class Driver:
     feedback: bool = False
     adaptive: bool = False
     description: str = ""
+    refuses: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def hosts(self, system: Any) -> bool:
         """Whether this driver can run a model inside ``system``.
@@ -109,6 +114,13 @@ class Driver:
                     f"{system.type_name!r}; it hosts {names}{hint}")
         if protocol is not None and protocol.feedback and not self.feedback:
             return f"driver {self.name!r} cannot run the feedback protocol {protocol.type_name!r}"
+        if protocol is not None and self.refuses:
+            from ..protocols.base import PROTOCOL_FEATURES
+
+            label = getattr(self.model_cls, "name", "") or self.model_cls.__name__
+            for feature in sorted(self.refuses.keys() & protocol.features):
+                return (f"driver {self.name!r} of {label} refuses protocol {protocol.type_name!r}: "
+                        f"{PROTOCOL_FEATURES[feature]} ({feature}), and {self.refuses[feature]}")
         return None
 
 
@@ -160,6 +172,7 @@ def register_driver(
     feedback: bool = False,
     adaptive: bool = False,
     description: str = "",
+    refuses: Mapping[str, str] = MappingProxyType({}),
 ) -> Driver:
     """Register ``func`` as driver ``name`` of ``model_cls`` (and its subclasses).
 
@@ -184,6 +197,10 @@ def register_driver(
         Its step is adaptive (``dt`` is a first step, not a fixed one).
     description : str
         One line shown in listings and error messages.
+    refuses : mapping, optional
+        ``{feature: reason}``: the protocol features
+        (:data:`~frictionlab.protocols.base.PROTOCOL_FEATURES`) it does not take and why, completing
+        the sentence "<the feature>, and <reason>"; such a protocol is refused before the run.
     """
     if not isinstance(model_cls, type):
         raise TypeError(f"register_driver needs a model class, got {model_cls!r}")
@@ -199,6 +216,12 @@ def register_driver(
     reserved = {"dt", "t_end", "save_dt", "system", "integrator"} & set(options)
     if reserved:
         raise ValueError(f"driver {name!r}: option names {sorted(reserved)} are reserved by simulate")
+    from ..protocols.base import PROTOCOL_FEATURES
+
+    unknown = set(refuses) - set(PROTOCOL_FEATURES)
+    if unknown or not all(isinstance(r, str) and r for r in refuses.values()):
+        raise ValueError(f"driver {name!r}: refuses must map features of {sorted(PROTOCOL_FEATURES)} to a reason, "
+                         f"got {dict(refuses)!r}")
     table = _DRIVERS.setdefault(model_cls, {})
     if default:
         for other in list(table.values()):
@@ -206,7 +229,7 @@ def register_driver(
                 table[other.name] = Driver(**{**other.__dict__, "default": False})
     drv = Driver(name=name, func=func, model_cls=model_cls, options=MappingProxyType(dict(options)),
                  systems=systems, default=default, feedback=feedback, adaptive=adaptive,
-                 description=description)
+                 description=description, refuses=MappingProxyType(dict(refuses)))
     table[name] = drv
     return drv
 

@@ -100,7 +100,9 @@ def _standard(ds: xr.Dataset, model: BeamNetworkParams, protocol: Any, v: float,
     ds["friction_coefficient"] = ("time", ds.friction_force.values / fn, {"units": "1"})
     ds["slip"] = ("time", v * t, {"units": "m", "description": "stage displacement V t"})
     ds["slip_velocity"] = ("time", np.full(t.size, v), {"units": "m/s", "description": "stage velocity V"})
-    ds.attrs.update({"driver": name, "integrator": name, "protocol": protocol.type_name, "system": "prescribed_slip"})
+    # the registry name under "model", as every driver's result has it; the loop's own label under "loop"
+    ds.attrs.update({"loop": ds.attrs.get("model", name), "model": model.name, "driver": name, "integrator": name,
+                     "protocol": protocol.type_name, "system": "prescribed_slip"})
     ds.attrs.update(protocol_attrs(protocol))
     return ds
 
@@ -156,7 +158,7 @@ def _batch(model: BeamNetworkParams, protocol: Any, v: float, T: float, h: float
         for name, unit in (("column_friction", "N"), ("column_lag", "m"), ("column_velocity", "m/s")):
             ds[name] = (("case", "time", "iub"), r[name], {"units": unit})
     ds.attrs.update({**sanitize_attrs({**model.attrs(), "citation": model.citation, "doi": model.doi}),
-                     "model": "single-IUB" if single else "MLBNM", "scheme": scheme, "dt": h,
+                     "model": model.name, "loop": "single-IUB" if single else "MLBNM", "scheme": scheme, "dt": h,
                      "driver": "mlbnm", "integrator": "mlbnm", "protocol": protocol.type_name,
                      "system": "prescribed_slip", "batch_params": repr(changes)})
     ds.attrs.update(protocol_attrs(protocol))
@@ -174,11 +176,19 @@ def _drive_lbnm(model: BeamNetworkParams, protocol: Any, system: Any, *, dt: flo
     return _standard(ds, model, protocol, v, "lbnm")
 
 
-register_driver(BeamNetworkParams, "mlbnm", _drive_mlbnm, default=True,
+#: what both loops do not take (their stage starts from rest at one velocity; the load is set once)
+_REFUSES = {
+    "velocity_change": "the compiled loops take one constant stage velocity, from rest "
+                       "(use 'constant_velocity')",
+    "load_change": "the normal load sets the contact patch once, before the run (the Fig. 7 load "
+                   "polynomial): it is the model's normal_load",
+}
+
+register_driver(BeamNetworkParams, "mlbnm", _drive_mlbnm, default=True, refuses=_REFUSES,
                 options={"scheme": "semi-implicit", "n_picard": 1, "single": False, "allow_unstable": False,
                          "batch_params": [], "batch_velocities": [], "save_columns": False, "raise_on_failure": True},
                 description="integrated unit beams (MLBNM), compiled loop, one constant stage velocity "
                             "(or a batch of cases in one parallel loop)")
-register_driver(BeamNetworkParams, "lbnm", _drive_lbnm,
+register_driver(BeamNetworkParams, "lbnm", _drive_lbnm, refuses=_REFUSES,
                 options={"scheme": "semi-implicit", "n_picard": 1, "beam_save_dt": 1e-2, "allow_unstable": False},
                 description="2-D LuGre beam network (LBNM), compiled loop, one constant stage velocity")

@@ -14,7 +14,7 @@ from typing import ClassVar, final
 
 import numpy as np
 
-from ...core.base import AbstractModel
+from ...core.base import AbstractModel, ContractCase
 from ...core.params import option, param
 from ...core.registry import Preset, add_presets, register_model
 from .geometry import LOAD_DISTRIBUTIONS, PatchGeometry, build_patch, redistribute_load
@@ -166,6 +166,12 @@ class BeamNetworkParams(AbstractModel):
     def typical_inputs(self) -> dict[str, float]:  # type: ignore[override]
         """The calibration's stage velocity 0.75 mm/s at the model's normal load, 0.2 s."""
         return {"v": 7.5e-4, "normal_force": float(self.normal_load), "duration": 0.2}
+
+    def contract_case(self) -> ContractCase:
+        """The typical inputs at 2000 steps (dt = 1e-4 s; the drivers' default is 2e-5 s)."""
+        return ContractCase(self, dict(self.typical_inputs), steps=2000,
+                            why="the compiled loop's cost is per step: 1e-4 s steps keep each run of the "
+                                "contract under a second and within its step-halving tolerance")
 
     def _check(self) -> None:
         if self.mu_c > self.mu_s:

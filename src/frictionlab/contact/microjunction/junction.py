@@ -71,7 +71,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.integrate import solve_ivp
 from scipy.optimize import brentq
 
-from ...core.base import AbstractModel
+from ...core.base import AbstractModel, ContractCase
 from ...core.errors import IntegrationError, ParameterError
 from ...core.params import option, param
 from ...core.registry import register_model
@@ -158,6 +158,12 @@ class Microjunction(AbstractModel):
     def typical_inputs(self) -> dict[str, float]:  # type: ignore[override]
         """A normal force of ten times the critical load F_c (plastic), held for 1 s of creep."""
         return {"v": 1e-6, "normal_force": 10.0 * self.constants["force_c"], "duration": 1.0}
+
+    def contract_case(self) -> ContractCase:
+        """The typical inputs at 200 steps: ``dt`` caps the adaptive solver's step."""
+        return ContractCase(self, dict(self.typical_inputs), steps=200,
+                            why="the drivers are adaptive (dt only caps the step); 8000 capped steps of the "
+                                "Python right-hand side would take seconds per run for no accuracy")
 
     def _check(self) -> None:
         if self.sigma_y >= self.e:

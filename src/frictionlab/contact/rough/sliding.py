@@ -162,6 +162,8 @@ class SlidingPlan:
         Load at the end of each step [F*].
     jumps : ndarray of int
         Step indices ``k`` such that the velocity changes between step ``k-1`` and ``k``.
+    W0 : float
+        Load of the loaded state at ``t = 0`` [F*] (``W[0]`` is the load at the end of the first step).
     """
 
     t: np.ndarray
@@ -169,6 +171,7 @@ class SlidingPlan:
     ds: np.ndarray
     W: np.ndarray
     jumps: np.ndarray
+    W0: float
 
     @property
     def slip(self) -> np.ndarray:
@@ -252,17 +255,17 @@ def plan_steps(protocol: AbstractProtocol, *, s_max: float = 0.25, hold_dt: floa
     v = np.concatenate(vs)
     ds = np.concatenate(dss)
     if W is None:
-        fn = np.asarray(protocol.normal_force(t[1:]), dtype=float)
+        fn = np.asarray(protocol.normal_force(t), dtype=float)
         if not np.all(np.isfinite(fn)) or np.any(fn <= 0):
             raise ParameterError("protocol normal_force must be positive and finite (compressive load) "
                                  f"for the rough-contact model; got min {np.nanmin(fn)!r} N")
-        Wv = fn / F_STAR
+        W0, Wv = float(fn[0] / F_STAR), fn[1:] / F_STAR
     else:
         if not (math.isfinite(W) and W > 0):
             raise ParameterError(f"normal load W = {W!r} F* must be positive")
-        Wv = np.full(v.size, float(W))
+        W0, Wv = float(W), np.full(v.size, float(W))
     jumps = np.flatnonzero(np.diff(v) != 0) + 1 if piecewise_constant else np.array([], dtype=int)
-    return SlidingPlan(t=t, v=v, ds=ds, W=Wv, jumps=jumps.astype(int))
+    return SlidingPlan(t=t, v=v, ds=ds, W=Wv, jumps=jumps.astype(int), W0=W0)
 
 
 def required_rigid_length(nx: int, slip: np.ndarray, dx: float = 1.0) -> int:
@@ -412,7 +415,7 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
     if not allow_wrap:
         check_slip_budget(surf.mx, nx, x0 + slip_bounds, model.dx)
     if sim is None:
-        sim = RoughContactSim(model, surf(0.0), float(plan.W[0]), numerics=numerics)
+        sim = RoughContactSim(model, surf(0.0), plan.W0, numerics=numerics)
         sim.xbar = 0.0
         sim.initial_load()
     elif (sim.nx, sim.ny) != (nx, ny):
