@@ -134,39 +134,55 @@ def _states(n_theta, seed=19, size=200):
     return np.column_stack([rng.uniform(0.55, 0.7, size), rng.normal(np.log(10.0), 2.0, (size, n_theta))])
 
 
-@pytest.mark.parametrize("model", MODELS, ids=_ids)
-def test_the_right_hand_side_and_velocities_match_the_array_form(model):
-    """The scalar right-hand side of (mu, ln theta) equals the array form's mu and ln theta rows (up to
-    numpy's and math's exp differing in the last bit); the saved velocities are bit for bit
-    :func:`_velocity`'s."""
-    from frictionlab.laws.rate_state_drivers import _constants, _rhs_for, _velocities, _velocity
+def _compiled(model, kn=1e3):
+    """The compiled kernels' parameter vector for ``model`` and the arguments of the array form."""
+    from frictionlab.laws.rate_state_drivers import _constants
+    from frictionlab.laws.rate_state_qs_kernels import param_vector
 
     bs, dcs, asinh_form = _constants(model)
-    args = (model, bs, dcs, asinh_form, model.law == "slip", 1e3)
-    lean, ref = _rhs_for(*args), _rhs_array_form(*args)
-    ys = _states(bs.size)
+    args = (model, bs, dcs, asinh_form, model.law == "slip", kn)
+    return param_vector(model.mu0, model.a, model.v0, kn, bs, dcs, asinh_form, model.law == "slip"), args
+
+
+@pytest.mark.parametrize("model", MODELS, ids=_ids)
+def test_the_right_hand_side_and_velocities_match_the_array_form(model):
+    """The compiled right-hand side of (mu, ln theta) equals the array form's mu and ln theta rows (up to
+    numpy's and math's exp differing in the last bit); its velocity is bit for bit the driver's scalar
+    :func:`_velocity` (the steady start uses its inverse)."""
+    from frictionlab.laws import rate_state_qs_kernels as qk
+    from frictionlab.laws.rate_state_drivers import _velocity
+
+    p, args = _compiled(model)
+    ref = _rhs_array_form(*args)
+    ys = _states(args[1].size)
+    out = np.empty(ys.shape[1])
     for y in ys:
         full = ref(1.0, np.concatenate([[y[0], 7.0], y[1:]]), 3e-6)
-        np.testing.assert_allclose(lean(y.tolist(), 3e-6), np.delete(full, 1), rtol=1e-14, atol=0)
-    expected = np.array([_velocity(model, m, th, bs, dcs, asinh_form) for m, th in zip(ys[:, 0], ys[:, 1:])])
-    assert np.array_equal(_velocities(model, ys[:, 0], ys[:, 1:], bs, dcs, asinh_form), expected)
+        qk._rhs(y, 3e-6, p, out)
+        np.testing.assert_allclose(out, np.delete(full, 1), rtol=1e-14, atol=0)
+        assert qk._velocity(y, p) == _velocity(*args[:1], y[0], y[1:], *args[1:4])
 
 
 @pytest.mark.parametrize("model", MODELS, ids=_ids)
 def test_the_jacobian_matches_central_differences(model):
-    from frictionlab.laws.rate_state_drivers import _constants, _jac_for, _rhs_for
+    from frictionlab.laws import rate_state_qs_kernels as qk
 
-    bs, dcs, asinh_form = _constants(model)
-    args = (model, bs, dcs, asinh_form, model.law == "slip", 1e3)
-    rhs, jac = _rhs_for(*args), _jac_for(*args)
-    for y in _states(bs.size, seed=7, size=20):
-        J = np.array(jac(y.tolist()))
+    p, args = _compiled(model)
+
+    def rhs(y):
+        out = np.empty(y.size)
+        qk._rhs(y, 3e-6, p, out)
+        return out
+
+    for y in _states(args[1].size, seed=7, size=20):
+        J = np.empty((y.size, y.size))
+        qk._jac(y, p, J)
         Jfd = np.empty_like(J)
         for j in range(y.size):
             h = 1e-6 * max(1.0, abs(y[j]))
             e = np.zeros(y.size)
             e[j] = h
-            Jfd[:, j] = (np.array(rhs((y + e).tolist(), 3e-6)) - np.array(rhs((y - e).tolist(), 3e-6))) / (2 * h)
+            Jfd[:, j] = (rhs(y + e) - rhs(y - e)) / (2 * h)
         np.testing.assert_allclose(J, Jfd, rtol=1e-6, atol=1e-8 * np.abs(J).max())
 
 
