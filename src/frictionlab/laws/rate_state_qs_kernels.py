@@ -337,7 +337,7 @@ def _piece(y, vlp, p, t0, t1, times, i0, i1, Y, rtol, atol, first_step, info):
 
 @njit(cache=True)
 def run_pieces(y0, p, edges, vlps, times, rtol, atol, first_step, Y, slip, vel, info):
-    """Run from ``edges[0] = times[0]`` piece by piece (``vlps[j]`` on ``[edges[j], edges[j+1]]``).
+    r"""Run from ``edges[0] = times[0]`` piece by piece (``vlps[j]`` on ``[edges[j], edges[j+1]]``).
 
     Fills the states ``Y`` (``len(times)`` x ``n``), the slip ``slip`` (load-point travel minus the
     spring's extension, :math:`k(x_{lp}-x) = \mu_s N`) and the slider velocity ``vel`` at the samples
