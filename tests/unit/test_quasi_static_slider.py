@@ -186,6 +186,40 @@ def test_the_jacobian_matches_central_differences(model):
         np.testing.assert_allclose(J, Jfd, rtol=1e-6, atol=1e-8 * np.abs(J).max())
 
 
+@pytest.mark.parametrize("model", MODELS, ids=_ids)
+def test_the_interpreted_kernels_give_the_compiled_numbers(model):
+    """A process's first short run interprets the kernels (no numba import); its numbers are the
+    compiled kernels' bit for bit (velocity steps 1 -> 10 -> 3 um/s, 2308 samples, ~500 steps)."""
+    from frictionlab.core.lazy import interpreted
+    from frictionlab.laws import rate_state_qs_kernels as qk
+
+    p, args = _compiled(model, kn=1e4)
+    y0 = np.array([0.6, *np.log(np.asarray(model.initial_state()))])
+    times = np.linspace(0.0, 30.0, 2308)
+    runs = []
+    for run in (interpreted(qk.__name__).run_pieces, qk.run_pieces):
+        Y, slip, vel, info = np.empty((times.size, y0.size)), np.empty(times.size), np.empty(times.size), np.zeros(6)
+        stop = run(y0, p, np.array([0.0, 10.0, 20.0, 30.0]), np.array([1e-6, 1e-5, 3e-6]), times, 1e-9, 1e-11, 0.0,
+                   qk.MAX_STEPS, Y, slip, vel, info)
+        runs.append((stop, Y, slip, vel, info))
+    assert runs[0][0] == runs[1][0] == -1 and runs[0][4][3] > 100
+    for a, b in zip(runs[0][1:], runs[1][1:]):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_a_long_first_run_goes_to_the_compiled_kernels(monkeypatch):
+    """The interpreted first run stops at INTERPRETED_STEPS and the compiled kernels redo it: the same result."""
+    from frictionlab.laws import rate_state_drivers as drv
+
+    ref = simulate(RateState(**RSF), STEPS, system=QuasiStaticSlider(stiffness=1e3), save_dt=0.5)
+    monkeypatch.setattr(drv, "_FIRST_RUN", [True])
+    monkeypatch.setattr(drv, "INTERPRETED_STEPS", 10)
+    monkeypatch.setattr(drv, "_numba_imported", lambda: False)  # as in a fresh process
+    ds = simulate(RateState(**RSF), STEPS, system=QuasiStaticSlider(stiffness=1e3), save_dt=0.5)
+    assert drv._FIRST_RUN == [False]
+    np.testing.assert_array_equal(ds.friction_coefficient.values, ref.friction_coefficient.values)
+
+
 @pytest.mark.parametrize("model", MODELS[:2] + MODELS[3:4], ids=_ids)
 def test_rodas4_default_agrees_with_scipys_stiff_solvers(model):
     """Velocity step 1 -> 10 um/s, sampled every 0.01 s (dense output): the default Rodas4 and LSODA

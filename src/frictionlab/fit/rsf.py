@@ -88,7 +88,7 @@ def simulate_qs_slider(time: NDArray[np.float64], v_lp: NDArray[np.float64], *, 
     t_step : step time [s] where the trend starts (default: the first change of ``v_lp``).
     """
     from ..core.errors import IntegrationError, ParameterError
-    from ..laws.rate_state_qs_kernels import param_vector, run_pieces
+    from ..laws.rate_state_qs_kernels import MAX_STEPS, param_vector, run_pieces
 
     RateState(mu0=mu_ref, a=a, b=b, dc=dc, v0=v_ref, v_init=v_ref, law=law)  # validates the parameters
     if not k > 0:
@@ -110,7 +110,7 @@ def simulate_qs_slider(time: NDArray[np.float64], v_lp: NDArray[np.float64], *, 
     y0 = np.array([float(mu_ref), *np.log(np.asarray(dcs, dtype=float) / v_ref)])  # steady at v_ref
     Y = np.empty((tt.size, y0.size))
     slip, vel, info = np.empty(tt.size), np.empty(tt.size), np.zeros(6)
-    stop = run_pieces(y0, p, edges, vlps, tt, 1e-9, 1e-11, 0.0, Y, slip, vel, info) if tt.size > 1 else -1
+    stop = run_pieces(y0, p, edges, vlps, tt, 1e-9, 1e-11, 0.0, MAX_STEPS, Y, slip, vel, info) if tt.size > 1 else -1
     if stop >= 0:
         i = max(stop - 1, 0)
         raise IntegrationError(f"quasi-static RSF slider diverged in sample interval {i} (t = {info[0]:.6g} s); "

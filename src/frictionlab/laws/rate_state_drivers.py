@@ -15,22 +15,27 @@ piece (a protocol whose velocity varies continuously is refused). The slip needs
 on a piece starting at :math:`t_0`, :math:`x = x(t_0) + V_{lp}(t-t_0) - (\mu_s-\mu_s(t_0))N/k`
 (load-point travel minus the change of the spring's extension), exact to rounding.
 
-Solver (``solver`` option): ``Rodas4`` (default), the stiffly accurate Rosenbrock method of
-:mod:`frictionlab.solve.integrate.rosenbrock` with this module's exact Jacobian, or one of
-:func:`scipy.integrate.solve_ivp`'s methods (``LSODA``, ``Radau``, ``BDF``, ``RK45``, ``DOP853``).
-At the default tolerances both stiff choices agree to about 1e-10 in :math:`\mu` on a velocity
-step (test); Rodas4 is the default because it needs no :mod:`scipy.integrate`, whose import is most
-of a fresh process's time (issue 19).
+Solver (``solver`` option): ``Rodas4`` (default), the stiffly accurate Rosenbrock method with the
+exact Jacobian of :mod:`frictionlab.laws.rate_state_qs_kernels` (the one implementation, also behind
+the fit's :func:`~frictionlab.fit.rsf.simulate_qs_slider`), or one of
+:func:`scipy.integrate.solve_ivp`'s methods (``LSODA``, ``Radau``, ``BDF``, ``RK45``, ``DOP853``) on
+the same right-hand side. At the default tolerances both stiff choices agree to about 1e-10 in
+:math:`\mu` on a velocity step (test).
 
 The normal load must be constant (``N`` from the protocol at t = 0); a protocol that varies it
-is refused. The run needs neither numba (no kernel is called) nor xarray: the result is a
-:class:`~frictionlab.core.result.LazyDataset`, built as a Dataset at first use, so that a fresh
-process running one velocity step with the default solver pays for numpy only (issue 19).
+is refused. The kernels are numba-compiled (cached on disk); the first run of a process that has
+not imported numba runs the same kernels interpreted (:func:`frictionlab.core.lazy.interpreted`)
+when it takes at most ``INTERPRETED_STEPS`` steps (a velocity step takes ~1300): numba's import and
+first dispatch cost ~0.6 s, more than such a run interpreted (~0.1 s); a longer run, or one whose
+interpreted arithmetic overflows, goes to the compiled kernels, and so do all later runs. Both give
+the same numbers (the same IEEE operations in the same order; test). The result is a
+:class:`~frictionlab.core.result.LazyDataset`: reading a variable's values imports no xarray.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any
 
 import numpy as np
@@ -67,16 +72,38 @@ def _mu(model: Any, v: float, lnth: np.ndarray, bs: np.ndarray, dcs: np.ndarray,
     return psi + model.a * math.log(v / model.v0)
 
 
+#: steps the first run of a process may take interpreted (module docstring) before it is handed to numba
+INTERPRETED_STEPS = 3000
+_FIRST_RUN = [True]
+
+
+def _numba_imported() -> bool:
+    return "numba" in sys.modules
+
+
 def _run_compiled(p: np.ndarray, y0: list[float], edges: list[float], vlps: list[float], times: np.ndarray,
                   rtol: float, atol: float, first_step: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, str]:
-    """``(states, slip, velocity, time reached, failure message or "")`` of the compiled Rodas4 run
-    (:func:`frictionlab.laws.rate_state_qs_kernels.run_pieces`)."""
+    """``(states, slip, velocity, time reached, failure message or "")`` of the Rodas4 run
+    (:func:`frictionlab.laws.rate_state_qs_kernels.run_pieces`): interpreted for the first run of a
+    process that has not imported numba, if it takes at most ``INTERPRETED_STEPS`` steps, else compiled."""
+    from ..core.lazy import interpreted
     from . import rate_state_qs_kernels as qk
 
     Y = np.empty((times.size, len(y0)))
     slip, vel, info = np.empty(times.size), np.empty(times.size), np.zeros(6)
-    stop = qk.run_pieces(np.array(y0, dtype=float), p, np.array(edges, dtype=float), np.array(vlps, dtype=float),
-                         times, rtol, atol, first_step, Y, slip, vel, info)
+    args = (np.array(y0, dtype=float), p, np.array(edges, dtype=float), np.array(vlps, dtype=float), times,
+            rtol, atol, first_step)
+    stop = None
+    if _FIRST_RUN[0] and not _numba_imported():
+        _FIRST_RUN[0] = False
+        try:
+            stop = interpreted(qk.__name__).run_pieces(*args, INTERPRETED_STEPS, Y, slip, vel, info)
+        except (OverflowError, ZeroDivisionError, ValueError):  # compiled code gets inf/nan and rejects the step
+            stop = None
+        if stop is not None and stop >= 0 and int(info[2]) == qk.TOO_MANY_STEPS:
+            stop = None  # a long run: compiled
+    if stop is None:
+        stop = qk.run_pieces(*args, qk.MAX_STEPS, Y, slip, vel, info)
     if stop < 0:
         return Y, slip, vel, float(times[-1]), ""
     t, h, code = float(info[0]), float(info[1]), int(info[2])

@@ -22,7 +22,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from ..core.lazy import lazy_njit
 
 GAMMA = 0.25
 A21 = 1.544
@@ -55,7 +56,7 @@ def param_vector(mu0: float, a: float, v0: float, kn: float, bs, dcs, asinh_form
     return p
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _velocity(y, p):
     s = p[7] * (p[8] + y[1])
     if p[6] > 1.5:
@@ -66,7 +67,7 @@ def _velocity(y, p):
     return p[2] * math.exp((y[0] - psi) / p[1])
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _rhs(y, vlp, p, out):
     v = _velocity(y, p)
     av = abs(v)
@@ -79,7 +80,7 @@ def _rhs(y, vlp, p, out):
             out[1 + i] = math.exp(-y[1 + i]) - av / dc
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _jac(y, p, J):
     n = y.size - 1
     a, v0 = p[1], p[2]
@@ -116,7 +117,7 @@ def _jac(y, p, J):
         J[1 + i, 1 + i] += diag
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _inverse(a, inv):
     """``inv`` = the inverse of ``a`` (overwritten): closed form for 2x2, else Gauss-Jordan with partial
     pivoting; False when singular or not finite."""
@@ -159,7 +160,7 @@ def _inverse(a, inv):
     return True
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _solve(inv, b, out):
     for i in range(b.size):
         s = 0.0
@@ -168,7 +169,7 @@ def _solve(inv, b, out):
         out[i] = s
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _rms(e, y0, y1, rtol, atol):
     s = 0.0
     for i in range(e.size):
@@ -176,13 +177,13 @@ def _rms(e, y0, y1, rtol, atol):
     return math.sqrt(s / e.size)
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _ulp(x):
     m, e = math.frexp(abs(x))
     return math.ldexp(1.0, e - 53) if m != 0.0 else 5e-324
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _initial_step(y0, f0, vlp, p, span, rtol, atol, work, f1):
     d0 = _rms(y0, y0, y0, rtol, atol)
     d1 = _rms(f0, y0, y0, rtol, atol)
@@ -199,7 +200,7 @@ def _initial_step(y0, f0, vlp, p, span, rtol, atol, work, f1):
     return min(100.0 * h0, h1, span)
 
 
-@njit(cache=True)
+@lazy_njit(cache=True)
 def _stages(y, f0, vlp, p, inv, h, K, u, f, rhs_b, y_new):
     """One RODAS step from ``y`` (``f0`` its rate): ``y_new`` and the stages ``K[0..5]``; False if not finite."""
     n = y.size
@@ -245,8 +246,8 @@ def _stages(y, f0, vlp, p, inv, h, K, u, f, rhs_b, y_new):
     return ok
 
 
-@njit(cache=True)
-def _piece(y, vlp, p, t0, t1, times, i0, i1, Y, rtol, atol, first_step, info):
+@lazy_njit(cache=True)
+def _piece(y, vlp, p, t0, t1, times, i0, i1, Y, rtol, atol, first_step, max_steps, info):
     """Integrate ``y`` (in place) from ``t0`` to ``t1`` at constant ``vlp``; the samples ``times[i0:i1]``
     (in ``(t0, t1]``) go to ``Y``. Returns ``OK`` or a failure code, with the time reached and the last
     step in ``info[0]``, ``info[1]``; the step and function counts are added to ``info[3:6]``."""
@@ -281,7 +282,7 @@ def _piece(y, vlp, p, t0, t1, times, i0, i1, Y, rtol, atol, first_step, info):
         if h <= 8.0 * _ulp(max(abs(t), abs(t1))):
             code = TINY_STEP
             break
-        if steps + rejected >= MAX_STEPS:
+        if steps + rejected >= max_steps:
             code = TOO_MANY_STEPS
             break
         if need_jac:
@@ -335,13 +336,14 @@ def _piece(y, vlp, p, t0, t1, times, i0, i1, Y, rtol, atol, first_step, info):
     return code
 
 
-@njit(cache=True)
-def run_pieces(y0, p, edges, vlps, times, rtol, atol, first_step, Y, slip, vel, info):
+@lazy_njit(cache=True)
+def run_pieces(y0, p, edges, vlps, times, rtol, atol, first_step, max_steps, Y, slip, vel, info):
     r"""Run from ``edges[0] = times[0]`` piece by piece (``vlps[j]`` on ``[edges[j], edges[j+1]]``).
 
     Fills the states ``Y`` (``len(times)`` x ``n``), the slip ``slip`` (load-point travel minus the
     spring's extension, :math:`k(x_{lp}-x) = \mu_s N`) and the slider velocity ``vel`` at the samples
-    ``times`` (increasing, ``times[0] = edges[0]``); ``first_step`` > 0 caps each piece's first step.
+    ``times`` (increasing, ``times[0] = edges[0]``); ``first_step`` > 0 caps each piece's first step;
+    at most ``max_steps`` steps (accepted and rejected) in all.
     Returns -1, or the index of the first sample not reached; ``info`` = ``[time reached, last step,
     failure code, steps, rejected steps, right-hand sides]``.
     """
@@ -358,7 +360,8 @@ def run_pieces(y0, p, edges, vlps, times, rtol, atol, first_step, Y, slip, vel, 
         while i1 < times.size and times[i1] <= t1:
             i1 += 1
         mu_start = y[0]
-        code = _piece(y, vlp, p, t0, t1, times, i, i1, Y, rtol, atol, min(first_step, t1 - t0), info)
+        code = _piece(y, vlp, p, t0, t1, times, i, i1, Y, rtol, atol, min(first_step, t1 - t0),
+                      max_steps - info[3] - info[4], info)
         finite = True
         for k in range(n):
             finite = finite and math.isfinite(y[k])
