@@ -54,6 +54,12 @@ static double rhs(const double *ys, const double *z, double vd, double fn, doubl
 
 static int ok(double x) { return isfinite(x) && fabs(x) < BLOWUP; }
 
+/* both loops: copy the initial state; per step, the first right-hand side (into KS, KZ) and the save */
+#define COPY_STATE for (m = 0; m < NS; m++) ys[m] = ys0[m]; for (m = 0; m < NZ; m++) z[m] = z0[m];
+#define FIRST_STAGE(KS, KZ) long a = 2 * i; \
+        f = rhs(ys, z, U[3 * a], U[3 * a + 1], U[3 * a + 2], sp, lp, KS, KZ); \
+        if (i % stride == 0) save(Y, F, j++, ys, z, f);
+
 static void save(double *Y, double *F, long j, const double *ys, const double *z, double f)
 {
     int m;
@@ -68,12 +74,9 @@ long euler(const double *sp, const double *lp, const double *U, const double *UL
     double ys[NS], z[NZ], ds[NS], dz[NZ], f;
     long i, j = 0;
     int m, good;
-    for (m = 0; m < NS; m++) ys[m] = ys0[m];
-    for (m = 0; m < NZ; m++) z[m] = z0[m];
+    COPY_STATE
     for (i = 0; i < n; i++) {
-        long a = 2 * i;
-        f = rhs(ys, z, U[3 * a], U[3 * a + 1], U[3 * a + 2], sp, lp, ds, dz);
-        if (i % stride == 0) save(Y, F, j++, ys, z, f);
+        FIRST_STAGE(ds, dz)
         good = 1;
         for (m = 0; m < NS; m++) { ys[m] += dt * ds[m]; good &= ok(ys[m]); }
         for (m = 0; m < NZ; m++) { z[m] += dt * dz[m]; good &= ok(z[m]); }
@@ -91,12 +94,9 @@ long rk4(const double *sp, const double *lp, const double *U, const double *UL, 
     double h2 = 0.5 * dt, h6 = dt / 6.0;
     long i, j = 0;
     int m, good;
-    for (m = 0; m < NS; m++) ys[m] = ys0[m];
-    for (m = 0; m < NZ; m++) z[m] = z0[m];
+    COPY_STATE
     for (i = 0; i < n; i++) {
-        long a = 2 * i;
-        f = rhs(ys, z, U[3 * a], U[3 * a + 1], U[3 * a + 2], sp, lp, k1s, k1z);
-        if (i % stride == 0) save(Y, F, j++, ys, z, f);
+        FIRST_STAGE(k1s, k1z)
         for (m = 0; m < NS; m++) ts[m] = ys[m] + h2 * k1s[m];
         for (m = 0; m < NZ; m++) tz[m] = z[m] + h2 * k1z[m];
         rhs(ts, tz, U[3 * a + 3], U[3 * a + 4], U[3 * a + 5], sp, lp, k2s, k2z);
