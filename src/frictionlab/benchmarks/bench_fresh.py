@@ -35,7 +35,7 @@ child's own split (imports / work) is printed in the target column.
   rsfmodel, ``rsf_repeats`` runs each (7; 3 with ``quick``): the figures are the medians
   (and the fastest). Each child reads its result inside the timing (ours
   ``ds.friction_coefficient.values``, rsfmodel ``model.results.friction``: a lazy result that is never
-  read measures nothing) and reports which of numba, xarray, pandas, dask it loaded.
+  read measures nothing) and reports which of numba, scipy, xarray, pandas, dask it loaded.
   rsfmodel is found when importable (``PYTHONPATH=/path/to/dir/holding/rsfmodel``). Its
   ``solve`` calls ``scipy.integrate.cumtrapz``, removed in SciPy 1.14: the snippet binds that
   name to ``cumulative_trapezoid`` (the same function renamed) before importing rsfmodel.
@@ -170,7 +170,7 @@ print(json.dumps({"import": t1 - t0, "work": t2 - t1}))
 
 #: the modules a child reports as loaded (a guard that the RSF run stays free of them)
 _HEAVY = """
-rep["loaded"] = sorted({m.split(".")[0] for m in sys.modules} & {"numba", "xarray", "pandas", "dask"})
+rep["loaded"] = sorted({m.split(".")[0] for m in sys.modules} & {"numba", "scipy", "xarray", "pandas", "dask"})
 """
 
 _OURS_RSF = """
