@@ -21,7 +21,7 @@ more until read), rsfmodel's ``model.results.friction``. Figures:
   with a cold compile cache;
 * agreement: the largest |mu ours - mu rsfmodel| over the 4001 samples.
 
-rsfmodel is an optional peer (``pip install rsfmodel`` or ``PYTHONPATH=/dir/holding/rsfmodel``);
+rsfmodel (github.com/jrleeman/rsfmodel) is an optional peer, found on ``PYTHONPATH=/dir/holding/rsfmodel``;
 without it only our own figures are printed. Its ``solve`` calls ``scipy.integrate.cumtrapz``
 (removed in SciPy 1.14): the name is bound to ``cumulative_trapezoid`` first. The machine may be
 shared: ratios taken in one interleaved run are the figures to compare; the 1-min load average is
