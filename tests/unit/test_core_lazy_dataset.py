@@ -119,3 +119,30 @@ def test_lazy_njit_builds_the_module_kernels_at_first_use(tmp_path, monkeypatch)
             def closure(x):
                 return x
         factory()
+
+
+def test_a_variable_read_before_the_dataset_is_the_dataarray():
+    """``ds.slip`` of an unbuilt result reads the driver's array (``.values`` builds nothing) and is the
+    DataArray for everything else: attributes, arithmetic, ufuncs, indexing, in-place changes."""
+    from frictionlab.core.result import LazyVariable
+
+    ds = _lazy()
+    v = ds.slip
+    assert type(v) is LazyVariable and v.values is DATA["slip"] and object.__getattribute__(ds, "_ds") is None
+    assert np.asarray(ds["slip_velocity"]) is DATA["slip_velocity"] and len(v) == 5 and v.shape == (5,)
+    assert np.array_equal(ds.time.values, T) and object.__getattribute__(ds, "_ds") is None
+    ref = make_dataset(T, DATA, units=UNITS, attrs=ATTRS)
+    assert isinstance(v, xr.DataArray) and v.attrs["units"] == "m"  # builds the Dataset
+    xr.testing.assert_identical(ds.slip - ds.slip_velocity * 2, ref.slip - ref.slip_velocity * 2)
+    xr.testing.assert_identical(np.abs(-v), np.abs(-ref.slip))
+    assert float(v[-1]) == 2e-6 and float(v.sel(time=0.5, method="nearest")) == pytest.approx(1e-6)
+    xr.testing.assert_identical(pickle.loads(pickle.dumps(v)), ref.slip)
+    v += 1.0  # in place, as on the DataArray: the Dataset's variable changes
+    assert float(ds.to_dataset().slip[0]) == 1.0
+
+
+def test_a_variable_read_early_follows_the_dataset_once_built():
+    ds = _lazy()
+    v = ds.slip
+    ds["slip"] = ("time", np.ones(5), {"units": "m"})  # builds and replaces the variable
+    assert np.array_equal(v.values, np.ones(5))

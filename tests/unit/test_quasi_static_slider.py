@@ -134,40 +134,90 @@ def _states(n_theta, seed=19, size=200):
     return np.column_stack([rng.uniform(0.55, 0.7, size), rng.normal(np.log(10.0), 2.0, (size, n_theta))])
 
 
-@pytest.mark.parametrize("model", MODELS, ids=_ids)
-def test_the_right_hand_side_and_velocities_match_the_array_form(model):
-    """The scalar right-hand side of (mu, ln theta) equals the array form's mu and ln theta rows (up to
-    numpy's and math's exp differing in the last bit); the saved velocities are bit for bit
-    :func:`_velocity`'s."""
-    from frictionlab.laws.rate_state_drivers import _constants, _rhs_for, _velocities, _velocity
+def _compiled(model, kn=1e3):
+    """The compiled kernels' parameter vector for ``model`` and the arguments of the array form."""
+    from frictionlab.laws.rate_state_drivers import _constants
+    from frictionlab.laws.rate_state_qs_kernels import param_vector
 
     bs, dcs, asinh_form = _constants(model)
-    args = (model, bs, dcs, asinh_form, model.law == "slip", 1e3)
-    lean, ref = _rhs_for(*args), _rhs_array_form(*args)
-    ys = _states(bs.size)
+    args = (model, bs, dcs, asinh_form, model.law == "slip", kn)
+    return param_vector(model.mu0, model.a, model.v0, kn, bs, dcs, asinh_form, model.law == "slip"), args
+
+
+@pytest.mark.parametrize("model", MODELS, ids=_ids)
+def test_the_right_hand_side_and_velocities_match_the_array_form(model):
+    """The compiled right-hand side of (mu, ln theta) equals the array form's mu and ln theta rows (up to
+    numpy's and math's exp differing in the last bit); its velocity is bit for bit the driver's scalar
+    :func:`_velocity` (the steady start uses its inverse)."""
+    from frictionlab.laws import rate_state_qs_kernels as qk
+    from frictionlab.laws.rate_state_drivers import _velocity
+
+    p, args = _compiled(model)
+    ref = _rhs_array_form(*args)
+    ys = _states(args[1].size)
+    out = np.empty(ys.shape[1])
     for y in ys:
         full = ref(1.0, np.concatenate([[y[0], 7.0], y[1:]]), 3e-6)
-        np.testing.assert_allclose(lean(y.tolist(), 3e-6), np.delete(full, 1), rtol=1e-14, atol=0)
-    expected = np.array([_velocity(model, m, th, bs, dcs, asinh_form) for m, th in zip(ys[:, 0], ys[:, 1:])])
-    assert np.array_equal(_velocities(model, ys[:, 0], ys[:, 1:], bs, dcs, asinh_form), expected)
+        qk._rhs(y, 3e-6, p, out)
+        np.testing.assert_allclose(out, np.delete(full, 1), rtol=1e-14, atol=0)
+        assert qk._velocity(y, p) == _velocity(*args[:1], y[0], y[1:], *args[1:4])
 
 
 @pytest.mark.parametrize("model", MODELS, ids=_ids)
 def test_the_jacobian_matches_central_differences(model):
-    from frictionlab.laws.rate_state_drivers import _constants, _jac_for, _rhs_for
+    from frictionlab.laws import rate_state_qs_kernels as qk
 
-    bs, dcs, asinh_form = _constants(model)
-    args = (model, bs, dcs, asinh_form, model.law == "slip", 1e3)
-    rhs, jac = _rhs_for(*args), _jac_for(*args)
-    for y in _states(bs.size, seed=7, size=20):
-        J = np.array(jac(y.tolist()))
+    p, args = _compiled(model)
+
+    def rhs(y):
+        out = np.empty(y.size)
+        qk._rhs(y, 3e-6, p, out)
+        return out
+
+    for y in _states(args[1].size, seed=7, size=20):
+        J = np.empty((y.size, y.size))
+        qk._jac(y, p, J)
         Jfd = np.empty_like(J)
         for j in range(y.size):
             h = 1e-6 * max(1.0, abs(y[j]))
             e = np.zeros(y.size)
             e[j] = h
-            Jfd[:, j] = (np.array(rhs((y + e).tolist(), 3e-6)) - np.array(rhs((y - e).tolist(), 3e-6))) / (2 * h)
+            Jfd[:, j] = (rhs(y + e) - rhs(y - e)) / (2 * h)
         np.testing.assert_allclose(J, Jfd, rtol=1e-6, atol=1e-8 * np.abs(J).max())
+
+
+@pytest.mark.parametrize("model", MODELS, ids=_ids)
+def test_the_interpreted_kernels_give_the_compiled_numbers(model):
+    """A process's first short run interprets the kernels (no numba import); its numbers are the
+    compiled kernels' bit for bit (velocity steps 1 -> 10 -> 3 um/s, 2308 samples, ~500 steps)."""
+    from frictionlab.core.lazy import interpreted
+    from frictionlab.laws import rate_state_qs_kernels as qk
+
+    p, args = _compiled(model, kn=1e4)
+    y0 = np.array([0.6, *np.log(np.asarray(model.initial_state()))])
+    times = np.linspace(0.0, 30.0, 2308)
+    runs = []
+    for run in (interpreted(qk.__name__).run_pieces, qk.run_pieces):
+        Y, slip, vel, info = np.empty((times.size, y0.size)), np.empty(times.size), np.empty(times.size), np.zeros(6)
+        stop = run(y0, p, np.array([0.0, 10.0, 20.0, 30.0]), np.array([1e-6, 1e-5, 3e-6]), times, 1e-9, 1e-11, 0.0,
+                   qk.MAX_STEPS, Y, slip, vel, info)
+        runs.append((stop, Y, slip, vel, info))
+    assert runs[0][0] == runs[1][0] == -1 and runs[0][4][3] > 100
+    for a, b in zip(runs[0][1:], runs[1][1:]):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_a_long_first_run_goes_to_the_compiled_kernels(monkeypatch):
+    """The interpreted first run stops at INTERPRETED_STEPS and the compiled kernels redo it: the same result."""
+    from frictionlab.laws import rate_state_drivers as drv
+
+    ref = simulate(RateState(**RSF), STEPS, system=QuasiStaticSlider(stiffness=1e3), save_dt=0.5)
+    monkeypatch.setattr(drv, "_FIRST_RUN", [True])
+    monkeypatch.setattr(drv, "INTERPRETED_STEPS", 10)
+    monkeypatch.setattr(drv, "_numba_imported", lambda: False)  # as in a fresh process
+    ds = simulate(RateState(**RSF), STEPS, system=QuasiStaticSlider(stiffness=1e3), save_dt=0.5)
+    assert drv._FIRST_RUN == [False]
+    np.testing.assert_array_equal(ds.friction_coefficient.values, ref.friction_coefficient.values)
 
 
 @pytest.mark.parametrize("model", MODELS[:2] + MODELS[3:4], ids=_ids)

@@ -13,11 +13,19 @@ K = 2 N/m, drive 0.1 m/s (stick-slip), dt = 1e-5 s, 10^6 steps (10 s).
   extrapolated to 10^6 steps: the speed-up is (solve_ivp CPU time per step) / (compiled CPU
   time per step). The time-to-solution ratio for the same 10 s is printed as well; it is
   near 1 because the fixed dt = 1e-5 s is much finer than RK45 needs at rtol 1e-6.
+* C: the same two loops in C (:mod:`frictionlab.benchmarks.c_loops`: the law's C kernels of
+  :mod:`frictionlab.laws.c_kernels`, the mass system's right-hand side, the same Euler/RK4 steps
+  and saving), built here with the system compiler at ``-std=c99 -O3`` and called through ctypes
+  on the same arrays. Numba and C alternate, ``rounds`` times each (7; 3 with ``quick``); the
+  ratio is of the median CPU times, and the two results must agree bit for bit (the last row says
+  whether they do). Without a C compiler the rows say so.
 """
 
 from __future__ import annotations
 
 import math
+import os
+import statistics
 import time
 
 import numpy as np
@@ -75,6 +83,37 @@ def _solve_ivp_per_step(law: LuGre, t_span: float) -> tuple[float, int]:
     return (c1 - c0) / steps, steps
 
 
+def _versus_c(loops: dict, args: tuple, warm: tuple, rounds: int) -> list[tuple[str, float, str, str]]:
+    """Numba's loops against the same loops in C, interleaved; median CPU times and their ratio."""
+    from .c_loops import build_loops
+
+    try:
+        c_euler, c_rk4, cmd = build_loops("lugre", 1)
+    except RuntimeError as exc:
+        return [("LuGre loops vs C", float("nan"), "-", f"not measured: {exc}")]
+    c_loops = {"euler": c_euler, "rk4": c_rk4}
+    out = []
+    Y, F = args[-2], args[-1]
+    for name, loop in loops.items():
+        c_loops[name](*warm)
+        ours, theirs = [], []
+        for _ in range(rounds):
+            c0 = time.process_time()
+            s_ours = loop(*args)
+            ours.append(time.process_time() - c0)
+            y_ours, f_ours = Y.copy(), F.copy()
+            c0 = time.process_time()
+            s_c = c_loops[name](*args)
+            theirs.append(time.process_time() - c0)
+        same = s_ours == s_c == -1 and np.array_equal(y_ours, Y) and np.array_equal(f_ours, F)
+        mo, mc = statistics.median(ours), statistics.median(theirs)
+        out.append((f"{name}: numba loop, 1e6 steps (CPU, median of {rounds})", mo * 1e3, "ms", ""))
+        out.append((f"{name}: the same loop in C ({cmd}), 1e6 steps", mc * 1e3, "ms", ""))
+        out.append((f"{name}: numba / C (medians, interleaved)", mo / mc, "x",
+                    "<= 1.2 (issue 32); results " + ("bit-identical" if same else "DIFFER")))
+    return out
+
+
 def run(quick: bool) -> list[tuple[str, float, str, str]]:
     n = 10**6
     args, law = _setup(n)
@@ -84,13 +123,14 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
     euler_loop, rk4_loop = fixed_step_loops(MassSystem._rhs_kernel, *law.kernels())
     for loop in (euler_loop, rk4_loop):  # compile outside the timing
         loop(*warm)
-    out = []
+    out = [("load average (1 min) at the start", os.getloadavg()[0], "", "2 shared cores: > 2 means contention")]
     per_step = {}
     for name, loop in (("euler", euler_loop), ("rk4", rk4_loop)):
         cpu, wall = _time_loop(loop, args, 1 if quick else 3)
         per_step[name] = cpu / n
         out.append((f"{name} compiled loop, 1e6 steps (CPU time)", n / cpu, "steps/s", ">= 1e7"))
         out.append((f"{name} compiled loop, 1e6 steps (wall clock)", n / wall, "steps/s", "info"))
+    out += _versus_c({"euler": euler_loop, "rk4": rk4_loop}, args, warm, 3 if quick else 7)
     t_ivp = 2.0 if quick else n * DT
     ivp_step, ivp_steps = _solve_ivp_per_step(law, t_ivp)
     out.append((f"solve_ivp RK45, plain Python rhs ({ivp_steps} steps over {t_ivp:g} s, per step)", 1.0 / ivp_step,
@@ -100,6 +140,7 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
     if not quick:
         out.append(("time to solution (10 s), solve_ivp RK45 / rk4 compiled 1e6 steps",
                     ivp_step * ivp_steps / (per_step["rk4"] * n), "x", "info"))
+    out.append(("load average (1 min) at the end", os.getloadavg()[0], "", ""))
     return out
 
 

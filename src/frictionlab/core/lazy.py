@@ -35,7 +35,7 @@ import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["lazy_exports", "KernelRef", "lazy_njit", "LazyKernel"]
+__all__ = ["lazy_exports", "KernelRef", "lazy_njit", "LazyKernel", "interpreted"]
 
 
 class _SameNamePackage(types.ModuleType):
@@ -175,6 +175,33 @@ def lazy_njit(**options: Any) -> Callable[[Callable[..., Any]], LazyKernel]:
         kernel = LazyKernel(py_func, options)
         with _PENDING_LOCK:
             _PENDING.setdefault(py_func.__module__, []).append(kernel)
+            _PY_FUNCS.setdefault(py_func.__module__, {})[py_func.__name__] = py_func
         return kernel
 
     return deco
+
+
+#: per module, the plain Python functions of its lazy kernels (by name)
+_PY_FUNCS: dict[str, dict[str, Callable[..., Any]]] = {}
+_INTERPRETED: dict[str, types.SimpleNamespace] = {}
+
+
+def interpreted(module: str) -> types.SimpleNamespace:
+    """The lazy kernels of ``module`` as plain Python functions that call each other (no numba).
+
+    The same code as the compiled kernels, run by the interpreter: each function is rebound to a
+    copy of the module's namespace in which the kernel names are these plain functions, so a
+    kernel's call of another stays in Python (the module's own names stay placeholders or
+    dispatchers). Slower per operation, but free of numba's import and first dispatch (~0.6 s of a
+    fresh process): for a process's first small run (``laws/rate_state_drivers.py``). Python
+    raises where compiled code returns inf/nan (``OverflowError`` of ``math.exp``); a caller falls
+    back to the compiled kernels then.
+    """
+    ns = _INTERPRETED.get(module)
+    if ns is None:
+        glob = dict(vars(sys.modules[module]))
+        plain = {name: types.FunctionType(f.__code__, glob, name, f.__defaults__, f.__closure__)
+                 for name, f in _PY_FUNCS.get(module, {}).items()}
+        glob.update(plain)
+        ns = _INTERPRETED[module] = types.SimpleNamespace(**plain)
+    return ns

@@ -13,8 +13,8 @@ from .errors import DataError
 if TYPE_CHECKING:
     import xarray as xr
 
-__all__ = ["STANDARD_UNITS", "CSV_MAX_ROWS", "make_dataset", "LazyDataset", "add_attrs", "write_netcdf", "write_csv",
-           "read_netcdf"]
+__all__ = ["STANDARD_UNITS", "CSV_MAX_ROWS", "make_dataset", "LazyDataset", "LazyVariable", "add_attrs", "write_netcdf",
+           "write_csv", "read_netcdf"]
 
 #: standard variable names and their units
 STANDARD_UNITS: dict[str, str] = {
@@ -69,7 +69,9 @@ class LazyDataset:
     A driver whose run needs neither xarray nor pandas (the rate-and-state ``quasi_static``
     driver) returns one, so that a fresh process running one simulation does not import them
     (about a second of start-up) unless the result is used as a Dataset. It keeps the
-    numpy arrays; the first attribute, item, ``len``, ``in``, iteration, ``repr``, copy or pickle
+    numpy arrays; reading one variable (``ds.slip``, ``ds["slip"]``, ``ds.time``) gives a
+    :class:`LazyVariable`, whose ``.values`` is the driver's array (no xarray) and which is the
+    DataArray for anything else; any other attribute, item, ``len``, ``in``, iteration, ``repr``, copy or pickle
     builds the Dataset (once) and forwards to it, so ``ds.slip_velocity``, ``ds["slip"]``,
     ``ds.attrs``, ``ds.sel(...)``, ``write_netcdf(ds, ...)`` behave exactly as on the Dataset and
     ``isinstance(ds, xarray.Dataset)`` is true. :meth:`to_dataset` returns the Dataset itself
@@ -103,10 +105,19 @@ class LazyDataset:
     def __class__(self) -> type:  # isinstance(ds, xarray.Dataset) holds, as for the Dataset it stands for
         return type(self.to_dataset())
 
+    def _variable(self, name: Any) -> LazyVariable | None:
+        """The :class:`LazyVariable` ``name`` while the Dataset is not built (else None)."""
+        parts = object.__getattribute__(self, "_parts")
+        if parts is None or not isinstance(name, str):
+            return None
+        values = parts[0] if name == "time" else parts[1].get(name)
+        return None if values is None else LazyVariable(self, name, values)
+
     def __getattr__(self, name: str) -> Any:
         if name in ("_parts", "_ds"):
             raise AttributeError(name)
-        return getattr(self.to_dataset(), name)
+        var = self._variable(name)
+        return getattr(self.to_dataset(), name) if var is None else var
 
     def __setattr__(self, name: str, value: Any) -> None:
         setattr(self.to_dataset(), name, value)
@@ -115,7 +126,8 @@ class LazyDataset:
         return dir(self.to_dataset())
 
     def __getitem__(self, key: Any) -> Any:
-        return self.to_dataset()[key]
+        var = self._variable(key)
+        return self.to_dataset()[key] if var is None else var
 
     def __setitem__(self, key: Any, value: Any) -> None:
         self.to_dataset()[key] = value
@@ -159,6 +171,120 @@ class LazyDataset:
 
 def _same(obj: Any) -> Any:
     return obj
+
+
+def _real(x: Any) -> Any:
+    return x.to_dataarray() if type(x) is LazyVariable else x
+
+
+class LazyVariable:
+    """A variable of a :class:`LazyDataset` read before the Dataset is built (``ds.friction_coefficient``,
+    ``ds["slip"]``, ``ds.time``).
+
+    ``.values``, ``.data``, ``.to_numpy()``, ``numpy.asarray(...)``, ``.shape``, ``.dtype``, ``.size``,
+    ``.ndim``, ``.name`` and ``len`` are answered from the driver's array without building the Dataset (a
+    fresh process that reads one result column imports no xarray); everything else (``.attrs``,
+    ``.sel``, arithmetic, indexing, numpy ufuncs, ``repr``, ``isinstance(v, xarray.DataArray)``, pickling)
+    is the :class:`xarray.DataArray` ``ds.to_dataset()[name]``, built then, as if it had been returned.
+    """
+
+    __slots__ = ("_owner", "_name", "_values")
+    __hash__ = None  # type: ignore[assignment]  # as a DataArray: unhashable
+    __array_priority__ = 60  # above numpy's, so that ndarray op variable defers to the variable
+
+    def __init__(self, owner: LazyDataset, name: str, values: np.ndarray) -> None:
+        object.__setattr__(self, "_owner", owner)
+        object.__setattr__(self, "_name", name)
+        object.__setattr__(self, "_values", values)
+
+    def to_dataarray(self) -> Any:
+        """The :class:`xarray.DataArray` this stands for (builds the Dataset)."""
+        return object.__getattribute__(self, "_owner").to_dataset()[object.__getattribute__(self, "_name")]
+
+    def _array(self) -> np.ndarray:
+        owner = object.__getattribute__(self, "_owner")
+        if object.__getattribute__(owner, "_ds") is not None:  # built since: the Dataset's variable, as it is now
+            return self.to_dataarray().values
+        return np.asarray(object.__getattribute__(self, "_values"), dtype=float)
+
+    @property
+    def values(self) -> np.ndarray:
+        return self._array()
+
+    @property
+    def data(self) -> np.ndarray:
+        return self._array()
+
+    def to_numpy(self) -> np.ndarray:
+        return self._array()
+
+    @property
+    def name(self) -> str:
+        return object.__getattribute__(self, "_name")
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._array().shape
+
+    @property
+    def dtype(self) -> Any:
+        return self._array().dtype
+
+    @property
+    def size(self) -> int:
+        return self._array().size
+
+    @property
+    def ndim(self) -> int:
+        return self._array().ndim
+
+    def __len__(self) -> int:
+        return len(self._array())
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        a = self._array()
+        a = a if dtype is None else a.astype(dtype, copy=False)
+        return a.copy() if copy else a
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:  # isinstance(v, xarray.DataArray) holds, as for the DataArray it stands for
+        return type(self.to_dataarray())
+
+    def __getattr__(self, name: str) -> Any:
+        if name in LazyVariable.__slots__ or name in ("__array_interface__", "__array_struct__"):
+            raise AttributeError(name)  # numpy probes these; the DataArray has neither
+        return getattr(self.to_dataarray(), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self.to_dataarray(), name, value)
+
+    def __dir__(self) -> list[str]:
+        return dir(self.to_dataarray())
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        inputs = tuple(_real(x) for x in inputs)
+        if "out" in kwargs:
+            kwargs["out"] = tuple(_real(x) for x in kwargs["out"])
+        return getattr(ufunc, method)(*inputs, **kwargs)
+
+    def __reduce__(self) -> Any:  # a pickle holds (and loads as) the DataArray
+        return _same, (self.to_dataarray(),)
+
+
+def _forward(op: str) -> Any:
+    def method(self: LazyVariable, *args: Any, **kwargs: Any) -> Any:
+        return getattr(self.to_dataarray(), op)(*(_real(a) for a in args), **kwargs)
+
+    method.__name__ = op
+    return method
+
+
+# the DataArray's special methods (looked up on the type, so __getattr__ does not see them)
+for _op in ("getitem setitem delitem iter contains bool float int complex index round repr str format "
+            "eq ne lt le gt ge add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mod rmod pow rpow "
+            "matmul rmatmul and rand or ror xor rxor lshift rlshift rshift rrshift neg pos abs invert "
+            "iadd isub imul itruediv ifloordiv imod ipow iand ior ixor copy deepcopy").split():
+    setattr(LazyVariable, f"__{_op}__", _forward(f"__{_op}__"))
 
 
 def add_attrs(ds: Any, attrs: Mapping[str, Any]) -> Any:

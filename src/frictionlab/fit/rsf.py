@@ -9,9 +9,10 @@ Weeks 1993; Marone 1998; the ``rsfmodel`` package):
     v = v_{ref}\exp\Big(\frac{\mu - \mu_{ref} - b\ln(v_{ref}\theta/D_c)}{a}\Big),\qquad
     \dot\theta = \text{aging or slip law}
 
-with the friction law of :class:`~frictionlab.laws.rate_state.RateState` (its evolution
-kernel is called inside the compiled loop) and :math:`k` the apparatus stiffness in friction
-per unit load-point displacement [1/m]. The slider starts at steady state at the
+with the friction law of :class:`~frictionlab.laws.rate_state.RateState` and :math:`k` the apparatus
+stiffness in friction per unit load-point displacement [1/m]: the run of the ``quasi_static`` driver (one compiled
+Rodas4 code, :mod:`frictionlab.laws.rate_state_qs_kernels`, rtol 1e-9, atol 1e-11, restarted where the
+load-point velocity changes). The slider starts at steady state at the
 pre-step velocity :math:`v_{ref}` with friction :math:`\mu_{ref}`. Free parameters:
 ``mu_ref``, ``a``, ``b``, ``dc`` and (optionally) ``k``.
 
@@ -29,9 +30,7 @@ Optional extensions (both off by default; the single-state path is unchanged):
            + b_2\ln\frac{v_{ref}\theta_2}{D_{c2}}
 
   ``b2`` may be negative when requested (``allow_negative_b2``): a strengthening evolution
-  effect, as reported for clay-bearing gouges. The evolution of each state calls the law's
-  own kernel (:class:`~frictionlab.laws.rate_state.RateState`) with that state's
-  :math:`D_c`, so :mod:`frictionlab.laws.rate_state` needs no change.
+  effect, as reported for clay-bearing gouges. Each state evolves by the same law with that state's :math:`D_c` (as :class:`~frictionlab.laws.rate_state2.RateState2`).
 * **Linear slip trend** (the ``lin_term`` of Leeman et al. 2016, Nat. Commun. 7:11104, the
   Xlook/``rsfit`` workflow): the observed friction is
   :math:`\mu_{obs} = \mu + \ell\,(x_{lp}(t) - x_{lp}(t_{step}))` after the step (0 before),
@@ -61,14 +60,6 @@ __all__ = ["RSF_UNITS", "RSF_DESCRIPTIONS", "VelocityStep", "detect_step", "load
            "simulate_qs_slider", "fit_velocity_step", "initial_guess", "compare_nested", "load_point_displacement"]
 
 
-def _loops() -> Any:
-    """The module of compiled loops (template :mod:`frictionlab.fit.templates.qs_slider`) bound to
-    the rate-and-state kernel; cached on disk by :mod:`frictionlab.core.jitcache`."""
-    from ..core.jitcache import specialise
-
-    return specialise("frictionlab.fit.templates.qs_slider", {"rates": RateState._rates_kernel})
-
-
 def load_point_displacement(time: NDArray[np.float64], v_lp: NDArray[np.float64], t_step: float) -> NDArray[np.float64]:
     """Load-point displacement since ``t_step`` at the sample times [m] (0 before the step),
     integrating the piecewise-constant ``v_lp`` (value on each sample interval)."""
@@ -96,39 +87,40 @@ def simulate_qs_slider(time: NDArray[np.float64], v_lp: NDArray[np.float64], *, 
     lin : linear slip trend [1/m] added after ``t_step`` (0 = none, the default);
     t_step : step time [s] where the trend starts (default: the first change of ``v_lp``).
     """
-    from ..core.errors import IntegrationError
+    from ..core.errors import IntegrationError, ParameterError
+    from ..laws.rate_state_qs_kernels import MAX_STEPS, param_vector, run_pieces
 
-    law_ = RateState(mu0=mu_ref, a=a, b=b, dc=dc, v0=v_ref, v_init=v_ref, law=law)
+    RateState(mu0=mu_ref, a=a, b=b, dc=dc, v0=v_ref, v_init=v_ref, law=law)  # validates the parameters
     if not k > 0:
-        from ..core.errors import ParameterError
-
         raise ParameterError(f"apparatus stiffness k = {k!r} 1/m must be > 0")
-    out = np.empty(len(time))
-    tt = np.ascontiguousarray(time, dtype=float)
-    vv = np.ascontiguousarray(v_lp, dtype=float)
     if not math.isfinite(b2) or not math.isfinite(lin):
-        from ..core.errors import ParameterError
-
         raise ParameterError(f"b2 = {b2!r} and lin = {lin!r} must be finite")
+    bs, dcs = [b], [dc]
     if b2 != 0.0:
         if dc2 is None or not (dc2 > 0 and math.isfinite(dc2)):
-            from ..core.errors import ParameterError
-
             raise ParameterError(f"dc2 = {dc2!r} m must be > 0 when b2 = {b2!r} != 0")
-        p = law_.param_vector()
-        p2 = p.copy()
-        p2[2], p2[3] = float(b2), float(dc2)
-        status = _loops().qs_loop2(tt, vv, float(mu_ref), p, p2, float(k), out)
-    else:  # the single-state path, unchanged
-        status = _loops().qs_loop(tt, vv, float(mu_ref), law_.param_vector(), float(k), out)
-    if status < 0 and lin != 0.0:
+        bs, dcs = [b, b2], [dc, dc2]
+    tt = np.ascontiguousarray(time, dtype=float)
+    vv = np.ascontiguousarray(v_lp, dtype=float)
+    # the pieces of constant load-point velocity (a jump where the interval's value changes)
+    jumps = np.nonzero(np.diff(vv[:-1]) != 0.0)[0] + 1 if tt.size > 2 else np.zeros(0, dtype=int)
+    edges = np.concatenate([[tt[0]], tt[jumps], [tt[-1]]])
+    vlps = np.concatenate([[vv[0]], vv[jumps]])
+    p = param_vector(mu_ref, a, v_ref, k, bs, dcs, False, law == "slip")
+    y0 = np.array([float(mu_ref), *np.log(np.asarray(dcs, dtype=float) / v_ref)])  # steady at v_ref
+    Y = np.empty((tt.size, y0.size))
+    slip, vel, info = np.empty(tt.size), np.empty(tt.size), np.zeros(6)
+    stop = run_pieces(y0, p, edges, vlps, tt, 1e-9, 1e-11, 0.0, MAX_STEPS, Y, slip, vel, info) if tt.size > 1 else -1
+    if stop >= 0:
+        i = max(stop - 1, 0)
+        raise IntegrationError(f"quasi-static RSF slider diverged in sample interval {i} (t = {info[0]:.6g} s); "
+                               "the parameters give unstable slip (k below k_c?)", time=float(info[0]), step=i)
+    out = Y[:, 0].copy()
+    if lin != 0.0:
         if t_step is None:
             ch = np.nonzero(np.diff(vv) != 0.0)[0]
             t_step = float(tt[ch[0] + 1]) if ch.size else float(tt[0])
         out += float(lin) * load_point_displacement(tt, vv, float(t_step))
-    if status >= 0:
-        raise IntegrationError(f"quasi-static RSF slider diverged in sample interval {status} (t = {time[status]:.6g} s); "
-                               "the parameters give unstable slip (k below k_c?)", time=float(time[status]), step=status)
     return out
 
 

@@ -15,29 +15,33 @@ piece (a protocol whose velocity varies continuously is refused). The slip needs
 on a piece starting at :math:`t_0`, :math:`x = x(t_0) + V_{lp}(t-t_0) - (\mu_s-\mu_s(t_0))N/k`
 (load-point travel minus the change of the spring's extension), exact to rounding.
 
-Solver (``solver`` option): ``Rodas4`` (default), the stiffly accurate Rosenbrock method of
-:mod:`frictionlab.solve.integrate.rosenbrock` with this module's exact Jacobian, or one of
-:func:`scipy.integrate.solve_ivp`'s methods (``LSODA``, ``Radau``, ``BDF``, ``RK45``, ``DOP853``).
-At the default tolerances both stiff choices agree to about 1e-10 in :math:`\mu` on a velocity
-step (test); Rodas4 is the default because it needs no :mod:`scipy.integrate`, whose import is most
-of a fresh process's time (issue 19).
+Solver (``solver`` option): ``Rodas4`` (default), the stiffly accurate Rosenbrock method with the
+exact Jacobian of :mod:`frictionlab.laws.rate_state_qs_kernels` (the one implementation, also behind
+the fit's :func:`~frictionlab.fit.rsf.simulate_qs_slider`), or one of
+:func:`scipy.integrate.solve_ivp`'s methods (``LSODA``, ``Radau``, ``BDF``, ``RK45``, ``DOP853``) on
+the same right-hand side. At the default tolerances both stiff choices agree to about 1e-10 in
+:math:`\mu` on a velocity step (test).
 
 The normal load must be constant (``N`` from the protocol at t = 0); a protocol that varies it
-is refused. The run needs neither numba (no kernel is called) nor xarray: the result is a
-:class:`~frictionlab.core.result.LazyDataset`, built as a Dataset at first use, so that a fresh
-process running one velocity step with the default solver pays for numpy only (issue 19).
+is refused. The kernels are numba-compiled (cached on disk); the first run of a process that has
+not imported numba runs the same kernels interpreted (:func:`frictionlab.core.lazy.interpreted`)
+when it takes at most ``INTERPRETED_STEPS`` steps (a velocity step takes ~1300): numba's import and
+first dispatch cost ~0.6 s, more than such a run interpreted (~0.1 s); a longer run, or one whose
+interpreted arithmetic overflows, goes to the compiled kernels, and so do all later runs. Both give
+the same numbers (the same IEEE operations in the same order; test). The result is a
+:class:`~frictionlab.core.result.LazyDataset`: reading a variable's values imports no xarray.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any
 
 import numpy as np
 from ..core.errors import ConfigError, IntegrationError
 from ..core.result import LazyDataset
 from ..solve.drivers import register_driver, run_attrs
-from ..solve.integrate.rosenbrock import rodas4
 from ..systems.quasi_static import QuasiStaticSlider
 from .rate_state import RateState
 from .rate_state2 import RateState2
@@ -68,111 +72,82 @@ def _mu(model: Any, v: float, lnth: np.ndarray, bs: np.ndarray, dcs: np.ndarray,
     return psi + model.a * math.log(v / model.v0)
 
 
-def _velocities(model: Any, mu: np.ndarray, lnth: np.ndarray, bs: np.ndarray, dcs: np.ndarray,
-                asinh_form: bool) -> np.ndarray:
-    """:func:`_velocity` at every saved sample (the same floating-point operations, vectorised up
-    to the exponentials, which stay :func:`math.exp`/:func:`math.sinh` as in the step)."""
-    psi = model.mu0 + (bs * (np.log(model.v0 / dcs) + lnth)).sum(axis=1)
-    if asinh_form:
-        return np.array([2.0 * model.v0 * math.exp(-p / model.a) * math.sinh(m / model.a)
-                         for m, p in zip(mu.tolist(), psi.tolist())])
-    return np.array([model.v0 * math.exp(x) for x in ((mu - psi) / model.a).tolist()])
+#: steps the first run of a process may take interpreted (module docstring) before it is handed to numba
+INTERPRETED_STEPS = 3000
+_FIRST_RUN = [True]
 
 
-def _rhs_for(model: Any, bs: np.ndarray, dcs: np.ndarray, asinh_form: bool, slip_law: bool, kn: float):
-    r"""``rhs(y, vlp)`` of :math:`y = (\mu_s, \ln\theta_i)` as a list of floats.
-
-    The arithmetic of :func:`_velocity` and of the evolution laws on Python floats (it runs six
-    times a step); the sum over the state variables is taken in the order ``numpy.sum`` adds
-    one or two terms, so :math:`v` is bit for bit that of :func:`_velocity`.
-    """
-    mu0, a, v0 = model.mu0, model.a, model.v0
-    b = [float(x) for x in bs]
-    c = [float(x) for x in np.log(model.v0 / dcs)]
-    dc = [float(x) for x in dcs]
-    n = len(b)
-
-    def rhs(y: Any, vlp: float) -> list[float]:
-        s = b[0] * (c[0] + y[1])
-        for i in range(1, n):
-            s += b[i] * (c[i] + y[1 + i])
-        psi = mu0 + s
-        mu = y[0]
-        v = 2.0 * v0 * math.exp(-psi / a) * math.sinh(mu / a) if asinh_form else v0 * math.exp((mu - psi) / a)
-        av = abs(v)
-        out = [kn * (vlp - v)]
-        for i in range(n):
-            if slip_law:
-                out.append(-(av / dc[i]) * math.log(max(av * math.exp(y[1 + i]) / dc[i], 1e-300)))
-            else:
-                out.append(math.exp(-y[1 + i]) - av / dc[i])
-        return out
-
-    return rhs
+def _numba_imported() -> bool:
+    return "numba" in sys.modules
 
 
-def _jac_for(model: Any, bs: np.ndarray, dcs: np.ndarray, asinh_form: bool, slip_law: bool, kn: float):
-    r"""The exact Jacobian ``jac(y)`` of :func:`_rhs_for`'s right-hand side (for the Rosenbrock solver).
+def _run_compiled(p: np.ndarray, y0: list[float], edges: list[float], vlps: list[float], times: np.ndarray,
+                  rtol: float, atol: float, first_step: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, str]:
+    """``(states, slip, velocity, time reached, failure message or "")`` of the Rodas4 run
+    (:func:`frictionlab.laws.rate_state_qs_kernels.run_pieces`): interpreted for the first run of a
+    process that has not imported numba, if it takes at most ``INTERPRETED_STEPS`` steps, else compiled."""
+    from ..core.lazy import interpreted
+    from . import rate_state_qs_kernels as qk
 
-    With :math:`\partial v/\partial\mu_s` (:math:`v/a`, or :math:`2v_0e^{-\psi/a}\cosh(\mu_s/a)/a` in the
-    arcsinh form) and :math:`\partial v/\partial\ln\theta_i = -b_i v/a`, the rows are
-    :math:`-(k/N)\nabla v` and, per state, the aging law's :math:`-\mathrm{sgn}(v)\nabla v/D_{ci} -
-    e^{-\ln\theta_i}e_i` or the slip law's :math:`-\mathrm{sgn}(v)(L_i+1)\nabla v/D_{ci} - (|v|/D_{ci})e_i`,
-    :math:`L_i = \ln(|v|\theta_i/D_{ci})` (the constant :math:`L_i` where the driver clips it).
-    """
-    mu0, a, v0 = model.mu0, model.a, model.v0
-    b = [float(x) for x in bs]
-    c = [float(x) for x in np.log(model.v0 / dcs)]
-    dc = [float(x) for x in dcs]
-    n = len(b)
-
-    def jac(y: Any) -> list[list[float]]:
-        psi = mu0 + sum(bi * (ci + li) for bi, ci, li in zip(b, c, y[1:]))
-        mu = y[0]
-        if asinh_form:
-            e = 2.0 * v0 * math.exp(-psi / a)
-            v = e * math.sinh(mu / a)
-            grad = [e * math.cosh(mu / a) / a]
-        else:
-            v = v0 * math.exp((mu - psi) / a)
-            grad = [v / a]
-        grad += [-bi * v / a for bi in b]
-        sgn = math.copysign(1.0, v) if v != 0.0 else 0.0
-        av = abs(v)
-        rows = [[-kn * g for g in grad]]
-        for i in range(n):
-            if slip_law:
-                arg = av * math.exp(y[1 + i]) / dc[i]
-                clipped = not arg > 1e-300
-                w = -sgn * (math.log(max(arg, 1e-300)) + (0.0 if clipped else 1.0)) / dc[i]
-                diag = 0.0 if clipped else -av / dc[i]
-            else:
-                w = -sgn / dc[i]
-                diag = -math.exp(-y[1 + i])
-            row = [w * g for g in grad]
-            row[1 + i] += diag
-            rows.append(row)
-        return rows
-
-    return jac
+    Y = np.empty((times.size, len(y0)))
+    slip, vel, info = np.empty(times.size), np.empty(times.size), np.zeros(6)
+    args = (np.array(y0, dtype=float), p, np.array(edges, dtype=float), np.array(vlps, dtype=float), times,
+            rtol, atol, first_step)
+    stop = None
+    if _FIRST_RUN[0] and not _numba_imported():
+        _FIRST_RUN[0] = False
+        try:
+            stop = interpreted(qk.__name__).run_pieces(*args, INTERPRETED_STEPS, Y, slip, vel, info)
+        except (OverflowError, ZeroDivisionError, ValueError):  # compiled code gets inf/nan and rejects the step
+            stop = None
+        if stop is not None and stop >= 0 and int(info[2]) == qk.TOO_MANY_STEPS:
+            stop = None  # a long run: compiled
+    if stop is None:
+        stop = qk.run_pieces(*args, qk.MAX_STEPS, Y, slip, vel, info)
+    if stop < 0:
+        return Y, slip, vel, float(times[-1]), ""
+    t, h, code = float(info[0]), float(info[1]), int(info[2])
+    why = {qk.TINY_STEP: f"the step size {h:.3g} s fell below the resolution of t = {t:.9g} s",
+           qk.TOO_MANY_STEPS: f"{qk.MAX_STEPS} steps did not reach the next jump",
+           qk.NOT_FINITE: "non-finite state"}[code]
+    return Y, slip, vel, t, why
 
 
-def _integrate_piece(rhs, jac, solver: str, t0: float, t1: float, y: list[float], t_eval: np.ndarray, vlp: float,
-                     rtol: float, atol: float, first_step: float | None) -> tuple[np.ndarray, list[float], float, str]:
-    """``(samples, state at t1, time reached, failure message or "")`` of one piece between jumps."""
-    if solver == "Rodas4":
-        r = rodas4(lambda u: rhs(u, vlp), jac, t0, t1, y, t_eval, rtol=rtol, atol=atol, first_step=first_step)
-        return r.y, r.y_end, r.t_reached, "" if r.success else r.message
+def _run_scipy(p: np.ndarray, y0: list[float], edges: list[float], vlps: list[float], times: np.ndarray,
+               solver: str, rtol: float, atol: float, first_step: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, str]:
+    """The same run with :func:`scipy.integrate.solve_ivp` (``solver``) on the compiled right-hand side."""
     from scipy.integrate import solve_ivp
 
-    kw = {"first_step": first_step} if first_step else {}
-    try:
-        sol = solve_ivp(lambda t, u: rhs(u, vlp), (t0, t1), y, method=solver, t_eval=t_eval, rtol=rtol, atol=atol,
-                        **kw)
-    except (OverflowError, ZeroDivisionError) as exc:
-        return np.full((t_eval.size, len(y)), np.nan), y, t0, f"{type(exc).__name__}: {exc}"
-    ok = sol.status == 0 and sol.y.shape[1] == t_eval.size and bool(np.all(np.isfinite(sol.y)))
-    return sol.y.T, sol.y[:, -1].tolist(), float(sol.t[-1]) if sol.t.size else t0, "" if ok else sol.message
+    from . import rate_state_qs_kernels as qk
+
+    Y = np.empty((times.size, len(y0)))
+    Y[0] = y0
+    slip = np.zeros(times.size)
+    x, y = 0.0, list(y0)
+    for t0, t1, vlp in zip(edges[:-1], edges[1:], vlps):
+        inside = (times > t0) & (times <= t1)
+        t_eval = times[inside]
+        if t_eval.size == 0 or t_eval[-1] < t1:
+            t_eval = np.append(t_eval, t1)  # the state at the jump carries over to the next piece
+
+        def rhs(t: float, u: np.ndarray, vlp: float = vlp) -> np.ndarray:
+            out = np.empty(u.size)
+            qk._rhs(u, vlp, p, out)
+            return out
+
+        kw = {"first_step": min(first_step, t1 - t0)} if first_step > 0 else {}
+        sol = solve_ivp(rhs, (t0, t1), y, method=solver, t_eval=t_eval, rtol=rtol, atol=atol, **kw)
+        ok = sol.status == 0 and sol.y.shape[1] == t_eval.size and bool(np.all(np.isfinite(sol.y)))
+        if not ok:
+            return Y, slip, np.empty(0), float(sol.t[-1]) if sol.t.size else t0, sol.message or "non-finite state"
+        k = int(inside.sum())
+        ys = sol.y.T
+        Y[inside] = ys[:k]
+        slip[inside] = x + vlp * (t_eval[:k] - t0) - (ys[:k, 0] - y[0]) / p[3]
+        x = x + vlp * (t1 - t0) - (ys[-1, 0] - y[0]) / p[3]
+        y = ys[-1].tolist()
+    vel = np.array([qk._velocity(row, p) for row in Y])
+    return Y, slip, vel, float(times[-1]), ""
 
 
 def run_quasi_static(model: Any, protocol: Any, system: QuasiStaticSlider, *, dt: float | None, t_end: float | None,
@@ -214,39 +189,26 @@ def run_quasi_static(model: Any, protocol: Any, system: QuasiStaticSlider, *, dt
         mu0 = _mu(model, v_lp0, lnth0, bs, dcs, asinh_form) if v_lp0 > 0 else 0.0
     else:
         mu0 = system.preload / n_load
-    rhs = _rhs_for(model, bs, dcs, asinh_form, slip_law, kn)
-    jac = _jac_for(model, bs, dcs, asinh_form, slip_law, kn)
+    from .rate_state_qs_kernels import param_vector
 
+    p = param_vector(model.mu0, model.a, model.v0, kn, bs, dcs, asinh_form, slip_law)
     edges = sorted({0.0, t_end, *(b for b in protocol.breakpoints if 0.0 < b < t_end)})
-    y = [mu0, *lnth0.tolist()]
-    Y = np.empty((times.size, len(y)))
-    Y[0] = y
-    slip = np.empty(times.size)
-    slip[0] = x = 0.0
-    for t0, t1 in zip(edges[:-1], edges[1:]):
-        vlp = float(protocol.velocity(np.array([0.5 * (t0 + t1)]))[0])
-        inside = (times > t0) & (times <= t1)
-        t_eval = times[inside]
-        if t_eval.size == 0 or t_eval[-1] < t1:
-            t_eval = np.append(t_eval, t1)  # the state at the jump carries over to the next piece
-        first = min(dt, t1 - t0) if dt else None
-        ys, y_end, tf, failure = _integrate_piece(rhs, jac, solver, t0, t1, y, t_eval, vlp, rtol, atol, first)
-        if failure or not all(math.isfinite(u) for u in y_end):
-            kc = float(np.sum(bs) - model.a) * n_load / float(dcs[0])
-            raise IntegrationError(
-                f"quasi_static ({solver}) failed at t = {tf:.6g} s: {failure or 'non-finite state'}. The inertia-free "
-                f"slider cannot follow a dynamic instability (stiffness {system.stiffness:g} N/m vs critical about "
-                f"{kc:g} N/m): raise the stiffness, use a mass system (spring_slider) or tighten rtol",
-                time=tf)
-        k = int(inside.sum())
-        Y[inside] = ys[:k]
-        # slip = load-point travel minus spring extension: k (x_lp - x) = mu N at every instant
-        slip[inside] = x + vlp * (t_eval[:k] - t0) - (ys[:k, 0] - y[0]) / kn
-        x = x + vlp * (t1 - t0) - (y_end[0] - y[0]) / kn
-        y = y_end
+    vlps = [float(protocol.velocity(np.array([0.5 * (t0 + t1)]))[0]) for t0, t1 in zip(edges[:-1], edges[1:])]
+    y0 = [mu0, *lnth0.tolist()]
+    first = float(dt) if dt else 0.0
+    if solver == "Rodas4":
+        Y, slip, v, tf, failure = _run_compiled(p, y0, edges, vlps, times, rtol, atol, first)
+    else:
+        Y, slip, v, tf, failure = _run_scipy(p, y0, edges, vlps, times, solver, rtol, atol, first)
+    if failure:
+        kc = float(np.sum(bs) - model.a) * n_load / float(dcs[0])
+        raise IntegrationError(
+            f"quasi_static ({solver}) failed at t = {tf:.6g} s: {failure}. The inertia-free "
+            f"slider cannot follow a dynamic instability (stiffness {system.stiffness:g} N/m vs critical about "
+            f"{kc:g} N/m): raise the stiffness, use a mass system (spring_slider) or tighten rtol",
+            time=tf)
     mu = Y[:, 0]
     lnth = Y[:, 1:]
-    v = _velocities(model, mu, lnth, bs, dcs, asinh_form)
     spring = mu * n_load
     data = {"driver_position": slip + spring / system.stiffness, "slip": slip, "slip_velocity": v,
             "load_point_velocity": protocol.velocity(times), "normal_force": np.full_like(mu, n_load),

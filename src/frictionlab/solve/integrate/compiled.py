@@ -4,7 +4,12 @@
 explicit-Euler and a classical RK4 loop (template :mod:`.templates.fixed_step`) in which
 the three kernels are compile-time constants: numba inlines the small kernels (declared
 ``inline="always"``) and the loop runs with no Python work, no allocation and no reference
-counting per step.
+counting per step. The stepping itself (``_euler``, ``_rk4``) is compiled without numba's
+reference-counting runtime (``_nrt=False``; ``euler``/``rk4`` allocate its work arrays and call
+it): numba's inlining of the kernels otherwise left an atomic incref/decref pair of the parameter
+and work arrays around every kernel call, which cost the LuGre Euler loop a third of its time
+against the same loop in C (``frictionlab bench lugre``). A kernel therefore must not allocate
+(no ``np.empty`` inside a ``rates``/``friction``/``rhs`` kernel; none does).
 
 State is kept as two arrays, the system's ``ys`` and the law's ``z``, and the system kernel
 is ``rhs(ys, z, v, normal_force, force, sp, law_rates, law_friction, lp, dys, dz) -> F``.

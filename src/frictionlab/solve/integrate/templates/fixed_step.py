@@ -26,18 +26,22 @@ def _save(Y, F, j, ys, z, f):
 
 @njit(cache=True)
 def euler(sp, lp, U, UL, ys0, z0, dt, n, stride, Y, F):
-    ys = ys0.copy()
-    z = z0.copy()
+    return _euler(sp, lp, U, UL, ys0.copy(), z0.copy(), np.empty(ys0.size), np.empty(z0.size), dt, n, stride, Y, F)
+
+
+@njit(cache=True, _nrt=False)
+def _euler(sp, lp, U, UL, ys, z, ds, dz, dt, n, stride, Y, F):
     ns, nz = ys.size, z.size
-    ds = np.empty(ns)
-    dz = np.empty(nz)
     j = 0
+    left = 0  # steps to the next save (a countdown: no division per step)
     for i in range(n):
         a = 2 * i
         f = rhs(ys, z, U[a, 0], U[a, 1], U[a, 2], sp, law_rates, law_friction, lp, ds, dz)
-        if i % stride == 0:
+        if left == 0:
             _save(Y, F, j, ys, z, f)
             j += 1
+            left = stride
+        left -= 1
         good = True
         for m in range(ns):
             ys[m] += dt * ds[m]
@@ -54,20 +58,27 @@ def euler(sp, lp, U, UL, ys0, z0, dt, n, stride, Y, F):
 
 @njit(cache=True)
 def rk4(sp, lp, U, UL, ys0, z0, dt, n, stride, Y, F):
-    ys = ys0.copy()
-    z = z0.copy()
+    ws = np.empty((5, ys0.size))
+    wz = np.empty((5, z0.size))
+    return _rk4(sp, lp, U, UL, ys0.copy(), z0.copy(), ws[0], ws[1], ws[2], ws[3], ws[4], wz[0], wz[1], wz[2], wz[3],
+                wz[4], dt, n, stride, Y, F)
+
+
+@njit(cache=True, _nrt=False)
+def _rk4(sp, lp, U, UL, ys, z, k1s, k2s, k3s, k4s, ts, k1z, k2z, k3z, k4z, tz, dt, n, stride, Y, F):
     ns, nz = ys.size, z.size
-    k1s, k2s, k3s, k4s, ts = np.empty(ns), np.empty(ns), np.empty(ns), np.empty(ns), np.empty(ns)
-    k1z, k2z, k3z, k4z, tz = np.empty(nz), np.empty(nz), np.empty(nz), np.empty(nz), np.empty(nz)
     h2 = 0.5 * dt
     h6 = dt / 6.0
     j = 0
+    left = 0  # steps to the next save (a countdown: no division per step)
     for i in range(n):
         a = 2 * i
         f = rhs(ys, z, U[a, 0], U[a, 1], U[a, 2], sp, law_rates, law_friction, lp, k1s, k1z)
-        if i % stride == 0:
+        if left == 0:
             _save(Y, F, j, ys, z, f)
             j += 1
+            left = stride
+        left -= 1
         for m in range(ns):
             ts[m] = ys[m] + h2 * k1s[m]
         for m in range(nz):
