@@ -57,35 +57,10 @@ def _files(out: Path) -> dict[str, bytes]:
             if p.is_file() and p.relative_to(out).parts[0] not in ("partial", "in-progress")}
 
 
-def _descendants(pid: int) -> list[int]:
-    """The process ids below ``pid`` (Linux ``/proc``)."""
-    found, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        kids = []
-        for task in Path(f"/proc/{p}/task").glob("*"):  # children of every thread
-            try:
-                kids += [int(k) for k in (task / "children").read_text().split()]
-            except OSError:
-                pass
-        found += kids
-        todo += kids
-    return found
-
-
-def _running(pid: int) -> bool:
-    """Whether ``pid`` is a live process (a zombie waiting for a reaper is not)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals and /proc")
 @pytest.mark.parametrize("to", ["group", pytest.param("main", marks=pytest.mark.slow(
     reason="the same interrupt sent to the main process only: another 15-20 s"))])
-def test_ctrl_c_during_reproduce_keeps_the_earlier_report(tmp_path, ctrl_c_child, to):
+def test_ctrl_c_during_reproduce_keeps_the_earlier_report(tmp_path, ctrl_c_child, to, processes):
     """``to``: SIGINT to the whole process group (a terminal's Ctrl-C: the workers get it too) or to the
     main process only (the workers must still stop). On the old code the report in OUT was rewritten
     after ``toy/quick`` and again at the interrupt (a partial report replaced the complete one)."""
@@ -107,7 +82,7 @@ def test_ctrl_c_during_reproduce_keeps_the_earlier_report(tmp_path, ctrl_c_child
             time.sleep(0.05)
         assert len(list(kept.glob("*.nc"))) == 2, proc.communicate(timeout=5)
         time.sleep(0.3)  # the two slow runs are in their workers now
-        workers = _descendants(proc.pid)
+        workers = processes.below(proc.pid)
         assert len(workers) >= 2, workers
         t0 = time.monotonic()
         if to == "group":
@@ -121,7 +96,7 @@ def test_ctrl_c_during_reproduce_keeps_the_earlier_report(tmp_path, ctrl_c_child
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, err
     assert took < 20, took  # the sleeping workers were stopped, not waited for
-    assert not [p for p in workers if _running(p)], "worker processes survived the interrupt"
+    assert not [p for p in workers if processes.live(p)], "worker processes survived the interrupt"
     assert _files(out) == before, "the earlier report was changed"
     lines = [ln for ln in err.splitlines() if ln.strip()]
     last = lines[-1]

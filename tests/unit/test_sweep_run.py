@@ -295,33 +295,10 @@ def test_short_sweep_runs_here_long_one_on_warm_forked_workers(tmp_path, monkeyp
     np.testing.assert_allclose(child["final_friction"], np.arange(1, 13) * (1 - np.exp(-1.0)), rtol=1e-12)
 
 
-def _running_descendants(pid: int) -> list[int]:
-    """Live processes below ``pid`` (Linux ``/proc``; zombies waiting for a reaper are not live)."""
-    found, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        kids = []
-        for task in Path(f"/proc/{p}/task").glob("*"):  # children of every thread (dask forks from its loop's)
-            try:
-                kids += [int(k) for k in (task / "children").read_text().split()]
-            except OSError:
-                pass
-        found += kids
-        todo += kids
-    return [p for p in found if _live(p)]
-
-
-def _live(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals and /proc")
 @pytest.mark.slow(reason="a local dask cluster starts and is interrupted: 15-40 s")
 @pytest.mark.parametrize("to", ["group", "main"])
-def test_ctrl_c_stops_the_local_cluster_and_its_workers(tmp_path, to):
+def test_ctrl_c_stops_the_local_cluster_and_its_workers(tmp_path, to, processes):
     """Ctrl-C while the points run on a local dask cluster (issue 27): exit 130 within seconds, one line
     saying what the store keeps, and no scheduler, nanny or worker process left behind."""
     store, log = tmp_path / "s", tmp_path / "log"
@@ -338,7 +315,7 @@ def test_ctrl_c_stops_the_local_cluster_and_its_workers(tmp_path, to):
                 break
             time.sleep(0.05)
         assert proc.poll() is None, proc.communicate()
-        below = _running_descendants(proc.pid)
+        below = processes.below(proc.pid)
         assert below, "no worker processes"
         t0 = time.monotonic()
         os.killpg(proc.pid, signal.SIGINT) if to == "group" else proc.send_signal(signal.SIGINT)
@@ -350,7 +327,7 @@ def test_ctrl_c_stops_the_local_cluster_and_its_workers(tmp_path, to):
     time.sleep(0.5)
     assert proc.returncode == 130, err
     assert took < 20, took
-    left = [p for p in below if _live(p)]
+    left = [p for p in below if processes.live(p)]
     assert not left, f"processes left running: {left}"
     assert "Traceback" not in err, err
     assert any(ln.startswith("interrupted") for ln in err.splitlines()), err
