@@ -90,7 +90,7 @@ def _dummy_model() -> AbstractLaw:
 
 
 def _cure(law: AbstractLaw, servo: ServoSystem, reference: AbstractProtocol, args: tuple, info: dict[str, Any],
-          status: int, t_end: float | None) -> str:
+          status: int, t_fail: float) -> str:
     """What to change after a blow-up at sample ``status``: the discrete-time stability check of
     :mod:`frictionlab.control.stability` at the states the run logged (sampling or integration)."""
     from .stability import diagnose, states_of_run
@@ -98,7 +98,7 @@ def _cure(law: AbstractLaw, servo: ServoSystem, reference: AbstractProtocol, arg
     out, zp, zm = args[-3], args[-2], args[-1]
     try:
         return diagnose(law, servo, reference, states_of_run(out, zp, zm, info["reference"][3], status), info["dt"],
-                        t_end)
+                        t_fail)
     except (ArithmeticError, ValueError, np.linalg.LinAlgError):  # the check itself failed: the plain advice
         return ("reduce dt, raise estimator_substeps, shorten sample_period, or lower the controller/observer "
                 "gains")
@@ -143,7 +143,7 @@ def run_servo(law: AbstractLaw, servo: ServoSystem, reference: AbstractProtocol,
         raise IntegrationError(
             f"servo with plant {law.name!r}: the plant or estimator state became non-finite at sample {status} "
             f"(t = {t_fail:.6g} s, dt = {info['dt']:g} s, sample_period = {servo.sample_period:g} s); "
-            + _cure(law, servo, reference, args, info, status, t_end), time=t_fail, step=status)
+            + _cure(law, servo, reference, args, info, status, t_fail), time=t_fail, step=status)
     out, zp, zm = args[-3], args[-2], args[-1]
     stride = 1
     if save_dt is not None:

@@ -48,6 +48,8 @@ __all__ = ["OperatingPoint", "loop_matrix", "spectral_radius", "sampling_margin"
 
 #: a spectral radius this far above what the continuous loop grows in one period is unstable
 RHO_TOL = 1e-6
+#: RK4's stability limit on the negative real axis, |lambda h|
+RK4_LIMIT = 2.785
 #: the search for a stable period or step stops this many decades below the given one
 SEARCH_DECADES = 6
 
@@ -214,7 +216,8 @@ def loop_matrix(law: AbstractLaw, servo: ServoSystem, op: OperatingPoint = Opera
 def spectral_radius(law: AbstractLaw, servo: ServoSystem, op: OperatingPoint = OperatingPoint(), *,
                     sample_period: float | None = None) -> float:
     """Spectral radius of the exact one-period map of the loop linearised at ``op``."""
-    return float(np.max(np.abs(np.linalg.eigvals(loop_matrix(law, servo, op, sample_period=sample_period)))))
+    phi = loop_matrix(law, servo, op, sample_period=sample_period)
+    return float(np.max(np.abs(np.linalg.eigvals(phi)))) if np.all(np.isfinite(phi)) else math.inf
 
 
 def sampling_margin(law: AbstractLaw, servo: ServoSystem, op: OperatingPoint = OperatingPoint(), *,
@@ -223,7 +226,10 @@ def sampling_margin(law: AbstractLaw, servo: ServoSystem, op: OperatingPoint = O
     than the continuous loop it implements (``alpha``: the largest real part of the latter's
     eigenvalues); above 1 the sampling destabilises the loop."""
     ts = float(servo.sample_period if sample_period is None else sample_period)
-    alpha = float(np.max(np.real(np.linalg.eigvals(loop_matrix(law, servo, op, continuous=True)))))
+    a = loop_matrix(law, servo, op, continuous=True)
+    if not np.all(np.isfinite(a)):
+        return math.inf
+    alpha = float(np.max(np.real(np.linalg.eigvals(a))))
     rho = spectral_radius(law, servo, op, sample_period=ts)
     return math.exp(min(math.log(rho), 700.0) - max(alpha, 0.0) * ts) if rho > 0 else 0.0
 
@@ -257,30 +263,42 @@ def _largest(stable: Callable[[float], bool], hi: float) -> float | None:
     return rounded if stable(rounded) else lo
 
 
-def largest_stable_sample_period(law: AbstractLaw, servo: ServoSystem, reference: AbstractProtocol, *,
-                                 substeps: int = 10, t_end: float | None = None,
-                                 max_steps: float = 3e5) -> float | None:
-    """The largest sample period [s] up to ``servo.sample_period`` at which a run of the loop stays
-    finite and sampling destabilises it at none of the states it passes (:func:`sampling_margin` at
-    :func:`states_of_run`), found by bisection, two significant digits; None when none down to 1e-6
-    of it does. Each trial runs ``reference`` to ``t_end`` (default its duration; shortened to
-    ``max_steps`` plant steps) with ``substeps`` plant steps per period: the states depend on the
-    period, since a transient that a short period keeps small grows under a long one."""
-    from dataclasses import replace
+def trial_holds(law: AbstractLaw, servo: ServoSystem, reference: AbstractProtocol, *, substeps: int,
+                horizon: float, local: bool = False, max_steps: float = 2e6) -> bool:
+    """Whether a run of ``servo`` with ``substeps`` plant steps per period stays finite over ``horizon``
+    [s] of ``reference`` (shortened to ``max_steps`` plant steps) and, with ``local``, sampling
+    destabilises it at none of the states it passes (:func:`sampling_margin` at :func:`states_of_run`).
 
+    ``local`` is for the search of a stable period: finite alone let the hunting PID with k = 10 1/s
+    through at 0.11 ms on a 0.5 s step, with the slider 0.95 m on the wrong side (it blew up just
+    after). It is not for a step trial: a PD + observer loop that tracks to 1e-8 m at 1 ms passes
+    states whose sampled map grows 3.5 times faster than the continuous one (the LuGre bristle near
+    stick)."""
     from .run import prepare
 
-    horizon = float(reference.duration if t_end is None else t_end)
+    ts = servo.sample_period
+    span = min(horizon, float(reference.duration), max_steps * ts / substeps)
+    loop, args, info = prepare(law, servo, reference, dt=ts / substeps, t_end=max(span, 2 * ts))
+    if int(loop(*args)) >= 0:
+        return False
+    if not local:
+        return True
+    ops = states_of_run(args[-3], args[-2], args[-1], info["reference"][3], args[-3].shape[0], count=25)
+    return all(_stable(sampling_margin(law, servo, op)) for op in ops)
+
+
+def largest_stable_sample_period(law: AbstractLaw, servo: ServoSystem, reference: AbstractProtocol, *,
+                                 substeps: int = 10, horizon: float = 1.0) -> float | None:
+    """The largest sample period [s] up to ``servo.sample_period`` whose trial run over ``horizon`` [s]
+    stays finite and locally stable (:func:`trial_holds`, ``substeps`` plant steps per period), by bisection, two
+    significant digits; None when none down to 1e-6 of it does. A trial, not the failed run's
+    states: they depend on the period (a transient that a short period keeps small grows under a
+    long one)."""
+    from dataclasses import replace
 
     def stable(t: float) -> bool:
-        trial = replace(servo, sample_period=t)
-        loop, args, info = prepare(law, trial, reference, dt=t / substeps,
-                                   t_end=min(horizon, max_steps * t / substeps))
-        status = int(loop(*args))
-        if status >= 0:
-            return False
-        ops = states_of_run(args[-3], args[-2], args[-1], info["reference"][3], args[-3].shape[0], count=25)
-        return all(_stable(sampling_margin(law, trial, op)) for op in ops)
+        return trial_holds(law, replace(servo, sample_period=t), reference, substeps=substeps, horizon=horizon,
+                           local=True)
 
     ts = servo.sample_period
     return ts if stable(ts) else _largest(stable, ts)
@@ -336,14 +354,20 @@ def _faults(law: AbstractLaw, servo: ServoSystem, op: OperatingPoint, dt: float)
 
 
 def diagnose(law: AbstractLaw, servo: ServoSystem, reference: AbstractProtocol, ops: Sequence[OperatingPoint],
-             dt: float, t_end: float | None = None) -> str:
+             dt: float, t_fail: float = 0.0) -> str:
     """What made the loop blow up and its cure, as the tail of the error message (module notes).
 
     ``ops`` are the run's states in time order (:func:`states_of_run`); the first one at which
-    something is unstable names the cause: the sampling (``sample_period``, stating the largest
-    stable one, :func:`largest_stable_sample_period`, or the gains), the plant's RK4 step (``dt``)
-    or the observer's (``estimator_substeps``). Neither at any state: the general advice."""
+    something is unstable names the suspect. An unstable RK4 step (plant: ``dt``; observer:
+    ``estimator_substeps``) is named when a trial run with the step it advises holds
+    (:func:`trial_holds`, over ``max(1 s, 4 t_fail)``); otherwise, and when the sampling is unstable there, the largest stable
+    ``sample_period`` (:func:`largest_stable_sample_period`, at the run's number of plant steps per
+    period), or the gains when there is none."""
+    from dataclasses import replace
+
     ts = servo.sample_period
+    substeps = max(1, round(ts / dt))
+    horizon = max(1.0, 4 * t_fail)  # trials run past the time the failed run reached
     gains = "kp, ki, kv" + {"observer": ", observer_gain", "motion_dynamics": ", estimator_bandwidth"}.get(
         servo.compensation, "")
     if servo.compensation == "ekf":
@@ -357,30 +381,37 @@ def diagnose(law: AbstractLaw, servo: ServoSystem, reference: AbstractProtocol, 
         return (f"the sampled loop and its RK4 steps are stable at sample_period = {ts:g} s at the {len(ops)} states "
                 f"examined (spectral radius of the linearised one-period map): reduce dt, raise estimator_substeps, "
                 f"shorten sample_period or lower the gains ({gains})")
-    parts, best = [], None
+    steps = []
+    if "sampling" not in faults:
+        h, hm = faults.get("dt", dt), faults.get("estimator_substeps")
+        # a step of 1/2.785 of RK4's limit (|lambda h| <= 1 on the real axis): at the limit it is stable but
+        # inaccurate, and the inaccurate path led a PD + observer loop into states its sampling cannot take
+        n = substeps if "dt" not in faults else (math.ceil(RK4_LIMIT * ts / h) if h is not None else None)
+        nest = servo.estimator_substeps if "estimator_substeps" not in faults else \
+            (math.ceil(RK4_LIMIT * ts / hm) if hm is not None else None)
+        if n is not None and nest is not None and trial_holds(law, replace(servo, estimator_substeps=nest), reference,
+                                                             substeps=n, horizon=horizon):
+            if "dt" in faults:
+                steps.append(f"the plant's RK4 step is unstable at v = {op.v:.3g} m/s: reduce dt to <= "
+                             f"{ts / n:.2g} s (sample_period/{n}; RK4's stability limit there is {h:.2g} s; now "
+                             f"{dt:g} s)")
+            if "estimator_substeps" in faults:
+                steps.append(f"the observer's RK4 step is unstable at v = {op.v:.3g} m/s: raise estimator_substeps to "
+                             f">= {nest} (RK4's stability limit there is sample_period/{ts / hm:.3g}; now "
+                             f"{servo.estimator_substeps})")
+            return "; ".join(steps)
+    best = largest_stable_sample_period(law, servo, reference, substeps=substeps, horizon=horizon)
     if "sampling" in faults:
-        substeps = max(1, round(ts / dt))
-        best = largest_stable_sample_period(law, servo, reference, substeps=substeps, t_end=t_end)
         head = (f"the sampled loop is unstable at sample_period = {ts:g} s, whatever dt: its one-period map "
                 f"(zero-order hold, {servo.compensation if servo.compensation != 'none' else 'no'} compensation), "
                 f"linearised at a state of the run (v = {op.v:.3g} m/s), has spectral radius "
                 f"{spectral_radius(law, servo, op):.6g} ({faults['sampling']:.6g} times the continuous loop's growth); ")
-        if best is None:
-            parts.append(head + f"no sample period down to {ts * 10.0 ** -SEARCH_DECADES:g} s removes it: lower the "
-                                f"gains ({gains})")
-        else:
-            parts.append(head + f"use sample_period <= {best:.2g} s (the largest found at which the run stays finite "
-                                f"and locally stable, with dt = sample_period/{substeps}), or lower the gains ({gains})")
-    if "sampling" in faults and best is not None:
-        return parts[0]  # the trial runs at the shorter period kept the dt ratio: that cure is enough
-    if "dt" in faults:
-        h = faults["dt"]
-        parts.append(f"the plant's RK4 step is unstable at v = {op.v:.3g} m/s: reduce dt"
-                     + (f" to <= {h / 2:.2g} s (a divisor of sample_period, half RK4's stability limit {h:.2g} s "
-                        f"there; now {dt:g} s)" if h is not None else ""))
-    if "estimator_substeps" in faults:
-        h = faults["estimator_substeps"]
-        parts.append(f"the observer's RK4 step is unstable at v = {op.v:.3g} m/s: raise estimator_substeps"
-                     + (f" to >= {math.ceil(2 * ts / h)} (half RK4's stability limit; now {servo.estimator_substeps})"
-                        if h is not None else ""))
-    return "; ".join(parts)
+    else:
+        head = (f"an RK4 step is at its stability limit early in the run, but a trial with stable steps blows up "
+                f"too: the sampled loop is unstable at sample_period = {ts:g} s; ")
+    if best is None:
+        return head + (f"no sample period down to {ts * 10.0 ** -SEARCH_DECADES:g} s removes it: lower the gains "
+                       f"({gains})")
+    return head + (f"use sample_period <= {best:.2g} s (the largest at which a trial run of {horizon:g} s stays finite "
+                   f"and its linearised sampled map stable, with dt = sample_period/{substeps}), or lower the gains "
+                   f"({gains})")
