@@ -19,3 +19,45 @@ def cli(capsys):
         return code, out, err
 
     return run
+
+
+def _live(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie waiting for a reaper does not); Linux ``/proc``."""
+    from pathlib import Path
+
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _descendants(pid: int) -> list[int]:
+    """The process ids below ``pid``, children of any of its threads (dask forks from its loop's)."""
+    from pathlib import Path
+
+    found, todo = [], [pid]
+    while todo:
+        kids = []
+        for task in Path(f"/proc/{todo.pop()}/task").glob("*"):
+            try:
+                kids += [int(k) for k in (task / "children").read_text().split()]
+            except OSError:
+                pass
+        found += kids
+        todo += kids
+    return found
+
+
+@pytest.fixture
+def processes():
+    """``processes.below(pid)``: the live processes below ``pid``; ``processes.live(pid)``: whether it
+    runs (Linux ``/proc``; for the Ctrl-C tests, which check that no worker survives its owner)."""
+
+    class Processes:
+        live = staticmethod(_live)
+
+        @staticmethod
+        def below(pid: int) -> list[int]:
+            return [p for p in _descendants(pid) if _live(p)]
+
+    return Processes

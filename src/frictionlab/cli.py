@@ -169,6 +169,24 @@ def run(
         raise SystemExit(1)
 
 
+def _interrupted_reproduce(outcomes: list, pending: list[str], out: Path, stage: Path, *, quick: bool,
+                           command: str) -> None:
+    """Ctrl-C during ``reproduce``: the progress report in ``stage`` says what ran and what did not; one
+    line says what was written where; exit 130. The report in ``out`` is not touched."""
+    from .report.reproduce import write_report
+    from .scenarios.checkpoint import partial_dir
+
+    write_report(outcomes, stage, quick=quick, command=command, not_run=pending, interrupted=True)
+    kept = partial_dir(out, pending[0]) if pending else None
+    kept = kept if kept is not None and any(kept.glob("*.nc")) else None
+    _say(f"interrupted during {pending[0] if pending else 'the report'}: {len(outcomes)} scenario(s) finished, "
+         f"{len(pending)} did not run; the report in {out} is unchanged; this run's report, data and figures "
+         f"so far are in {stage}"
+         + (f"; the finished runs of {pending[0]} are kept in {kept}: the same command resumes from them"
+            if kept else ""), err=True)
+    raise SystemExit(130) from None
+
+
 _RUN_LABEL = {"pass": "[green]pass[/green]", "deviation": "[yellow]DEVIATION[/yellow]", "fail": "[red]FAIL[/red]",
               "not testable": "[blue]not testable[/blue]"}
 
@@ -224,9 +242,9 @@ def reproduce(
     """
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from .report.reproduce import counts, exit_code, run_one, write_report
+    from .report.reproduce import counts, exit_code, publish, run_one, start_staging, write_report
     from .scenarios.base import select
-    from .scenarios.checkpoint import discard, partial_dir
+    from .scenarios.checkpoint import discard
     from .scenarios.executor import runs_on
 
     if workers is not None and workers < 1:
@@ -242,10 +260,10 @@ def reproduce(
                + (f" --scheduler {scheduler}" if scheduler is not None else ""))
     outcomes = []
     writable_dir(out)
-    from .report.manifest import claim_report_dir
+    from .report.manifest import check_report_dir, record_report_dir
 
-    claim_report_dir(out, [sc.name for sc in scenarios], quick=quick, command=command, overwrite=overwrite,
-                     selection=list(targets or []))
+    stale = check_report_dir(out, [sc.name for sc in scenarios], quick=quick, command=command, overwrite=overwrite,
+                             selection=list(targets or []))
     overrides = {sc.name: {"parallel.workers": workers} if workers is not None and "parallel" in sc.config else None
                  for sc in scenarios}
     if workers is not None:
@@ -259,6 +277,7 @@ def reproduce(
     if fresh:
         for sc in scenarios:
             discard(out, sc.name)
+    stage = start_staging(out)  # the report in OUT is replaced only once every scenario has run
     pending = [sc.name for sc in scenarios]
     label = {"pass": "[green]pass[/green]", "deviation": "[yellow]deviation[/yellow]", "fail": "[red]FAIL[/red]",
              "not testable": "[blue]not testable[/blue]"}
@@ -276,14 +295,14 @@ def reproduce(
             task = prog.add_task("reproduce", total=len(scenarios))
             for sc in scenarios:
                 prog.update(task, description=escape(sc.name))
-                o = run_one(sc, out, quick, overrides=overrides[sc.name], debug=debug,
+                o = run_one(sc, out, quick, overrides=overrides[sc.name], debug=debug, dest=stage,
                             **({"trust_others": True} if resume else {}))
                 outcomes.append(o)
                 if mutations and not o.error:
                     prog.update(task, description=escape(f"{sc.name} (mutations)"))
                     mrep.extend(run_mutations(sc, o.checks, quick=quick, overrides=overrides[sc.name]))
                 pending.pop(0)
-                write_report(outcomes, out, quick=quick, command=command, not_run=pending)  # current after every scenario
+                write_report(outcomes, stage, quick=quick, command=command, not_run=pending)  # progress, beside OUT's report
                 prog.console.print(f"{label[o.status]} " + escape(f"{sc.name} ({o.seconds:.1f} s, {counts([o]).line()})"
                                                                   + (f" -- {o.error.splitlines()[0]}" if o.error else "")))
                 for c in o.checks:
@@ -292,15 +311,10 @@ def reproduce(
                                                                              f"measured {c.measured}"))
                 prog.advance(task)
     except KeyboardInterrupt:
-        md, html_ = write_report(outcomes, out, quick=quick, command=command, not_run=pending, interrupted=True)
-        kept = partial_dir(out, pending[0]) if pending else None
-        kept = kept if kept is not None and any(kept.glob("*.nc")) else None
-        _say(f"interrupted during {pending[0] if pending else 'the report'}: {len(outcomes)} scenario(s) finished, "
-             f"{len(pending)} did not run; {md} and {html_} list them"
-             + (f"; the finished runs of {pending[0]} are kept in {kept}: the same command resumes from them"
-                if kept else ""), err=True)
-        raise SystemExit(130) from None
-    md, html_ = write_report(outcomes, out, quick=quick, command=command)
+        _interrupted_reproduce(outcomes, pending, out, stage, quick=quick, command=command)
+    md, html_ = publish(outcomes, out, stage, quick=quick, command=command)
+    record_report_dir(out, [sc.name for sc in scenarios], quick=quick, command=command,
+                      selection=list(targets or []), stale=stale)
     n = counts(outcomes)
     _say(f"wrote {html_}, {md} and {out / 'validation.md'}")
     _say(f"checks: {n.line()}; scenarios that failed to run: {n.errors}")

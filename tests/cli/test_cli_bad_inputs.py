@@ -140,7 +140,7 @@ def test_interrupted_reproduce_report_names_the_scenarios_not_run(monkeypatch, c
 
     calls = []
 
-    def fake_run_one(sc, out, quick, overrides=None, debug=False):
+    def fake_run_one(sc, out, quick, overrides=None, debug=False, dest=None):
         calls.append(sc.name)
         if len(calls) == 2:
             raise KeyboardInterrupt
@@ -150,8 +150,9 @@ def test_interrupted_reproduce_report_names_the_scenarios_not_run(monkeypatch, c
     code, _, err = cli(["reproduce", "classic", "--quick", "--out", tmp_path])
     assert code == 130
     assert "interrupted during" in err and "did not run" in err and len(err.strip().splitlines()) == 1
-    md = (tmp_path / "report.md").read_text()
-    html_ = (tmp_path / "report.html").read_text()
+    assert not (tmp_path / "report.md").exists()  # the run's report goes to OUT only when it is complete
+    md = (tmp_path / "in-progress" / "report.md").read_text()
+    html_ = (tmp_path / "in-progress" / "report.html").read_text()
     names = [s.name for s in scenario_base.select(["classic"])]
     assert "INCOMPLETE" in md and "interrupted" in md and "INCOMPLETE" in html_
     for name in names[1:]:  # the interrupted one and every later one are named as not run

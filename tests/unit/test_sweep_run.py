@@ -293,3 +293,41 @@ def test_short_sweep_runs_here_long_one_on_warm_forked_workers(tmp_path, monkeyp
     assert len({pid for _, _, pid in lines} - {str(child["pid"])}) == 2  # the rest on two workers
     assert child["inherited"] == [1.0] * 12  # forked: the workers have what the parent had loaded
     np.testing.assert_allclose(child["final_friction"], np.arange(1, 13) * (1 - np.exp(-1.0)), rtol=1e-12)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals and /proc")
+@pytest.mark.slow(reason="a local dask cluster starts and is interrupted: 15-40 s")
+@pytest.mark.parametrize("to", ["group", "main"])
+def test_ctrl_c_stops_the_local_cluster_and_its_workers(tmp_path, to, processes):
+    """Ctrl-C while the points run on a local dask cluster (issue 27): exit 130 within seconds, one line
+    saying what the store keeps, and no scheduler, nanny or worker process left behind."""
+    store, log = tmp_path / "s", tmp_path / "log"
+    env = {**os.environ, "TOY_LOG": str(log), "TOY_SLEEP": "1.5"}
+    proc = subprocess.Popen(_cli(["sweep", "toy/sweep", *sum((["--grid", g] for g in GRID), []), "--store", str(store),
+                                  "--workers", "2", "--scheduler", "local", "--chunk", "1"]),
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            pids = {ln.split()[-1] for ln in (log.read_text().splitlines() if log.exists() else [])}
+            if len(pids - {str(proc.pid)}) >= 1:  # a worker computes
+                break
+            time.sleep(0.05)
+        assert proc.poll() is None, proc.communicate()
+        below = processes.below(proc.pid)
+        assert below, "no worker processes"
+        t0 = time.monotonic()
+        os.killpg(proc.pid, signal.SIGINT) if to == "group" else proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        took = time.monotonic() - t0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    time.sleep(0.5)
+    assert proc.returncode == 130, err
+    assert took < 20, took
+    left = [p for p in below if processes.live(p)]
+    assert not left, f"processes left running: {left}"
+    assert "Traceback" not in err, err
+    assert any(ln.startswith("interrupted") for ln in err.splitlines()), err

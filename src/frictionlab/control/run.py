@@ -89,6 +89,21 @@ def _dummy_model() -> AbstractLaw:
     return Coulomb()
 
 
+def _cure(law: AbstractLaw, servo: ServoSystem, reference: AbstractProtocol, args: tuple, info: dict[str, Any],
+          status: int, t_fail: float) -> str:
+    """What to change after a blow-up at sample ``status``: the discrete-time stability check of
+    :mod:`frictionlab.control.stability` at the states the run logged (sampling or integration)."""
+    from .stability import diagnose, states_of_run
+
+    out, zp, zm = args[-3], args[-2], args[-1]
+    try:
+        return diagnose(law, servo, reference, states_of_run(out, zp, zm, info["reference"][3], status), info["dt"],
+                        t_fail)
+    except (ArithmeticError, ValueError, np.linalg.LinAlgError):  # the check itself failed: the plain advice
+        return ("reduce dt, raise estimator_substeps, shorten sample_period, or lower the controller/observer "
+                "gains")
+
+
 def run_servo(law: AbstractLaw, servo: ServoSystem, reference: AbstractProtocol, *, dt: float | None = None,
               t_end: float | None = None, save_dt: float | None = None) -> xr.Dataset:
     """Run the closed loop of ``servo`` on the plant friction ``law`` tracking ``reference``.
@@ -127,8 +142,8 @@ def run_servo(law: AbstractLaw, servo: ServoSystem, reference: AbstractProtocol,
         t_fail = float(times[min(status, times.size - 1)])
         raise IntegrationError(
             f"servo with plant {law.name!r}: the plant or estimator state became non-finite at sample {status} "
-            f"(t = {t_fail:.6g} s, dt = {info['dt']:g} s, sample_period = {servo.sample_period:g} s); reduce dt, "
-            "raise estimator_substeps, or lower the controller/observer gains", time=t_fail, step=status)
+            f"(t = {t_fail:.6g} s, dt = {info['dt']:g} s, sample_period = {servo.sample_period:g} s); "
+            + _cure(law, servo, reference, args, info, status, t_fail), time=t_fail, step=status)
     out, zp, zm = args[-3], args[-2], args[-1]
     stride = 1
     if save_dt is not None:

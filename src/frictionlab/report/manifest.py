@@ -1,6 +1,7 @@
 """What produced a report directory, so a later run never silently replaces another run's report.
 
-``reproduce`` writes ``OUT/report-manifest.json`` before it runs anything: the scenario names,
+``reproduce`` checks ``OUT`` before it runs anything and writes ``OUT/report-manifest.json`` with its
+report once that is complete (an interrupted run leaves the earlier report and manifest whole): the scenario names,
 the papers or names the command chose them by, the profile (quick or full) and the command. A later ``reproduce`` into the same ``OUT`` is
 refused (one line, exit 2) when the directory holds a report of another scenario set or
 profile -- after ``make demo`` (every paper, quick), ``reproduce kloss --out out/`` would
@@ -24,7 +25,7 @@ from typing import Any
 from ..core.errors import ConfigError
 from ..core.files import write_text_atomic
 
-__all__ = ["MANIFEST", "REPORT_FILES", "claim_report_dir", "read_manifest"]
+__all__ = ["MANIFEST", "REPORT_FILES", "check_report_dir", "claim_report_dir", "read_manifest", "record_report_dir"]
 
 MANIFEST = "report-manifest.json"
 FORMAT = "frictionlab-report-1"
@@ -77,7 +78,28 @@ def _remove_outputs_of(out: Path, names: Sequence[str]) -> None:
 
 def claim_report_dir(out: str | Path, scenarios: Sequence[str], *, quick: bool, command: str = "",
                      overwrite: bool = False, selection: Sequence[str] | None = None) -> None:
-    """Record that ``out`` now holds the report of ``scenarios`` (refusing another run's report).
+    """Record that ``out`` now holds the report of ``scenarios`` (refusing another run's report):
+    :func:`check_report_dir`, then :func:`record_report_dir`."""
+    stale = check_report_dir(out, scenarios, quick=quick, command=command, overwrite=overwrite, selection=selection)
+    record_report_dir(out, scenarios, quick=quick, command=command, selection=selection, stale=stale)
+
+
+def record_report_dir(out: str | Path, scenarios: Sequence[str], *, quick: bool, command: str = "",
+                      selection: Sequence[str] | None = None, stale: Sequence[str] = ()) -> None:
+    """Write the manifest of the report of ``scenarios`` now in ``out``, and remove the data files and
+    figures of the ``stale`` scenarios (an older run's that this one replaced with ``--overwrite``).
+    ``reproduce`` calls it once its report is complete, so an interrupted run leaves the old one whole."""
+    out = Path(out)
+    _remove_outputs_of(out, [n for n in stale if n not in scenarios])
+    chosen = None if selection is None else sorted(selection)
+    data = {"format": FORMAT, "command": command, "quick": bool(quick), "selection": chosen, "scenarios": list(scenarios)}
+    write_text_atomic(out / MANIFEST, json.dumps(data, indent=1) + "\n")
+
+
+def check_report_dir(out: str | Path, scenarios: Sequence[str], *, quick: bool, command: str = "",
+                     overwrite: bool = False, selection: Sequence[str] | None = None) -> list[str]:
+    """Refuse to replace another run's report in ``out``; return the scenarios of the report there
+    that a run of ``scenarios`` replaces (their outputs go when it is recorded, :func:`record_report_dir`).
 
     The report in ``out`` is of the same run when the profile is the same and either the scenario
     names are, or the ``selection`` that chose them is (the command's papers or names; empty: all),
@@ -108,7 +130,4 @@ def claim_report_dir(out: str | Path, scenarios: Sequence[str], *, quick: bool, 
             raise ConfigError(f"--out {str(out)!r} holds {what}; this run has {len(names)} scenario"
                               f"{'s' if len(names) != 1 else ''}, {_profile(quick)} profile: refusing to replace "
                               "it; choose another --out, or pass --overwrite to replace it")
-        if old is not None:
-            _remove_outputs_of(out, [n for n in old["scenarios"] if n not in names])
-    data = {"format": FORMAT, "command": command, "quick": bool(quick), "selection": chosen, "scenarios": names}
-    write_text_atomic(out / MANIFEST, json.dumps(data, indent=1) + "\n")
+    return list(old["scenarios"]) if old is not None and not same else []

@@ -8,6 +8,8 @@ scenario could not run.
 
 from __future__ import annotations
 
+import os
+import shutil
 import time
 import traceback
 from pathlib import Path
@@ -17,18 +19,23 @@ from ..core.result import write_netcdf
 from ..plot import save
 from ..scenarios.base import Scenario
 from ..scenarios.checkpoint import LockBusy, discard, partial_results
-from .manifest import claim_report_dir
+from .manifest import check_report_dir, record_report_dir
 from .outcomes import Counts, ScenarioOutcome, counts, exit_code, slug
 from .page_html import write_html
 from .page_md import write_markdown
 from .validation import write_validation
 
-__all__ = ["ScenarioOutcome", "Counts", "counts", "exit_code", "reproduce", "run_one", "write_report"]
+__all__ = ["ScenarioOutcome", "Counts", "counts", "exit_code", "reproduce", "run_one", "write_report", "IN_PROGRESS",
+           "start_staging", "publish"]
+
+#: where a reproduce run writes its data files, figures and progress report until it is complete; the
+#: report in OUT is replaced only then, so an interrupted run leaves the earlier one as it was
+IN_PROGRESS = "in-progress"
 
 
 def run_one(sc: Scenario, out: Path, quick: bool, overrides: dict | None = None, debug: bool = False,
-            trust_others: bool = False) -> ScenarioOutcome:
-    """Run ``sc``, write its data (``out/data``) and figure, evaluate its checks.
+            trust_others: bool = False, dest: Path | None = None) -> ScenarioOutcome:
+    """Run ``sc``, write its data (``dest/data``, default ``out/data``) and figure, evaluate its checks.
 
     Its finished independent runs are kept in ``out/partial/<scenario>/`` while it runs
     (:mod:`frictionlab.scenarios.checkpoint`): a rerun after an interruption or a crash resumes
@@ -37,16 +44,17 @@ def run_one(sc: Scenario, out: Path, quick: bool, overrides: dict | None = None,
     (not recorded as the scenario's error: the caller stops). Partial results another user wrote are
     refused (the scenario's error) unless ``trust_others`` (``reproduce --resume``)."""
     res = ScenarioOutcome(sc.name, sc.description, references=list(sc.references))
+    dest = out if dest is None else dest
     t0 = time.perf_counter()
     try:
         with partial_results(out, sc.name, trust_others=trust_others):
             ds, cfg = sc.execute(overrides, quick=quick)
-            res.data = write_netcdf(ds, out / "data" / f"{slug(sc.name)}.nc")
+            res.data = write_netcdf(ds, dest / "data" / f"{slug(sc.name)}.nc")
             discard(out, sc.name)  # under the lock: no other process resumes from them meanwhile
         res.checks = sc.evaluate(ds, cfg)
         if sc.plot is not None:
             fig = sc.plot(ds)
-            res.figure = out / "figures" / f"{slug(sc.name)}.png"
+            res.figure = dest / "figures" / f"{slug(sc.name)}.png"
             res.figure.parent.mkdir(parents=True, exist_ok=True)
             save(fig, res.figure)
     except LockBusy:  # another process works on this --out: stop here, do not go on beside it
@@ -76,29 +84,60 @@ def _interrupted(exc: BaseException) -> bool:
     return False
 
 
+def start_staging(out: Path) -> Path:
+    """``out/in-progress/``, emptied: where a run writes until it is complete (:data:`IN_PROGRESS`)."""
+    stage = Path(out) / IN_PROGRESS
+    if stage.exists():
+        shutil.rmtree(stage)  # an earlier interrupted run's (its finished runs are kept in out/partial/)
+    stage.mkdir(parents=True)
+    return stage
+
+
+def publish(outcomes: list[ScenarioOutcome], out: Path, stage: Path, **report: object) -> tuple[Path, Path]:
+    """Move the data files and figures of a complete run from ``stage`` into ``out``, write the report
+    there (``report``: :func:`write_report`'s keywords) and remove ``stage``."""
+    for o in outcomes:
+        for attr, sub in (("data", "data"), ("figure", "figures")):
+            path = getattr(o, attr)
+            if path is not None and Path(path).parent == stage / sub:
+                target = out / sub / Path(path).name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(path, target)
+                setattr(o, attr, target)
+    pages = write_report(outcomes, out, **report)
+    shutil.rmtree(stage, ignore_errors=True)
+    return pages
+
+
 def reproduce(scenarios: list[Scenario], out: Path, *, quick: bool = False, progress=None,
               debug: bool = False, fresh: bool = False, overwrite: bool = False) -> list[ScenarioOutcome]:
-    """Run ``scenarios`` one after another (:func:`run_one`), the report rewritten after each; with
-    ``fresh`` their partial results of an earlier interrupted call are discarded first. A report of
-    other scenarios or another profile in ``out`` is replaced only with ``overwrite``
-    (:func:`frictionlab.report.manifest.claim_report_dir`)."""
+    """Run ``scenarios`` one after another (:func:`run_one`) into ``out/in-progress/``, its report there
+    rewritten after each, and replace the report in ``out`` with it once all have run (:func:`publish`):
+    an interrupted call (KeyboardInterrupt, re-raised) leaves the earlier report in ``out`` as it was
+    and its own in ``out/in-progress/``. With ``fresh`` the partial results of an earlier interrupted
+    call are discarded first. A report of other scenarios or another profile in ``out`` is replaced
+    only with ``overwrite`` (:func:`frictionlab.report.manifest.check_report_dir`)."""
     out.mkdir(parents=True, exist_ok=True)
-    claim_report_dir(out, [sc.name for sc in scenarios], quick=quick, overwrite=overwrite)
+    names = [sc.name for sc in scenarios]
+    stale = check_report_dir(out, names, quick=quick, overwrite=overwrite)
     if fresh:
         for sc in scenarios:
             discard(out, sc.name)
+    stage = start_staging(out)
     outcomes: list[ScenarioOutcome] = []
-    pending = [sc.name for sc in scenarios]
+    pending = list(names)
     try:
         for sc in scenarios:
             if progress is not None:
                 progress(sc.name)
-            outcomes.append(run_one(sc, out, quick, debug=debug))
+            outcomes.append(run_one(sc, out, quick, debug=debug, dest=stage))
             pending.pop(0)
-            write_report(outcomes, out, quick=quick, not_run=pending)  # current, and honest about what is left
+            write_report(outcomes, stage, quick=quick, not_run=pending)  # current, and honest about what is left
     except KeyboardInterrupt:
-        write_report(outcomes, out, quick=quick, not_run=pending, interrupted=True)
+        write_report(outcomes, stage, quick=quick, not_run=pending, interrupted=True)
         raise
+    publish(outcomes, out, stage, quick=quick)
+    record_report_dir(out, names, quick=quick, stale=stale)
     return outcomes
 
 

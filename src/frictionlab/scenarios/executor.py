@@ -40,6 +40,15 @@ def one_fft_thread() -> None:
     elasticity.FFT_THREAD_CROSSOVER = 1 << 62
 
 
+def _local_worker() -> None:
+    """Initializer of a forked worker: one FFT thread, and SIGINT ignored -- a terminal's Ctrl-C reaches
+    the whole process group, and the parent stops its workers itself (:func:`_stop_workers`)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    one_fft_thread()
+
+
 def call_with_one_fft_thread(fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(*args)`` in a worker that uses one FFT thread (the dask task of one run)."""
     one_fft_thread()
@@ -53,8 +62,14 @@ def _stop_workers(ex: Any) -> None:
     if stop is not None:
         stop()
         return
-    for proc in list((getattr(ex, "_processes", None) or {}).values()):
+    procs = list((getattr(ex, "_processes", None) or {}).values())
+    for proc in procs:
         proc.terminate()
+    for proc in procs:  # reap them: none is left behind when this process exits
+        proc.join(timeout=5)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(timeout=5)
 
 
 class LocalProcesses:
@@ -72,7 +87,7 @@ class LocalProcesses:
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
         ex = ProcessPoolExecutor(max_workers=min(self.workers, len(items)), mp_context=mp.get_context("fork"),
-                                 initializer=one_fft_thread)
+                                 initializer=_local_worker)
         futs = {ex.submit(fn, *args): i for i, args in items}
         reported: set[int] = set()
         error: BaseException | None = None

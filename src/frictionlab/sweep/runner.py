@@ -228,7 +228,12 @@ def _local_cluster(n: int, start_method: str, dashboard: bool):
                 "distributed.worker.profile.enabled": False}
     if not dashboard:
         settings.update({"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []})
-    with dask.config.set(settings):
+    from ..core.interrupts import deferred_sigint
+
+    # forked workers inherit a SIGINT handler that only records it: a terminal's Ctrl-C reaches the whole
+    # process group, and this process closes the cluster (dask's workers printed a KeyboardInterrupt
+    # traceback each and the scheduler logged the lost workers); a Ctrl-C meanwhile is raised after
+    with dask.config.set(settings), deferred_sigint():
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                dashboard_address=":8787" if dashboard else "127.0.0.1:0",
                                silence_logs=logging.ERROR,
