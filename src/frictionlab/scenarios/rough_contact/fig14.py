@@ -123,12 +123,14 @@ FIT_DETERMINED = {"a_determined": "a", "b_determined": "b", "dc_determined": "dc
 def _analyse(jump: xr.Dataset, ref: xr.Dataset, vels: list[float], seg: float) -> dict[str, list[float]]:
     dmu = jump.friction_coefficient.values - on_path(jump, ref, "friction_coefficient")
     s = jump.slip.values
-    res: dict[str, list[float]] = {"steady_diff": [], "transient": [], "start_diff": []}
+    res: dict[str, list[float]] = {"steady_diff": [], "transient": [], "start_diff": [], "steady_scatter": []}
     for k in range(1, len(vels)):
         a, b = k * seg, (k + 1) * seg
         i0 = int(np.searchsorted(s, a - 1e-9))
         start = float(jump.mu_after.values[k - 1] - on_path(jump, ref, "friction_coefficient")[i0])
-        ss = float(np.mean(dmu[(s >= a + 0.5 * seg - 1e-9) & (s <= b + 1e-9)]))
+        window = dmu[(s >= a + 0.5 * seg - 1e-9) & (s <= b + 1e-9)]
+        ss = float(np.mean(window))
+        res["steady_scatter"].append(float(np.std(window)))  # same-path difference's spread on the window
         res["start_diff"].append(start)
         res["steady_diff"].append(ss)
         res["transient"].append(ss - start)
@@ -176,7 +178,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
                 "mu_after": ("jump", jump.mu_after.values), "area_at_jump": ("jump", jump.area_at_jump.values),
                 "direct_effect_expected": ("jump", jump.direct_effect_expected.values),
                 "steady_diff": ("jump", an["steady_diff"]), "transient": ("jump", an["transient"]),
-                "start_diff": ("jump", an["start_diff"]),
+                "start_diff": ("jump", an["start_diff"]), "steady_scatter": ("jump", an["steady_scatter"]),
                 **_step_area_changes(jump),
             })
             W = float(jump.attrs["W"])
@@ -323,9 +325,12 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                                        "(0.5 s blue, 0.09 s red): the transient's first part falls into that one step, "
                                        "which this step size cannot tell from a jump of the area"))
             tr = s.transient.values
-            sense = np.sign(tr) == -np.sign(np.diff(np.log(vels)))
+            scatter = s.steady_scatter.values
+            sense = (np.sign(tr) == -np.sign(np.diff(np.log(vels)))) & (np.abs(tr) > 3 * scatter)
             out.append(check(f"{tag}: transient opposes the direct effect (same-path comparison; Sect. 5.4)",
-                             "sign(transient) = -sign(jump) at every jump", ", ".join(f"{x:+.4f}" for x in tr),
+                             "sign(transient) = -sign(jump) at every jump, |transient| > 3x the spread of the "
+                             "same-path difference on the steady window",
+                             ", ".join(f"{x:+.4f}" for x in tr) + f" (3x spread <= {3 * float(np.max(scatter)):.4f})",
                              bool(np.all(sense)), mutations=(NO_RELAXATION,)))
             sd = s.steady_diff.values[[k - 1 for k in range(1, len(vels)) if vels[k] < vels[0]]]
             kind = "strengthening" if np.all(sd < 0) else ("weakening" if np.all(sd > 0) else "mixed")
