@@ -84,8 +84,9 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                      abs(f0 / (W / n_el) - 1) < 1e-5 and abs(f1 / (W / n_el) - 1) < 1e-5
                      and np.all(np.abs(m1 / (W / n_el) - 1) < 0.05), kind="verification"))
     mf = b.mean_force_per_contact.values
-    out.append(check("Mean force per contact decreases during the hold (Fig. 4c caption)", "end < start",
-                     f"{mf[0]:.4g} -> {mf[-1]:.4g}", mf[-1] < mf[0], mutations=(NO_RELAX,)))
+    out.append(check("Mean force per contact decreases during the hold (Fig. 4c caption)",
+                     "end < start by more than the solver's resolution (rel. 1e-6)",
+                     f"{mf[0]:.4g} -> {mf[-1]:.4g}", mf[-1] < mf[0] * (1 - 1e-6), mutations=(NO_RELAX,)))
     nc = b.n_clusters.values
     ar = b.contact_area.values
     ft = b.first_contact_time.values
