@@ -219,13 +219,21 @@ def _ref_velocities(cfg: dict) -> list[float]:
     return v + [x * float(cfg["protocol"]["shifted_factor"]) for x in v]
 
 
+def reference_path(cfg: dict) -> tuple[float, float]:
+    """``(path, memory)`` [um] of the large-system reference: the memory is the slip over one relaxation
+    time 1/lambda_min at the largest reference velocity, the periodic element path is at least
+    ``reference.path_memory_ratio`` of those (and at least ``reference.window``)."""
+    rf = cfg["reference"]
+    lam_min = min(float(lam) for lam, _ in cfg["protocol"]["sets"].values())
+    memory = max(_ref_velocities(cfg)) / lam_min
+    return max(float(rf["window"]), float(rf["path_memory_ratio"]) * memory), memory
+
+
 def _reference_curve(ds: xr.Dataset, cfg: dict) -> xr.Dataset:
     """Large-system mean-field steady mu_ss(v) per set (common paths: paired differences)."""
     rf, pr = cfg["reference"], cfg["protocol"]
     vels = _ref_velocities(cfg)
-    lam_min = min(float(lam) for lam, _ in pr["sets"].values())
-    memory = max(vels) / lam_min  # slip over one relaxation time at the largest velocity [um]
-    window = max(float(rf["window"]), float(rf["path_memory_ratio"]) * memory)
+    window, memory = reference_path(cfg)
     mu = np.empty((len(pr["sets"]), len(vels)))
     se = np.empty_like(mu)
     diff_se = np.empty((len(pr["sets"]), len(vels), len(vels)))

@@ -24,13 +24,17 @@ from ...contact.rough.solver import meanfield_solve, pk_solve
 from ...reference.meanfield_rough import relaxed_compliance
 from ..base import Mutation, Scenario, check, register_scenario
 from ...contact.rough.driver import to_paper_units
-from ._common import INTEGRATOR, MODEL, build_model, growth_fraction, hold, monotone, numerics, quick_size, surface
+from ._common import (INTEGRATOR, MODEL, build_model, growth_fraction, growth_span_decades, hold, monotone, numerics,
+                      quick_size, surface)
 
 #: Table 1's single relaxation time instead of Fig. 6's four (same sum A/lambda): growth over ~2 decades
 SINGLE_RATE = Mutation("Table 1's single relaxation time (lambda, A) = (1, 0.2) instead of Fig. 6's four",
                        {"model.lams": [1.0], "model.As": [0.2]})
 #: the slowest rate read as 1e-4 (Fig. 6: 1e-3): saturation 10x later
-SLOW_LAST = Mutation("the slowest rate read as lambda_4 = 1e-4 (Fig. 6: 1e-3)", {"model.lams": [1.0, 0.1, 0.01, 1e-4]})
+SLOW_LAST = Mutation("the slowest rate read as lambda_4 = 1e-4 (Fig. 6: 1e-3), the hold long enough to relax it",
+                     {"model.lams": [1.0, 0.1, 0.01, 1e-4], "protocol.t_end": 3e5})
+#: "lasts over 4 decades" (Sect. 4.2, Fig. 6): a 2-98 % span that rounds to 4 or more (as Fig. 5's "about 3")
+MIN_DECADES = 3.5
 #: A_4 read as 5e-4 (Fig. 6: 5e-5): sum A/lambda 0.65 instead of 0.2
 A4_MISREAD = Mutation("A_4 read as 5e-4 (Fig. 6: 5e-5)", {"model.As": [0.05, 0.005, 0.0005, 0.0005]})
 _MONOTONE = ("eq. 5 with positive A_k and lambda_k relaxes every contact force at constant load, so the contact area "
@@ -88,9 +92,13 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
         out.append(check(f"{inter}: mu_s rises monotonically (Fig. 6)", "monotone", f"{mu[0]:.4f} -> {mu[-1]:.4f}",
                          monotone(mu, 1), insensitive=_MONOTONE))
         frac = growth_fraction(t, mu, 0.1, 1e3)
-        out.append(check(f"{inter}: growth over about 4 decades, t = 0.1 .. 1e3 (Fig. 6)", ">= 80 % of the growth inside",
-                         f"{100 * frac:.1f} %", frac >= 0.8, "'over 4 decades' read as >= 80 % of the growth inside "
-                         "the four decades 0.1 .. 1e3", mutations=(SINGLE_RATE,)))
+        span = growth_span_decades(t, mu)
+        out.append(check(f"{inter}: logarithmic growth lasting over 4 decades, t = 0.1 .. 1e3 (Sect. 4.2, Fig. 6)",
+                         f"2 %..98 % of the growth spans >= {MIN_DECADES:g} decades (rounds to 4 or more), >= 80 % of "
+                         "it inside 0.1 .. 1e3", f"{span:.2f} decades, {100 * frac:.1f} % inside",
+                         span >= MIN_DECADES and frac >= 0.8,
+                         "'over 4 decades' read as a 2-98 % span that rounds to 4 or more (the paper counts whole "
+                         "decades: 3 for Fig. 5b), placed where Fig. 6 shows it", mutations=(SINGLE_RATE,)))
         inc = np.diff([np.interp(x, t, mu) for x in (0.1, 1, 10, 100, 1e3)])
         ratio = inc.max() / inc.min() if inc.min() > 0 else np.inf
         one = float(s.mu_per_element)

@@ -16,7 +16,7 @@ from ...contact.rough.driver import to_paper_units
 from ._common import INTEGRATOR, MODEL, build_model, hold, monotone, quick_size
 
 #: strain hardening (Table 1: B = 0): the yield force grows with the accumulated creep, which then stops
-HARDENING = Mutation("strain hardening B = 100 /um in eq. 12 (Table 1: B = 0)", {"model.B": 100.0})
+HARDENING = Mutation("strain hardening B = 1e4 /um in eq. 12 (Table 1: B = 0)", {"model.B": 1e4})
 
 CONFIG = {
     "model": {**MODEL, "preset": "fig7"},
