@@ -99,7 +99,9 @@ PORTED = ["kloss/fig4a", "kloss/fig4b", "kloss/fig7", "kloss/fig8", "kloss/fig10
           "classic/dahl-hysteresis", "classic/rsf-slide-hold-slide"]
 PORTED_SLOW = ["kloss/fig5", "kloss/fig6", "kloss/fig14", "kloss/naca0012-fit", "microjunction/constant-load-creep",
                "subloading/fig11", "subloading/fig5", "subloading/fig9", "subloading/stick-slip-map",
-               "classic/rsf-stability", "classic/compare-velocity-step", "classic/compare-slide-hold-slide"]
+               "classic/rsf-stability", "classic/compare-velocity-step", "classic/compare-slide-hold-slide",
+               # rough contact: quick runs of 5-35 s, each mutation reruns the scenario
+               *(f"rough-contact/fig{n}" for n in range(3, 18))]
 
 
 def _no_survivor(name: str) -> None:
