@@ -94,7 +94,6 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
     ds = to_paper_units(ds)  # the result is SI; dilatations in the paper's um
-    pr = cfg["protocol"]
     out = []
     t = ds.time.values
     relax = ("eq. 5 with positive A_k and lambda_k relaxes every contact force at constant load, so under a constant "
