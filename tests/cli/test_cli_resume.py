@@ -26,8 +26,8 @@ from frictionlab.scenarios.rough_contact import fig13
 FIG13 = "rough-contact/fig13"
 #: 2 sets x 2 velocities on a 16^2 patch: 4 independent runs of a few tenths of a second
 TINY = ["model.patch_nx=16", "model.patch_ny=16", "model.surface_mx=32", "protocol.slip=4.0",
-        "protocol.sets=[[1.0, 0.1], [1.0, 1.0]]", "protocol.velocities=[1.0, 10.0]", "protocol.map_set=[1.0, 1.0]"]
-RUNS = [(0.1, 1.0), (0.1, 10.0), (1.0, 1.0), (1.0, 10.0)]  # (A, v) in task order
+        "protocol.sets=[[1.0, 1.0], [1.0, 2.0]]", "protocol.extra_sets=[]", "protocol.velocities=[1.0, 10.0]", "protocol.map_set=[1.0, 1.0]"]
+RUNS = [(1.0, 1.0), (1.0, 10.0), (2.0, 1.0), (2.0, 10.0)]  # (A, v) in task order
 
 
 def run_fig13(out: Path, cli, *extra: str) -> tuple[int, str, str]:

@@ -69,7 +69,7 @@ def test_steady_sliding_paired_difference_is_resolved_at_the_stated_velocities()
         paired_difference(a, meanfield_steady_sliding(10.0, **{**kw, "n_paths": 128}))
 
 
-def _fig14_reference_ds(d_stated, d_shifted, se):
+def _fig14_reference_ds(d_stated, d_shifted, se, path=1e4):
     import xarray as xr
 
     vels = [1.0, 10.0, 100.0, 1000.0]
@@ -77,7 +77,8 @@ def _fig14_reference_ds(d_stated, d_shifted, se):
     dse = np.full((2, 4, 4), se)
     return xr.Dataset({"mu_ss_meanfield_large": (("set", "ref_velocity"), mu),
                        "mu_ss_diff_se": (("set", "ref_velocity", "ref_velocity_b"), dse)},
-                      coords={"set": ["blue", "red"], "ref_velocity": vels})
+                      coords={"set": ["blue", "red"], "ref_velocity": vels},
+                      attrs={"reference_path_um": path, "reference_memory_um": 1000.0})
 
 
 @pytest.mark.parametrize("d_shifted, se, ok", [((-0.013, 0.058), 0.002, (True, True)),
@@ -91,3 +92,15 @@ def test_fig14_shifted_window_check_needs_a_resolved_sign(d_shifted, se, ok):
     evidence, shifted = _reference_checks(_fig14_reference_ds((0.17, 1.6), d_shifted, se), cfg)
     assert all(e.status == "pass" for e in evidence.values())  # both weaken at v = 1..10
     assert tuple(c.status == "pass" for c in shifted) == ok
+
+
+def test_fig14_shifted_window_refuses_paths_shorter_than_ten_memory_lengths():
+    """The former 400 um periodic path at v = 1000 (memory 1000 um) fed each element its own past: such a
+    result is not evidence, whatever its sign (issue 26)."""
+    from frictionlab.scenarios.base import get_scenario
+    from frictionlab.scenarios.rough_contact.fig14 import _reference_checks
+
+    cfg = get_scenario("rough-contact/fig14").resolved_config()
+    _, shifted = _reference_checks(_fig14_reference_ds((0.17, 1.6), (-0.013, 0.058), 0.002, path=400.0), cfg)
+    assert [c.status for c in shifted] == ["fail", "fail"]
+    assert all("0.4 x the memory 1000 um" in c.measured for c in shifted)

@@ -5,9 +5,15 @@ import pytest
 from frictionlab.scenarios.base import get_scenario
 
 # Claims the paper's own equations do not give are "deviation" verdicts with passing evidence
-# (Fig. 8 mean field: closed form); no quick-profile check may "fail".
+# (Fig. 8 mean field: closed form); a quick-profile check may "fail" only where listed here, with why.
 EXPECTED_DEVIATIONS = {
     "rough-contact/fig8": ("meanfield (t=0+): mu_s nearly independent", "meanfield (t=100): mu_s nearly independent"),
+}
+#: claims that fail as measured (issue 26: a fail stays a fail): Fig. 5b's growth phase spans about 2 decades
+#: (1.9 Boussinesq, 1.4 mean field), not "about 3"
+EXPECTED_FAILS = {
+    "rough-contact/fig5": ("boussinesq: a logarithmic growth phase of about 3 decades",
+                           "meanfield: a logarithmic growth phase of about 3 decades"),
 }
 
 
@@ -15,8 +21,11 @@ def _run(name):
     sc = get_scenario(name)
     ds, cfg = sc.execute(quick=True)
     verdicts = sc.evaluate(ds, cfg)
-    failed = [c for c in verdicts if c.status == "fail"]
+    expected_fails = EXPECTED_FAILS.get(name, ())
+    failed = [c for c in verdicts if c.status == "fail" and not c.claim.startswith(expected_fails or "\0")]
     assert not failed, [(c.claim, c.expected, c.measured, c.explanation) for c in failed]
+    for want in expected_fails:
+        assert any(c.claim.startswith(want) and c.status == "fail" for c in verdicts), want
     devs = [c.claim for c in verdicts if c.status == "deviation"]
     for want in EXPECTED_DEVIATIONS.get(name, ()):
         assert any(d.startswith(want) for d in devs), (want, devs)

@@ -105,7 +105,9 @@ PORTED_SLOW = ["kloss/fig5", "kloss/fig6", "kloss/fig14", "kloss/naca0012-fit", 
                "classic/rsf-stability", "classic/compare-velocity-step", "classic/compare-slide-hold-slide",
                "classic/rsf-stability-map", "classic/spring-slider-stick-slip", "control/canudas1995-position",
                "control/compensation-comparison", "control/kloss-online-estimation",
-               "beam-network/fig8", "beam-network/fig12", "beam-network/fig14", "beam-network/calibration"]
+               "beam-network/fig8", "beam-network/fig12", "beam-network/fig14", "beam-network/calibration",
+               # rough contact: quick runs of 5-35 s, each mutation reruns the scenario
+               *(f"rough-contact/fig{n}" for n in range(3, 18))]
 
 
 def _no_survivor(name: str) -> None:

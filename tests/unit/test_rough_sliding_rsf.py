@@ -82,6 +82,12 @@ def test_model_jump_record_fits_with_weakening_sign():
 # paper's equations: a deviation, with the large-system mean-field steady state as evidence
 EXPECTED_DEVIATIONS = {"rough-contact/fig14": ("boussinesq, blue: steady-state velocity dependence",
                                                "meanfield, blue: steady-state velocity dependence")}
+#: fails as measured (issue 26): the first step after a velocity jump holds the part of the transient faster
+#: than the step (fig14); the mean contact radius of our (1, 10) set varies with v (fig13, an extension)
+EXPECTED_FAILS = {"rough-contact/fig14": tuple(f"{i}, {s}: contact area is continuous across the jumps"
+                                               for i in ("boussinesq", "meanfield") for s in ("blue", "red")),
+                  "rough-contact/fig13": ("Mean contact radius approximately independent of v (Sect. 5.3, Fig. 13b), "
+                                          "our sets",)}
 
 
 @pytest.mark.slow(reason="runs the nine sliding scenarios' quick profiles (~2 min)")
@@ -93,7 +99,9 @@ def test_sliding_scenarios_quick_checks(name):
     ds, cfg = sc.execute(quick=True)
     checks = sc.evaluate(ds, cfg)
     assert checks
-    bad = [c for c in checks if c.status == "fail"]
+    expected_fails = EXPECTED_FAILS.get(name, ())
+    bad = [c for c in checks if c.status == "fail" and not any(c.claim.startswith(w) for w in expected_fails)]
     assert not bad, [(c.claim, c.measured, c.explanation) for c in bad]
+    assert all(any(c.claim.startswith(w) and c.status == "fail" for c in checks) for w in expected_fails)
     devs = [c.claim for c in checks if c.status == "deviation"]
     assert all(any(d.startswith(w) for d in devs) for w in EXPECTED_DEVIATIONS.get(name, ())), devs

@@ -4,7 +4,7 @@ Without interaction every element obeys its own viscoelastic law (paper eq. 5) w
 :math:`\bar C^0`, and the elements are coupled only by the load :math:`W = \sum_i p_i`, through the
 common dilatation ``d``. Two consequences are computed here from those equations alone.
 
-**Static, fully relaxed or instantaneous** (spec D17). With a constant compliance :math:`cC^0`
+**Static, fully relaxed or instantaneous** (eq. 5 at constant compliance). With a constant compliance :math:`cC^0`
 (``c = 1`` at :math:`t = 0^+`; ``c = 1 + \sum_k \bar A_k/\bar\lambda_k`` once the material has
 relaxed, e.g. at :math:`t = 100 \gg 1/\bar\lambda`) an element carries
 :math:`p_i = \max(0, h_i - d)/(cC^0)`. For Gaussian heights of rms :math:`\sigma` and
@@ -84,7 +84,7 @@ def relaxed_compliance(lams, As, t_eval: float) -> float:
 
 def meanfield_mu_static(pressure_bar: float, tau_s: float, *, c: float = 1.0, C0: float = 16.0,
                         dx: float = 1.0, sigma: float = 1.0) -> float:
-    """Static mean-field friction coefficient (D17) with compliance ``c C0``."""
+    """Static mean-field friction coefficient with compliance ``c C0`` (module notes)."""
     return meanfield_mu(pressure_bar, tau_s, dx=dx, C0=C0, c=c, sigma=sigma)
 
 
@@ -100,7 +100,7 @@ def meanfield_pressure_elasticity(pressure_bar: float, *, c: float = 1.0, C0: fl
 
 
 def meanfield_mu_ratio(p1_bar: float, p2_bar: float, **kw) -> float:
-    r""":math:`\mu_s(\bar p_2)/\mu_s(\bar p_1)` of the static mean field (D17)."""
+    r""":math:`\mu_s(\bar p_2)/\mu_s(\bar p_1)` of the static mean field."""
     return meanfield_mu_static(p2_bar, 1.0, **kw) / meanfield_mu_static(p1_bar, 1.0, **kw)
 
 

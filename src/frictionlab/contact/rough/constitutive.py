@@ -1,13 +1,13 @@
-r"""Constitutive relations of the asperity elements (spec §2.4, §3.3-3.4).
+r"""Constitutive relations of the asperity elements (Sects. 2.3.1-2.3.3, eqs. 5, 7, 9-12).
 
-Forces are handled as contact forces :math:`p = -F \ge 0` [F*] (spec R1).
+Forces are handled as contact forces :math:`p = -F \ge 0` [F*] (the paper's forces are :math:`F \le 0`, eq. 16).
 
 Viscoelastic (paper eqs. 5, 7-8)
     :math:`u_i = \sum_j K_{ij}\,\Phi_j`, :math:`\Phi_j = F_j + \sum_k q_{k,j}`,
-    :math:`q_{k}(t) = A_k\int_0^t e^{-\lambda_k(t-\tau)}F(\tau)\,d\tau` (D2), advanced exactly
-    over a step by exponential integration (D6) with ``F`` piecewise linear (D8, default,
-    second order) or piecewise constant implicit (D7, paper-like first order). A step then is an
-    elastic contact problem with operator :math:`cK` and a known history field ``H`` (D9).
+    :math:`q_{k}(t) = A_k\int_0^t e^{-\lambda_k(t-\tau)}F(\tau)\,d\tau` (the hereditary integral of eq. 5), advanced exactly
+    over a step by exponential integration with ``F`` piecewise linear (default,
+    second order) or piecewise constant implicit (first order, like the paper's Euler steps). A step then is an
+    elastic contact problem with operator :math:`cK` and a known history field ``H``.
 
 Viscoplastic (paper eqs. 9-12)
     :math:`u = u^e + u^p`, :math:`\dot u^p = A_{cr}(|F|/F^y)^n\,\mathrm{sign}(F)`,
@@ -34,7 +34,7 @@ __all__ = ["Viscoelastic", "Viscoplastic", "VEStepCoeffs"]
 
 @dataclass(frozen=True)
 class VEStepCoeffs:
-    """Per-step coefficients of the exponential integration (D7/D8).
+    """Per-step coefficients of the exponential integration (piecewise constant or linear force).
 
     ``c = 1 + sum_k A_k b_k`` scales the operator; ``E_k = exp(-lambda_k dt)``; ``w0_k`` weights
     ``F^n`` and ``b_k`` weights ``F^{n+1}`` in the update of ``q_k``.
@@ -48,7 +48,7 @@ class VEStepCoeffs:
 
 @dataclass(frozen=True)
 class Viscoelastic:
-    r"""Multi-rate viscoelastic element (paper eq. 5; spec §3.3).
+    r"""Multi-rate viscoelastic element (paper eqs. 5 and 7).
 
     Parameters
     ----------
@@ -58,7 +58,7 @@ class Viscoelastic:
         Amplitudes :math:`\bar A_k` [1/T*] (>= 0); the relaxed compliance is
         :math:`(1 + \sum_k A_k/\lambda_k)` times the instantaneous one.
     scheme : {"linear", "constant"}
-        Piecewise-linear (D8, default) or piecewise-constant implicit (D7) force in a step.
+        Piecewise-linear (default) or piecewise-constant implicit force in a step.
     """
 
     lams: tuple[float, ...] = (1.0,)
@@ -90,7 +90,7 @@ class Viscoelastic:
         return 1.0 + sum(A / lam for lam, A in zip(self.lams, self.As))
 
     def step_coeffs(self, dt: float) -> VEStepCoeffs:
-        """Coefficients for a step ``dt`` (D7/D8; series for :math:`\\lambda dt < 10^{-3}`)."""
+        """Coefficients for a step ``dt`` (series for :math:`\\lambda dt < 10^{-3}`)."""
         if not (dt > 0 and math.isfinite(dt)):
             raise ParameterError(f"time step dt = {dt!r} must be positive")
         lam = np.asarray(self.lams, dtype=float)
@@ -110,7 +110,7 @@ class Viscoelastic:
         return VEStepCoeffs(c=c, E=E, w0=w0, b=b)
 
     def history(self, q: Any, p_n: Any, co: VEStepCoeffs) -> Any:
-        r"""History field :math:`H^n = \sum_k (E_k q_k + A_k w_{0,k} p^n)` (D9), in force units."""
+        r"""History field :math:`H^n = \sum_k (E_k q_k + A_k w_{0,k} p^n)`, in force units."""
         H = None
         for k in range(self.n_rates):
             term = co.E[k] * q[k] + (self.As[k] * co.w0[k]) * p_n
@@ -118,7 +118,7 @@ class Viscoelastic:
         return H
 
     def update(self, q: Any, p_n: Any, p_n1: Any, co: VEStepCoeffs) -> Any:
-        """Advance the hereditary states to the end of the step (D7/D8); returns the new stack."""
+        """Advance the hereditary states to the end of the step; returns the new stack."""
         for k in range(self.n_rates):
             q[k] = co.E[k] * q[k] + self.As[k] * (co.w0[k] * p_n + co.b[k] * p_n1)
         return q
@@ -135,13 +135,13 @@ class Viscoplastic:
     n : float
         Creep exponent (paper 3), >= 1.
     Fy0 : float
-        Initial yield force :math:`\bar F^y_0` [F*] (paper 0.016 = 4 GPa on 1 µm², spec R8).
+        Initial yield force :math:`\bar F^y_0` [F*] (Table 1: 0.016, 'a yield stress of 4 GPa', Sect. 2.6).
     B : float
         Hardening coefficient [1/L*] (paper 0).
     m : float
         Hardening exponent (paper 1).
     scheme : {"implicit", "explicit"}
-        Linearised implicit (default, spec §3.4) or the paper's explicit Euler.
+        Linearised implicit (default, ours) or the paper's explicit Euler (Algorithm 1).
     """
 
     A_cr: float = 1e-4
@@ -175,7 +175,7 @@ class Viscoplastic:
         return self.n * self.A_cr * p ** (self.n - 1) / Fy**self.n
 
     def stable_dt(self, p_max: float, Fy_min: float, k_min: float) -> float:
-        """Explicit-Euler accuracy bound :math:`0.2 K_{min} (F^y)^n/(nA_{cr}|F|^{n-1})` (spec §3.4)."""
+        """Explicit-Euler accuracy bound :math:`0.2 K_{min} (F^y)^n/(nA_{cr}|F|^{n-1})` (ours: the paper prints no step control)."""
         if p_max <= 0:
             return math.inf
         return 0.2 * k_min * Fy_min**self.n / (self.n * self.A_cr * p_max ** (self.n - 1))

@@ -7,7 +7,7 @@ Non-dimensional form (paper eq. 8, elastic part): the length change of element `
 with the paper's self coefficient :math:`\kappa_0 = 3.8` (uniform load on a
 :math:`\Delta\times\Delta` square, Love's solution). On a regular grid :math:`K` is a
 Toeplitz (convolution) operator, so the finite, non-periodic sum is evaluated *exactly* by a
-zero-padded FFT on a :math:`2n_x\times 2n_y` grid (no multipole truncation; spec §3.2, D4-D5).
+zero-padded FFT on a :math:`2n_x\times 2n_y` grid (no multipole truncation, unlike the paper's order-5 FMM of Sect. 2.5.1).
 
 Operators here act on a force field ``x`` (shape ``(nx, ny)``) and return the displacement
 field ``K x``. They are symmetric positive definite, which the constrained conjugate-gradient
@@ -42,7 +42,7 @@ from .backend import Backend, get_backend
 __all__ = ["BoussinesqFFT", "MeanField", "StepOperator", "SQUARE_SELF_COEF", "boussinesq_kernel",
            "brute_force_apply", "patch_kernel_values"]
 
-#: exact displacement at the centre of a uniformly loaded square, 4 ln(1 + sqrt 2) (spec R4)
+#: exact displacement at the centre of a uniformly loaded square, 4 ln(1 + sqrt 2) (Love's solution; the paper's eq. 7 prints 3.8)
 SQUARE_SELF_COEF = 4.0 * math.log1p(math.sqrt(2.0))
 
 
@@ -76,7 +76,7 @@ def patch_kernel_values(a: np.ndarray, b: np.ndarray, dx: float = 1.0) -> np.nda
 
 def boussinesq_kernel(nx: int, ny: int, dx: float = 1.0, self_coef: float | str = 3.8,
                       kernel: str = "point") -> np.ndarray:
-    r"""Wrap-around kernel :math:`\tilde\kappa` of shape ``(2nx, 2ny)`` (spec D4).
+    r"""Wrap-around kernel :math:`\tilde\kappa` of shape ``(2nx, 2ny)`` (eq. 8 on a zero-padded grid).
 
     ``kernel="point"`` (paper): ``kappa[a mod 2nx, b mod 2ny] = 1/(dx sqrt(a^2+b^2))`` for
     ``|a| < nx, |b| < ny`` and ``kappa[0, 0] = self_coef/dx``. ``kernel="patch"``: the exact
@@ -159,7 +159,7 @@ def _sparse_limit(n_transform: int, n_field: int) -> int:
 
 
 class BoussinesqFFT:
-    r"""Boussinesq interaction :math:`K` as an exact FFT convolution (spec §3.2).
+    r"""Boussinesq interaction :math:`K` as an exact FFT convolution (eq. 8).
 
     Parameters
     ----------
@@ -366,7 +366,7 @@ class BoussinesqFFT:
         _nb_add_local(out, self.kernel_real(), ii, jj, vals, k, factor, int(radius), self.periodic)
 
     def min_eig_estimate(self) -> float:
-        """Lower bound of the spectrum used for step-size control (spec: 2.19/dx for 3.8)."""
+        """Lower bound of the spectrum used for step-size control (2.19/dx for the self term 3.8)."""
         return (self.self_coef - 1.61) / self.dx
 
 
@@ -407,7 +407,7 @@ class MeanField:
 
 
 class StepOperator:
-    r"""Step operator :math:`M = c\,K + \mathrm{diag}(D)` (spec D9-D10).
+    r"""Step operator :math:`M = c\,K + \mathrm{diag}(D)` (one time step of eqs. 7-8).
 
     ``c`` is the viscoelastic compliance factor of the step and ``D`` the linearised
     viscoplastic diagonal :math:`\Delta t\,\rho'(F^n)` (or None).

@@ -2,11 +2,11 @@ r"""Rough-surface asperity-ensemble contact model and static-ageing driver.
 
 A flat deformable body, discretised as an ``nx x ny`` grid of elements (spacing
 :math:`\bar\Delta`), is pressed with a total load :math:`W=-\bar F_N` against a rigid rough
-surface ``h``. Each time step solves the complementarity problem (paper eqs. 16-17, spec D11)
+surface ``h``. Each time step solves the complementarity problem (paper eqs. 16-17)
 with the step operator of the chosen interaction (Boussinesq FFT or mean field) and material
 (elastic, multi-rate viscoelastic, viscoplastic creep), then advances the material history.
-The static friction coefficient is :math:`\mu_s = \bar\tau_S\bar A/W` (paper eqs. 13-15, spec R1),
-with :math:`\bar A = \bar\Delta^2|\{p_i>0\}|` (R21).
+The static friction coefficient is :math:`\mu_s = \bar\tau_S\bar A/W` (paper eqs. 13-15),
+with :math:`\bar A = \bar\Delta^2|\{p_i>0\}|` (the elements in contact, Sect. 2.4).
 
 All quantities are non-dimensional (paper eq. 6): lengths in :math:`L^* = 1` µm, times in
 :math:`T^* = 1` s, forces in :math:`F^* = 2\pi G L^{*2}/(1-\nu) = 0.2513` N (G = 30 GPa,
@@ -20,10 +20,11 @@ sliding protocols.
 
 Notes
 -----
-Where the spec and the paper (seed 003) differ, the paper wins; here they agree on everything
-used: the 3.8 self term, :math:`\bar C^0 = 16`, Table 1 values, natural log (R2), elements in
-contact iff :math:`p_i>0` (R21), 4-connected clusters (R20), instantaneous loading at
-:math:`t=0^+` with :math:`c=1` (R19).
+Readings of the paper (Hulikal, Lapusta & Bhattacharya 2015): the self term 3.8 of eq. 7 as
+printed (Love's exact centre value would be 3.5255, see ``rough-contact/fig3``),
+:math:`\bar C^0 = 16` and the other Table 1 values, the natural log for the 'log' of eqs. 14-15,
+elements in contact iff :math:`p_i>0`, 4-connected clusters (the paper does not say how it counts
+contacts), instantaneous loading at :math:`t=0^+` (Sect. 4) with the instantaneous compliance.
 
 References
 ----------
@@ -83,14 +84,14 @@ class RoughContact(AbstractModel):
         Boussinesq self term :math:`\kappa_0` in :math:`K_{ii}=\kappa_0/\bar\Delta` (paper 3.8;
         exact uniform square 3.5255).
     dx : float
-        Element spacing :math:`\bar\Delta` [L*] (1, spec R7).
+        Element spacing :math:`\bar\Delta` [L*] (1: 512 elements on the 512 µm of Table 1).
     periodic : bool
         Periodic elastic patch (continuum spectral kernel) instead of the paper's finite patch.
     material : {"viscoelastic", "viscoplastic", "elastic"}
     lams, As : tuple of float
         Relaxation rates :math:`\bar\lambda_k` and amplitudes :math:`\bar A_k` [1/T*] (paper 1, 0.2).
     ve_scheme : {"linear", "constant"}
-        Exponential integration with piecewise-linear (D8) or piecewise-constant (D7) force.
+        Exponential integration with piecewise-linear or piecewise-constant force.
     A_cr : float
         Creep rate :math:`\bar A_{cr}` [L*/T*] (paper 1e-4).
     n_cr : float
@@ -105,7 +106,7 @@ class RoughContact(AbstractModel):
     tau_s : float
         Static shear strength :math:`\bar\tau_S` [F*/L*^2] (2.5 GPa -> 9.947e-3).
     alpha : float
-        Velocity hardening :math:`\alpha` [F*/L*^2] (paper 2e-4; natural log, R2).
+        Velocity hardening :math:`\alpha` [F*/L*^2] (Table 1: 2e-4; natural log in eqs. 14-15).
     patch_nx, patch_ny : int
         Deformable patch of ``patch_nx x patch_ny`` elements (paper §5: 512 x 512); with
         ``dx`` it is the nominal contact area, so the normal force [N] of a protocol sets the
@@ -270,7 +271,7 @@ VISCOPLASTIC_ONLY = tuple(n for n in _MATERIAL_FIELDS["viscoplastic"] if n not i
 
 
 add_presets("rough_contact", {
-    "table1": Preset(params={}, source="Hulikal, Lapusta & Bhattacharya, Table 1 (non-dimensional, spec §4.1)"),
+    "table1": Preset(params={}, source="Hulikal, Lapusta & Bhattacharya, Table 1 (non-dimensional, eq. 6)"),
     "fig6": Preset(params={"lams": (1.0, 0.1, 0.01, 0.001), "As": (0.05, 0.005, 0.0005, 0.00005)},
                    source="Hulikal et al., Fig. 6: four relaxation times"),
     "fig7": Preset(params={"material": "viscoplastic"}, source="Hulikal et al., Fig. 7 / Table 1 viscoplastic"),
@@ -278,14 +279,14 @@ add_presets("rough_contact", {
 
 
 def contact_clusters(mask: np.ndarray, connectivity: int = 4) -> tuple[int, np.ndarray]:
-    """Number of connected contact clusters (4- or 8-connected, spec R20) and the label map
+    """Number of connected contact clusters (4- or 8-connected; the paper does not say which) and the label map
     (:func:`~frictionlab.contact.rough.clusters.label_clusters`)."""
     return label_clusters(mask, connectivity=connectivity)
 
 
 def force_pdf(p: np.ndarray, bins: np.ndarray) -> np.ndarray:
     """Histogram of contact forces (contacting elements), normalised by the *total* element count
-    and the bin width (spec §3.9): zeroth moment = contact fraction, first moment = W/N."""
+    and the bin width (as Sect. 4.1 reads it): zeroth moment = contact fraction, first moment = W/N."""
     pc = p[p > 0]
     counts, _ = np.histogram(pc, bins=bins)
     return counts / (p.size * np.diff(bins))
@@ -313,7 +314,7 @@ class RoughContactSim:
     p : ndarray
         Contact forces :math:`p_i = -F_i` [F*].
     q : ndarray (N_T, nx, ny)
-        Hereditary states in force units (:math:`-q_{k,i}` of D2).
+        Hereditary states in force units (:math:`-q_{k,i}`, the hereditary integrals of eq. 5).
     u_p, u_acc : ndarray
         Plastic length change (<= 0) and accumulated plastic strain [L*].
     t, d : float
@@ -413,7 +414,7 @@ class RoughContactSim:
         return res
 
     def initial_load(self, heights: np.ndarray | None = None) -> SolveResult:
-        """Instantaneous loading at :math:`t = 0^+` (elastic, ``c = 1``, no history; spec R19)."""
+        """Instantaneous loading at :math:`t = 0^+` (elastic, ``c = 1``, no history; Sect. 4)."""
         if heights is not None:
             self.heights = self.be.asarray(heights)
         g = self.z0 + self.heights + (self.u_p if self.vp is not None else 0.0)
@@ -480,7 +481,7 @@ class RoughContactSim:
     KQ_RESYNC = 200
 
     def _history_product(self, co: Any, p_n: Any) -> Any:
-        r""":math:`K H^n` of the history field (D9), :math:`\sum_k E_k Kq_k + A_k w_{0,k} Kp^n`
+        r""":math:`K H^n` of the history field, :math:`\sum_k E_k Kq_k + A_k w_{0,k} Kp^n`
         from the carried products when known (no operator product), else one product."""
         if self._Kq is None or self._Kp is None:
             self.history_products += 1
@@ -492,7 +493,7 @@ class RoughContactSim:
         return KH
 
     def _known_field(self, co: Any, p_n: Any) -> Any:
-        r"""Known field of the viscoelastic step, :math:`z^0 + h - K H^n` (D9); on numpy with the
+        r"""Known field of the viscoelastic step, :math:`z^0 + h - K H^n`; on numpy with the
         carried products in one compiled pass (same arithmetic as :meth:`_history_product`)."""
         if self.be.name == "numpy" and self._Kq is not None and self._Kp is not None:
             g = np.empty_like(self.heights)
@@ -568,7 +569,7 @@ class RoughContactSim:
 
     # --- outputs ------------------------------------------------------------------------------
     def observe(self) -> dict[str, float]:
-        """Scalars of the current state (spec §3.9)."""
+        """Scalars of the current state."""
         m = self.model
         pn = self.be.to_numpy(self.p)
         mask = pn > 0
@@ -596,14 +597,14 @@ class RoughContactSim:
 
     def shear_force(self, v: float = 0.0) -> float:
         r"""Macroscopic shear strength :math:`\bar F_S = (\bar\tau_S + \alpha\ln|\bar v|)\bar A` (eqs. 14-15;
-        :math:`\bar\tau_S\bar A` at ``v = 0``; natural log, spec R2-R3)."""
+        :math:`\bar\tau_S\bar A` at ``v = 0``; natural log, eqs. 14-15)."""
         m = self.model
         area = float(self.be.scalar(self.be.xp.sum(self.p > 0))) * m.dx**2
         tau = m.tau_s if v == 0 else m.tau_s + m.alpha * math.log(abs(v))
         return tau * area
 
     def friction_coefficient(self, v: float = 0.0) -> float:
-        r""":math:`\mu = \bar F_S/W` (eq. 13 with spec R1)."""
+        r""":math:`\mu = \bar F_S/W` (eq. 13, with :math:`W = -\bar F_N`)."""
         return self.shear_force(v) / self.W
 
     def length_change(self) -> np.ndarray:
@@ -624,7 +625,7 @@ UNITS = {
 
 
 def log_times(t_end: float, t_first: float, per_decade: int) -> np.ndarray:
-    """Log-spaced step end times from ``t_first`` to ``t_end`` (spec §3.8)."""
+    """Log-spaced step end times from ``t_first`` to ``t_end`` (ours: the paper prints no step)."""
     if not (t_end > t_first > 0):
         raise ParameterError(f"need t_end > t_first > 0, got t_end = {t_end!r}, t_first = {t_first!r}")
     n = max(int(math.ceil(per_decade * math.log10(t_end / t_first))), 1)
@@ -649,7 +650,7 @@ def run_static(model: RoughContact, heights: np.ndarray, W: float, *, t_end: flo
     t_first : float, optional
         First step end; default :math:`10^{-4}/\lambda_{max}` (viscoplastic: ``1e-2``).
     per_decade : int
-        Log-spaced steps per decade (spec: 40).
+        Log-spaced steps per decade (default 40, ours).
     snapshot_times : tuple of float
         Times at which contact-force maps and force PDFs are stored (nearest step at or after;
         ``0`` = the :math:`t=0^+` state).
@@ -699,7 +700,7 @@ def run_static(model: RoughContact, heights: np.ndarray, W: float, *, t_end: flo
     for t_next in times:
         dt = t_next - t_prev
         if sim.vp is not None:
-            # substeps limiting the plastic increment (spec §3.4 step control)
+            # substeps limiting the plastic increment (our step control)
             while sim.t < t_next * (1 - 1e-12):
                 Fy = sim.vp.yield_force(sim.u_acc)
                 rate = float(sim.be.to_numpy(-sim.vp.rate(sim.p, Fy)).max())
@@ -799,7 +800,7 @@ def _nb_known_field(z0, h, Kq, Kp, E, aw, g):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def _nb_ve_advance(q, fn, fn1, E, A, w0, b):  # pragma: no cover - compiled
-    """``q[k] = E_k q[k] + A_k (w0_k fn + b_k fn1)`` in place (D7/D8)."""
+    """``q[k] = E_k q[k] + A_k (w0_k fn + b_k fn1)`` in place (exponential integration of eq. 5)."""
     nx, ny = fn.shape
     for k in range(E.size):
         for i in range(nx):

@@ -1,21 +1,21 @@
 r"""Sliding of the asperity ensemble over a larger rigid rough surface (part 2 of seed 003).
 
 The deformable ``nx x ny`` patch (flat, :math:`z^0_i = 0`) slides along :math:`+x` over a rigid
-surface of ``mx x my`` samples (paper: 512 x 512 on 1024 x 512, spec R10) under a constant (or
+surface of ``mx x my`` samples (paper: 512 x 512 on 1024 x 512, Sect. 5) under a constant (or
 programmed) normal load :math:`W = -\bar F_N`. At every step the rigid heights under the
 elements are re-sampled at the shifted positions (paper eq. 4)
 
 .. math:: d_i = d - z^0_i - u_i - h(x^0_i + \bar x,\ y^0_i),\qquad \bar x(t) = \int_0^t \bar v\,dt',
 
 by cubic-spline interpolation along ``x`` (the paper's choice; a band-limited Fourier shift is
-the option of spec R12), the per-step complementarity problem (eqs. 16-17) is solved warm
+an option), the per-step complementarity problem (eqs. 16-17) is solved warm
 started from the previous forces (:class:`~frictionlab.contact.rough.model.RoughContactSim`),
 and the friction coefficient follows from the velocity-dependent shear strength (eqs. 13-15)
 
 .. math:: \mu = \frac{(\bar\tau_S + \alpha\ln|\bar v|)\,\bar A}{W}\quad(\bar v\ne0),\qquad
           \mu = \frac{\bar\tau_S\bar A}{W}\quad(\bar v = 0),
 
-with the natural log (spec R2) and :math:`|\bar v|` so that reverse sliding works (R3).
+with the natural log for the 'log' of eqs. 14-15 and :math:`|\bar v|` so that reverse sliding works (Fig. 17).
 Viscoplastic shortening :math:`u^p_i` is a field of the deformable body, so it is carried with
 the sliding patch automatically (the elements keep their indices, only the rigid surface moves
 under them).
@@ -27,10 +27,10 @@ converted to :math:`\bar v = v/(L^*/T^*)` with :math:`L^* = 1` µm, :math:`T^* =
 velocity slides backwards (reversal); ``normal_force`` [N] is converted with :math:`F^*`
 unless ``W`` is given.
 
-Time stepping (spec §3.8): the slip per step is at most ``s_max`` (0.25 Δ), so
+Time stepping (ours; the paper prints no step): the slip per step is at most ``s_max`` (0.25 Δ), so
 :math:`\Delta t = s/|\bar v|`; step boundaries fall exactly on the protocol's velocity jumps.
 At a jump the state is unchanged, so the *direct effect* is evaluated without a solve
-(spec §6.6): :math:`\Delta\mu = \alpha\ln(\bar v_{new}/\bar v_{old})\bar A(\bar v_{old})/W`.
+(Sect. 5.5): :math:`\Delta\mu = \alpha\ln(\bar v_{new}/\bar v_{old})\bar A(\bar v_{old})/W`.
 
 References
 ----------
@@ -40,13 +40,12 @@ of asperity-scale properties and long-range elastic interactions", JMPS 76 (2015
 
 Notes
 -----
-The spec makes the Fourier shift the default for the Gaussian ACF; the seed (paper §2.2) says
-heights between samples are interpolated "using a cubic spline", and the seed wins, so
+The paper (Sect. 2.2) says heights between samples are interpolated "using a cubic spline", so
 ``shift="cubic"`` (periodic cubic spline along ``x``) is the default here. Both agree with the
 stored samples exactly at integer slip.
 
-The spec (R11) lets long protocols wrap around the periodic rigid surface; the issue asks for an
-error before running when the surface is too short for the requested slip. Both are served:
+Long protocols could wrap around the periodic rigid surface; a run must rather stop before it
+starts when the surface is too short for the requested slip. Both are served:
 by default a run whose patch would reach rigid surface it has already covered raises a
 :class:`~frictionlab.core.errors.ParameterError` naming the length needed
 (``nx + slip range``); ``allow_wrap=True`` permits the seamless periodic wrap (used, e.g., to
@@ -91,7 +90,7 @@ class RigidSurface:
     dx : float
         Grid spacing [L*].
     method : {"cubic", "fourier"}
-        Periodic cubic spline along ``x`` (paper) or exact band-limited Fourier shift (spec R12).
+        Periodic cubic spline along ``x`` (paper) or exact band-limited Fourier shift.
 
     Notes
     -----
@@ -193,14 +192,14 @@ def _segments(protocol: AbstractProtocol) -> list[tuple[float, float]]:
 
 def plan_steps(protocol: AbstractProtocol, *, s_max: float = 0.25, hold_dt: float = 0.25, W: float | None = None,
                piecewise_constant: bool | None = None) -> SlidingPlan:
-    r"""Build the step grid of a protocol (spec §3.8).
+    r"""Build the step grid of a protocol (ours).
 
     Parameters
     ----------
     protocol : AbstractProtocol
         Velocity programme in SI units (``velocity(t)`` [m/s], ``normal_force(t)`` [N]).
     s_max : float
-        Largest slip per step [L*] (spec 0.25 Δ).
+        Largest slip per step [L*] (default 0.25 Δ, ours).
     hold_dt : float
         Step [T*] during zero-velocity segments (holds).
     W : float, optional
@@ -321,7 +320,7 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
     W : float, optional
         Constant load [F*] (default ``protocol.normal_force / F*``).
     s_max : float
-        Largest slip per step [L*] (spec: 0.25).
+        Largest slip per step [L*] (default 0.25, ours).
     hold_dt : float
         Step during zero-velocity segments [T*].
     shift : {"cubic", "fourier"}
@@ -336,7 +335,7 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
         Elements whose force :math:`F_i=-p_i`, length change :math:`u_i` and gap :math:`d_i`
         are recorded at every step (Fig. 9; one extra operator product per step).
     pdf_bins, pdf_after_slip : optional
-        Pool the force PDF (spec §3.9 normalisation) over all steps with slip >= this value.
+        Pool the force PDF (normalised as Sect. 5.2 reads it) over all steps with slip >= this value.
     vp_max_dup : float
         Viscoplastic substepping: :math:`\max|\Delta u^p|\le` ``vp_max_dup`` σ per substep.
     sim : RoughContactSim, optional
@@ -487,7 +486,7 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
     for k in range(n):
         v = float(plan.v[k])
         if k in jump_set:
-            # direct effect: same state, new velocity -- no solve in between (spec 6.6)
+            # direct effect: same state, new velocity -- no solve in between (Sect. 5.5)
             v_old = float(plan.v[k - 1])
             area = float(be.scalar(be.xp.sum(sim.p > 0))) * model.dx**2
             jumps["jump_time"].append(sim.t)
@@ -584,7 +583,7 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
 
 
 def steady_mean(ds: xr.Dataset, var: str, slip_lo: float, slip_hi: float, frac: float = 0.5) -> float:
-    """Mean of ``var`` over the last ``frac`` of the slip window ``[slip_lo, slip_hi]`` (spec §3.8)."""
+    """Mean of ``var`` over the last ``frac`` of the slip window ``[slip_lo, slip_hi]`` (our steady-state window)."""
     s = ds.slip.values
     lo = slip_hi - frac * (slip_hi - slip_lo)
     a, b = min(lo, slip_hi), max(lo, slip_hi)

@@ -1,6 +1,6 @@
-r"""Per-step contact solvers (spec §3.5-3.7).
+r"""Per-step contact solvers (eqs. 16-17).
 
-Every time step of the asperity ensemble is the linear complementarity problem (D11)
+Every time step of the asperity ensemble is the linear complementarity problem (eqs. 16-17)
 
 .. math:: p\ge0,\quad \mathrm{gap} = Mp - g + d\,\mathbf 1 \ge 0,\quad p\odot\mathrm{gap} = 0,
           \quad \mathbf 1^\top p = W,
@@ -175,14 +175,14 @@ def pk_solve(op: Any, g: Any, W: float, p0: Any = None, *, tol: float = 1e-10, m
              step: int | None = None, time: float | None = None, raise_on_fail: bool = True,
              refresh: int = 50, use_numba: bool = True, precondition: bool | None = None,
              Mp0: Any = None, Mp0_exact: bool = True) -> SolveResult:
-    r"""Load-controlled Polonsky-Keer constrained CG (spec §3.5).
+    r"""Load-controlled Polonsky-Keer constrained CG (Polonsky & Keer 1999).
 
     Parameters
     ----------
     op : operator with ``apply(x)`` and ``be`` (backend)
         SPD step operator :math:`M` [L*/F*].
     g : array (nx, ny)
-        Known field of D10 [L*]: undeformed lengths + rigid heights (possibly shifted for
+        Known field of the step [L*]: undeformed lengths + rigid heights (possibly shifted for
         sliding) + history / plastic terms.
     W : float
         Total compressive load :math:`W = -F_N > 0` [F*].
@@ -417,7 +417,7 @@ def _finish_pk(op, g, W, p, it, products, err, tol, max_iter, raise_on_fail, ste
 
 def pk_solve_disp(op: Any, g: Any, d: float, p0: Any = None, *, tol: float = 1e-10, max_iter: int = 2000,
                   step: int | None = None, time: float | None = None) -> SolveResult:
-    r"""Displacement-controlled projected CG (``d`` prescribed; spec §3.5, Hertz check).
+    r"""Displacement-controlled projected CG (``d`` prescribed; the Hertz check of Sect. 3).
 
     Minimises :math:`\tfrac12p^\top Mp - (g-d)^\top p` over :math:`p\ge0`; the total force
     :math:`\sum p` is an output. Convergence: :math:`\sum|p-p_{old}|/\sum p <` ``tol``.
@@ -477,7 +477,7 @@ def pk_solve_disp(op: Any, g: Any, d: float, p0: Any = None, *, tol: float = 1e-
 
 
 def meanfield_solve(g: Any, W: float, mdiag: Any, *, backend: Any = None) -> SolveResult:
-    r"""Exact sorted-heights solve for a diagonal operator (spec §3.7).
+    r"""Exact sorted-heights solve for a diagonal operator (the mean field of eq. 5).
 
     With :math:`M = \mathrm{diag}(m)`, :math:`p_i = \max(0, g_i - d)/m_i` and ``d`` solves the
     monotone piecewise-linear equation :math:`\sum_i \max(0, g_i-d)/m_i = W`. Sorting ``g`` in
@@ -536,11 +536,11 @@ def _cg_masked(op: Any, rhs: Any, mask: Any, x0: Any, tol: float, max_iter: int)
 def alg1_solve(op: Any, g: Any, W: float, active: Any = None, *, consistent: bool = True, tol: float = 1e-10,
                max_sweeps: int = 50, max_cg: int = 2000, step: int | None = None,
                time: float | None = None) -> SolveResult:
-    r"""The paper's Algorithm 1 (reference mode; spec §3.6, R22).
+    r"""The paper's Algorithm 1 (reference mode; Sect. 2.5).
 
     For a fixed contact set :math:`\mathcal I_c`, the forces solve
     :math:`M_{cc}p_c = g_c - d\mathbf 1_c`; the total force is affine in ``d``, so the paper's
-    secant on :math:`\dot d` is exact after one update, equivalent to two CG solves (D12):
+    secant on :math:`\dot d` is exact after one update, equivalent to two CG solves:
     :math:`y = M_{cc}^{-1}g_c`, :math:`z = M_{cc}^{-1}\mathbf 1_c`,
     :math:`d = (\mathbf 1^\top y - W)/\mathbf 1^\top z`, :math:`p_c = y - dz`. The set is then
     updated as in the paper: tensile elements are removed (their force set to zero) and
@@ -603,7 +603,7 @@ def alg1_solve(op: Any, g: Any, W: float, active: Any = None, *, consistent: boo
 
 
 def check_solution(res: SolveResult, sigma: float = 1.0, gap_tol: float = 1e-7) -> list[str]:
-    """Acceptance checks of spec §3.5; returns the list of violated conditions (empty = ok)."""
+    """Acceptance checks of a solve (complementarity of eq. 16, the load of eq. 17); returns the list of violated conditions (empty = ok)."""
     bad = []
     if res.gap_max_contact > gap_tol * sigma:
         bad.append(f"max |gap| on contact {res.gap_max_contact:.3g} > {gap_tol * sigma:.3g}")

@@ -151,4 +151,4 @@ def precision_checks(ds: xr.Dataset) -> list:
     return [check(f"single-precision sliding steps (sliding_fft_precision) match a double-precision control run "
                   f"({at['precision_control_steps']} steps at v = {at['precision_control_v']:g} on the same surface)",
                   ", ".join(f"|d {k}| <= {at[f'precision_control_tol_{k}']:g}" for k in keys),
-                  ", ".join(f"{k} {at[f'precision_control_{k}']:.2e}" for k in keys), ok)]
+                  ", ".join(f"{k} {at[f'precision_control_{k}']:.2e}" for k in keys), ok, kind="verification")]

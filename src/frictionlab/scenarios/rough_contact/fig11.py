@@ -1,9 +1,11 @@
 """``rough-contact/fig11``: steady-state contact-force distributions at several sliding speeds.
 
-Table 1 viscoelastic material, 100 MPa, v in {1, 10, 100}, Boussinesq and mean field (spec S11).
-Each run starts from the same t = 0+ state and slides ``slip``; the force PDF (spec §3.9:
-histogram of contact forces normalised by the total element count and the bin width) is pooled
-over the second half of the slip (steady state, spec R26).
+Table 1 viscoelastic material, 100 MPa, v in {1, 10, 100}, Boussinesq and mean field (Sect. 5.2,
+Fig. 11). Each run starts from the same t = 0+ state and slides ``slip``; the force PDF (histogram
+of contact forces normalised by the total element count and the bin width, so that its zeroth
+moment is the contact fraction and its first the mean force per element, as Sect. 5.2 reads them)
+is pooled over the second half of the slip (our steady state: the paper does not say how it
+measured it).
 """
 
 from __future__ import annotations
@@ -11,8 +13,11 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ..base import Scenario, check, register_scenario
+from ..base import Mutation, Scenario, check, register_scenario
 from ._sliding import (MODEL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, SLIDING, build_model, slide, INTEGRATOR)
+
+#: no viscoelastic relaxation (A = 0 in eq. 5): the contacts do not depend on the velocity
+NO_RELAX = Mutation("no viscoelastic relaxation: A = 0 in eq. 5", {"model.As": [0.0]})
 
 CONFIG = {
     "model": dict(MODEL),
@@ -47,10 +52,12 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
         w, c = s.force_bin_width.values[0], s.force_bin.values
         m0 = (s.force_pdf.values * w).sum(axis=1)
         m1 = (s.force_pdf.values * w * c).sum(axis=1)
-        out.append(check(f"{inter}: zeroth moment (contact fraction) decreases with v", "strictly decreasing",
-                         ", ".join(f"{x:.5f}" for x in m0), bool(np.all(np.diff(m0) < 0))))
-        out.append(check(f"{inter}: first moment equals W/N for every v", f"{WN:.4e} (binned within 5 %)",
-                         ", ".join(f"{x:.4e}" for x in m1), bool(np.all(np.abs(m1 / WN - 1) < 0.05))))
+        out.append(check(f"{inter}: zeroth moment (contact fraction) decreases with v (Sect. 5.2, Fig. 11)",
+                         "strictly decreasing",
+                         ", ".join(f"{x:.5f}" for x in m0), bool(np.all(np.diff(m0) < 0)), mutations=(NO_RELAX,)))
+        out.append(check(f"{inter}: first moment equals W/N for every v (Sect. 5.2: 'by the design of the numerical "
+                         "experiments')", f"{WN:.4e} (binned within 5 %)",
+                         ", ".join(f"{x:.4e}" for x in m1), bool(np.all(np.abs(m1 / WN - 1) < 0.05)), kind="verification"))
     return out
 
 

@@ -1,8 +1,8 @@
 """``rough-contact/fig12``: dilatation and contact area against slip at several sliding speeds.
 
 Boussinesq, Table 1 viscoelastic material, 100 MPa; from the same t = 0+ state slide ``slip`` at
-each v in {1, 5, 10, 100} (spec S12). All runs see the same rigid path, so steady means over
-the same slip window (second half, spec R26) compare the speeds without sampling noise between
+each v in {1, 5, 10, 100} (Sect. 5.3, Fig. 12). All runs see the same rigid path, so steady means over
+the same slip window (the second half; the paper does not say how it measured steady state) compare the speeds without sampling noise between
 different stretches of surface.
 """
 
@@ -11,8 +11,11 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ..base import Scenario, check, register_scenario
+from ..base import Mutation, Scenario, check, register_scenario
 from ._sliding import (MODEL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, SLIDING, build_model, slide, window_mean, INTEGRATOR, to_paper_units)
+
+#: no viscoelastic relaxation (A = 0 in eq. 5): the contacts do not depend on the velocity
+NO_RELAX = Mutation("no viscoelastic relaxation: A = 0 in eq. 5", {"model.As": [0.0]})
 
 CONFIG = {
     "model": dict(MODEL),
@@ -42,10 +45,10 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     aa = [window_mean(ds.sel(v=v), "area_fraction", 0.5 * L, L) for v in ds.v.values]
     vs = ", ".join(f"{v:g}" for v in ds.v.values)
     return [
-        check(f"Steady dilatation increases with v (v = {vs})", "strictly increasing",
-              ", ".join(f"{x:.4f}" for x in dd), bool(np.all(np.diff(dd) > 0))),
-        check(f"Steady contact area decreases with v (v = {vs})", "strictly decreasing",
-              ", ".join(f"{100 * x:.3f} %" for x in aa), bool(np.all(np.diff(aa) < 0))),
+        check(f"Steady dilatation increases with v (v = {vs}; Sect. 5.3, Fig. 12a)", "strictly increasing",
+              ", ".join(f"{x:.4f}" for x in dd), bool(np.all(np.diff(dd) > 0)), mutations=(NO_RELAX,)),
+        check(f"Steady contact area decreases with v (v = {vs}; Sect. 5.3, Fig. 12b)", "strictly decreasing",
+              ", ".join(f"{100 * x:.3f} %" for x in aa), bool(np.all(np.diff(aa) < 0)), mutations=(NO_RELAX,)),
     ]
 
 

@@ -1,16 +1,23 @@
 """``rough-contact/fig13``: steady contact area and mean contact size against sliding speed.
 
 Boussinesq, 100 MPa; for each viscoelastic set (lambda, A) and each v, slide ``slip`` from the
-t = 0+ state and average the second half (spec S13, R26). Default sets (spec R15):
-(1, 0.1), (1, 1), (1, 10), (0.1, 0.1), (0.1, 1); v in {1, 2, 5, ..., 1000}. Also stores the
-steady friction coefficient mu_ss(v) = (tau_s + alpha ln v) A_ss / W, i.e. Fig. 14(d), and the
-contact maps of (0.1, 1) at v = 1 and v = 100 after the same slip (Figs. 13c, d).
+t = 0+ state and average the second half (the paper does not say how it measured the steady
+state). Sect. 5.3 describes "four combinations of A, lambda and three values of A/lambda of 10, 1
+and 0.1": (1, 0.1), (1, 1) (blue), (0.1, 0.1) (purple) and (0.1, 1) (A/lambda = 10, the set of
+Figs. 13c, d) are ``protocol.sets``; ``protocol.extra_sets`` adds (1, 10), Fig. 14's red set, whose
+checks are extensions. v in
+{1, 2, 5, ..., 1000}. Also stores the steady friction coefficient
+mu_ss(v) = (tau_s + alpha ln v) A_ss / W, i.e. Fig. 14(d), and the contact maps of (0.1, 1) at
+v = 1 and v = 100 after the same slip (Figs. 13c, d).
 
 Notes
 -----
-The invariance of spec §6.4 makes (1, 1) and (0.1, 0.1) identical at the same slip per step when
-v is scaled by 10 (A must scale with lambda; the paper states it with lambda only, R18); the
-check asserts it to round-off instead of "similar".
+The time-scaling invariance (Sect. 4.2) makes (1, 1) and (0.1, 0.1) identical at the same slip per
+step when v is scaled by 10 (A must scale with lambda; the paper states it with lambda only); Sect.
+5.3 calls the two curves "similar ... shifted by an order of magnitude". The check compares the two
+contact-area series element by element: exactly equal in double precision, and within
+:data:`INVARIANCE_PIXELS` contact elements with single-precision sliding products (a contact
+element at the solver tolerance may flip; fixed before the full-size run was looked at).
 """
 
 from __future__ import annotations
@@ -18,17 +25,23 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ..base import Scenario, check, register_scenario
+from ..base import Mutation, Scenario, check, register_scenario
 from ...contact.rough.model import F_STAR
 from ._common import PARALLEL, normal_force, run_parallel
 from ._sliding import (MODEL, QUICK_BASE, QUICK_DOUBLE, QUICK_VELOCITY_NOTE, REFS, SINGLE_SLIDING, SLIDING, build_model,
                        precision_checks, precision_control, single_sliding, slide, INTEGRATOR)
 
+#: contact elements by which the invariance pair's area series may differ with single-precision sliding steps
+INVARIANCE_PIXELS = 2
+#: "approximately independent of slip velocity" (Sect. 5.3) read as within 15 % of its mean (no number printed)
+RADIUS_SPREAD = 0.15
+
 CONFIG = {
     "model": dict(MODEL),
     "parallel": dict(PARALLEL),
     "integrator": {**INTEGRATOR, **SINGLE_SLIDING},  # float32 sliding products + a double control (_sliding)
-    "protocol": {**SLIDING, "sets": [[1.0, 0.1], [1.0, 1.0], [1.0, 10.0], [0.1, 0.1], [0.1, 1.0]],
+    # sets: the four of Fig. 13a (Sect. 5.3); extra_sets: ours (their checks are extensions)
+    "protocol": {**SLIDING, "sets": [[1.0, 0.1], [1.0, 1.0], [0.1, 0.1], [0.1, 1.0]], "extra_sets": [[1.0, 10.0]],
                  "velocities": [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0], "slip": 200.0,
                  "map_set": [0.1, 1.0], "map_velocities": [1.0, 100.0]},
 }
@@ -43,7 +56,7 @@ def _one_run(cfg: dict, lam: float, A: float, v: float, L: float) -> xr.Dataset:
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     pr = cfg["protocol"]
     L = float(pr["slip"])
-    sets = [tuple(map(float, s)) for s in pr["sets"]]
+    sets = [tuple(map(float, s)) for s in [*pr["sets"], *pr["extra_sets"]]]
     vs = [float(v) for v in pr["velocities"]]
     area = np.zeros((len(sets), len(vs)))
     radius = np.zeros_like(area)
@@ -71,20 +84,21 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
                      "mean_contact_radius": (("set", "v"), radius, {"units": "um"}),
                      "dilatation": (("set", "v"), dil, {"units": "um"}),
                      "friction_coefficient": (("set", "v"), mu, {"units": "1"})},
-                    coords={"set": [f"{lam:g},{A:g}" for lam, A in sets], "lam": ("set", [s[0] for s in sets]),
-                            "A": ("set", [s[1] for s in sets]), "v": vs})
-    # time-scaling invariance: (0.1, 0.1) at v vs (1, 1) at 10 v, full area series
+                    coords={"set": _set_names(len(pr["sets"]), len(sets)), "lam": ("set", [s[0] for s in sets]),
+                            "A": ("set", [s[1] for s in sets]), "v": vs,
+                            "paper_set": ("set", [k < len(pr["sets"]) for k in range(len(sets))])})
+    # time-scaling invariance: (0.1, 0.1) at v vs (1, 1) at 10 v, full area series (in contact elements)
     inv = []
-    if (0.1, 0.1) in sets and (1.0, 1.0) in sets:
+    if (0.1, 0.1) in sets and (1.0, 1.0) in sets:  # the first of each (a set may also be an extra one)
         i1, i2 = sets.index((1.0, 1.0)), sets.index((0.1, 0.1))
         for b, v in enumerate(vs):
             if 10 * v in vs:
                 s1, s2 = series[(i1, vs.index(10 * v))], series[(i2, b)]
-                inv.append(float(np.max(np.abs(s1 - s2)) / np.max(s1)))
+                inv.append(float(np.max(np.abs(s1 - s2))) / m0.dx**2 if s1.shape == s2.shape else np.inf)
     if single_sliding(cfg):
         (lam, A), v = sets[0], vs[0]
         ds.attrs.update(precision_control(cfg, build_model(cfg, interaction="boussinesq", lams=(lam,), As=(A,)), v))
-    ds.attrs["invariance_max_rel_diff"] = max(inv) if inv else np.nan
+    ds.attrs["invariance_max_elements"] = max(inv) if inv else np.nan
     ds.attrs["invariance_pairs"] = len(inv)
     if maps:
         mv = sorted(maps)
@@ -93,29 +107,72 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     return ds
 
 
+def _set_names(n_paper: int, n: int) -> list[str]:
+    """The sets' names by their place (their values may be mutated): 'Fig. 13a set k', then 'our set k'."""
+    return [f"Fig. 13a set {k + 1}" if k < n_paper else f"our set {k - n_paper + 1}" for k in range(n)]
+
+
+def _is_paper(ds: xr.Dataset, s: str) -> bool:
+    return bool(ds.paper_set.sel(set=s))
+
+
+def _values(ds: xr.Dataset, s: str) -> str:
+    return f"({float(ds.lam.sel(set=s)):g}, {float(ds.A.sel(set=s)):g})"
+
+
 def checks(ds: xr.Dataset, cfg: dict) -> list:
     out = []
+    sets = [(float(lam), float(A)) for lam, A in cfg["protocol"]["sets"]]
+    no_relax = Mutation("no viscoelastic relaxation: A = 0 in every set of Fig. 13a",
+                        {"protocol.sets": [[lam, 0.0] for lam, _ in sets]})
+    big_a = Mutation("every set of Fig. 13a read with A/lambda = 10 (A = 10 lambda)",
+                     {"protocol.sets": [[lam, 10 * lam] for lam, _ in sets]})
+    ours = "(1, 10) is Fig. 14's red set, not one of Fig. 13a's four"
     for s in ds.set.values:
         a = ds.area_fraction.sel(set=s).values
-        out.append(check(f"(lambda, A) = ({s}): steady area decreases monotonically with v", "non-increasing",
-                         " > ".join(f"{100 * x:.3f}" for x in a) + " %", bool(np.all(np.diff(a) <= 0))))
-    same_lam = [s for s in ds.set.values if float(ds.lam.sel(set=s)) == 1.0]
-    if len(same_lam) >= 2:
-        ch = {s: float(ds.area_fraction.sel(set=s).values[0] - ds.area_fraction.sel(set=s).values[-1]) for s in same_lam}
-        order = sorted(same_lam, key=lambda s: float(ds.A.sel(set=s)))
-        vals = [ch[s] for s in order]
-        out.append(check("lambda = 1: larger A/lambda gives a larger total area change over the v range",
-                         "increasing with A", ", ".join(f"({s}): {100 * ch[s]:.3f} %" for s in order),
-                         bool(np.all(np.diff(vals) > 0))))
+        paper = _is_paper(ds, s)
+        out.append(check(f"{s}: steady area decreases strictly with v (Sect. 5.3: 'the total contact area "
+                         "always decreases')", "decreasing",
+                         f"{_values(ds, s)}: " + " > ".join(f"{100 * x:.3f}" for x in a) + " %", bool(np.all(np.diff(a) < 0)),
+                         "" if paper else ours, kind="paper" if paper else "extension",
+                         mutations=(no_relax,) if paper else ()))
+    for lam in sorted({float(x) for x in ds.lam.values}):
+        group = [s for s in ds.set.values if float(ds.lam.sel(set=s)) == lam]
+        for paper in (True, False):
+            grp = sorted((s for s in group if _is_paper(ds, s) or not paper), key=lambda s: float(ds.A.sel(set=s)))
+            if len(grp) < 2 or (not paper and all(_is_paper(ds, s) for s in grp)):
+                continue
+            ch = {s: float(ds.area_fraction.sel(set=s).values[0] - ds.area_fraction.sel(set=s).values[-1]) for s in grp}
+            vals = [ch[s] for s in grp]
+            out.append(check(f"lambda = {lam:g}: larger A/lambda gives a larger total area change over the v range "
+                             f"(Sect. 5.3){'' if paper else ', with our sets'}",
+                             "increasing with A", ", ".join(f"{_values(ds, s)}: {100 * ch[s]:.3f} %" for s in grp),
+                             bool(np.all(np.diff(vals) > 0)), "" if paper else ours,
+                             kind="paper" if paper else "extension", mutations=(no_relax,) if paper else ()))
     if ds.attrs.get("invariance_pairs", 0):
-        x = float(ds.attrs["invariance_max_rel_diff"])
-        out.append(check("(1, 1) and (0.1, 0.1) give the same area curve shifted by one decade in v (spec 6.4)",
-                         "max rel. difference of the area series <= 1e-6", f"{x:.2e} over {ds.attrs['invariance_pairs']} pairs",
-                         x <= 1e-6))
+        x = float(ds.attrs["invariance_max_elements"])
+        single = ds.attrs.get("precision_control_steps") is not None
+        tol = INVARIANCE_PIXELS if single else 0
+        out.append(check("(1, 1) and (0.1, 0.1) give the same area curve shifted by one decade in v (Sect. 5.3; the "
+                         "time-scaling invariance of Sect. 4.2 with A scaled as lambda)",
+                         f"area series equal to {tol} contact elements ("
+                         + ("single-precision sliding steps" if single else "double precision: exact") + ")",
+                         f"max difference {x:g} elements over {ds.attrs['invariance_pairs']} pairs", x <= tol,
+                         kind="verification"))
     r = ds.mean_contact_radius.values
-    spread = float(np.max(np.abs(r / r.mean(axis=1, keepdims=True) - 1)))
-    out.append(check("Mean contact radius roughly independent of v", "within 15 % of its mean for every set",
-                     f"max deviation {100 * spread:.1f} %", spread < 0.15))
+    dev = np.abs(r / r.mean(axis=1, keepdims=True) - 1).max(axis=1)
+    paper = np.array([_is_paper(ds, s) for s in ds.set.values])
+    for is_paper, sel in ((True, paper), (False, ~paper)):
+        if not sel.any():
+            continue
+        worst = int(np.argmax(np.where(sel, dev, -1)))
+        out.append(check("Mean contact radius approximately independent of v (Sect. 5.3, Fig. 13b)"
+                         + ("" if is_paper else ", our sets"),
+                         f"within {100 * RADIUS_SPREAD:g} % of its mean for every set",
+                         f"max deviation {100 * dev[worst]:.1f} % ({_values(ds, ds.set.values[worst])}; "
+                         f"{int(sel.sum())} set{'s' if sel.sum() > 1 else ''})", bool(np.all(dev[sel] < RADIUS_SPREAD)),
+                         "'approximately independent' read as within 15 % (the paper gives no number)"
+                         + ("" if is_paper else "; " + ours), kind="paper" if is_paper else "extension", mutations=(big_a,) if is_paper else ()))
     return out + precision_checks(ds)
 
 
@@ -124,7 +181,7 @@ def plot(ds: xr.Dataset):
 
     fig, ax = plt.subplots(1, 3, figsize=(15, 4))
     for s in ds.set.values:
-        ax[0].semilogx(ds.v, ds.area_fraction.sel(set=s), "o-", label=f"(lam, A) = ({s})")
+        ax[0].semilogx(ds.v, ds.area_fraction.sel(set=s), "o-", label=f"(lam, A) = {_values(ds, s)}")
         ax[1].semilogx(ds.v, ds.mean_contact_radius.sel(set=s), "o-")
         ax[2].semilogx(ds.v, ds.friction_coefficient.sel(set=s), "o-")
     ax[0].legend()
@@ -138,9 +195,10 @@ def plot(ds: xr.Dataset):
 register_scenario(Scenario(
     name="rough-contact/fig13",
     description=("Hulikal et al. Fig. 13 (and 14d): steady contact area, mean contact radius and steady mu against v "
-                 "for (lambda, A) in {(1,0.1),(1,1),(1,10),(0.1,0.1),(0.1,1)}, Boussinesq, 100 MPa, 512^2." + QUICK_VELOCITY_NOTE),
+                 "for (lambda, A) in {(1,0.1),(1,1),(0.1,0.1),(0.1,1)} and ours (1,10), Boussinesq, 100 MPa, 512^2." + QUICK_VELOCITY_NOTE),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.slip": 30.0, "protocol.sets": [[1.0, 0.1], [1.0, 1.0], [0.1, 0.1]],
+    quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.slip": 30.0,
+           "protocol.sets": [[1.0, 0.1], [1.0, 1.0], [0.1, 0.1]],
            "protocol.velocities": [1.0, 10.0, 100.0], "protocol.map_set": [1.0, 1.0], **QUICK_DOUBLE},
     references=REFS, slow=True,
 ))

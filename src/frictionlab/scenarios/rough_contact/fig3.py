@@ -1,14 +1,23 @@
 """``rough-contact/fig3``: Hertz validation of the element model with and without interaction.
 
-A rigid flat indents an elastic sphere (R = 1) discretised with spacing dx on the domain
-[-0.5, 0.5]^2 (spec S3, R17). Boussinesq interaction: no free parameter. No interaction:
-C0 from D16, fitted at the largest indentation. Displacement control, warm-started projected CG.
+A rigid flat indents an elastic sphere (R = 1) discretised with spacing dx (Sect. 3: "a
+homogeneous linear-elastic sphere of radius 1"; the spacings, the indentation range and the domain
+[-0.5, 0.5]^2 are not printed and are our choice). Boussinesq interaction (eq. 8): no free
+parameter. No interaction (eq. 5): C0 = (3 pi^2/4) sqrt(R delta_max)/dx^2, "chosen to make the
+force at the final indentation match the analytical solution" (Sect. 3). Displacement control,
+warm-started projected CG.
 
 Notes
 -----
 The strict checks use the paraboloid profile z0 = -r^2/(2R) (Hertz's own approximation); the
-paper's spherical profile is run as well and its deviation reported (spec S3: up to ~0.75 % in
-delta at a/R = 0.33 is the paraboloid approximation, not an error).
+paper's spherical profile is run as well and its deviation reported (up to ~0.75 % in delta at
+a/R = 0.33 is the paraboloid approximation, not an error).
+
+The self term. Sect. 2.3.2 obtains the factor 3.8 of eq. 7 "using a solution by Love" for a force
+spread uniformly over a Delta x Delta square. Love's solution gives 4 ln(1 + sqrt 2) = 3.5255 at
+the centre of the square (2.9732 averaged over it): the printed 3.8 is neither. The model runs the
+printed 3.8; the check on it is a deviation, with the integral evaluated by quadrature in the run
+as evidence. With a/dx >= 32 the Hertz comparison cannot tell the two (both within 0.2 %).
 """
 
 from __future__ import annotations
@@ -16,11 +25,18 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ...contact.rough.elasticity import BoussinesqFFT, StepOperator
+from ...contact.rough.elasticity import SQUARE_SELF_COEF, BoussinesqFFT, StepOperator
 from ...contact.rough.solver import pk_solve_disp
 from ...core.errors import ConfigError
 from ...reference import hertz
-from ..base import Scenario, check, register_scenario
+from ..base import Mutation, Scenario, check, deviation, register_scenario
+
+#: the self term of eq. 7 doubled (a point force regularised over a square of side Delta/2): the
+#: wrong near field moves the Hertz force, radius and central pressure by 1.5-2.5 %
+SELF_2X = Mutation("self term of eq. 7 doubled (7.6 instead of the printed 3.8)", {"model.self_coef": 7.6})
+#: the self term read as Love's exact centre value: the paper's 3.8 then is Love's solution
+SELF_LOVE = Mutation("self term read as Love's exact centre value 4 ln(1 + sqrt 2) = 3.5255",
+                     {"model.self_coef": SQUARE_SELF_COEF})
 
 CONFIG = {
     "model": {"self_coef": 3.8},
@@ -83,8 +99,18 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     ds["C0_meanfield"] = ("inv_dx", C0s, {"units": "um/F*"})
     ds["force_hertz"] = ("delta", hertz.hertz_force(deltas, pr["R"]), {"units": "F*"})
     ds["radius_hertz"] = ("delta", hertz.hertz_radius(deltas, pr["R"]), {"units": "um"})
-    ds.attrs.update({"R": pr["R"], "self_coef": cfg["model"]["self_coef"]})
+    ds.attrs.update({"R": pr["R"], "self_coef": float(cfg["model"]["self_coef"]),
+                     "love_centre_quadrature": _love_centre_quadrature()})
     return ds
+
+
+def _love_centre_quadrature() -> float:
+    """Displacement at the centre of a unit square under unit uniform pressure, in units of
+    (1 - nu)/(2 pi G) (Love): the integral of 1/r over the square, in polar coordinates
+    8 int_0^(pi/4) dtheta/(2 cos theta), by adaptive quadrature (independent of the closed form)."""
+    from scipy.integrate import quad
+
+    return float(quad(lambda th: 4.0 / np.cos(th), 0.0, np.pi / 4, epsabs=1e-13, epsrel=1e-13)[0])
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
@@ -96,53 +122,81 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     aH = hertz.hertz_radius(d, R)
     sel = aH / dx >= 32
     prof = "paraboloid" if "paraboloid" in ds.profile.values else str(ds.profile.values[0])
+    match = "Sect. 3: 'an excellent match' with Boussinesq interaction, no fitted parameter"
     if sel.any():
         Fb = ds.force_boussinesq.sel(profile=prof, inv_dx=k).values[sel]
         ab = ds.radius_boussinesq.sel(profile=prof, inv_dx=k).values[sel]
         eF = np.max(np.abs(Fb / ds.force_hertz.values[sel] - 1))
         ea = np.max(np.abs(ab / aH[sel] - 1))
-        # indentation error at given force (spec's statement)
         ed = np.max(np.abs(hertz.hertz_indentation(Fb, R) / d[sel] - 1))
-        out.append(check(f"Boussinesq ({prof}, dx=1/{k}): force within 1 % of Hertz where a/dx >= 32",
-                         "< 1 %", f"{100 * eF:.3f} %", eF < 0.01))
-        out.append(check(f"Boussinesq ({prof}, dx=1/{k}): contact radius within 1 % of Hertz where a/dx >= 32",
-                         "< 1 %", f"{100 * ea:.3f} %", ea < 0.01))
-        out.append(check("Boussinesq: indentation at given force within 1 % (spec 6.1)", "< 1 %",
-                         f"{100 * ed:.3f} %", ed < 0.01))
+        amb = "'excellent match' read as within 1 % where the contact spans >= 32 elements (the paper gives no number)"
+        out.append(check(f"Boussinesq ({prof}, dx=1/{k}): force within 1 % of Hertz where a/dx >= 32 (Fig. 3, {match})",
+                         "< 1 %", f"{100 * eF:.3f} %", eF < 0.01, amb, mutations=(SELF_2X,)))
+        out.append(check(f"Boussinesq ({prof}, dx=1/{k}): contact radius within 1 % of Hertz where a/dx >= 32 (Fig. 3)",
+                         "< 1 %", f"{100 * ea:.3f} %", ea < 0.01, amb, mutations=(SELF_2X,)))
+        out.append(check("Boussinesq: indentation at given force within 1 % of Hertz (Fig. 3)", "< 1 %",
+                         f"{100 * ed:.3f} %", ed < 0.01, amb, mutations=(SELF_2X,)))
         pc = ds.central_pressure_boussinesq.sel(profile=prof, inv_dx=k).values[sel]
         ep = np.max(np.abs(pc / hertz.hertz_p0(d[sel], R) - 1))
-        out.append(check("Boussinesq: central pressure within 1 % of p0 (spec 6.1)", "< 1 %", f"{100 * ep:.3f} %", ep < 0.01))
+        out.append(check("Boussinesq: central pressure within 1 % of Hertz's p0 (Johnson 1985)", "< 1 %",
+                         f"{100 * ep:.3f} %", ep < 0.01, kind="verification",
+                         ambiguity="not a curve of Fig. 3: a closed-form check of our elasticity"))
         if "sphere" in ds.profile.values:
             Fs = ds.force_boussinesq.sel(profile="sphere", inv_dx=k).values[sel]
             es = np.max(np.abs(hertz.hertz_indentation(Fs, R) / d[sel] - 1))
-            out.append(check("Spherical profile (paper): indentation within 1.5 % of Hertz (paraboloid approx.)",
-                             "< 1.5 %", f"{100 * es:.3f} %", es < 0.015))
+            out.append(check("Spherical profile (the paper's sphere): indentation within 1.5 % of Hertz (Fig. 3; "
+                             "Hertz's own paraboloid approximation accounts for up to 0.75 %)",
+                             "< 1.5 %", f"{100 * es:.3f} %", es < 0.015, mutations=(SELF_2X,)))
     else:
-        out.append(check("Hertz check needs a/dx >= 32", "some delta with a/dx >= 32", "none", False))
+        out.append(check("Hertz check needs a/dx >= 32", "some delta with a/dx >= 32", "none", False, kind="verification"))
     # convergence with resolution at the largest indentation (all dx)
     errs = [abs(float(ds.force_boussinesq.sel(profile=prof, inv_dx=kk).values[-1]) / float(ds.force_hertz.values[-1]) - 1)
             for kk in ds.inv_dx.values]
     out.append(check("Boussinesq: force error at delta_max decreases as dx is refined",
                      "monotone decrease over dx = " + ", ".join(f"1/{kk}" for kk in ds.inv_dx.values),
-                     ", ".join(f"{100 * e:.3f} %" for e in errs), bool(np.all(np.diff(errs) < 0))))
+                     ", ".join(f"{100 * e:.3f} %" for e in errs), bool(np.all(np.diff(errs) < 0)), kind="verification"))
     # mean field: matches only at the fitted point, F ~ delta^2, a = sqrt(2 R delta)
     Fm = ds.force_meanfield.sel(profile=prof, inv_dx=k).values
     C0 = float(ds.C0_meanfield.sel(inv_dx=k))
     e_fit = abs(Fm[-1] / ds.force_hertz.values[-1] - 1)
-    out.append(check("No interaction: force matches Hertz at the fitted delta_max (D16)", "< 3 % (discrete sum vs continuum)",
-                     f"{100 * e_fit:.3f} %", e_fit < 0.03))
+    out.append(check("No interaction: force matches Hertz at delta_max, where C0 is fitted (Sect. 3)",
+                     "< 3 % (discrete sum vs continuum)", f"{100 * e_fit:.3f} %", e_fit < 0.03, kind="verification",
+                     ambiguity="holds by construction of C0 up to the discretisation: a check of the fit"))
     slope = np.polyfit(np.log(d[d > 0.01]), np.log(Fm[d > 0.01]), 1)[0]
-    out.append(check("No interaction: force ~ delta^2 (not delta^1.5)", "slope 2 +- 0.05", slope, abs(slope - 2) < 0.05))
+    out.append(check("No interaction: the force deviates from Hertz's scaling, F ~ delta^2 instead of delta^1.5 "
+                     "(Sect. 3: 'the scaling of the force and area deviates from the Hertzian solution')",
+                     "slope 2 +- 0.05 (Hertz: 1.5)", slope, abs(slope - 2) < 0.05,
+                     insensitive="without interaction each element carries max(delta - r^2/2R, 0)/C0, so F is a sum "
+                                 "over a paraboloid cap and grows as delta^2 for every C0, R and dx: no parameter of "
+                                 "the model can move it"))
     am = ds.radius_meanfield.sel(profile=prof, inv_dx=k).values
     big = np.sqrt(2 * R * d) / dx >= 20
     e_mf = np.max(np.abs(am[big] / hertz.meanfield_radius(d[big], R) - 1)) if big.any() else np.nan
     e_mfF = np.max(np.abs(Fm[big] / hertz.meanfield_force(d[big], C0, dx, R) - 1)) if big.any() else np.nan
     out.append(check("No interaction: a = sqrt(2 R delta) and F = pi R delta^2/(C0 dx^2) within 2 % (a/dx >= 20)",
-                     "< 2 %", f"a {100 * e_mf:.2f} %, F {100 * e_mfF:.2f} %", max(e_mf, e_mfF) < 0.02))
-    dev = np.max(np.abs(Fm / ds.force_hertz.values - 1))
-    out.append(check("No interaction: deviation from Hertz over the sweep (reported)", "large away from delta_max",
-                     f"{100 * dev:.1f} %", True))
-    return out
+                     "< 2 %", f"a {100 * e_mf:.2f} %, F {100 * e_mfF:.2f} %", max(e_mf, e_mfF) < 0.02,
+                     kind="verification"))
+    return out + _self_term_checks(ds)
+
+
+def _self_term_checks(ds: xr.Dataset) -> list:
+    """The factor 3.8 of eq. 7 against Love's uniformly loaded square (Sect. 2.3.2)."""
+    quad_value = float(ds.attrs["love_centre_quadrature"])
+    ev = check("Love's centre displacement of a uniformly loaded square, by quadrature = 4 ln(1 + sqrt 2)",
+               f"{SQUARE_SELF_COEF:.6f} (rel. 1e-10)", f"{quad_value:.10f}",
+               abs(quad_value / SQUARE_SELF_COEF - 1) < 1e-10, kind="verification")
+    used = float(ds.attrs["self_coef"])
+    rel = used / quad_value - 1
+    claim = ("the self term of eq. 7 (factor 3.8 as printed) is Love's solution for a force spread uniformly over a "
+             "Delta x Delta square (Sect. 2.3.2)")
+    exp = f"the self term the model runs = Love's centre value {quad_value:.4f} (rel. 1e-3)"
+    meas = f"{used:.4g} ({100 * rel:+.1f} %)"
+    if abs(rel) <= 1e-3:
+        return [ev, check(claim, exp, meas, True, mutations=(SELF_2X,))]
+    return [ev, deviation(claim, exp, meas, [ev], f"the paper takes 3.8 from Love's solution; that solution gives "
+                          f"{quad_value:.4f} at the centre of the square (2.9732 averaged over it), so the printed factor "
+                          f"is {100 * (3.8 / quad_value - 1):+.1f} % off; the model runs {used:.4g}",
+                          mutations=(SELF_LOVE,))]
 
 
 def plot(ds: xr.Dataset):
@@ -167,7 +221,7 @@ def plot(ds: xr.Dataset):
 register_scenario(Scenario(
     name="rough-contact/fig3",
     description=("Hulikal et al. Fig. 3: sphere (R=1) on a rigid flat, Boussinesq elements (no fitted "
-                 "parameter, self term 3.8/dx) vs no interaction (C0 fitted at delta_max, D16); "
+                 "parameter, self term 3.8/dx) vs no interaction (C0 fitted at delta_max, Sect. 3); "
                  "dx = 1/32..1/256, 25 indentations 1e-3..0.1, displacement control."),
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"protocol.inv_dx": [32, 128], "protocol.n_delta": 10, "protocol.delta_min": 0.01,

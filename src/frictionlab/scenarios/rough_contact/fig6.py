@@ -1,7 +1,7 @@
 """``rough-contact/fig6``: static ageing with four relaxation times.
 
 (lambda_k) = (1, 0.1, 0.01, 0.001), (A_k) = (0.05, 0.005, 5e-4, 5e-5) so that sum A_k/lambda_k = 0.2
-as in Table 1; 100 MPa hold to t = 1e5, Boussinesq and mean field (spec S6).
+as in Table 1; 100 MPa hold to t = 1e5, Boussinesq and mean field (Sect. 4.2, Fig. 6).
 
 The "log-linear" check compares the growth of mu_s per decade; mu_s moves in steps of one
 element, tau_s Delta^2/W (0.0015 at 128^2, 9.5e-5 at 512^2, 100 MPa), while a decade adds about
@@ -22,9 +22,23 @@ from ...contact.rough.elasticity import StepOperator
 from ...contact.rough.model import load_from_pressure
 from ...contact.rough.solver import meanfield_solve, pk_solve
 from ...reference.meanfield_rough import relaxed_compliance
-from ..base import Scenario, check, register_scenario
+from ..base import Mutation, Scenario, check, register_scenario
 from ...contact.rough.driver import to_paper_units
-from ._common import INTEGRATOR, MODEL, build_model, growth_fraction, hold, monotone, numerics, quick_size, surface
+from ._common import (INTEGRATOR, MODEL, build_model, growth_fraction, growth_span_decades, hold, monotone, numerics,
+                      quick_size, surface)
+
+#: Table 1's single relaxation time instead of Fig. 6's four (same sum A/lambda): growth over ~2 decades
+SINGLE_RATE = Mutation("Table 1's single relaxation time (lambda, A) = (1, 0.2) instead of Fig. 6's four",
+                       {"model.lams": [1.0], "model.As": [0.2]})
+#: the slowest rate read as 1e-4 (Fig. 6: 1e-3): saturation 10x later
+SLOW_LAST = Mutation("the slowest rate read as lambda_4 = 1e-4 (Fig. 6: 1e-3), the hold long enough to relax it",
+                     {"model.lams": [1.0, 0.1, 0.01, 1e-4], "protocol.t_end": 3e5})
+#: "lasts over 4 decades" (Sect. 4.2, Fig. 6): a 2-98 % span that rounds to 4 or more (as Fig. 5's "about 3")
+MIN_DECADES = 3.5
+#: A_4 read as 5e-4 (Fig. 6: 5e-5): sum A/lambda 0.65 instead of 0.2
+A4_MISREAD = Mutation("A_4 read as 5e-4 (Fig. 6: 5e-5)", {"model.As": [0.05, 0.005, 0.0005, 0.0005]})
+_MONOTONE = ("eq. 5 with positive A_k and lambda_k relaxes every contact force at constant load, so the contact area "
+             "and mu_s grow for every material: no parameter value can reverse it")
 
 CONFIG = {
     "model": {**MODEL, "preset": "fig6"},
@@ -75,10 +89,16 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     for inter in ds.interaction.values:
         s = ds.sel(interaction=inter)
         mu = s.friction_coefficient.values
-        out.append(check(f"{inter}: mu_s rises monotonically", "monotone", f"{mu[0]:.4f} -> {mu[-1]:.4f}", monotone(mu, 1)))
+        out.append(check(f"{inter}: mu_s rises monotonically (Fig. 6)", "monotone", f"{mu[0]:.4f} -> {mu[-1]:.4f}",
+                         monotone(mu, 1), insensitive=_MONOTONE))
         frac = growth_fraction(t, mu, 0.1, 1e3)
-        out.append(check(f"{inter}: growth over about 4 decades, t = 0.1 .. 1e3 (Fig. 6)", ">= 80 % of the growth inside",
-                         f"{100 * frac:.1f} %", frac >= 0.8))
+        span = growth_span_decades(t, mu)
+        out.append(check(f"{inter}: logarithmic growth lasting over 4 decades, t = 0.1 .. 1e3 (Sect. 4.2, Fig. 6)",
+                         f"2 %..98 % of the growth spans >= {MIN_DECADES:g} decades (rounds to 4 or more), >= 80 % of "
+                         "it inside 0.1 .. 1e3", f"{span:.2f} decades, {100 * frac:.1f} % inside",
+                         span >= MIN_DECADES and frac >= 0.8,
+                         "'over 4 decades' read as a 2-98 % span that rounds to 4 or more (the paper counts whole "
+                         "decades: 3 for Fig. 5b), placed where Fig. 6 shows it", mutations=(SINGLE_RATE,)))
         inc = np.diff([np.interp(x, t, mu) for x in (0.1, 1, 10, 100, 1e3)])
         ratio = inc.max() / inc.min() if inc.min() > 0 else np.inf
         one = float(s.mu_per_element)
@@ -88,20 +108,23 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                          "max/min decade increment < 2",
                          f"{ratio:.2f} (increments {', '.join(f'{x:.4f}' for x in inc)}; resolution: one element = "
                          f"{one:.2g}, smallest decade = {n_min:.0f} elements, counting noise on the ratio ~ {noise:.2f})",
-                         ratio < 2))
+                         ratio < 2, "'log-linear' read as decade increments within a factor 2",
+                         mutations=(SINGLE_RATE,)))
         dd = s.dilatation.values
         dinc = -np.diff([np.interp(x, t, dd) for x in (0.1, 1, 10, 100, 1e3)])
         dratio = dinc.max() / dinc.min() if dinc.min() > 0 else np.inf
         out.append(check(f"{inter}: log-linear: dilatation decrease per decade similar over 0.1..1e3 "
                          "(continuous variable, no contact-count quantisation)", "max/min decade decrement < 2",
-                         f"{dratio:.2f}", dratio < 2))
+                         f"{dratio:.2f}", dratio < 2, mutations=(SINGLE_RATE,)))
         sat = growth_fraction(t, mu, 0.0, 5 / lam_min)
-        out.append(check(f"{inter}: saturation near t = 5/lambda_min", ">= 95 % of growth done by 5e3",
-                         f"{100 * sat:.2f} %", sat >= 0.95))
+        out.append(check(f"{inter}: saturation near t = 5/lambda_min (Sect. 4.2: growth persists over the longest "
+                         "relaxation time)", ">= 95 % of growth done by 5e3",
+                         f"{100 * sat:.2f} %", sat >= 0.95, mutations=(SLOW_LAST,)))
         ref = float(s.mu_final_single_rate)
         out.append(check(f"{inter}: same final mu as the single-rate Table 1 material (sum A/lambda = 0.2): "
                          "the hold ends at the direct relaxed solve (compliance 1.2)",
-                         "rel. diff < 1e-6", f"{mu[-1]:.6f} vs {ref:.6f}", abs(mu[-1] / ref - 1) < 1e-6))
+                         "rel. diff < 1e-6", f"{mu[-1]:.6f} vs {ref:.6f}", abs(mu[-1] / ref - 1) < 1e-6,
+                         kind="verification"))
     return out
 
 

@@ -1,8 +1,8 @@
 """``rough-contact/fig8``: friction coefficient against nominal pressure and system size.
 
 mu_s at t = 0+ and t = 100 (Table 1 viscoelastic material) for nominal pressures 25..400 MPa,
-several sizes and surface realisations, Boussinesq and mean field (paper §4.3, Fig. 8; spec S8,
-R16: 128^2, 256^2, 512^2, 15 seeds).
+several sizes and surface realisations, Boussinesq and mean field (Sect. 4.3, Fig. 8: three system
+sizes, read as 128^2, 256^2, 512^2, and 15 realisations, as the caption says).
 
 Method
 ------
@@ -25,7 +25,7 @@ realisations (cheap: one sort per solve), at a stated resolution.
 
 Notes
 -----
-The paper (§4.3) says that "both with and without elastic interactions, the friction
+The paper (Sect. 4.3) says that "both with and without elastic interactions, the friction
 coefficient is nearly independent of the applied normal pressure". "Nearly independent" is
 read here as a relative slope of at most 5 % per doubling of the pressure (a quarter of the
 single-asperity Hertz law W^(-1/3), -21 % per doubling, against which the paper contrasts
@@ -34,7 +34,12 @@ without interaction the closed form gives -7.6 % per doubling at 100 MPa (relaxe
 system size or seed count changes: for the mean field the claim is a deviation of the paper's own
 equations, with the closed form (checked against the computation in the same run) as evidence.
 The caption's stronger reading (every size and pressure within one standard deviation of the
-mean) is reported as its own check.
+mean) is its own check, which names the (size, pressure) points that lie outside. With interaction
+it passes on the quick profile's 256^2 (6 seeds). On the full profile (128^2, 256^2, 512^2, 15
+seeds) it fails (2.3 and 2.7 standard deviations in the run of 2026-11-27): the Boussinesq mean falls
+about 3 % per doubling while the seed scatter shrinks with the size, so the points outside are at
+the large sizes and the highest pressure (256^2 and 512^2 at 400 MPa by the review of that run),
+not at 128^2, whose scatter is largest. The fail stays a fail; the page names those points.
 """
 
 from __future__ import annotations
@@ -49,7 +54,7 @@ from ...contact.rough.model import STRESS_STAR, load_from_pressure
 from ...contact.rough.solver import meanfield_solve, pk_solve
 from ...core.errors import ConfigError
 from ...reference.meanfield_rough import meanfield_mu_static, meanfield_pressure_elasticity, relaxed_compliance
-from ..base import Scenario, check, deviation, register_scenario
+from ..base import Mutation, Scenario, as_kind, check, deviation, register_scenario
 from ._common import MODEL, PARALLEL, build_model, hold, numerics, run_parallel, surface, value_at
 
 CONFIG = {
@@ -64,6 +69,13 @@ CONFIG = {
 MOVED = {"protocol.workers": "the worker processes are parallel.workers (a count >= 1), as for every scenario with a "
                              "[parallel] section; frictionlab reproduce --workers N sets it"}
 INTERACTIONS = ("boussinesq", "meanfield")
+#: the correlation length read as 50 um instead of Table 1's 10: a few asperities per patch, nearer the
+#: single-asperity Hertz law (-21 % per doubling): mu_s then falls with the pressure
+BETA_50 = Mutation("correlation length read as 50 um (Table 1: 10 um)", {"model.surface_beta": 50.0})
+#: why no mutation can make the mean field pressure independent (the deviation stands for any reading)
+MF_INSENSITIVE = ("the mean field's mu_s = tau_s Phibar(eta)/p (closed form, checked in this run) falls 7-8 % per "
+                  "doubling at any size and seed count; it reaches the 5 % bound only with C0 some 10^4 x below "
+                  "Table 1's 16, no reading of the paper")
 
 
 def _solve_seed(args: tuple) -> tuple[np.ndarray, np.ndarray]:
@@ -174,7 +186,7 @@ def _closed_form_checks(ds: xr.Dataset, lim: float) -> list:
                          "mu_s = tau_s Phibar(eta)/p (N -> infinity limit of the model's eq. 5)",
                          "|mean - closed form| <= 3 SE at every pressure, resolution 3 SE <= 3 % of mu_s",
                          "; ".join(f"{p:g} MPa: {a:.4f} vs {c:.4f}" for p, a, c in zip(P, mean, cf))
-                         + f" (3 SE <= {100 * res:.2f} %)", ok))
+                         + f" (3 SE <= {100 * res:.2f} %)", ok, kind="verification"))
         # slope: the paper's correlated surfaces (only the marginal distribution enters)
         x = ds.mu_meanfield_large.sel(age=age).values
         ns = x.shape[-1]
@@ -189,7 +201,7 @@ def _closed_form_checks(ds: xr.Dataset, lim: float) -> list:
                          f"within 3 SE; resolution 3 SE < {100 * gap:.1f} % (distance of the closed form from the "
                          f"{100 * lim:g} % bound)",
                          f"{100 * s_m:+.2f} +- {100 * s_se:.2f} % per doubling",
-                         abs(s_m - s_cf) <= 3 * s_se and 3 * s_se < gap))
+                         abs(s_m - s_cf) <= 3 * s_se and 3 * s_se < gap, kind="verification"))
     return out
 
 
@@ -201,10 +213,10 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     dm, st = float(ds.direct_mu), float(ds.stepped_mu)
     out.append(check(f"direct relaxed solve (c = {ds.attrs['c_aged']:g}) = time-stepped hold at t = {t_eval:g} "
                      "(64^2, Boussinesq, 100 MPa)", "rel. diff <= 1e-9", f"{dm:.6f} vs {st:.6f}",
-                     abs(dm / st - 1) <= 1e-9))
+                     abs(dm / st - 1) <= 1e-9, kind="verification"))
     lim = float(cfg["protocol"].get("max_rel_slope", 0.05))
     evidence = _closed_form_checks(ds, lim)
-    out += evidence
+    out += as_kind(evidence, "verification")
     for inter in ds.interaction.values:
         for var, lab in (("mu_initial", "t=0+"), ("mu_t_eval", f"t={t_eval:g}")):
             x = ds[var].sel(interaction=inter)
@@ -215,10 +227,10 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
             sl = _rel_slopes(P, xs)
             s_m = float(sl.mean())
             s_se = float(sl.std(ddof=1) / math.sqrt(sl.size)) if sl.size > 1 else math.inf
-            claim = (f"{inter} ({lab}): mu_s nearly independent of pressure (paper §4.3, 'both with and without "
-                     f"elastic interactions'), {where}")
+            claim = (f"{inter} ({lab}): mu_s nearly independent of pressure (Sect. 4.3, 'both with and without "
+                     "elastic interactions')")
             exp = f"|d ln mu / d log2 p| + 2 SE <= {100 * lim:g} % per doubling"
-            meas = f"{100 * s_m:+.2f} +- {100 * s_se:.2f} % per doubling ({sl.size} seeds)"
+            meas = f"{100 * s_m:+.2f} +- {100 * s_se:.2f} % per doubling ({where}, {sl.size} seeds)"
             amb = (f"'nearly independent' read as <= {100 * lim:g} % per doubling (Hertz single asperity: -21 %)"
                    + (f"; quick profile: {big}^2, not the paper's 512^2 (the Boussinesq slope steepens on small "
                       "patches: about -10 % per doubling at 128^2)" if inter == "boussinesq" and big < 512 else ""))
@@ -229,27 +241,43 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                                      "the paper says mu_s is nearly independent of pressure also without interaction; "
                                      "the mean-field equations give mu_s = tau_s Phibar(eta)/p exactly, "
                                      f"{100 * cf:+.1f} % per doubling ({P[0]:g}..{P[-1]:g} MPa) at any size",
-                                     ambiguity=amb))
+                                     ambiguity=amb, insensitive=MF_INSENSITIVE))
             else:
-                out.append(check(claim, exp, meas, ok, ambiguity=amb))
-            m_all = x.mean("seed")
-            sd_all = x.std("seed", ddof=1)
-            ref = float(m_all.sel(size=big).mean())
-            within = bool(np.all(np.abs(m_all.values - ref) <= sd_all.values + 1e-12))
-            worst = float(np.max(np.abs(m_all.values - ref) / np.maximum(sd_all.values, 1e-300)))
-            claim = (f"{inter} ({lab}): caption of Fig. 8 -- every (size, pressure) mean within one standard "
-                     "deviation of the grand mean")
-            meas = (f"{worst:.2f} (sizes {', '.join(str(int(n)) for n in ds['size'].values)}; "
-                    f"{ds.sizes['seed']} seeds)")
-            if inter == "meanfield" and not within:
-                cf = ds.mu_closed_form.sel(age=lab).values
-                spread = 100 * float(sd_all.sel(size=big).mean() / m_all.sel(size=big).mean())
-                out.append(deviation(claim, "max |mean - grand mean| / std <= 1", meas, evidence,
-                                     f"the caption says mu_s is independent of pressure within one standard deviation; "
-                                     f"the mean-field equations give a {100 * (cf[-1] / cf[0] - 1):+.0f} % change from "
-                                     f"{P[0]:g} to {P[-1]:g} MPa, against a seed scatter of {spread:.0f} % at {big}^2"))
-            else:
-                out.append(check(claim, "max |mean - grand mean| / std <= 1", meas, within))
+                out.append(check(claim, exp, meas, ok, ambiguity=amb,
+                                 **({"mutations": (BETA_50,)} if inter == "boussinesq" else {"insensitive": MF_INSENSITIVE})))
+            out.append(_caption_check(ds, x, inter, lab, big, evidence))
+    return out
+
+
+def _caption_check(ds: xr.Dataset, x: xr.DataArray, inter: str, lab: str, big: int, evidence: list):
+    """Fig. 8's caption: every (size, pressure) mean within one standard deviation of the grand mean;
+    the points outside are named (the size and pressure where the claim fails)."""
+    P = ds.pressure.values
+    m_all = x.mean("seed")
+    sd_all = x.std("seed", ddof=1)
+    ref = float(m_all.sel(size=big).mean())
+    dist = np.abs(m_all.values - ref) / np.maximum(sd_all.values, 1e-300)  # (size, pressure)
+    outside = [f"{int(n)}^2 at {P[j]:g} MPa ({dist[i, j]:.2f} SD)" for i, n in enumerate(ds["size"].values)
+               for j in range(len(P)) if abs(m_all.values[i, j] - ref) > sd_all.values[i, j] + 1e-12]
+    within = not outside
+    claim = (f"{inter} ({lab}): caption of Fig. 8 -- every (size, pressure) mean within one standard deviation of "
+             "the grand mean")
+    exp = "|mean - grand mean| <= one standard deviation (over the seeds) at every size and pressure"
+    meas = (f"outside: {'; '.join(outside) if outside else 'none'} (max {float(dist.max()):.2f} SD; sizes "
+            f"{', '.join(str(int(n)) for n in ds['size'].values)}^2; {ds.sizes['seed']} seeds; grand mean "
+            f"over the pressures at {big}^2)")
+    if inter == "meanfield" and not within:
+        cf = ds.mu_closed_form.sel(age=lab).values
+        spread = 100 * float(sd_all.sel(size=big).mean() / m_all.sel(size=big).mean())
+        return deviation(claim, exp, meas, evidence,
+                         f"the caption says mu_s is independent of pressure within one standard deviation; "
+                         f"the mean-field equations give a {100 * (cf[-1] / cf[0] - 1):+.0f} % change from "
+                         f"{P[0]:g} to {P[-1]:g} MPa, against a seed scatter of {spread:.0f} % at {big}^2",
+                         insensitive=MF_INSENSITIVE)
+    return check(claim, exp, meas, within,
+                 **({"mutations": (BETA_50,)} if inter == "boussinesq" else {"insensitive": MF_INSENSITIVE}))
+
+
     return out
 
 
@@ -275,7 +303,7 @@ def plot(ds: xr.Dataset):
 register_scenario(Scenario(
     name="rough-contact/fig8",
     description=("Hulikal et al. Fig. 8: mu_s vs nominal pressure 25..400 MPa for 128^2, 256^2, 512^2, 15 seeds, "
-                 "at t=0+ and t=100 (spec R16) by direct solves with the instantaneous and the relaxed "
+                 "at t=0+ and t=100 by direct solves with the instantaneous and the relaxed "
                  "compliance, Boussinesq and mean field; the mean field against its exact closed form on 512^2 "
                  "(16 seeds) and i.i.d. heights (12). Quick: Boussinesq and mean field on 256^2, 6 seeds, solver tol 1e-8 (same "
                  "contact counts as 1e-10 here)."),
