@@ -245,6 +245,28 @@ def test_index_nested_too_deep_is_a_one_line_error(tmp_path):
     with pytest.raises(DataError, match="is corrupt: nested too deep"):
         SweepStore.read_index(tmp_path / "s")
 
+
+@pytest.mark.parametrize("damage", ["truncate the segment", "lose the index"])
+def test_a_copy_of_a_segment_under_another_name_is_not_taken_for_it(tmp_path, logged, damage):
+    """Store fuzzer finds: the records in a copy's footer name the original segment; recovering them
+    checked the copy's bytes but kept the original's name, so a resume that went through left points
+    whose results were cut short, or deleted the original (the copy's records, not the file, were "used")."""
+    ref = _store(tmp_path)
+    seg = _segment(tmp_path)
+    copy = seg.with_name("s" + "0" * 16 + seg.suffix)  # sorts first
+    copy.write_bytes(seg.read_bytes())
+    if damage == "truncate the segment":
+        seg.write_bytes(seg.read_bytes()[:len(seg.read_bytes()) // 2])
+    else:
+        (tmp_path / "s" / "index.json").unlink()
+        (tmp_path / "s" / "index.crc").unlink()
+    logged.unlink()
+    again = _store(tmp_path, resume=True)
+    xr.testing.assert_identical(again, ref)
+    for x in (1.0, 2.0, 3.0, 4.0):
+        kept = SweepStore(tmp_path / "s", "toy/sweep").load_point(point_key({"toy.x": x}))
+        assert float(kept.friction_force[-1]) == pytest.approx(x * (1 - np.exp(-1)), rel=1e-15)
+
 def test_traces_reduced_and_none_keep_less(tmp_path, logged):
     long = Scenario("toy/sweep", "toy with long series", _sweep_toy.CONFIG, run=_long_run,
                                summary=_sweep_toy.summary)

@@ -491,7 +491,10 @@ class SweepStore:
 
     def _recover(self, lost: set[str]) -> None:
         """Add the records of segments the index does not know (a client killed before it journalled
-        a worker's segment), and good copies of the records in ``lost``; remove segments nothing uses."""
+        a worker's segment), and good copies of the records in ``lost``; remove segments nothing uses.
+
+        Only the records of the segment's own blobs (``seg`` its name, or None) count: a copy of a
+        segment under another name lists the original's records, which this file's bytes do not vouch for."""
         used = {str(r["seg"]) for r in self.points.values() if r.get("seg")}
         for f in sorted(self.segments_dir.glob(f"s*{SUFFIX}")):
             name = f.name[:-len(SUFFIX)]
@@ -501,7 +504,8 @@ class SweepStore:
                 recs = read_footer(f)
             except DataError:
                 recs = []
-            wanted = [(k, r) for k, r in recs if self.points.get(k, {}).get("status") != "done"
+            wanted = [(k, r) for k, r in recs if r.get("seg") in (None, name)
+                      and self.points.get(k, {}).get("status") != "done"
                       and (r.get("status") == "done" or k not in self.points)]
             bad = verify_records(f, [(k, r) for k, r in wanted if r.get("seg")]) if wanted else {}
             for key, rec in wanted:
@@ -509,7 +513,8 @@ class SweepStore:
                     continue
                 self.points[key] = rec
                 self._dirty = True
-                used.add(name)
+                if rec.get("seg"):
+                    used.add(name)
                 lost.discard(key)
                 self.repaired[:] = [(k, w) for k, w in self.repaired if k != key]
             if name not in used:
