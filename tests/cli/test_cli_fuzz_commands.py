@@ -62,7 +62,8 @@ def stops(monkeypatch):
 
     monkeypatch.setattr(validation, "check_run_settings", checked_then_stop)
     monkeypatch.setattr(SweepStore, "open", stop_open)
-    return count
+    yield count
+    print(f"inputs that reached the run: {count['run']}, the sweep's store: {count['sweep']}")  # pytest -rP shows it
 
 
 def _argv(items: list[str]) -> list[str]:
