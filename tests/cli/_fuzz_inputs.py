@@ -31,7 +31,13 @@ plausible = st.sampled_from(["1e-3", "0.5", "1", "10", "1e9", "1e10", "0", "-1",
                              "rk45", "radau", "euler", "aging", "[]", "[aging]", "[1e-6, 1e-5]", "[0.5, 2]", "true"])
 command_setting = st.one_of(st.builds(lambda k, v: f"{k}={v}", st.sampled_from(COMMAND_KEYS), plausible | value),
                             setting)
+#: numeric keys of those scenarios, and numbers: an axis that often validates
+_NUMERIC_KEYS = ["model.a", "model.b", "model.dc", "model.fc", "model.sigma0", "system.mass", "system.stiffness",
+                 "protocol.v", "integrator.dt", "drive_velocities", "stiffness_ratios"]
+_NUMBERS = st.sampled_from(["1e-6", "1e-3", "0.005", "0.02", "0.5", "1", "10", "0", "-1", "1e308"])
 command_grid = st.one_of(
+    st.builds(lambda k, a, b, n, s: f"{k}={a}:{b}:{n}{s}", st.sampled_from(_NUMERIC_KEYS), _NUMBERS, _NUMBERS,
+              st.sampled_from(["1", "2", "3"]), st.sampled_from(["", ":log"])),
     st.builds(lambda k, a, b, n, s: f"{k}={a}:{b}:{n}{s}", st.sampled_from(COMMAND_KEYS), plausible, plausible,
               st.sampled_from(["1", "2", "3", "0", "1e3", "100001", "10000000000000"]), st.sampled_from(["", ":log"])),
     st.builds(lambda k, vs: f"{k}=[{', '.join(vs)}]", st.sampled_from(COMMAND_KEYS), st.lists(plausible, max_size=3)),

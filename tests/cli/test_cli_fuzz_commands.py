@@ -116,7 +116,7 @@ def test_fuzz_run(cli, tmp_path, stops, scenario, items, quick):
 
 
 @_settings(60)
-@given(scenario, st.lists(command_grid, min_size=1, max_size=2), st.lists(command_setting, max_size=2), sweep_options)
+@given(scenario, st.lists(command_grid, min_size=1, max_size=2), st.lists(command_setting, max_size=1), sweep_options)
 def test_fuzz_sweep(cli, tmp_path, stops, scenario, grid, items, extra):
     check_sweep(cli, tmp_path, scenario, grid, items, extra)
 
@@ -141,5 +141,5 @@ def test_fuzz_stops_are_reached(cli, tmp_path, stops):
        sweep_options)
 def test_fuzz_commands_long(cli, tmp_path, stops, scenario, items, quick, grid, extra):
     check_run(cli, tmp_path, scenario, items, quick)
-    check_sweep(cli, tmp_path, scenario, grid, items, extra)
+    check_sweep(cli, tmp_path, scenario, grid, items[:1], extra)  # fewer fixed settings: more sweeps validate
     check_show(cli, scenario, items)
