@@ -9,6 +9,7 @@ request is a one-line error (exit 2) before any work.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -504,6 +505,35 @@ def test_former_internal_errors_are_one_line(scenario, setting, needle, cli, tmp
     code, out, err = cli(["run", scenario, "--quick", "--set", setting, "--out", tmp_path, "--csv", "none"])
     _one_line(code, err, needle)
 
+
+
+_STIFF_RSF = ["model.a=1e-4", "model.b=0.5", "model.dc=1e-9"]
+
+
+@pytest.mark.parametrize("form, needle", [("log", "rate_state: radau failed at t = "),
+                                          ("arcsinh", "MassSystem.preload must be finite, got inf")])
+def test_radau_on_a_stiff_rsf_spring_slider_is_one_line(form, needle, cli, tmp_path):
+    """Issue 30: radau on RSF a = 1e-4, b = 0.5, dc = 1e-9 in a spring-slider was an internal error. In
+    classic/rsf-stability (radau, mass system) the log form fails in the solver, the arcsinh form's steady
+    friction overflows (exp(mu0 / a)) before the run."""
+    sets = [a for s in [*_STIFF_RSF, f"model.form={form}"] for a in ("--set", s)]
+    code, out, err = cli(["run", "classic/rsf-stability", "--quick", *sets, "--out", tmp_path, "--csv", "none"])
+    _one_line(code, err, needle)
+
+
+def test_radau_on_a_stiff_rsf_spring_slider_api():
+    from frictionlab import simulate
+    from frictionlab.core.errors import IntegrationError
+    from frictionlab.laws import RateState
+    from frictionlab.protocols import ConstantVelocity, VelocitySteps
+    from frictionlab.systems.mass import spring_slider
+
+    law = RateState(a=1e-4, b=0.5, dc=1e-9, v0=1e-6, v_init=1e-6)
+    with pytest.raises(IntegrationError, match=r"radau failed at t = .*Required step size"):
+        simulate(law, VelocitySteps(velocities=(1e-6, 1e-5, 1e-6), durations=(10.0, 10.0, 10.0)),
+                 system=spring_slider(1e-3, 1e5), integrator="radau")
+    ds = simulate(law, ConstantVelocity(v=1e-6, duration_s=10.0), system=spring_slider(1e-3, 1e5), integrator="radau")
+    assert ds.time.values[-1] == 10.0 and all(map(math.isfinite, ds.friction_force.values))
 
 def test_save_dt_longer_than_the_run_refused_by_simulate():
     from frictionlab.core.errors import ParameterError
