@@ -120,6 +120,15 @@ def test_data_fit_scenario_records_and_prints_the_file_and_its_checksum(cli, tmp
         assert float(ds.s_data.values[-1]) == pytest.approx(11.54)  # the packaged table's 55 MeV value, not 34.62
 
 
+def test_reproduce_prints_the_data_file_each_scenario_read(cli, tmp_path):
+    import hashlib
+
+    from frictionlab.datasets import DATASET_DIR
+
+    code, out, err = cli(["reproduce", "kloss/pstar-fit", "--quick", "--out", tmp_path])
+    sha = hashlib.sha256((DATASET_DIR / PSTAR).read_bytes()).hexdigest()
+    assert f"data read: {DATASET_DIR / PSTAR} (sha256 {sha})" in " ".join(out.split()), out
+
 def test_fit_prints_and_records_the_file_it_read(cli, tmp_path):
     import hashlib
     import json
