@@ -305,6 +305,8 @@ def reproduce(
                 write_report(outcomes, stage, quick=quick, command=command, not_run=pending)  # progress, beside OUT's report
                 prog.console.print(f"{label[o.status]} " + escape(f"{sc.name} ({o.seconds:.1f} s, {counts([o]).line()})"
                                                                   + (f" -- {o.error.splitlines()[0]}" if o.error else "")))
+                if o.data_files:  # which data the result rests on (also its data/<name>.nc's data_files attribute)
+                    prog.console.print(f"     data read: {o.data_files}", markup=False, highlight=False, soft_wrap=True)
                 for c in o.checks:
                     if c.status != "pass":
                         prog.console.print(f"     {label[c.status]} " + escape(f"{c.claim}: expected {c.expected}, "

@@ -30,26 +30,12 @@ from frictionlab.scenarios import get_scenario
 from frictionlab.scenarios.config import apply_overrides, build, load_toml, parse_set
 from frictionlab.sweep.grid import parse_grid
 
+from _fuzz_inputs import grid_item, setting
+
 FAST = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                 suppress_health_check=list(HealthCheck))
 SLOW = settings(max_examples=7500, deadline=None, derandomize=True, database=None,
                 suppress_health_check=list(HealthCheck))
-
-_KEYS = ["model.a", "model.b", "model.dc", "model.law", "model.name", "model.preset", "model", "protocol",
-         "protocol.type", "protocol.velocities", "protocol.durations", "system.type", "integrator.dt",
-         "integrator.method", "integrator.save_dt", "integrator.max_points", "integrator.rtol", "integrator.dt.x",
-         "toy", "", ".", "model..a", "a.b.c.d"]
-_PIECES = ["[", "]", "{", "}", "=", ",", ".", ":", "\"", "'", "#", "\n", " ", "0", "1", "-1", "1e400", "1e-400",
-           "inf", "nan", "-inf", "true", "false", "log", "lin", "aging", "slip", "[/x]", "\x00", "\ufeff", "1979-05-27",
-           "1" + "0" * 400, "[" * 40, "]" * 40, "0x1F", "1_000", "é", "\\", "lugre", "rsf", "mass", "rk4"]
-
-text = st.lists(st.sampled_from(_PIECES) | st.text(max_size=4), max_size=12).map("".join)
-value = st.one_of(text, st.floats(allow_nan=True).map(repr), st.integers().map(str),
-                  st.lists(st.floats().map(repr) | text, max_size=4).map(lambda xs: "[" + ", ".join(xs) + "]"))
-setting = st.one_of(st.builds(lambda k, v: f"{k}={v}", st.sampled_from(_KEYS) | text, value), text)
-grid_item = st.one_of(setting, st.builds(lambda k, a, b, n, s: f"{k}={a}:{b}:{n}{s}", st.sampled_from(_KEYS),
-                                         value, value, st.integers(-3, 10 ** 13).map(str) | text,
-                                         st.sampled_from(["", ":log", ":lin", ":x", ":log:1"])))
 
 _RSF = get_scenario("classic/rsf-velocity-step").resolved_config(None, True)
 
@@ -209,7 +195,10 @@ def check_partial(value, damages) -> None:
         path.unlink()
 
 
-@pytest.mark.slow  # reason: 30 examples ran clean in seconds as a script but did not finish in 4 min under pytest: to investigate
+# 30 examples, a few seconds. It once "did not finish under pytest but ran in seconds as a script": Hypothesis
+# seeds ``derandomize`` from the test's name, so the script drew other values; this test's 14th example left a
+# record whose flipped HDF5 metadata bit made h5py loop forever (now refused by the file's checksum before the
+# HDF5 library sees it: test_security.py::test_record_that_hung_the_hdf5_library_is_refused_before_parsing).
 @settings(max_examples=30, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
 @given(record_value, st.lists(damage, min_size=1, max_size=3))
 def test_fuzz_partial_records(value, damages):

@@ -9,6 +9,7 @@ request is a one-line error (exit 2) before any work.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -119,6 +120,15 @@ def test_data_fit_scenario_records_and_prints_the_file_and_its_checksum(cli, tmp
         assert float(ds.s_data.values[-1]) == pytest.approx(11.54)  # the packaged table's 55 MeV value, not 34.62
 
 
+def test_reproduce_prints_the_data_file_each_scenario_read(cli, tmp_path):
+    import hashlib
+
+    from frictionlab.datasets import DATASET_DIR
+
+    code, out, err = cli(["reproduce", "kloss/pstar-fit", "--quick", "--out", tmp_path])
+    sha = hashlib.sha256((DATASET_DIR / PSTAR).read_bytes()).hexdigest()
+    assert f"data read: {DATASET_DIR / PSTAR} (sha256 {sha})" in " ".join(out.split()), out
+
 def test_fit_prints_and_records_the_file_it_read(cli, tmp_path):
     import hashlib
     import json
@@ -180,7 +190,7 @@ def test_partials_are_netcdf_records_not_pickles(tmp_path):
     files = _records(tmp_path)
     assert len(files) == 3 and not list(files[0].parent.glob("*.pkl"))
     with xr.open_dataset(files[0], engine="h5netcdf") as rec:  # self-describing: any NetCDF reader opens it
-        assert rec.attrs["frictionlab_partial"] == "frictionlab-partial-1" and len(rec.attrs["sha256"]) == 64
+        assert rec.attrs["frictionlab_partial"] == "frictionlab-partial-2" and len(rec.attrs["sha256"]) == 64
         assert rec.attrs["key"] == files[0].stem
     results, store, said = _resume(tmp_path)
     assert store.resumed == 3 and store.repaired == 0
@@ -218,9 +228,26 @@ def test_partial_with_every_float_scaled_is_detected_and_recomputed(tmp_path):
                 var[...] = var[...] * 1.01
     results, store, said = _resume(tmp_path)
     assert store.resumed == 2 and store.repaired == 1
-    assert any(f"partial result {victim.name} its content does not match its checksum" in s for s in said)
+    assert any(f"partial result {victim.name} its file does not match its checksum" in s for s in said)
     _assert_same_as_fresh(results)
 
+
+def test_partial_scaled_and_its_file_checksum_rewritten_is_caught_by_the_content_checksum(tmp_path):
+    import h5py
+
+    from frictionlab.scenarios.partial_record import _seal
+
+    _resume(tmp_path)
+    victim = _records(tmp_path)[0]
+    with h5py.File(victim, "r+") as f:
+        for name, var in f.items():
+            if var.dtype.kind == "f":
+                var[...] = var[...] * 1.01
+    _seal(victim)  # the file's checksum made to match the edited bytes: the value's own one still differs
+    results, store, said = _resume(tmp_path)
+    assert store.repaired == 1
+    assert any(f"partial result {victim.name} its content does not match its checksum" in s for s in said)
+    _assert_same_as_fresh(results)
 
 def test_partial_with_one_flipped_bit_is_detected_and_recomputed(tmp_path):
     import numpy as np
@@ -264,6 +291,80 @@ def test_partials_of_another_user_need_resume(tmp_path, monkeypatch, cli):
     _assert_same_as_fresh(results)
     results, store, said = _resume(tmp_path, fresh=True)  # --fresh: discarded, computed again
     assert store.resumed == 0 and store.written == 3
+
+
+# A record of [np.int64(-2362), np.int64(-622), 8981786543516328.0] under key "key", as the format 1
+# writer (no checksum of the file's bytes) wrote it, with bit 4 of byte 3303 flipped: the slow partial
+# fuzzer's example 14. Reading its attribute ``frictionlab_partial`` with h5py did not return in 5 min.
+_HUNG_HDF5 = (
+    "H4sIAAAAAAACA+1VzWvTYBh/k3Yzlm5WV7cpDmtOHrbapmnXDgcbbfeBXTvWgYiM7k2TsGDXljYOio6Jgh948KAnL5t3Dzt48OpV"
+    "8OIf4M2bl4EgwkDfzy0tm516za8lyfu87/N7vpNnc5mZPt9FH8CQJOAFAeDEL4bt4fY1318Ff0ZhLrMk9qmCKJOlR+zg7YRPBALe"
+    "DxA33rLjC5yu95DZv4ivAgiinwTMhlW2rVq1ArVSHTZsC1bIqQuCQCIKkLMkSAAOngE4fygiMv8UvgsoD5j1jtE6EYvHwSIyFhzI"
+    "KcLSXINKPNGdZcrBghlh+fsDmj8gCCT/gkDPbjMNfvcEMcnZK5eR3xghMCSBoS301CPhHVEUHVn9ybL6mOfgElHzeI+til+lfvYD"
+    "P3KwlDfssm6qGWvd0jEr8pnbdcZDqhSh+exFehJI56aLRSQdaMsCAJn5hWy+OF/Il4rp6VwWqXX2UVx686SQnrtBI3hOzYHZI/qi"
+    "d4T44OVrn90wjJLWso3mDrNXOh38dkj2mR39wl1epcXrIS7npxeygLk85XB5ec1qhtAfhqqGnc7MhHRr3ag2UQuGtLt2qFqzD7c2"
+    "YMOCWsUIhyii8RRikHdX9k5YXj8262yb9rJK58gpAQy36/HCeo4vLBuiM4h92FGG3HxxGTUsK9MQ60vuH89B2501rvegzXZ7qOQV"
+    "r8Tg8a+Jp49ejuOKdG9Fyp1hBX8I2lzZ/3r1I6bhCeFK91nH+9/jycLh2ijcpexMdimbT2dZuIMiDVeHNmwaNugGnpaDyjO51EUv"
+    "ADrm5Zi0bnna9T59uLWPo/Pn6EwF0ZgMH0xjulZr6FYVoj6nVqSTWSF5UWnL//18/9h7B7FPvUN06vieF08dD8B/k6a9n0xUKZ9e"
+    "bNTqBnpJE1cHkM41B+2G0cDJnFRG1+JV4slkNJwMo6VuxieVcCQcQTv11mQsHE2EI+rIi9fAxT9iNl3ICbwpO7+LCI7v6hj7ro5F"
+    "/9eoopYjCfQS1GJaUtUhNJLxVEJPwZSpRZW4GlVS49EYVMaVpObtmKkdoZ1q7oxbQxcuXLhw4cKFCxcuXLhw4aIb7sm2PCFXrKYt"
+    "j8ob8sRtKmiWYQU2kEi3W3UDCa5bSXpALifMhOmAvDnaVSelmPqROmalBpllGSYNGDcV1YgZyZipxuTNlc3flfvcDJ8YAAA="
+)
+
+
+def _hdf5_opened(monkeypatch) -> list:
+    """Record every file the records module hands to the HDF5 library (through h5netcdf) from now on."""
+    import h5netcdf
+
+    opened: list = []
+    real = h5netcdf.File
+
+    def spy(*args, **kw):
+        opened.append(args[0] if args else kw.get("path"))
+        return real(*args, **kw)
+
+    monkeypatch.setattr(h5netcdf, "File", spy)
+    return opened
+
+
+def test_record_that_hung_the_hdf5_library_is_refused_before_parsing(tmp_path, monkeypatch):
+    """Fuzzer find: a bit flipped in a record's HDF5 metadata made h5py loop forever (a resume would hang)."""
+    import base64
+    import gzip
+
+    from frictionlab.scenarios import partial_record as pr
+
+    path = tmp_path / "key.nc"
+    path.write_bytes(gzip.decompress(base64.b64decode("".join(_HUNG_HDF5))))
+    opened = _hdf5_opened(monkeypatch)
+    with pytest.raises(pr.RecordError, match="not a frictionlab-partial-2 record"):
+        pr.read(path, "key")
+    assert opened == []
+
+
+def test_damaged_record_bytes_never_reach_the_hdf5_library(tmp_path, monkeypatch):
+    import numpy as np
+
+    from frictionlab.scenarios import partial_record as pr
+
+    path = tmp_path / "key.nc"
+    value = [np.int64(-2362), np.int64(-622), 8981786543516328.0]
+    pr.write(path, "key", value)
+    good = path.read_bytes()
+    opened = _hdf5_opened(monkeypatch)
+    assert pr.content_hash("key", pr.read(path, "key")) == pr.content_hash("key", value)
+    assert opened  # an intact record is parsed
+    opened.clear()
+    for at in (0, 600, len(good) // 2, len(good) - 1):  # the header, the HDF5 superblock, metadata, the end
+        raw = bytearray(good)
+        raw[at] ^= 0x10
+        path.write_bytes(bytes(raw))
+        with pytest.raises(pr.RecordError, match="checksum|not a frictionlab-partial-2 record"):
+            pr.read(path, "key")
+    path.write_bytes(good[:len(good) - 100])
+    with pytest.raises(pr.RecordError, match="checksum"):
+        pr.read(path, "key")
+    assert opened == []
 
 
 def _toy_scenario_run(cfg, quick):
@@ -413,6 +514,35 @@ def test_former_internal_errors_are_one_line(scenario, setting, needle, cli, tmp
     code, out, err = cli(["run", scenario, "--quick", "--set", setting, "--out", tmp_path, "--csv", "none"])
     _one_line(code, err, needle)
 
+
+
+_STIFF_RSF = ["model.a=1e-4", "model.b=0.5", "model.dc=1e-9"]
+
+
+@pytest.mark.parametrize("form, needle", [("log", "rate_state: radau failed at t = "),
+                                          ("arcsinh", "MassSystem.preload must be finite, got inf")])
+def test_radau_on_a_stiff_rsf_spring_slider_is_one_line(form, needle, cli, tmp_path):
+    """Issue 30: radau on RSF a = 1e-4, b = 0.5, dc = 1e-9 in a spring-slider was an internal error. In
+    classic/rsf-stability (radau, mass system) the log form fails in the solver, the arcsinh form's steady
+    friction overflows (exp(mu0 / a)) before the run."""
+    sets = [a for s in [*_STIFF_RSF, f"model.form={form}"] for a in ("--set", s)]
+    code, out, err = cli(["run", "classic/rsf-stability", "--quick", *sets, "--out", tmp_path, "--csv", "none"])
+    _one_line(code, err, needle)
+
+
+def test_radau_on_a_stiff_rsf_spring_slider_api():
+    from frictionlab import simulate
+    from frictionlab.core.errors import IntegrationError
+    from frictionlab.laws import RateState
+    from frictionlab.protocols import ConstantVelocity, VelocitySteps
+    from frictionlab.systems.mass import spring_slider
+
+    law = RateState(a=1e-4, b=0.5, dc=1e-9, v0=1e-6, v_init=1e-6)
+    with pytest.raises(IntegrationError, match=r"radau failed at t = .*Required step size"):
+        simulate(law, VelocitySteps(velocities=(1e-6, 1e-5, 1e-6), durations=(10.0, 10.0, 10.0)),
+                 system=spring_slider(1e-3, 1e5), integrator="radau")
+    ds = simulate(law, ConstantVelocity(v=1e-6, duration_s=10.0), system=spring_slider(1e-3, 1e5), integrator="radau")
+    assert ds.time.values[-1] == 10.0 and all(map(math.isfinite, ds.friction_force.values))
 
 def test_save_dt_longer_than_the_run_refused_by_simulate():
     from frictionlab.core.errors import ParameterError

@@ -77,6 +77,22 @@ def test_load_height_maps(tmp_path):
         assert np.allclose(hm.heights, h - h.mean(), atol=1e-9)
 
 
+
+def test_height_map_read_is_recorded_with_its_checksum(tmp_path):
+    """A measured surface is a data file a run rests on: recorded (path, SHA-256) like the loaders' tables."""
+    import hashlib
+
+    from frictionlab.core.datafiles import files_read
+
+    h = make_surface(32, 32, seed=1)
+    np.save(tmp_path / "h.npy", h)
+    np.savetxt(tmp_path / "h.csv", h, delimiter=",")
+    with files_read() as reads:
+        for name in ("h.npy", "h.csv"):
+            load_height_map(tmp_path / name, pixel_size=1.0)
+    assert [(r.path, r.sha256) for r in reads] == [
+        (str((tmp_path / n).resolve()), hashlib.sha256((tmp_path / n).read_bytes()).hexdigest()) for n in ("h.npy", "h.csv")]
+
 def test_bad_height_maps(tmp_path):
     h = make_surface(16, 16, seed=0)
     bad = h.copy()

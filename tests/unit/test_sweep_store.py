@@ -68,6 +68,17 @@ def test_codec_round_trip_is_bit_exact():
         decode(b"\x05\x00\x00\x00{bad}")
 
 
+
+@pytest.mark.parametrize("header", [b'{"attrs": null, "vars": []}', (b'{"attrs": {}, "vars": [{"name": "a", "role": "data", "dims": [], "shape": [], '
+                                     b'"dtype": "json-str", "values": "x", "attrs": null}]}'),
+                                    b"[" * 100_000 + b"]" * 100_000])
+def test_blob_with_a_malformed_header_is_a_data_error(header):
+    """Store fuzzer finds (a blob whose checksum was forged): AttributeError, RecursionError."""
+    import struct
+
+    with pytest.raises(DataError, match="not a stored sweep point"):
+        decode(struct.pack("<I", len(header)) + header)
+
 def test_flipped_data_bit_is_found_on_resume_and_only_that_point_runs_again(tmp_path, logged):
     """Issue 30: a flipped bit in a stored result survived --resume; now its checksum fails."""
     ref = _store(tmp_path)
@@ -146,6 +157,115 @@ def test_damaged_index_is_a_one_line_error(tmp_path, cli, damage, needle):
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert code == 2 and len(lines) == 1 and lines[0].startswith("error:") and needle in lines[0], err
 
+
+
+def _rewrite_index(tmp_path, edit) -> None:
+    """Edit the index as a buggy writer or a forger would: records resealed, ``index.crc`` made to match."""
+    from frictionlab.sweep.segments import record_check
+
+    p = tmp_path / "s" / "index.json"
+    idx = json.loads(p.read_text())
+    edit(idx)
+    for k, rec in idx["points"].items():
+        rec["check"] = record_check(k, rec)
+    text = json.dumps(idx, separators=(",", ":"))
+    p.write_text(text)
+    (tmp_path / "s" / "index.crc").write_text(str(zlib.crc32(text.encode())))
+
+
+def _set_in_record(x: float, field: str, value):
+    def edit(idx):
+        rec = idx["points"][point_key({"toy.x": x})]
+        if isinstance(rec.get(field), dict) and isinstance(value, tuple):  # (name, value) inside the field
+            rec[field][value[0]] = value[1]
+        else:
+            rec[field] = value
+    return edit
+
+
+@pytest.mark.parametrize("field, value", [
+    ("off", ""),  # ValueError from int() when the segment was checked
+    ("len", None),  # TypeError
+    ("summary", ("friction_force_final", {})),  # gather: TypeError from float()
+    ("summary", ("friction_force_final", [])),  # gather: ValueError, an inhomogeneous array
+    ("summary", []),  # gather: AttributeError
+    ("units", ("friction_force_final", 3)),
+    ("traces", "fulm"),
+    ("status", None),
+])
+def test_malformed_record_with_valid_checksums_runs_its_point_again(tmp_path, logged, field, value):
+    """Store fuzzer finds: a record of the wrong shape, its checksums recomputed, was an internal error
+    (ValueError, TypeError, AttributeError) on resume or in gather; it is a damaged record now."""
+    from frictionlab.sweep import gather
+
+    ref = _store(tmp_path)
+    _rewrite_index(tmp_path, _set_in_record(2.0, field, value))
+    data = SweepStore.read_index(tmp_path / "s")
+    assert point_key({"toy.x": 2.0}) not in data["points"] and len(data["points"]) == 3
+    assert data["damaged"] == [(point_key({"toy.x": 2.0}), "malformed record")]
+    assert list(gather(tmp_path / "s").status.values) == ["done", "missing", "done", "done"]
+    logged.unlink()
+    again = _store(tmp_path, resume=True)
+    assert _computed(logged) == []  # the footer of its segment still had the good record
+    xr.testing.assert_identical(again, ref)
+
+
+@pytest.mark.parametrize("edit, needle", [
+    (lambda idx: idx.update(grid={"toy.x": None}), "its 'grid' is not a table of lists of values"),
+    (lambda idx: idx.update(grid={"toy.x": [1.0, [2.0]]}), "its 'grid' is not a table of lists of values"),
+    (lambda idx: idx.update(overrides=[]), "its 'overrides' is not a table"),
+    (lambda idx: idx.update(traces=7), "its 'traces' is 7"),
+    (lambda idx: idx.update(quick="no"), "its 'quick' is 'no'"),
+])
+def test_malformed_index_header_with_valid_checksum_is_a_one_line_error(tmp_path, cli, edit, needle):
+    """Store fuzzer find: a grid of None in an index whose CRC matched was a TypeError in gather."""
+    _store(tmp_path)
+    _rewrite_index(tmp_path, edit)
+    with pytest.raises(DataError, match=needle):
+        SweepStore.read_index(tmp_path / "s")
+    code, _, err = cli(["sweep", "plot", tmp_path / "s"])
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2 and len(lines) == 1 and needle in lines[0], err
+
+
+def test_journal_line_without_a_key_or_nested_too_deep_is_skipped(tmp_path, logged):
+    """Store fuzzer finds: a journal line ``{}`` was a KeyError; JSON nested 10^5 deep a RecursionError."""
+    ref = _store(tmp_path)
+    (tmp_path / "s" / "journal.jsonl").write_bytes(b'{"params": {}}\n' + b"[" * 100_000 + b"]" * 100_000 + b"\n")
+    data = SweepStore.read_index(tmp_path / "s")
+    assert [w for w, _ in data["damaged"]] == ["journal line 1", "journal line 2"]
+    logged.unlink()
+    xr.testing.assert_identical(_store(tmp_path, resume=True), ref)
+    assert _computed(logged) == []
+
+
+def test_index_nested_too_deep_is_a_one_line_error(tmp_path):
+    _store(tmp_path)
+    (tmp_path / "s" / "index.json").write_bytes(b"[" * 100_000 + b"]" * 100_000)
+    with pytest.raises(DataError, match="is corrupt: nested too deep"):
+        SweepStore.read_index(tmp_path / "s")
+
+
+@pytest.mark.parametrize("damage", ["truncate the segment", "lose the index"])
+def test_a_copy_of_a_segment_under_another_name_is_not_taken_for_it(tmp_path, logged, damage):
+    """Store fuzzer finds: the records in a copy's footer name the original segment; recovering them
+    checked the copy's bytes but kept the original's name, so a resume that went through left points
+    whose results were cut short, or deleted the original (the copy's records, not the file, were "used")."""
+    ref = _store(tmp_path)
+    seg = _segment(tmp_path)
+    copy = seg.with_name("s" + "0" * 16 + seg.suffix)  # sorts first
+    copy.write_bytes(seg.read_bytes())
+    if damage == "truncate the segment":
+        seg.write_bytes(seg.read_bytes()[:len(seg.read_bytes()) // 2])
+    else:
+        (tmp_path / "s" / "index.json").unlink()
+        (tmp_path / "s" / "index.crc").unlink()
+    logged.unlink()
+    again = _store(tmp_path, resume=True)
+    xr.testing.assert_identical(again, ref)
+    for x in (1.0, 2.0, 3.0, 4.0):
+        kept = SweepStore(tmp_path / "s", "toy/sweep").load_point(point_key({"toy.x": x}))
+        assert float(kept.friction_force[-1]) == pytest.approx(x * (1 - np.exp(-1)), rel=1e-15)
 
 def test_traces_reduced_and_none_keep_less(tmp_path, logged):
     long = Scenario("toy/sweep", "toy with long series", _sweep_toy.CONFIG, run=_long_run,

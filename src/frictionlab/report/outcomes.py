@@ -30,6 +30,8 @@ class ScenarioOutcome:
     seconds: float = 0.0
     error: str = ""
     references: list[str] = field(default_factory=list)
+    #: the data files the run read, ``PATH (sha256 HEX); ...`` (:func:`frictionlab.core.datafiles.describe`)
+    data_files: str = ""
 
     @property
     def paper(self) -> str:

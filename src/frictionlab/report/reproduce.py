@@ -49,6 +49,7 @@ def run_one(sc: Scenario, out: Path, quick: bool, overrides: dict | None = None,
     try:
         with partial_results(out, sc.name, trust_others=trust_others):
             ds, cfg = sc.execute(overrides, quick=quick)
+            res.data_files = str(ds.attrs.get("data_files", ""))
             res.data = write_netcdf(ds, dest / "data" / f"{slug(sc.name)}.nc")
             discard(out, sc.name)  # under the lock: no other process resumes from them meanwhile
         res.checks = sc.evaluate(ds, cfg)

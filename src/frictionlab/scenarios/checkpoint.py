@@ -33,7 +33,8 @@ result: the old files are simply not found (and are removed with the directory a
 successful run).
 
 A result is stored without pickle, as a self-describing NetCDF-4 record with the SHA-256 of its
-content (:mod:`frictionlab.scenarios.partial_record`: numbers, text, tuples/lists/dicts, numpy arrays,
+bytes (checked before the HDF5 library parses any) and of its content
+(:mod:`frictionlab.scenarios.partial_record`: numbers, text, tuples/lists/dicts, numpy arrays,
 xarray Datasets), which gives back exactly the object the run returned (a dataset with its attributes
 as they were, a tuple of arrays), so a resumed scenario is bit for bit the uninterrupted one. Reading
 a record runs no code; a record that cannot be decoded or does not match its checksum (a flipped bit,

@@ -17,18 +17,28 @@ a file runs no code whoever wrote it:
   attrs; it reads back as the same Dataset (same variables in the same order, dtypes, values bit for
   bit, attributes and encodings).
 
-The file's attribute ``sha256`` is the hash of the record's key and the canonical, type-tagged encoding
-of the value (:func:`feed`, also what keys a run). :func:`read` decodes the file, hashes what it
-decoded and raises :class:`RecordError` when the two differ (a flipped bit, an edited value, a file
-renamed to another run's key) or when the file cannot be decoded; the caller then runs the task again.
-The checksum detects damage, not a forger who rewrites it (the partial directory's owner is checked
+Two checksums, both verified by :func:`read`, which raises :class:`RecordError` when either fails or the
+file cannot be decoded (the caller then runs the task again):
+
+- the file's first 512 bytes are an HDF5 *user block* (which HDF5 and netCDF readers skip) holding the
+  format's name and the SHA-256 of every byte after it. It is checked before any byte reaches the HDF5
+  library, and the library then parses the bytes that were checked (not the file again): a flipped bit
+  in HDF5 metadata can make the library loop forever (a fuzzer found one that did not return in 5 min),
+  so damaged metadata must never be parsed;
+- the file's attribute ``sha256`` is the hash of the record's key and the canonical, type-tagged
+  encoding of the value (:func:`feed`, also what keys a run), compared with the hash of what was
+  decoded (an edited value, a file renamed to another run's key, a decoder that is not exact).
+
+The checksums detect damage, not a forger who rewrites them (the partial directory's owner is checked
 for that, :func:`frictionlab.scenarios.checkpoint.partial_results`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import re
 import struct
 from pathlib import Path
 from typing import Any
@@ -36,7 +46,10 @@ from typing import Any
 __all__ = ["FORMAT", "RecordError", "write", "read", "content_hash", "feed"]
 
 #: the ``frictionlab_partial`` attribute of a record file: the format's name and version
-FORMAT = "frictionlab-partial-1"
+FORMAT = "frictionlab-partial-2"
+#: bytes of the user block before the HDF5 data: the format's name and the SHA-256 of the rest of the file
+_BLOCK = 512
+_HEADER = re.compile(rb"(frictionlab-partial-2)\nsha256 ([0-9a-f]{64})\n\0*")
 #: dtypes stored natively (NetCDF-4 types in native byte order); anything else goes as raw bytes
 _NATIVE = {"i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8"}
 #: dtype kinds a record holds (no objects, no structured records)
@@ -192,7 +205,7 @@ def write(path: str | Path, key: str, obj: Any) -> str:
     digest = content_hash(key, obj)
     w = _Writer()
     tree = json.dumps(w.node(obj), ensure_ascii=True, separators=(",", ":")).encode("ascii")
-    with h5netcdf.File(path, "w") as f:
+    with h5netcdf.File(path, "w", userblock_size=_BLOCK) as f:
         f.attrs["frictionlab_partial"] = FORMAT
         f.attrs["key"] = key
         f.attrs["sha256"] = digest
@@ -203,7 +216,20 @@ def write(path: str | Path, key: str, obj: Any) -> str:
         f.create_variable("tree", ("tree_bytes",), data=np.frombuffer(tree, dtype=np.uint8))
         for i, a in enumerate(w.arrays):
             f.create_variable(f"a{i}", tuple(f"a{i}_{ax}" for ax in range(a.ndim)), data=a)
+    _seal(path)
     return digest
+
+
+def _seal(path: str | Path) -> None:
+    """Write the user block: the format and the SHA-256 of the bytes after it."""
+    with open(path, "r+b") as fh:
+        fh.seek(_BLOCK)
+        h = hashlib.sha256()
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+        head = FORMAT.encode() + b"\nsha256 " + h.hexdigest().encode() + b"\n"
+        fh.seek(0)
+        fh.write(head.ljust(_BLOCK, b"\0"))
 
 
 # ------------------------------------------------------------------------------------ decoding
@@ -287,8 +313,16 @@ def read(path: str | Path, key: str) -> Any:
     """
     import h5netcdf
 
+    data = Path(path).read_bytes()
+    head = _HEADER.fullmatch(data[:_BLOCK])
+    if head is None:
+        raise RecordError(f"cannot be decoded (not a {FORMAT} record)")
+    found = hashlib.sha256(memoryview(data)[_BLOCK:]).hexdigest()
+    if found != head.group(2).decode():
+        raise RecordError(f"its file does not match its checksum (sha256 {found[:12]}... read, "
+                          f"{head.group(2)[:12].decode()}... stored)")
     try:
-        with h5netcdf.File(path, "r") as f:
+        with h5netcdf.File(io.BytesIO(data), "r") as f:  # the bytes checked, not the file again
             if f.attrs.get("frictionlab_partial") != FORMAT:
                 raise RecordError(f"not a {FORMAT} file")
             if f.attrs.get("key") != key:

@@ -127,5 +127,5 @@ def decode(blob: bytes | memoryview) -> xr.Dataset:
             (coords if e["role"] == "coord" else data)[e["name"]] = xr.Variable(e["dims"], arr, attrs)
         attrs = {k: _attr_value(v) for k, v in header["attrs"].items()}
         return xr.Dataset(data, coords=coords, attrs=attrs)
-    except (struct.error, ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
-        raise DataError(f"not a stored sweep point ({type(exc).__name__}: {exc})") from None
+    except (struct.error, ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError, RecursionError) as exc:
+        raise DataError(f"not a stored sweep point ({type(exc).__name__}: {str(exc)[:200]})") from None

@@ -40,12 +40,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import DataError
-from .codec import encode
+from .codec import TRACES, encode
 
 if TYPE_CHECKING:
     import xarray as xr
 
-__all__ = ["write_segment", "read_blob", "read_footer", "record_check", "verify_records", "SUFFIX"]
+__all__ = ["write_segment", "read_blob", "read_footer", "record_check", "verify_records", "well_formed", "SUFFIX"]
 
 MAGIC = b"FLSEG2\n\0"
 END = b"FLSEGEND"
@@ -57,6 +57,35 @@ def record_check(key: str, rec: dict[str, Any]) -> int:
     """CRC-32 of ``[key, rec without its check]`` as canonical JSON."""
     body = {k: v for k, v in rec.items() if k != "check"}
     return zlib.crc32(json.dumps([key, body], sort_keys=True, allow_nan=True, separators=(",", ":")).encode())
+
+
+def well_formed(rec: Any) -> bool:
+    """Whether ``rec`` has the shape of a point record (:func:`frictionlab.sweep.store.make_record`, with
+    where its blob lies): what the store's readers index without a check of their own.
+
+    A record's checksum says it is the one written; this says it can be used, for a record whose
+    checksums were recomputed over a wrong value (a buggy writer, a forger: the store fuzzer's crafted
+    stores). Fields a former store's records lack (``traces``, ``seg``, ``check``) may be absent."""
+    if type(rec) is not dict:
+        return False
+    get = rec.get
+    summary, units, metrics, seg = get("summary"), get("units", {}), get("metrics"), get("seg")
+    if get("status") not in ("done", "failed") or type(get("params")) is not dict or type(summary) is not dict:
+        return False
+    if type(units) is not dict or type(get("error", "")) is not str or get("traces", "full") not in TRACES:
+        return False
+    if type(get("seconds", 0.0)) not in (float, int) or type(get("check", 0)) is not int:
+        return False
+    if any(v is not None and type(v) not in (float, int) for v in summary.values()):
+        return False
+    if any(type(v) is not str for v in units.values()):
+        return False
+    if metrics is not None and (type(metrics) is not list or any(type(m) is not str for m in metrics)):
+        return False
+    if seg is not None and (type(seg) is not str or any(type(get(k)) is not int or get(k) < 0
+                                                        for k in ("off", "len", "crc"))):
+        return False
+    return True
 
 
 def sealed(key: str, rec: dict[str, Any]) -> dict[str, Any]:
@@ -148,9 +177,9 @@ def read_footer(path: str | Path) -> list[tuple[str, dict[str, Any]]]:
     try:
         points = json.loads(footer)["points"]
         out = [(str(k), dict(r)) for k, r in points]
-    except (ValueError, KeyError, TypeError) as exc:
-        raise DataError(f"segment {path} has a malformed footer ({exc})") from None
-    return [(k, r) for k, r in out if r.get("check") == record_check(k, r)]
+    except (ValueError, KeyError, TypeError, RecursionError) as exc:
+        raise DataError(f"segment {path} has a malformed footer ({type(exc).__name__})") from None
+    return [(k, r) for k, r in out if well_formed(r) and r.get("check") == record_check(k, r)]
 
 
 def verify_records(path: str | Path, recs: list[tuple[str, dict[str, Any]]]) -> dict[str, str]:

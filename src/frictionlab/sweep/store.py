@@ -54,7 +54,8 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import ConfigError, DataError
 from .codec import TRACES, decode, encode, reduce_traces
 from .legacy import POINTS, check_point_file, legacy_path, read_legacy
-from .segments import SUFFIX, read_blob, read_footer, record_check, sealed, verify_records, write_segment
+from .segments import (SUFFIX, read_blob, read_footer, record_check, sealed, verify_records, well_formed,
+                       write_segment)
 
 if TYPE_CHECKING:
     import xarray as xr
@@ -143,13 +144,42 @@ def _atomic_write_text(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def _intact(key: Any, rec: Any, legacy: bool) -> bool:
-    """Whether a record read back is whole: a dict with its own checksum (a former store's: no checksum)."""
-    if not isinstance(key, str) or not isinstance(rec, dict) or not isinstance(rec.get("params"), dict):
-        return False
+def _flaw(key: Any, rec: Any, legacy: bool, whole: bool = False) -> str:
+    """Why a record read back cannot be used ("" when it can): not of a record's shape, or not the one
+    written (its own checksum fails; a former store's records have none). ``whole``: read from an
+    index whose own checksum matched (its records need no checksum each, but still the right shape)."""
+    if not isinstance(key, str) or not well_formed(rec):
+        return "malformed record"
+    if whole:
+        return ""
     if "check" not in rec:
-        return legacy
-    return rec["check"] == record_check(key, rec)
+        return "" if legacy else "record without its checksum"
+    return "" if rec["check"] == record_check(key, rec) else "record fails its checksum"
+
+
+def _json(raw: bytes) -> Any:
+    """JSON of UTF-8 ``raw``; ValueError (UnicodeDecodeError, JSONDecodeError, too deeply nested) if it is not."""
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except RecursionError:
+        raise ValueError("nested too deep") from None
+
+
+def _check_header(p: Path, data: dict[str, Any]) -> None:
+    """DataError naming the first header field of index ``p`` that is missing or of the wrong type."""
+    for field, kind in (("scenario", str), ("grid", dict), ("points", dict)):
+        if not isinstance(data.get(field), kind):
+            raise DataError(f"sweep index {p} is corrupt: its {field!r} is missing or not a {kind.__name__}")
+    if not all(isinstance(v, list) and not any(isinstance(x, (list, dict)) for x in v)
+               for v in data["grid"].values()):
+        raise DataError(f"sweep index {p} is corrupt: its 'grid' is not a table of lists of values")
+    if not isinstance(data.get("overrides", {}), dict):
+        raise DataError(f"sweep index {p} is corrupt: its 'overrides' is not a table")
+    for field, ok, want in (("traces", data.get("traces", "full") in TRACES, f"not one of {', '.join(TRACES)}"),
+                            ("quick", isinstance(data.get("quick", False), bool), "not true or false"),
+                            ("config_hash", isinstance(data.get("config_hash", ""), str), "not text")):
+        if not ok:
+            raise DataError(f"sweep index {p} is corrupt: its {field!r} is {data[field]!r:.40}, {want}")
 
 
 class SweepStore:
@@ -223,21 +253,19 @@ class SweepStore:
         p = Path(path) / INDEX
         try:
             raw = p.read_bytes()
-            data = json.loads(raw.decode("utf-8"))
+            data = _json(raw)
         except FileNotFoundError:
             raise DataError(f"{path} is not a sweep store (no {INDEX})") from None
         except IsADirectoryError:
             raise DataError(f"{path} is not a sweep store ({INDEX} is a directory)") from None
         except UnicodeDecodeError as exc:
             raise DataError(f"sweep index {p} is corrupt: not UTF-8 text (byte {exc.start})") from None
-        except json.JSONDecodeError as exc:
+        except ValueError as exc:  # JSON, or nested too deep
             raise DataError(f"sweep index {p} is corrupt: {exc}") from None
         if not isinstance(data, dict) or data.get("format") not in (FORMAT, LEGACY_FORMAT):
             fmt = data.get("format") if isinstance(data, dict) else type(data).__name__
-            raise DataError(f"{p} is not a frictionlab sweep index (format {fmt!r})")
-        for field, kind in (("scenario", str), ("grid", dict), ("points", dict)):
-            if not isinstance(data.get(field), kind):
-                raise DataError(f"sweep index {p} is corrupt: its {field!r} is missing or not a {kind.__name__}")
+            raise DataError(f"{p} is not a frictionlab sweep index (format {fmt!r:.40})")
+        _check_header(p, data)
         legacy = data["format"] == LEGACY_FORMAT
         damaged: list[tuple[str, str]] = []
         points: dict[str, dict[str, Any]] = {}
@@ -246,20 +274,21 @@ class SweepStore:
         except (OSError, ValueError):
             whole = False
         for k, rec in data["points"].items():
-            if whole or _intact(k, rec, legacy):
+            flaw = _flaw(k, rec, legacy, whole)
+            if not flaw:
                 points[k] = rec
             else:
-                damaged.append((str(k), "record fails its checksum in the index"))
+                damaged.append((str(k), flaw if flaw == "malformed record" else f"{flaw} in the index"))
         data["journalled"] = 0
         journal = Path(path) / JOURNAL
         if journal.exists():
             for i, line in enumerate(journal.read_bytes().splitlines(), 1):
                 try:
-                    rec = json.loads(line.decode("utf-8"))
-                    key = rec.pop("key") if isinstance(rec, dict) else None
-                except (ValueError, UnicodeDecodeError):  # a line cut short by a crash, a flipped byte
+                    rec = _json(line)
+                    key = rec.pop("key", None) if isinstance(rec, dict) else None
+                except ValueError:  # a line cut short by a crash, a flipped byte
                     rec, key = None, None
-                if key is not None and _intact(key, rec, legacy):
+                if key is not None and not _flaw(key, rec, legacy):
                     points[key] = rec
                     data["journalled"] += 1
                 elif line.strip():
@@ -462,7 +491,10 @@ class SweepStore:
 
     def _recover(self, lost: set[str]) -> None:
         """Add the records of segments the index does not know (a client killed before it journalled
-        a worker's segment), and good copies of the records in ``lost``; remove segments nothing uses."""
+        a worker's segment), and good copies of the records in ``lost``; remove segments nothing uses.
+
+        Only the records of the segment's own blobs (``seg`` its name, or None) count: a copy of a
+        segment under another name lists the original's records, which this file's bytes do not vouch for."""
         used = {str(r["seg"]) for r in self.points.values() if r.get("seg")}
         for f in sorted(self.segments_dir.glob(f"s*{SUFFIX}")):
             name = f.name[:-len(SUFFIX)]
@@ -472,7 +504,8 @@ class SweepStore:
                 recs = read_footer(f)
             except DataError:
                 recs = []
-            wanted = [(k, r) for k, r in recs if self.points.get(k, {}).get("status") != "done"
+            wanted = [(k, r) for k, r in recs if r.get("seg") in (None, name)
+                      and self.points.get(k, {}).get("status") != "done"
                       and (r.get("status") == "done" or k not in self.points)]
             bad = verify_records(f, [(k, r) for k, r in wanted if r.get("seg")]) if wanted else {}
             for key, rec in wanted:
@@ -480,7 +513,8 @@ class SweepStore:
                     continue
                 self.points[key] = rec
                 self._dirty = True
-                used.add(name)
+                if rec.get("seg"):
+                    used.add(name)
                 lost.discard(key)
                 self.repaired[:] = [(k, w) for k, w in self.repaired if k != key]
             if name not in used:

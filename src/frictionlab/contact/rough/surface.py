@@ -212,15 +212,21 @@ def load_height_map(path: str | Path, pixel_size: float, *, height_scale: float 
     DataError
         Missing file, not 2-D, NaN/inf heights, non-square map, zero rms.
     """
+    import io
+
+    from ...core.datafiles import note_read
+
     path = Path(path)
     if not path.exists():
         raise DataError(f"height map {str(path)!r} does not exist")
+    raw = path.read_bytes()
+    note_read(path, raw)  # the run records the surface it rests on, with the checksum of the bytes parsed
     try:
         if path.suffix == ".npy":
-            h = np.load(path, allow_pickle=False)
+            h = np.load(io.BytesIO(raw), allow_pickle=False)
         else:
             delim = "," if (delimiter is None and path.suffix.lower() == ".csv") else delimiter
-            h = np.loadtxt(path, delimiter=delim, ndmin=2)
+            h = np.loadtxt(io.StringIO(raw.decode("utf-8", "replace")), delimiter=delim, ndmin=2)
     except ValueError as exc:
         raise DataError(f"height map {path.name}: cannot parse numbers ({exc})") from None
     h = np.asarray(h, dtype=float) * float(height_scale)
