@@ -8,7 +8,10 @@ F_z = 88 N, stage at 7.5e-4 m/s, dt = 2e-5 s, output every 1 ms):
 * kernel only -- the compiled loop :func:`~frictionlab.contact.beam_network.mlbnm._mlbnm_kernel`
   called directly, its total-force history summed (the result is read);
 * end to end -- :func:`~frictionlab.contact.beam_network.mlbnm.run_mlbnm` (parameter tables,
-  kernel, labelled Dataset), its ``friction_force`` and ``iub_friction`` values summed.
+  kernel, labelled Dataset), its ``friction_force`` and ``iub_friction`` values summed;
+* C -- the same semi-implicit step in C (:mod:`frictionlab.benchmarks.c_mlbnm`, ``-O3``, no fused
+  multiply-add), the compiled-language limit of this algorithm; the row says whether its history is
+  bit-identical to the kernel's and the ratio of the kernel's time to C's (skipped without a C compiler).
 
 Each figure is the best of three runs, as CPU time of the process (robust on a shared
 machine; the wall time is at least this) and as wall time, with numba's threads set to one.
@@ -78,9 +81,35 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
                         ">= 200"))
             out.append((f"MLBNM real-time factor, end to end (run_mlbnm), {label}, wall", T / wall,
                         "sim s / wall s", ">= 200"))
+        out += _c_peer(cols, p, T, n_steps, kernel)
     finally:
         numba.set_num_threads(nt)
     return out
+
+
+def _c_peer(cols, p, T, n_steps, kernel) -> list[tuple[str, float, str, str]]:
+    """C rows: real-time factor of the C step, numba/C time ratio (interleaved runs), identical bits."""
+    from .c_loops import compiler
+    from .c_mlbnm import build_mlbnm
+
+    if compiler() is None:
+        return [("MLBNM C peer: skipped (no C compiler)", float("nan"), "", "")]
+    run_c, cmd = build_mlbnm()
+    flat = [c[0] for c in cols]
+
+    def c_run():
+        return run_c(flat, _gp(p), V, DT, n_steps, SAVE_EVERY, 1)
+
+    ref = _mlbnm_kernel(*cols, _gp(p), np.array([V]), DT, n_steps, SAVE_EVERY, 1, 1, False)[0][0]
+    same = np.array_equal(c_run(), ref)
+    c_cpu = k_cpu = math.inf
+    for _ in range(3):  # interleaved
+        c_cpu = min(c_cpu, _best(lambda: float(c_run().sum()), 1)[0])
+        k_cpu = min(k_cpu, _best(lambda: kernel(1, 1), 1)[0])
+    return [(f"MLBNM real-time factor, C peer ({cmd}), semi-implicit n_picard=1, CPU", T / c_cpu, "sim s / CPU s",
+             ""),
+            ("MLBNM kernel time / C peer time (semi-implicit n_picard=1)", k_cpu / c_cpu, "x", "<= 1.2"),
+            ("MLBNM C peer history bit-identical to the kernel's", float(same), "1 = yes", "1")]
 
 
 if __name__ == "__main__":
