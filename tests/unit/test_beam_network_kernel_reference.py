@@ -1,13 +1,14 @@
-"""The MLBNM kernel reproduces, bit for bit, the histories of the kernel before the issue-32 speed-up.
+"""The MLBNM kernel reproduces, bit for bit, the histories stored from the kernel at commit 4ae7b79.
 
 Beam-network paper (doi:10.1115/1.4042247), Sec. 3.1, eqs. 10-11: Fig. 8 case (preset
 ``vf60-calibrated``, 9 IUBs, F_z = 88 N, dt = 2e-5 s) and variants. ``REFERENCE`` holds the
 SHA-256 digest of the saved histories (total friction every step and the per-IUB friction,
-lag and velocity every 50 steps) and a few sampled values, computed with the kernel as it was
-at commit 4ae7b79 (before its per-IUB tables became separate contiguous arrays). The speed-up
-keeps every floating-point operation and its order, so the bits must not change; the sampled
-values say how far off a changed kernel is. The digests assume IEEE double arithmetic and the
-platform's libm ``exp`` (x86-64 glibc here).
+lag and velocity every 50 steps) and a few sampled values, computed with the kernel at commit
+4ae7b79 (issue 32). A speed-up of the kernel (layout, loop structure) must keep every
+floating-point operation and its order, so the bits must not change; the sampled values say
+how far off a changed kernel is. The digests assume IEEE double arithmetic without fused
+multiply-add and the platform's libm ``exp`` (x86-64 glibc here); ``python
+tests/unit/test_beam_network_kernel_reference.py`` prints the table for the kernel in the tree.
 """
 
 import hashlib
