@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["compiler", "build_loops"]
+__all__ = ["compiler", "build_library", "build_loops"]
 
 _LOOPS = r"""
 #include <math.h>
@@ -126,19 +126,12 @@ def compiler() -> str | None:
     return None
 
 
-def build_loops(law_name: str, n_states: int, flags: tuple[str, ...] = ("-O3",)) -> tuple[Any, Any, str]:
-    """``(euler, rk4, command)``: the C loops for the law ``law_name`` (a key of ``C_KERNELS``) with
-    ``n_states`` states, compiled with ``flags`` into a temporary shared library and loaded; both take
-    the numba loops' arguments (numpy arrays, C-contiguous float64). Raises ``RuntimeError`` when no
-    compiler is found or the build fails."""
-    from ..laws.c_kernels import C_KERNELS
-
+def build_library(text: str, flags: tuple[str, ...] = ("-O3",)) -> Any:
+    """The C source ``text`` compiled (``cc -std=c99 FLAGS``) into a temporary shared library, loaded
+    with ctypes. Raises ``RuntimeError`` when no compiler is found or the build fails."""
     cc = compiler()
     if cc is None:
         raise RuntimeError("no C compiler found (set CC or install cc/gcc/clang)")
-    k = C_KERNELS[law_name]
-    text = (_LOOPS.replace("NZ_VALUE", str(n_states)).replace("HELPERS", k.helpers)
-            .replace("{RATES}", "{" + k.rates + "}").replace("{FRICTION}", "{" + k.friction + "}"))
     tmp = Path(tempfile.mkdtemp(prefix="frictionlab-cloop-"))
     src, lib = tmp / "loops.c", tmp / "loops.so"
     src.write_text(text)
@@ -148,6 +141,20 @@ def build_loops(law_name: str, n_states: int, flags: tuple[str, ...] = ("-O3",))
         raise RuntimeError(f"C build failed: {r.stderr.strip()[:300]}")
     dll = ctypes.CDLL(str(lib))
     shutil.rmtree(tmp, ignore_errors=True)  # the library stays mapped
+    return dll
+
+
+def build_loops(law_name: str, n_states: int, flags: tuple[str, ...] = ("-O3",)) -> tuple[Any, Any, str]:
+    """``(euler, rk4, command)``: the C loops for the law ``law_name`` (a key of ``C_KERNELS``) with
+    ``n_states`` states, compiled with ``flags`` into a temporary shared library and loaded; both take
+    the numba loops' arguments (numpy arrays, C-contiguous float64). Raises ``RuntimeError`` when no
+    compiler is found or the build fails."""
+    from ..laws.c_kernels import C_KERNELS
+
+    k = C_KERNELS[law_name]
+    text = (_LOOPS.replace("NZ_VALUE", str(n_states)).replace("HELPERS", k.helpers)
+            .replace("{RATES}", "{" + k.rates + "}").replace("{FRICTION}", "{" + k.friction + "}"))
+    dll = build_library(text, flags)
     dp = ctypes.POINTER(ctypes.c_double)
 
     def wrap(fn: Any) -> Any:
