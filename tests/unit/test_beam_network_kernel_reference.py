@@ -52,6 +52,25 @@ def _digest(F, ff, lag, vel):
     return h.hexdigest()
 
 
+def _exp_probe() -> str:
+    """SHA-256 of the compiled code's ``exp`` (the libm numba calls) over 20,001 arguments in [-40, 40]."""
+    import numba
+
+    @numba.njit(cache=False)
+    def probe(x):
+        out = np.empty_like(x)
+        for i in range(x.size):
+            out[i] = np.exp(x[i])
+        return out
+
+    return hashlib.sha256(probe(np.linspace(-40.0, 40.0, 20001)).astype("<f8").tobytes()).hexdigest()
+
+
+#: ``_exp_probe()`` on the machine that recorded ``REFERENCE``: a libm whose ``exp`` rounds differently (another
+#: glibc, another code path chosen for the CPU) moves the chaotic stick-slip histories by design, not by a kernel change
+EXP_PROBE = "f9874cfbf022edd330a8746592ed3a9d12b7b5837e0f0e4e4bc4ca435c7e07e1"
+
+
 def _samples(F):
     idx = np.linspace(0, F.shape[1] - 1, 5).astype(int)
     return [float(F[0, i]).hex() for i in idx]
@@ -75,6 +94,9 @@ REFERENCE = {
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_kernel_matches_stored_reference(name):
+    if _exp_probe() != EXP_PROBE:
+        pytest.skip("this machine's libm exp rounds differently from the recording machine's: the stored bits do not "
+                    "apply here (tests/unit/test_bench_mlbnm_peer.py still checks the kernel bit for bit against C)")
     F, ff, lag, vel, fail = _run(*CASES[name])
     assert np.all(fail < 0)
     assert np.ptp(F[0]) > 1.0  # stick-slip, not a trivial history
@@ -90,3 +112,4 @@ if __name__ == "__main__":  # prints REFERENCE (run on the kernel whose results 
     for k in sorted(CASES):
         F, ff, lag, vel, fail = _run(*CASES[k])
         print(f"    {k!r}: ({_digest(F, ff, lag, vel)!r},\n        {_samples(F)!r}),")
+    print(f"EXP_PROBE = {_exp_probe()!r}")
