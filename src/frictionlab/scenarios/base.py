@@ -198,6 +198,16 @@ class Scenario:
         family (:data:`frictionlab.sweep.metrics.FAMILY_METRICS`)
     units : ``{dotted key: units}`` of the scenario's own keys (``drive_velocities``: ``m/s``), shown
         with a swept key (the model, protocol and system fields carry their own)
+    optional : ``{dotted key: what it does}``: keys absent from ``config`` that ``run`` reads when
+        given (e.g. an optional ``integrator.save_dt``); with the keys of ``config`` (and of its
+        quick profile) they are the keys ``--set``, ``--grid`` and scenario files may give
+    open_sections : the sections ``run`` hands whole to the library (``make_model``,
+        ``make_protocol``, ``make_system``, :func:`~frictionlab.scenarios.config.build`), so every
+        field the library knows there is read; None: ``model``, ``protocol`` and ``system`` where
+        the config names a model or a protocol/system type, and with the default ``run`` also
+        ``integrator``. Any other key of the sections is accepted only when the config (or
+        ``optional``) declares it (:meth:`refuse_unread`); the read-tracking test
+        (``tests/unit/test_scenario_keys.py``) proves that a quick run reads every declared key.
     """
 
     name: str
@@ -214,6 +224,8 @@ class Scenario:
     metrics: tuple[str, ...] = ()
     moved: dict[str, str] = field(default_factory=dict)
     units: dict[str, str] = field(default_factory=dict)
+    optional: dict[str, str] = field(default_factory=dict)
+    open_sections: tuple[str, ...] | None = None
 
     @property
     def paper(self) -> str:
@@ -231,10 +243,9 @@ class Scenario:
         return cfg
 
     def refuse_derived(self, keys: Any, how: str) -> None:
-        """Raise :class:`ConfigError` for a key (or a key under one) that ``run`` sets itself, or
-        one that moved (:attr:`moved`)."""
-        from ..core.errors import ConfigError
-
+        """Raise :class:`ConfigError` for a key (or a key under one) that ``run`` sets itself, one
+        that moved (:attr:`moved`), or one that ``run`` does not read (:meth:`refuse_unread`)."""
+        keys = list(keys)
         for key in keys:
             for old, where in self.moved.items():
                 if key == old or key.startswith(old + "."):
@@ -243,6 +254,46 @@ class Scenario:
                 if key == d or key.startswith(d + ".") or d.startswith(key + "."):
                     raise ConfigError(f"{how} {key}: {self.name} sets {d} itself, so the value would be ignored; "
                                       f"set {instead} instead")
+        self.refuse_unread(keys, how)
+
+    def library_sections(self) -> tuple[str, ...]:
+        """The sections whose every library field ``run`` reads (:attr:`open_sections`)."""
+        if self.open_sections is not None:
+            return tuple(self.open_sections)
+        from .config import SECTIONS
+
+        if self.run is None:
+            return SECTIONS
+        return tuple(s for s in SECTIONS[:3] if isinstance(self.config.get(s), dict)
+                     and ("name" if s == "model" else "type") in self.config[s])
+
+    def declared_keys(self) -> set[str]:
+        """The dotted keys of the config, of its quick profile and :attr:`optional`: what ``run`` reads
+        beyond the library fields of :meth:`library_sections`."""
+        from .config import apply_overrides, flatten
+
+        quick = apply_overrides(self.config, self.quick, strict=False) if self.quick else {}
+        return set(flatten(self.config)) | set(flatten(quick)) | set(self.optional)
+
+    def refuse_unread(self, keys: Any, how: str) -> None:
+        """Raise :class:`ConfigError` for a dotted key ``run`` would not read: a key outside
+        :meth:`library_sections` that the config does not declare (:meth:`declared_keys`), named
+        with the keys of its section and a suggestion. Keys of the library sections are checked
+        against the model, protocol, system and driver fields when they are applied."""
+        lib = self.library_sections()
+        declared = None
+        for key in keys:
+            section = str(key).split(".", 1)[0]
+            if section in lib:
+                continue
+            declared = self.declared_keys() if declared is None else declared
+            if key in declared:
+                continue
+            same = sorted(k for k in declared if k.split(".", 1)[0] == section)
+            known = (f"its [{section}] keys: {', '.join(same)}" if same else
+                     f"its sections: {', '.join(sorted({k.split('.', 1)[0] for k in declared}))}")
+            raise ConfigError(f"{how} {key}: {self.name} does not read {key}{suggest(key, same or declared)}; "
+                              f"{known}")
 
     def execute(self, overrides: dict[str, Any] | None = None, quick: bool = False) -> tuple[xr.Dataset, dict[str, Any]]:
         """Run with ``overrides``; returns ``(dataset, config used)``."""
