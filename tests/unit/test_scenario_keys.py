@@ -1,0 +1,163 @@
+"""Every key read or refused: a key a scenario's run does not read is a ConfigError before anything
+runs -- from ``--set``, a scenario TOML file, a sweep ``--grid`` and the Python API -- naming the key,
+the keys that exist and the nearest one. The read-tracking test proves the other half: a quick run
+reads every key its config declares."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+
+import pytest
+
+from frictionlab.core.errors import ConfigError
+from frictionlab.scenarios.base import Mutation, Scenario, get_scenario, scenario_names
+from frictionlab.scenarios.config import SECTIONS, flatten
+from frictionlab.scenarios.key_reads import ReadLog
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from _cli_call import call  # noqa: E402
+
+#: the overrides that exit 0 on the old code and whose value no run read
+IGNORED_BEFORE = [
+    ("classic/stribeck-curve", "integrator.dt", 1e-3),
+    ("control/canudas1995-position", "integrator.t_end", 3.0),
+    ("kloss/fig14", "integrator.t_end", 3.0),
+]
+
+
+def _boom(cfg, quick):  # a run that must never start
+    raise AssertionError("the scenario ran although a key was refused")
+
+
+def _no_run(sc: Scenario) -> Scenario:
+    """``sc`` whose run fails the test, keeping the sections it reads whole (its key policy)."""
+    return dataclasses.replace(sc, run=_boom, open_sections=sc.library_sections())
+
+
+def _bogus_keys(sc: Scenario) -> list[str]:
+    """A bogus key in every section of the config (quick profile included), and the integrator's
+    dt and t_end where the scenario does not read them."""
+    declared = sc.declared_keys()
+    sections = {k.split(".", 1)[0] for k in declared} | set(SECTIONS)
+    keys = [f"{s}.bogus_key" for s in sorted(sections)]
+    tables = {k.rsplit(".", 1)[0] for k in declared if k.count(".") >= 2}  # nested tables ([x.y])
+    keys += [f"{t}.bogus_key" for t in sorted(tables)]
+    if "integrator" not in sc.library_sections():
+        keys += [k for k in ("integrator.dt", "integrator.t_end", "integrator.save_dt") if k not in declared]
+    return keys
+
+
+@pytest.mark.parametrize("name, key, value", IGNORED_BEFORE)
+def test_ignored_override_refused_by_cli(name, key, value, capsys, tmp_path):
+    """Fails on the old code: these exited 0 and ran without reading the key."""
+    code, out = call(["run", name, "--quick", "--set", f"{key}={value}", "--out", tmp_path], capsys)
+    assert code == 2, out
+    assert out.count("\n") == 1 and f"does not read {key}" in out and "did you mean" in out
+    assert not list(tmp_path.glob("*.nc"))
+
+
+@pytest.mark.parametrize("name", scenario_names())
+def test_bogus_key_in_every_section_refused(name):
+    sc = _no_run(get_scenario(name))
+    for key in _bogus_keys(sc):
+        with pytest.raises(ConfigError, match=r"bogus_key|integrator\.(dt|t_end|save_dt)") as err:
+            sc.execute({key: 1.0}, quick=True)
+        assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("name", scenario_names())
+def test_declared_keys_accepted(name):
+    """The other side: every key the config declares is accepted by ``--set`` (its own value)."""
+    sc = get_scenario(name)
+    cfg = sc.resolved_config(quick=True)
+    values = {k: v for k, v in flatten(cfg).items() if k not in sc.derived and not any(
+        k.startswith(d + ".") for d in sc.derived)}
+    sc.refuse_derived(values, "--set")
+    sc.resolved_config(values, quick=True)
+
+
+def test_mutations_set_read_keys():
+    """A mutation's overrides are keys its scenario reads (else it would kill nothing)."""
+    found = 0
+    for name in scenario_names():
+        sc = get_scenario(name)
+        module = sys.modules[sc.run.__module__] if sc.run is not None else None
+        for value in vars(module).values() if module else ():
+            for m in value if isinstance(value, (tuple, list)) else (value,):
+                if isinstance(m, Mutation):
+                    sc.refuse_derived(list(m.overrides), "mutation")
+                    found += 1
+    assert found > 20
+
+
+def test_scenario_file_key_refused(tmp_path, capsys):
+    path = tmp_path / "s.toml"
+    path.write_text('scenario = "classic/stribeck-curve"\n[integrator]\ndriver = "rk4"\nsteps_per_tau = 20.0\n'
+                    'dt = 1e-3\n')
+    code, out = call(["run", path, "--quick", "--out", tmp_path], capsys)
+    assert code == 2 and "does not read integrator.dt" in out and str(path) in out
+
+
+def test_grid_key_refused(tmp_path, capsys):
+    code, out = call(["sweep", "kloss/fig14", "--quick", "--grid", "integrator.t_end=1,2", "--store",
+                      tmp_path / "s"], capsys)
+    assert code == 2 and "--grid integrator.t_end: kloss/fig14 does not read integrator.t_end" in out, out
+    assert not (tmp_path / "s").exists()
+
+
+def test_message_names_keys_and_suggestion():
+    with pytest.raises(ConfigError) as err:
+        get_scenario("classic/stribeck-curve").resolved_config({"sweep.nn": 3})
+    assert str(err.value) == (
+        "--set sweep.nn: classic/stribeck-curve does not read sweep.nn (did you mean 'sweep.n' or 'sweep.v_min' "
+        "or 'sweep.v_max'?); its [sweep] keys: sweep.both_signs, sweep.n, sweep.normal_force, "
+        "sweep.relaxation_times, sweep.v_max, sweep.v_min")
+
+
+def test_optional_key_accepted_and_library_fields_open():
+    sc = dataclasses.replace(get_scenario("classic/stribeck-curve"), optional={"integrator.dt": "fixed step"})
+    assert sc.resolved_config({"integrator.dt": 1e-3})["integrator"]["dt"] == 1e-3
+    # [model] goes whole to make_model: any LuGre field is read, a non-field is refused by the model
+    assert sc.resolved_config({"model.sigma1": 2.0})["model"]["sigma1"] == 2.0
+    with pytest.raises(ConfigError, match="unknown key 'model.sigmaa'"):
+        sc.resolved_config({"model.sigmaa": 2.0})
+
+
+def test_read_log_counts_lookups_and_whole_tables():
+    import copy
+
+    log = ReadLog()
+    cfg = log.track({"model": {"name": "x", "a": 1}, "integrator": {"dt": 1.0, "t_end": 2.0}, "s": {"q": {"r": 1}}})
+    dict(cfg["model"])
+    copy.deepcopy(cfg)["integrator"].get("dt")
+    cfg["s"].items()
+    assert log.unread(["model.a", "model.name", "integrator.dt", "integrator.t_end", "s.q", "s.q.r"]) == [
+        "integrator.t_end", "s.q.r"]
+    assert log.whole == {"model", "s"}
+
+
+# one quick run each; the slowest take minutes (rough contact, beam network)
+_SLOW_REASON = "runs every scenario's quick profile once (minutes in all)"
+
+
+@pytest.mark.slow  # reason: see _SLOW_REASON
+@pytest.mark.parametrize("name", scenario_names())
+def test_quick_run_reads_every_declared_key(name):
+    """Read-tracking: the run and checks of the quick profile look up every key the config declares,
+    and hand the library sections (:meth:`Scenario.library_sections`) whole to the library."""
+    sc = get_scenario(name)
+    cfg = sc.resolved_config(quick=True)
+    log = ReadLog()
+    tracked = log.track(cfg)
+    if sc.run is None:
+        from frictionlab.scenarios.config import run_config
+
+        ds = run_config(tracked, strict=True)
+    else:
+        ds = sc.run(tracked, True)
+    sc.evaluate(ds, tracked)
+    declared = set(flatten(cfg)) | set(sc.optional)
+    assert log.unread(declared) == [], f"{name} declares keys its run does not read"
+    lib = [s for s in sc.library_sections() if s in cfg]
+    assert [s for s in lib if s not in log.whole] == [], f"{name}: a library section is not handed over whole"
