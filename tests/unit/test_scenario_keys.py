@@ -140,12 +140,24 @@ def test_read_log_counts_lookups_and_whole_tables():
 # one quick run each; the slowest take minutes (rough contact, beam network)
 _SLOW_REASON = "runs every scenario's quick profile once (minutes in all)"
 
+#: declared keys a quick run may leave unread, with the reason (read by the full run only)
+READ_ONLY_SOMETIMES = {
+    "classic/rsf-data-fit": ({"fit.extensions", "fit.ext_starts"},
+                             "read only for a record whose single-state fit is not noise-limited; "
+                             "the quick profile's one record is"),
+}
+
+
+def _derived(sc: Scenario, key: str) -> bool:
+    return any(key == d or key.startswith(d + ".") for d in sc.derived)
+
 
 @pytest.mark.slow  # reason: see _SLOW_REASON
 @pytest.mark.parametrize("name", scenario_names())
 def test_quick_run_reads_every_declared_key(name):
-    """Read-tracking: the run and checks of the quick profile look up every key the config declares,
-    and hand the library sections (:meth:`Scenario.library_sections`) whole to the library."""
+    """Read-tracking: the run and checks of the quick profile look up every key the config declares
+    (but the ``derived`` ones, refused anyway), and hand the library sections
+    (:meth:`Scenario.library_sections`) whole to the library."""
     sc = get_scenario(name)
     cfg = sc.resolved_config(quick=True)
     log = ReadLog()
@@ -157,7 +169,9 @@ def test_quick_run_reads_every_declared_key(name):
     else:
         ds = sc.run(tracked, True)
     sc.evaluate(ds, tracked)
-    declared = set(flatten(cfg)) | set(sc.optional)
-    assert log.unread(declared) == [], f"{name} declares keys its run does not read"
-    lib = [s for s in sc.library_sections() if s in cfg]
-    assert [s for s in lib if s not in log.whole] == [], f"{name}: a library section is not handed over whole"
+    sometimes = READ_ONLY_SOMETIMES.get(name, (set(), ""))[0]
+    declared = {k for k in set(flatten(cfg)) | set(sc.optional) if not _derived(sc, k) and k not in sometimes}
+    unread = log.unread(declared)
+    partial = [s for s in sc.library_sections() if s in cfg and s not in log.whole]
+    assert (unread, partial) == ([], []), f"{name}: declared keys not read {unread}, library sections not " \
+                                          f"handed over whole {partial}"
