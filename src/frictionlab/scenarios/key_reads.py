@@ -33,9 +33,11 @@ class ReadLog:
         """``cfg`` as a :class:`TrackedConfig` recording into this log."""
         return TrackedConfig(cfg, "", self)
 
-    def unread(self, keys: Iterable[str]) -> list[str]:
-        """The dotted ``keys`` nobody looked up, sorted."""
-        return sorted(k for k in keys if k not in self.read)
+    def unread(self, keys: Iterable[str], optional: Iterable[str] = ()) -> list[str]:
+        """The dotted ``keys`` nobody looked up, and the ``optional`` ones (absent from the config)
+        neither looked up nor in a table handed over whole, sorted."""
+        return sorted([k for k in keys if k not in self.read] +
+                      [k for k in optional if k not in self.read and k.rsplit(".", 1)[0] not in self.whole])
 
 
 class TrackedConfig(dict):
