@@ -175,3 +175,11 @@ def test_quick_run_reads_every_declared_key(name):
     partial = [s for s in sc.library_sections() if s in cfg and s not in log.whole]
     assert (unread, partial) == ([], []), f"{name}: declared keys not read {unread}, library sections not " \
                                           f"handed over whole {partial}"
+
+
+@pytest.mark.parametrize("name", [n for n in scenario_names() if n.split("/")[0] in ("subloading", "microjunction")])
+def test_model_name_of_a_one_model_family_refused(name):
+    """These scenarios build their family's model whatever [model] name says: another name is refused
+    (before this it was accepted and ignored)."""
+    with pytest.raises(ConfigError, match="model.name = 'lugre': the .* scenarios run the"):
+        get_scenario(name).execute({"model.name": "lugre"}, quick=True)
