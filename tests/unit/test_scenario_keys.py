@@ -108,11 +108,13 @@ def test_grid_key_refused(tmp_path, capsys):
 
 def test_message_names_keys_and_suggestion():
     with pytest.raises(ConfigError) as err:
-        get_scenario("classic/stribeck-curve").resolved_config({"sweep.nn": 3})
+        get_scenario("subloading/fig6").resolved_config({"protocol.duration_s": 3.0})
     assert str(err.value) == (
-        "--set sweep.nn: classic/stribeck-curve does not read sweep.nn (did you mean 'sweep.n' or 'sweep.v_min' "
-        "or 'sweep.v_max'?); its [sweep] keys: sweep.both_signs, sweep.n, sweep.normal_force, "
-        "sweep.relaxation_times, sweep.v_max, sweep.v_min")
+        "--set protocol.duration_s: subloading/fig6 does not read protocol.duration_s (did you mean 'protocol.times' "
+        "or 'protocol.loads' or 'protocol.v'?); its [protocol] keys: protocol.loads, protocol.times, protocol.v")
+    # a key no section knows keeps the section's own message (its keys, its suggestion)
+    with pytest.raises(ConfigError, match=r"unknown key 'sweep.nn' \(did you mean 'n'\?\)"):
+        get_scenario("classic/stribeck-curve").resolved_config({"sweep.nn": 3})
 
 
 def test_optional_key_accepted_and_library_fields_open():

@@ -202,10 +202,10 @@ class Scenario:
         given (e.g. an optional ``integrator.save_dt``); with the keys of ``config`` (and of its
         quick profile) they are the keys ``--set``, ``--grid`` and scenario files may give
     open_sections : the sections ``run`` hands whole to the library (``make_model``,
-        ``make_protocol``, ``make_system``, :func:`~frictionlab.scenarios.config.build`), so every
-        field the library knows there is read; None: ``model``, ``protocol`` and ``system`` where
-        the config names a model or a protocol/system type, and with the default ``run`` also
-        ``integrator``. Any other key of the sections is accepted only when the config (or
+        ``make_protocol``, ``make_system``, :func:`~frictionlab.scenarios.config.build`, a driver
+        through ``simulate``), so every field the library knows there is read; None: ``model``
+        where the config names a model, ``protocol`` and ``system`` where it names their type,
+        ``integrator`` where it names a driver, and all four with the default ``run``. Any other key of the sections is accepted only when the config (or
         ``optional``) declares it (:meth:`refuse_unread`); the read-tracking test
         (``tests/unit/test_scenario_keys.py``) proves that a quick run reads every declared key.
     """
@@ -264,8 +264,8 @@ class Scenario:
 
         if self.run is None:
             return SECTIONS
-        return tuple(s for s in SECTIONS[:3] if isinstance(self.config.get(s), dict)
-                     and ("name" if s == "model" else "type") in self.config[s])
+        return tuple(s for s in SECTIONS if isinstance(self.config.get(s), dict)
+                     and {"model": "name", "integrator": "driver"}.get(s, "type") in self.config[s])
 
     def declared_keys(self) -> set[str]:
         """The dotted keys of the config, of its quick profile and :attr:`optional`: what ``run`` reads
@@ -289,11 +289,25 @@ class Scenario:
             declared = self.declared_keys() if declared is None else declared
             if key in declared:
                 continue
-            same = sorted(k for k in declared if k.split(".", 1)[0] == section)
+            self._refuse_unknown(key, section)
+            same = sorted(k for k in declared if k.split(".", 1)[0] == section and k not in self.derived)
             known = (f"its [{section}] keys: {', '.join(same)}" if same else
                      f"its sections: {', '.join(sorted({k.split('.', 1)[0] for k in declared}))}")
             raise ConfigError(f"{how} {key}: {self.name} does not read {key}{suggest(key, same or declared)}; "
                               f"{known}")
+
+    def _refuse_unknown(self, key: str, section: str) -> None:
+        """The error :func:`~frictionlab.scenarios.config.apply_overrides` gives ``key`` where it says
+        more than "not read": a section that is gone or unknown, a value that is not a table, a key
+        of a scenario section unknown there (a generic section's "unknown key" lists the library's
+        keys, not the run's: :meth:`refuse_unread` answers that one)."""
+        from .config import SECTIONS, apply_overrides
+
+        try:
+            apply_overrides(self.config, {key: None})
+        except ConfigError as exc:
+            if not (section in SECTIONS and str(exc).startswith("unknown key")) and "it is a table" not in str(exc):
+                raise
 
     def execute(self, overrides: dict[str, Any] | None = None, quick: bool = False) -> tuple[xr.Dataset, dict[str, Any]]:
         """Run with ``overrides``; returns ``(dataset, config used)``."""

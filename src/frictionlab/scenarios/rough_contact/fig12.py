@@ -75,5 +75,4 @@ register_scenario(Scenario(
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.slip": 40.0},
     references=REFS, slow=True,
-    open_sections=("model", "integrator"),  # [integrator] goes whole to the driver (_common.driver_options)
 ))

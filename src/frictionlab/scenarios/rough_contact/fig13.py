@@ -143,5 +143,4 @@ register_scenario(Scenario(
     quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.slip": 30.0, "protocol.sets": [[1.0, 0.1], [1.0, 1.0], [0.1, 0.1]],
            "protocol.velocities": [1.0, 10.0, 100.0], "protocol.map_set": [1.0, 1.0], **QUICK_DOUBLE},
     references=REFS, slow=True,
-    open_sections=("model", "integrator"),  # [integrator] goes whole to the driver (_common.driver_options)
 ))

@@ -345,5 +345,4 @@ register_scenario(Scenario(
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={**QUICK_BASE, "model.surface_mx": 168, "protocol.seg": 25.0, **QUICK_DOUBLE},
     references=REFS + ["Dieterich (1979), JGR 84, 2161"], slow=True,
-    open_sections=("model", "integrator"),  # [integrator] goes whole to the driver (_common.driver_options)
 ))

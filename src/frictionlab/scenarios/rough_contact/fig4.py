@@ -127,5 +127,4 @@ register_scenario(Scenario(
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={**quick_size(128), "integrator.per_decade": 8, "protocol.seeds": 3},
     references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True,
-    open_sections=("model", "integrator"),  # [integrator] goes whole to the driver (_common.driver_options)
 ))

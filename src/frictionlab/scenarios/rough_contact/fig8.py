@@ -282,5 +282,4 @@ register_scenario(Scenario(
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"protocol.sizes": [256], "protocol.seeds": 6}, moved=MOVED,
     references=["Hulikal, Lapusta & Bhattacharya (2015)", "Greenwood & Williamson (1966)"], slow=True,
-    open_sections=("model", "integrator"),  # [integrator] goes whole to the driver (_common.driver_options)
 ))
