@@ -83,21 +83,17 @@ class TrackedConfig(dict):
     def __setitem__(self, key: Any, value: Any) -> None:
         super().__setitem__(key, self._wrap(key, value))
 
-    def __iter__(self):
-        self._all()
-        return super().__iter__()
+    def _whole(name: str):  # noqa: N805 - builds the methods below
+        base = getattr(dict, name)
 
-    def keys(self):
-        self._all()
-        return super().keys()
+        def method(self: TrackedConfig):
+            self._all()
+            return base(self)
+        method.__name__ = name
+        return method
 
-    def items(self):
-        self._all()
-        return super().items()
-
-    def values(self):
-        self._all()
-        return super().values()
+    __iter__, keys, items, values = _whole("__iter__"), _whole("keys"), _whole("items"), _whole("values")
+    del _whole
 
     def __or__(self, other: Any) -> dict:
         self._all()
