@@ -205,9 +205,10 @@ class Scenario:
         ``make_protocol``, ``make_system``, :func:`~frictionlab.scenarios.config.build`, a driver
         through ``simulate``), so every field the library knows there is read; None: ``model``
         where the config names a model, ``protocol`` and ``system`` where it names their type,
-        ``integrator`` where it names a driver, and all four with the default ``run``. Any other key of the sections is accepted only when the config (or
-        ``optional``) declares it (:meth:`refuse_unread`); the read-tracking test
-        (``tests/unit/test_scenario_keys.py``) proves that a quick run reads every declared key.
+        ``integrator`` where it names a driver, and all four with the default ``run``. Any other
+        key is accepted only when the config (or ``optional``) declares it (:meth:`refuse_unread`);
+        the read-tracking test (``tests/unit/test_scenario_keys.py``) proves that a quick run reads
+        every declared key and gets these sections whole.
     """
 
     name: str
