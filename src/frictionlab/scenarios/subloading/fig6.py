@@ -141,6 +141,6 @@ register_scenario(Scenario(
                  "b = 5, 10, 20 /MPa (abscissae, start value and b are not in the paper: our reconstruction); variant L."),
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"sweep.fn_end": [0.2 * MPA, 0.5 * MPA, 1.0 * MPA], "integrator.du_max": 2e-5 * MM},
-    derived=DERIVED, open_sections=("model",),
+    derived=DERIVED, open_sections=("model", "integrator"),
     references=[REFERENCE],
 ))

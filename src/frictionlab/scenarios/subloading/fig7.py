@@ -198,5 +198,5 @@ register_scenario(Scenario(
            "sweep.strengthening_speeds": [10.0 * MM, 1000.0 * MM], "integrator.du_max": 2e-5 * MM},
     # the run builds the normal-load path A-B-C-D itself from [protocol] v, times and loads (type names it)
     derived={"protocol.type": "protocol.v, protocol.times and protocol.loads (the path A-B-C-D)"},
-    open_sections=("model",), references=[REFERENCE],
+    open_sections=("model", "integrator"), references=[REFERENCE],
 ))
