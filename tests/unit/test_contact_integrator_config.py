@@ -79,7 +79,7 @@ def test_microjunction_scenario_uses_integrator_dt():
 
     cfg = get_scenario("microjunction/cyclic-load").resolved_config({"integrator.dt": 1e-3})
     assert solver_opts(cfg)["max_step"] == 1e-3
-    with pytest.raises(ConfigError, match="integrator.dt is not used"):
+    with pytest.raises(ConfigError, match="does not read integrator.dt"):
         get_scenario("microjunction/hold-time-friction").execute({"integrator.dt": 1e-3}, quick=True)
 
 
@@ -99,7 +99,7 @@ def test_rough_static_scenario_runs_the_hold_driver_with_integrator_options():
 @pytest.mark.parametrize("name, key", [("beam-network/fig8", "allow_unstable"), ("microjunction/cyclic-load", "driver")])
 def test_scenarios_refuse_integrator_keys_their_runs_do_not_use(name, key):
     value = True if key == "allow_unstable" else "ensemble"
-    with pytest.raises(ConfigError, match=f"got {key}"):
+    with pytest.raises(ConfigError, match=f"got {key}|does not read integrator.{key}"):
         get_scenario(name).execute({f"integrator.{key}": value, "protocol.duration_s": 0.01} if name.startswith("beam")
                                    else {f"integrator.{key}": value}, quick=True)
 
@@ -126,5 +126,5 @@ def test_rough_scenarios_use_the_four_sections_and_name_their_driver():
 def test_fig3_takes_tol_from_integrator_and_refuses_other_keys():
     sc = get_scenario("rough-contact/fig3")
     assert sc.resolved_config()["integrator"] == {"tol": 1e-10}
-    with pytest.raises(ConfigError, match="takes tol only, got dt"):
+    with pytest.raises(ConfigError, match="takes tol only, got dt|does not read integrator.dt"):
         sc.execute({"integrator.dt": 1e-3}, quick=True)

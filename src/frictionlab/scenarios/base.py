@@ -198,6 +198,17 @@ class Scenario:
         family (:data:`frictionlab.sweep.metrics.FAMILY_METRICS`)
     units : ``{dotted key: units}`` of the scenario's own keys (``drive_velocities``: ``m/s``), shown
         with a swept key (the model, protocol and system fields carry their own)
+    optional : ``{dotted key: what it does}``: keys absent from ``config`` that ``run`` reads when
+        given (e.g. an optional ``integrator.save_dt``); with the keys of ``config`` (and of its
+        quick profile) they are the keys ``--set``, ``--grid`` and scenario files may give
+    open_sections : the sections ``run`` hands whole to the library (``make_model``,
+        ``make_protocol``, ``make_system``, :func:`~frictionlab.scenarios.config.build`, a driver
+        through ``simulate``), so every field the library knows there is read; None: ``model``
+        where the config names a model, ``protocol`` and ``system`` where it names their type,
+        ``integrator`` where it names a driver, and all four with the default ``run``. Any other
+        key is accepted only when the config (or ``optional``) declares it (:meth:`refuse_unread`);
+        the read-tracking test (``tests/unit/test_scenario_keys.py``) proves that a quick run reads
+        every declared key and gets these sections whole.
     """
 
     name: str
@@ -214,6 +225,8 @@ class Scenario:
     metrics: tuple[str, ...] = ()
     moved: dict[str, str] = field(default_factory=dict)
     units: dict[str, str] = field(default_factory=dict)
+    optional: dict[str, str] = field(default_factory=dict)
+    open_sections: tuple[str, ...] | None = None
 
     @property
     def paper(self) -> str:
@@ -231,10 +244,9 @@ class Scenario:
         return cfg
 
     def refuse_derived(self, keys: Any, how: str) -> None:
-        """Raise :class:`ConfigError` for a key (or a key under one) that ``run`` sets itself, or
-        one that moved (:attr:`moved`)."""
-        from ..core.errors import ConfigError
-
+        """Raise :class:`ConfigError` for a key (or a key under one) that ``run`` sets itself, one
+        that moved (:attr:`moved`), or one that ``run`` does not read (:meth:`refuse_unread`)."""
+        keys = list(keys)
         for key in keys:
             for old, where in self.moved.items():
                 if key == old or key.startswith(old + "."):
@@ -243,6 +255,60 @@ class Scenario:
                 if key == d or key.startswith(d + ".") or d.startswith(key + "."):
                     raise ConfigError(f"{how} {key}: {self.name} sets {d} itself, so the value would be ignored; "
                                       f"set {instead} instead")
+        self.refuse_unread(keys, how)
+
+    def library_sections(self) -> tuple[str, ...]:
+        """The sections whose every library field ``run`` reads (:attr:`open_sections`)."""
+        if self.open_sections is not None:
+            return tuple(self.open_sections)
+        from .config import SECTIONS
+
+        if self.run is None:
+            return SECTIONS
+        return tuple(s for s in SECTIONS if isinstance(self.config.get(s), dict)
+                     and {"model": "name", "integrator": "driver"}.get(s, "type") in self.config[s])
+
+    def declared_keys(self) -> set[str]:
+        """The dotted keys of the config, of its quick profile and :attr:`optional`: what ``run`` reads
+        beyond the library fields of :meth:`library_sections`."""
+        from .config import apply_overrides, flatten
+
+        quick = apply_overrides(self.config, self.quick, strict=False) if self.quick else {}
+        return set(flatten(self.config)) | set(flatten(quick)) | set(self.optional)
+
+    def refuse_unread(self, keys: Any, how: str) -> None:
+        """Raise :class:`ConfigError` for a dotted key ``run`` would not read: a key outside
+        :meth:`library_sections` that the config does not declare (:meth:`declared_keys`), named
+        with the keys of its section and a suggestion. Keys of the library sections are checked
+        against the model, protocol, system and driver fields when they are applied."""
+        lib = self.library_sections()
+        declared = None
+        for key in keys:
+            section = str(key).split(".", 1)[0]
+            if section in lib:
+                continue
+            declared = self.declared_keys() if declared is None else declared
+            if key in declared:
+                continue
+            self._refuse_unknown(key, section)
+            same = sorted(k for k in declared if k.split(".", 1)[0] == section and k not in self.derived)
+            known = (f"its [{section}] keys: {', '.join(same)}" if same else
+                     f"its sections: {', '.join(sorted({k.split('.', 1)[0] for k in declared}))}")
+            raise ConfigError(f"{how} {key}: {self.name} does not read {key}{suggest(key, same or declared)}; "
+                              f"{known}")
+
+    def _refuse_unknown(self, key: str, section: str) -> None:
+        """The error :func:`~frictionlab.scenarios.config.apply_overrides` gives ``key`` where it says
+        more than "not read": a section that is gone or unknown, a value that is not a table, a key
+        of a scenario section unknown there (a generic section's "unknown key" lists the library's
+        keys, not the run's: :meth:`refuse_unread` answers that one)."""
+        from .config import SECTIONS, apply_overrides
+
+        try:
+            apply_overrides(self.config, {key: None})
+        except ConfigError as exc:
+            if not (section in SECTIONS and str(exc).startswith("unknown key")) and "it is a table" not in str(exc):
+                raise
 
     def execute(self, overrides: dict[str, Any] | None = None, quick: bool = False) -> tuple[xr.Dataset, dict[str, Any]]:
         """Run with ``overrides``; returns ``(dataset, config used)``."""

@@ -128,4 +128,5 @@ register_scenario(Scenario(
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"sweep.n": 9},
     references=["Canudas de Wit et al. 1995", "Olsson et al. 1998"],
+    open_sections=("model",),  # the step of each run is tau / integrator.steps_per_tau: [integrator] is ours
 ))

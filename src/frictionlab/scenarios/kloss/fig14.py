@@ -177,4 +177,5 @@ register_scenario(Scenario(
     description=("Particle stopping under Kloss friction F_max 5.291, v_max0 0.0115 m/s, zeta 0.005, m = 1, "
                  "v(0) = 0.119/0.120/0.121 m/s, Euler 1e-5 s (Fig. 14): Bragg-like peak and its spread."),
     config=CONFIG, run=run, checks=checks, plot=plot, quick={"integrator.dt": 2e-5}, references=REFS,
+    open_sections=("model",),  # the run takes integrator.driver and dt only (its duration is the figure's)
 ))

@@ -104,4 +104,6 @@ for _tag, _v0 in (("fig4a", 0.01), ("fig4b", 1e-4)):
         description=(f"Static Kloss friction F(v) (Fig. 4{_tag[-1]}): F_max = 1, zeta = 0.5, v_max0 = {_v0:g} m/s; "
                      "Stribeck hump to F_max, Coulomb plateau 0.4706, viscous at 0."),
         config=_config(_v0), run=run, checks=functools.partial(checks, v0_printed=_v0), plot=plot, quick={"curve.n": 4001}, references=REFS,
+        # the run evaluates the static Kloss law (eq. 11) of [model] f_max, v_max0, zeta; its name is a label
+        open_sections=(), derived={"model.name": "model.f_max, model.v_max0 and model.zeta (the Kloss law of eq. 11)"},
     ))

@@ -17,7 +17,10 @@ REFERENCES = ["Goedecke 2013, Transient Effects in Friction, Appendix A (doi:10.
 
 def model_of(cfg: dict[str, Any]) -> Microjunction:
     m = dict(cfg["model"])
-    m.pop("name", None)
+    name = m.pop("name", "microjunction")
+    if name != "microjunction":  # the scenarios' checks and runs are the microjunction model's
+        raise ConfigError(f"model.name = {name!r}: the microjunction scenarios run the 'microjunction' model "
+                          "(Goedecke 2013, Appendix A); set its parameters instead")
     return make_model("microjunction", m.pop("preset", None), **m)
 
 

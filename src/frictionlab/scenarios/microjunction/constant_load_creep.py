@@ -232,4 +232,5 @@ register_scenario(Scenario(
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"loading.hold": 10.0, "loading.n_out": 61},
     references=REFERENCES,
+    optional={"integrator.dt": "caps the adaptive step [s] (_common.solver_opts)"},
 ))

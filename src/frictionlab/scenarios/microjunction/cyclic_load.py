@@ -98,4 +98,5 @@ register_scenario(Scenario(
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"loading.duration": 1.0, "loading.n_out_per_period": 60},
     references=REFERENCES,
+    optional={"integrator.dt": "caps the adaptive step [s] (_common.solver_opts)"},
 ))

@@ -123,4 +123,5 @@ register_scenario(Scenario(
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"loading.n_out_per_segment": 20},
     references=REFERENCES,
+    optional={"integrator.dt": "caps the adaptive step [s] (_common.solver_opts)"},
 ))

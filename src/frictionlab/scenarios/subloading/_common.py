@@ -20,6 +20,12 @@ REFERENCE = "Ozaki, Matsuura & Maegawa (2020), Friction 8(4) 768-783, doi:10.100
 
 
 def model_overrides(cfg: dict[str, Any]) -> dict[str, Any]:
+    """The ``[model]`` parameters set over its preset; ``name`` must be ``"subloading"`` (the scenarios
+    build the subloading model and its rate form; another name would be ignored)."""
+    name = cfg["model"].get("name", "subloading")
+    if name != "subloading":
+        raise ConfigError(f"model.name = {name!r}: the subloading scenarios run the 'subloading' model (Ozaki et al. "
+                          "2020) and its rate form; set its parameters instead")
     return {k: v for k, v in cfg["model"].items() if k not in ("name", "preset")}
 
 

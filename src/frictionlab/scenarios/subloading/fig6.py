@@ -29,7 +29,8 @@ CONFIG = {
     # RK4 on the rate form with the normal-stress rate as input, slip increments du [m]
     "reference": {"driver": "rate_reference", "du": 2e-6 * MM},
 }
-DERIVED = {"model.b": "sweep.b"}
+# the run builds the normal-load path A-B-C-D itself from [protocol] v, times and loads (type names it)
+DERIVED = {"model.b": "sweep.b", "protocol.type": "protocol.v, protocol.times and protocol.loads (the path A-B-C-D)"}
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
@@ -140,6 +141,6 @@ register_scenario(Scenario(
                  "b = 5, 10, 20 /MPa (abscissae, start value and b are not in the paper: our reconstruction); variant L."),
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"sweep.fn_end": [0.2 * MPA, 0.5 * MPA, 1.0 * MPA], "integrator.du_max": 2e-5 * MM},
-    derived=DERIVED,
+    derived=DERIVED, open_sections=("model", "integrator"),
     references=[REFERENCE],
 ))

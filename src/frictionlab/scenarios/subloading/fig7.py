@@ -196,5 +196,7 @@ register_scenario(Scenario(
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"sweep.fn_end": [0.2 * MPA, 0.5 * MPA, 1.0 * MPA], "sweep.weakening_speeds": [0.01 * MM, 1.0 * MM],
            "sweep.strengthening_speeds": [10.0 * MM, 1000.0 * MM], "integrator.du_max": 2e-5 * MM},
-    references=[REFERENCE],
+    # the run builds the normal-load path A-B-C-D itself from [protocol] v, times and loads (type names it)
+    derived={"protocol.type": "protocol.v, protocol.times and protocol.loads (the path A-B-C-D)"},
+    open_sections=("model", "integrator"), references=[REFERENCE],
 ))

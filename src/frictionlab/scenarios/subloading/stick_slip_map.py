@@ -85,7 +85,7 @@ from scipy.optimize import brentq
 from ...core.errors import ConfigError
 from ...laws.subloading import Subloading, c_from_mm_mpa
 from ..base import Mutation, Scenario, check, register_scenario
-from ._common import MM, MPA, REFERENCE, models, protocol_from, run_integrator, swept_model_key
+from ._common import MM, MPA, REFERENCE, model_overrides, models, protocol_from, run_integrator, swept_model_key
 
 __all__ = ["critical_stiffness", "critical_c", "linear_coefficients", "POINT"]
 
@@ -227,6 +227,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     from ...sweep import run_sweep
 
     mp = cfg["map"]
+    model_overrides(cfg)  # a [model] name the points would refuse one by one is refused here, once
     point_cfg = {k: copy.deepcopy(v) for k, v in cfg.items() if k != "map"}
     point_cfg["point"] = dict(POINT_CONFIG["point"])
     sc = Scenario(POINT.name, POINT.description, point_cfg, run=_run_point, summary=_summary,
