@@ -17,6 +17,8 @@ tolerance study (contact set and dilatation vs tol).
   boundary uses the exact uniform-pixel kernel, compared with ours in ``kernel="patch"`` mode.
 * Static ageing 256^2, six decades (1e-4 .. 1e2) at 40 log steps per decade.
 * Time per warm-started step at 128^2 .. 1024^2 (should grow like N log N).
+* ``--peers``: the peers' kind of problem (self-affine surface, 3-4 % contact), CPU ratios to
+  tamaas, memory and agreement (:mod:`frictionlab.benchmarks.rough_peers`).
 
 Tolerances differ by definition between codes: ours is the relative L1 change of the forces per
 iteration; tamaas' is its own complementarity error; contactmechanics' are penetration/force
@@ -266,6 +268,13 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
         out.append((f"warm step {k}^2 (c: 1 -> 1.01)", time.perf_counter() - t, "s",
                     f"{r1.iterations} it, {r1.products} products; N log N scaling"))
     return out
+
+
+def run_peers(quick: bool) -> list[tuple[str, float, str, str]]:
+    """The peers' problem (``frictionlab bench rough_contact --peers``; :mod:`.rough_peers`)."""
+    from frictionlab.benchmarks.rough_peers import run_peers as rows
+
+    return rows(quick)
 
 
 if __name__ == "__main__":
