@@ -389,7 +389,7 @@ def bench(
             from .core.errors import suggest
 
             raise ConfigError(f"unknown benchmark {name!r}{suggest(name, list(found))}; known: {', '.join(found)}")
-        found = {name: found[name]}
+        every, found = found, {name: found[name]}
     t = Table(title="frictionlab benchmarks")
     for col in ("benchmark", "metric", "value", "unit", "target"):
         t.add_column(col)
@@ -398,7 +398,7 @@ def bench(
         if peers and not hasattr(mod, "run_peers"):
             if name is not None:
                 raise ConfigError(f"benchmark {bname!r} has no peer comparison (--peers); "
-                                  f"those that have: {', '.join(_with_peers(found, path is None)) or 'none'}")
+                                  f"those that have: {', '.join(_with_peers(every, path is None)) or 'none'}")
             continue
         _say(f"running {f.stem} ..." if path is None else f"running {f} ...")
         for metric, value, unit, target in (mod.run_peers(quick=quick) if peers else mod.run(quick=quick)):
