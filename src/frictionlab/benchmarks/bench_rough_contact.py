@@ -72,22 +72,26 @@ def _cm(h, W, periodic):
     return time.perf_counter() - t, float((np.asarray(r.jac) > 0).mean()), int(getattr(r, "nit", -1))
 
 
+def status(key: str) -> float:
+    """``key`` of ``/proc/self/status`` in MiB (``VmRSS``, ``VmHWM``)."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) / 1024
+    raise OSError(f"{key} not in /proc/self/status")
+
+
+def rss() -> float:
+    """The RSS [MiB] after resetting the kernel's high-water mark (``/proc/self/clear_refs``)."""
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")
+    return status("VmRSS")
+
+
 def _mem_child(kind: str, n: int) -> None:
     """Child process: peak RSS growth [MiB] of one 100 MPa periodic solve over the RSS after
     set-up (printed with the peak). The kernel's high-water mark is reset before the solve
-    (``/proc/self/clear_refs``), so import-time peaks do not count."""
-
-    def status(key: str) -> float:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith(key + ":"):
-                    return int(line.split()[1]) / 1024
-        raise OSError(f"{key} not in /proc/self/status")
-
-    def rss() -> float:
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-        return status("VmRSS")
+    (:func:`rss`), so import-time peaks do not count."""
 
     h = make_surface(n, n, seed=0)
     W = load_from_pressure(100e6, n, n)

@@ -118,20 +118,12 @@ def _fft_pair(n: int) -> float:
 def _mem_child(kind: str, n: int) -> None:
     """Child process: peak RSS growth [MiB] of one solve over the RSS after set-up (the
     high-water mark reset before the solve, so import and compile peaks do not count)."""
-
-    def status(key: str) -> float:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith(key + ":"):
-                    return int(line.split()[1]) / 1024
-        raise OSError(f"{key} not in /proc/self/status")
+    from frictionlab.benchmarks.bench_rough_contact import rss, status
 
     h, pm = peers_problem(n)
     fn = {"pk_solve": lambda a, b: _ours(a, b, None), "solve_contact": _solve_contact, "tamaas": _tamaas}[kind]
     fn(h[:32, :32] - h[:32, :32].max(), pm)  # compile, import
-    with open("/proc/self/clear_refs", "w") as f:
-        f.write("5")
-    before = status("VmRSS")
+    before = rss()
     fn(h, pm)
     print(f"{max(status('VmHWM') - before, 0.0):.1f}")
 
