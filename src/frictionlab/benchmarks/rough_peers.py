@@ -186,7 +186,7 @@ def _size(n: int, problem, label: str, memory: bool) -> list[tuple[str, float, s
             out.append((f"{tag}: {k} CPU", med[k], "s", "; ".join(extra)))
         if memory and k in ("pk_solve", "solve_contact", "tamaas"):
             out.append((f"{tag}: {k} solve peak RSS growth (fresh process)", _memory(k, n), "MiB",
-                        "<= tamaas (issue 32)"))
+                        "<= tamaas (issue 32)" if k in OURS else "-"))
     if ref is None:
         out.append((f"{tag}: tamaas", float("nan"), "-", "not installed (pip install frictionlab[peers])"))
     if "ContactMechanics" not in codes:
