@@ -359,6 +359,11 @@ def _load_benchmark(name: str, f: Path, packaged: bool):
     return mod
 
 
+def _with_peers(found: dict[str, Path], packaged: bool) -> list[str]:
+    """Names of the benchmarks with a peer comparison (``run_peers``)."""
+    return [b for b, f in found.items() if hasattr(_load_benchmark(b, f, packaged), "run_peers")]
+
+
 @app.command()
 def bench(
     name: Annotated[Optional[str], typer.Argument(help="benchmark name (bench_<name>.py of the package, or of --path); "
@@ -367,6 +372,9 @@ def bench(
     path: Annotated[Optional[Path], typer.Option(
         "--path", help="run the bench_*.py files of this directory instead of the packaged benchmarks "
                        "(they run as your code: name only a directory you trust)")] = None,
+    peers: Annotated[bool, typer.Option(
+        "--peers", help="the benchmark's comparison with peer codes on their kind of problem instead of its "
+                        "own rows (rough_contact: tamaas, ContactMechanics when installed)")] = False,
 ) -> None:
     """Print benchmark figures (times, rates, ratios against targets).
 
@@ -383,14 +391,19 @@ def bench(
             from .core.errors import suggest
 
             raise ConfigError(f"unknown benchmark {name!r}{suggest(name, list(found))}; known: {', '.join(found)}")
-        found = {name: found[name]}
+        every, found = found, {name: found[name]}
     t = Table(title="frictionlab benchmarks")
     for col in ("benchmark", "metric", "value", "unit", "target"):
         t.add_column(col)
     for bname, f in found.items():
         mod = _load_benchmark(bname, f, packaged=path is None)
+        if peers and not hasattr(mod, "run_peers"):
+            if name is not None:
+                raise ConfigError(f"benchmark {bname!r} has no peer comparison (--peers); "
+                                  f"those that have: {', '.join(_with_peers(every, path is None)) or 'none'}")
+            continue
         _say(f"running {f.stem} ..." if path is None else f"running {f} ...")
-        for metric, value, unit, target in mod.run(quick=quick):
+        for metric, value, unit, target in (mod.run_peers(quick=quick) if peers else mod.run(quick=quick)):
             t.add_row(*map(escape, (bname, str(metric), f"{value:.4g}" if isinstance(value, (int, float)) else str(value),
                                     str(unit), str(target))))
     console.print(t)

@@ -184,8 +184,11 @@ def test_steady_sliding_iterations_per_step():
     assert its.mean() <= 6.5
 
 
+@pytest.mark.parametrize("R", [2, 4, 6])
 @pytest.mark.parametrize("periodic", [False, True])
-def test_windowed_correction_is_the_truncated_kernel(periodic):
+def test_windowed_correction_is_the_truncated_kernel(periodic, R):
+    # periodic rows: R = 2, 4 take the contiguous runs split where the column wraps (2R + 1 <= 10
+    # columns), R = 6 the per-element wrap (a window wider than the grid adds wrapped offsets twice)
     rng = np.random.default_rng(5)
     shape = (13, 10)
     base = BoussinesqFFT(*shape, periodic=periodic)
@@ -193,7 +196,6 @@ def test_windowed_correction_is_the_truncated_kernel(periodic):
     ii = np.array([0, 6, 12, 3], dtype=np.int64)
     jj = np.array([9, 0, 4, 5], dtype=np.int64)
     vals = rng.standard_normal(4)
-    R = 2
     got = np.zeros(shape)
     op.add_local(got, ii, jj, vals, 4, R, factor=1.5)
     kr = base.kernel_real()

@@ -17,6 +17,8 @@ tolerance study (contact set and dilatation vs tol).
   boundary uses the exact uniform-pixel kernel, compared with ours in ``kernel="patch"`` mode.
 * Static ageing 256^2, six decades (1e-4 .. 1e2) at 40 log steps per decade.
 * Time per warm-started step at 128^2 .. 1024^2 (should grow like N log N).
+* ``--peers``: the peers' kind of problem (self-affine surface, 3-4 % contact), CPU ratios to
+  tamaas, memory and agreement (:mod:`frictionlab.benchmarks.rough_peers`).
 
 Tolerances differ by definition between codes: ours is the relative L1 change of the forces per
 iteration; tamaas' is its own complementarity error; contactmechanics' are penetration/force
@@ -70,22 +72,26 @@ def _cm(h, W, periodic):
     return time.perf_counter() - t, float((np.asarray(r.jac) > 0).mean()), int(getattr(r, "nit", -1))
 
 
+def status(key: str) -> float:
+    """``key`` of ``/proc/self/status`` in MiB (``VmRSS``, ``VmHWM``)."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) / 1024
+    raise OSError(f"{key} not in /proc/self/status")
+
+
+def rss() -> float:
+    """The RSS [MiB] after resetting the kernel's high-water mark (``/proc/self/clear_refs``)."""
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")
+    return status("VmRSS")
+
+
 def _mem_child(kind: str, n: int) -> None:
     """Child process: peak RSS growth [MiB] of one 100 MPa periodic solve over the RSS after
     set-up (printed with the peak). The kernel's high-water mark is reset before the solve
-    (``/proc/self/clear_refs``), so import-time peaks do not count."""
-
-    def status(key: str) -> float:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith(key + ":"):
-                    return int(line.split()[1]) / 1024
-        raise OSError(f"{key} not in /proc/self/status")
-
-    def rss() -> float:
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-        return status("VmRSS")
+    (:func:`rss`), so import-time peaks do not count."""
 
     h = make_surface(n, n, seed=0)
     W = load_from_pressure(100e6, n, n)
@@ -266,6 +272,13 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
         out.append((f"warm step {k}^2 (c: 1 -> 1.01)", time.perf_counter() - t, "s",
                     f"{r1.iterations} it, {r1.products} products; N log N scaling"))
     return out
+
+
+def run_peers(quick: bool) -> list[tuple[str, float, str, str]]:
+    """The peers' problem (``frictionlab bench rough_contact --peers``; :mod:`.rough_peers`)."""
+    from frictionlab.benchmarks.rough_peers import run_peers as rows
+
+    return rows(quick)
 
 
 if __name__ == "__main__":

@@ -117,12 +117,16 @@ class ClusterPreconditioner:
         self.dinv = (1.0 / (c * self.kr[0, 0] + self.extra) if self.has_extra
                      else np.array([1.0 / (c * self.kr[0, 0])]))
 
-    def build(self, p: np.ndarray) -> None:
+    def build(self, p: np.ndarray, limit: int | None = None) -> None:
         """Blocks of the contact set ``p > 0`` (flat ``p``) and their Cholesky factors
-        (``mark`` flags the elements in a block)."""
+        (``mark`` flags the elements in a block). ``limit``: cut every cluster at this many
+        elements for this build (a cheaper build: the solver's cold starts), else the
+        preconditioner's ``block`` / ``whole``."""
+        block, whole = (self.block, self.whole) if limit is None else (min(self.block, int(limit)),
+                                                                        min(self.whole, int(limit)))
         old = (self.order, self.starts, self.moff, self.mats)
         self.order, self.starts, self.moff, mats = self._old
-        nb, need = _nb_blocks(p, self.nx, self.ny, self.periodic, self.block, self.whole, self.order,
+        nb, need = _nb_blocks(p, self.nx, self.ny, self.periodic, block, whole, self.order,
                               self.starts, self.moff, self.mark)
         if mats.size < need:
             mats = np.empty(max(need, int(1.25 * mats.size)))

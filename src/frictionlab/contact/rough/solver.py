@@ -56,7 +56,12 @@ identical, forces within the tolerance); 2-2.5x fewer iterations for cold solves
 fewer per sliding step (128^2-256^2: 17-20 -> 6-7 at tol 1e-6). A re-activated element takes
 the step :math:`-\tau r_i/M_{ii}` (the preconditioner of an isolated element).
 ``SolveResult.info`` reports ``preconditioner_builds`` and ``approximate_corrections``.
-The preconditioned iteration's vector work runs on the list of contact elements (1-10 % of
+A cold solve (no warm start) changes its contact set in most iterations: its builds cut the
+clusters into blocks small enough that one build costs at most 0.4 of a product
+(:func:`_cold_block`) and rebuild on a 20 % drift of the set (5 % once it settled); with the
+sliding blocks (128-256 elements) a 512^2 cold solve at 3.5 % contact spent 75 % of its time in
+24 builds and ran 3x slower than without the preconditioner (issue 32; ``frictionlab bench
+rough_contact --peers``). The preconditioned iteration's vector work runs on the list of contact elements (1-10 % of
 the grid at 100 MPa) and of the free elements with a negative residual; the grid is passed
 once for the residual and once for the carried product per iteration (the masked grid loops
 took about 15 % of a 512^2 sliding step; 60 % of that now); same iterates bit for bit.
@@ -912,6 +917,19 @@ class _IntoAdapter:
 #: contact-set drift (fraction of the contact elements changed since the last build) that
 #: triggers a rebuild of the preconditioner before the set has settled
 REBUILD_FRACTION = 0.05
+#: cold solves (no warm start; issue 32): blocks cut at ``m`` elements such that a build
+#: (~|S| m^2 flops) costs at most ``COLD_BUILD_SHARE`` of a product (5 n log2 n for the ``n``
+#: transform points; :func:`_cold_block`), rebuilt when the
+#: contact set has drifted by ``COLD_REBUILD_FRACTION`` of its elements, or by
+#: ``COLD_REBUILD_SETTLED`` once it has settled. A cold start changes the contact set in most
+#: iterations and each rebuild with the sliding blocks (128-256 elements: ~|S| 128^2 flops) cost
+#: 10-15 products at 3.5 % contact; measured, periodic 512^2, tol 1e-6, CPU s (iterations,
+#: builds): self-affine surface at 3.5 % contact 1.9 s (46, 24) -> 0.47 s (52, 13), no
+#: preconditioner 0.61 s (88); Gaussian surface at 100 MPa 0.27 s (18, 10) -> 0.20 s (27, 7),
+#: none 0.28 s (45). ``frictionlab bench rough_contact --peers``
+COLD_BUILD_SHARE = 0.4
+COLD_REBUILD_FRACTION = 0.2
+COLD_REBUILD_SETTLED = 0.05
 
 
 def _preconditioner(op: Any, shape: tuple[int, int]) -> ClusterPreconditioner:
@@ -935,6 +953,15 @@ def _preconditioner(op: Any, shape: tuple[int, int]) -> ClusterPreconditioner:
             pass
         return pc
     return ClusterPreconditioner(op, shape)
+
+
+def _cold_block(op: Any, shape: tuple[int, int], n_contact: int) -> int:
+    """Block size of a cold solve's preconditioner builds: a build of ``n_contact`` elements in
+    blocks of ``m`` (~``n_contact m^2`` flops) within ``COLD_BUILD_SHARE`` of one product
+    (~``5 n log2 n`` for ``n`` transform points: 4x the grid for the finite patch); at least 16."""
+    base = getattr(op, "base", op)
+    nt = math.prod(getattr(base, "_shape", shape))
+    return int(max(16, math.sqrt(COLD_BUILD_SHARE * 5.0 * nt * math.log2(max(nt, 2)) / max(n_contact, 1))))
 
 
 def _local_radius(cap: int, n: int, k: int, shape: tuple[int, int]) -> int:
@@ -980,6 +1007,9 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pr
     stale = False
     n_local = 0
     pc = _preconditioner(op, shape) if precondition else None
+    # cold solves: small blocks and fewer rebuilds (COLD_BLOCK); warm starts (sliding, holds):
+    # the preconditioner's own blocks, rebuilt on any settled change
+    rb_fraction, rb_settled = (COLD_REBUILD_FRACTION, COLD_REBUILD_SETTLED) if cold else (REBUILD_FRACTION, 0.0)
     if pc is not None:
         z = np.zeros(n)
         r.fill(0.0)  # read (masked) outside the contact lists: finite values there
@@ -991,7 +1021,7 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pr
         nSp = 0
         nU = 0
         if pc.nb == 0:
-            pc.build(p1)
+            pc.build(p1, limit=_cold_block(op, shape, nL) if cold else None)
             pending = 0
         else:
             # a reused preconditioner keeps the blocks of the previous solve's final contact
@@ -1057,7 +1087,7 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pr
             # iteration) or when it has drifted by REBUILD_FRACTION of the contact elements;
             # stale blocks are still a valid (SPD) preconditioner in between
             pending += k
-            rebuild = pending > 0 and (k == 0 or pending > REBUILD_FRACTION * nS)
+            rebuild = pending > 0 and ((k == 0 and pending > rb_settled * nS) or pending > rb_fraction * nS)
         since += 1
         exact = not stale
         approx = k > cap and local and (n_local == 0 or stale)
@@ -1084,7 +1114,7 @@ def _pk_numba(op, g, W, p, tol, max_iter, step, time, raise_on_fail, refresh, pr
             op.add_sparse(Mp2, ci[:k] // shape[1], ci[:k] % shape[1], cv, k)
         delta = 0.0 if (nO > 0 or tau <= 0.0 or rebuild or (not exact and not stale)) else 1.0
         if rebuild:
-            pc.build(p1)
+            pc.build(p1, limit=_cold_block(op, shape, nL) if cold else None)
             pending = 0
         if err < tol and exact and not stale:
             break
