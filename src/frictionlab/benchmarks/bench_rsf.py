@@ -19,7 +19,7 @@ more until read), rsfmodel's ``model.results.friction``. Figures:
 * fresh process (:func:`frictionlab.benchmarks.bench_fresh.run_rsf`): a new interpreter per run,
   imports + the run + reading the result + exit, ours and rsfmodel alternating, medians; ours once
   with a cold compile cache;
-* agreement: the largest |mu ours - mu rsfmodel| over the 4001 samples.
+* agreement: the largest ``|mu ours - mu rsfmodel|`` over the 4001 samples.
 
 rsfmodel (github.com/jrleeman/rsfmodel) is an optional peer, found on ``PYTHONPATH=/dir/holding/rsfmodel``;
 without it only our own figures are printed. Its ``solve`` calls ``scipy.integrate.cumtrapz``

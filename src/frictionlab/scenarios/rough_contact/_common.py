@@ -30,7 +30,10 @@ def quick_size(n: int) -> dict[str, int]:
 def build_model(cfg: dict[str, Any], **over: Any) -> RoughContact:
     """The scenario's model: ``[model]`` (preset, physics and surface geometry) with ``over`` applied."""
     m = dict(cfg["model"])
-    m.pop("name", None)
+    name = m.pop("name", "rough_contact")
+    if name != "rough_contact":
+        raise ConfigError(f"model.name = {name!r}: the rough-contact scenarios run the 'rough_contact' model "
+                          "(Hulikal, Lapusta & Bhattacharya); set its parameters instead")
     preset = m.pop("preset", None)
     m.update(over)
     for k in ("lams", "As"):
