@@ -185,3 +185,32 @@ def test_record_compilations_names_each_compiled_function():
     assert [n for n in names if n.endswith("freshly_defined")] == [freshly_defined.py_func.__qualname__]
     freshly_defined(2)  # the same types: no second compilation
     assert len([n for n in names if n.endswith("freshly_defined")]) == 1
+
+
+def test_cache_writable_by_others_is_not_used(tmp_path):
+    """A cache directory another user can write (a shared /tmp) could hold a planted module or numba index
+    (which numba unpickles): the loops then compile privately and nothing is read from it (fails on the old
+    code: the world-writable directory was used)."""
+    root = tmp_path / "shared"
+    (root / "jit").mkdir(parents=True)
+    for d in (root, root / "jit"):
+        d.chmod(0o777)
+    result = _result(_run_simulate(root))
+    assert "_local" in result["module"]  # bound through the private directory
+    assert not list((root / "jit").glob("*/frictionlab_jit_*.py"))
+
+
+def test_planted_generated_module_is_not_imported(tmp_path):
+    """A generated module whose text differs from what this code generates is never executed (fails on the old
+    code: any file under the expected name was imported)."""
+    first = _result(_run_simulate(tmp_path))
+    generated = sorted((tmp_path / "jit").glob("*/frictionlab_jit_fixed_step_*.py"))
+    assert generated
+    marker = tmp_path / "planted-ran"
+    for path in generated:
+        path.write_text(f"open({str(marker)!r}, 'w').write('x')\n" + path.read_text())
+        for stale in path.parent.glob("__pycache__/*"):
+            stale.unlink()
+    again = _result(_run_simulate(tmp_path))
+    assert not marker.exists()
+    assert again["F"] == first["F"]
