@@ -197,3 +197,15 @@ def test_model_name_of_a_one_model_family_refused(name):
     (before this it was accepted and ignored)."""
     with pytest.raises(ConfigError, match=r"model\.name( = 'lugre': the .* scenarios run the|: \S+ does not read model\.name)"):
         get_scenario(name).execute({"model.name": "lugre"}, quick=True)
+
+
+def test_a_declared_table_set_whole_is_accepted():
+    """rough-contact/fig14 declares protocol.sets.red/.blue; its mutations (and a user) set the table whole:
+    refused before this fix ('does not read protocol.sets'), so two of its mutations could not run."""
+    sc = get_scenario("rough-contact/fig14")
+    sets = sc.config["protocol"]["sets"]
+    sc.refuse_derived(["protocol.sets"], "--set")  # no error
+    cfg = sc.resolved_config({"protocol.sets": dict(sets)}, quick=True)
+    assert cfg["protocol"]["sets"] == sets
+    with pytest.raises(ConfigError, match="does not read protocol.setz"):
+        sc.refuse_derived(["protocol.setz"], "--set")

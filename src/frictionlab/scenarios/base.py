@@ -288,8 +288,8 @@ class Scenario:
             if section in lib:
                 continue
             declared = self.declared_keys() if declared is None else declared
-            if key in declared:
-                continue
+            if key in declared or any(k.startswith(key + ".") for k in declared):
+                continue  # a declared key, or a declared table set whole (``protocol.sets = {...}``)
             self._refuse_unknown(key, section)
             same = sorted(k for k in declared if k.split(".", 1)[0] == section and k not in self.derived)
             known = (f"its [{section}] keys: {', '.join(same)}" if same else
