@@ -42,6 +42,7 @@ def _ours(h, W, periodic, tol, kernel="point"):
     pk_solve(StepOperator(BoussinesqFFT(32, 32)), h[:32, :32], W * 32 * 32 / h.size, tol=1e-3)  # compile
     t = time.perf_counter()
     r = pk_solve(op, h, W, tol=tol)
+    float(np.asarray(r.p).sum())  # the result is read inside the timing, as the peers' below
     return time.perf_counter() - t, r
 
 
@@ -55,7 +56,8 @@ def _tamaas(h, W):
     solver = tm.PolonskyKeerRey(model, h.copy(), 1e-6)
     t = time.perf_counter()
     solver.solve(W / h.size)
-    return time.perf_counter() - t, float((np.asarray(model.traction) > 0).mean())
+    area = float((np.asarray(model.traction) > 0).mean())  # the result read inside the timing
+    return time.perf_counter() - t, area
 
 
 def _cm(h, W, periodic):
@@ -69,7 +71,8 @@ def _cm(h, W, periodic):
     topo = Topography(h, (float(n), float(n)), periodic=periodic)
     t = time.perf_counter()
     r = constrained_conjugate_gradients(sub, topo, external_force=W, pentol=1e-6, forcetol=1e-6, thermotol=1e-6)
-    return time.perf_counter() - t, float((np.asarray(r.jac) > 0).mean()), int(getattr(r, "nit", -1))
+    area = float((np.asarray(r.jac) > 0).mean())  # the result read inside the timing
+    return time.perf_counter() - t, area, int(getattr(r, "nit", -1))
 
 
 def status(key: str) -> float:
