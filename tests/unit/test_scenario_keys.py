@@ -209,3 +209,11 @@ def test_a_declared_table_set_whole_is_accepted():
     assert cfg["protocol"]["sets"] == sets
     with pytest.raises(ConfigError, match="does not read protocol.setz"):
         sc.refuse_derived(["protocol.setz"], "--set")
+
+
+def test_a_misspelt_key_inside_a_table_set_whole_is_refused():
+    """Accepting a declared table set whole must not carry a misspelt key inside it along unread."""
+    sc = get_scenario("rough-contact/fig14")
+    sets = dict(sc.config["protocol"]["sets"])
+    with pytest.raises(ConfigError, match="protocol.sets.gren"):
+        sc.resolved_config({"protocol.sets": {**sets, "gren": sets["red"]}}, quick=True)

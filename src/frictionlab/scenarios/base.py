@@ -239,7 +239,12 @@ class Scenario:
         if quick and self.quick:
             cfg = apply_overrides(cfg, self.quick, strict=False)
         if overrides:
-            self.refuse_derived(overrides, "--set")
+            from .config import flatten
+
+            # a table set whole is checked key by key: a misspelt key inside it is refused, not carried along
+            keys = [k2 for k, v in overrides.items()
+                    for k2 in ([f"{k}.{sub}" for sub in flatten(v)] if isinstance(v, dict) and v else [k])]
+            self.refuse_derived(keys, "--set")
             cfg = apply_overrides(cfg, overrides)
         return cfg
 
