@@ -9,7 +9,7 @@ from frictionlab.solve.convergence import check_convergence, relative_change
 from frictionlab.core.registry import make_model
 from frictionlab.protocols import ConstantVelocity
 from frictionlab.scenarios import get_scenario
-from frictionlab.scenarios.config import apply_overrides, build
+from frictionlab.solve.config import apply_overrides, build
 
 MINE = ["classic/stribeck-curve", "classic/rsf-slide-hold-slide", "classic/spring-slider-stick-slip",
         "classic/rsf-stability", "classic/dahl-hysteresis"]

@@ -12,7 +12,7 @@ import pytest
 
 from frictionlab.core.errors import ConfigError
 from frictionlab.scenarios.base import Scenario, get_scenario, scenario_names
-from frictionlab.scenarios.config import SECTIONS, flatten
+from frictionlab.solve.config import SECTIONS, flatten
 from frictionlab.scenarios.key_reads import ReadLog
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
@@ -177,7 +177,7 @@ def test_quick_run_reads_every_declared_key(name):
     log = ReadLog()
     tracked = log.track(cfg)
     if sc.run is None:
-        from frictionlab.scenarios.config import run_config
+        from frictionlab.solve.config import run_config
 
         ds = run_config(tracked, strict=True)
     else:

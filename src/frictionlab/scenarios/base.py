@@ -180,7 +180,7 @@ class Scenario:
     name : ``<paper>/<experiment>``
     description : what it reproduces (figure, parameters, protocol choices)
     config : default nested configuration; ``--set a.b=value`` edits it
-    run : ``run(config, quick) -> Dataset``; defaults to :func:`frictionlab.scenarios.config.run_config`
+    run : ``run(config, quick) -> Dataset``; defaults to :func:`frictionlab.solve.config.run_config`
     checks : ``checks(ds, config) -> list[Check]``
     plot : ``plot(ds) -> matplotlib Figure``
     quick : dotted-key overrides applied for ``--quick`` runs
@@ -202,7 +202,7 @@ class Scenario:
         given (e.g. an optional ``integrator.save_dt``); with the keys of ``config`` (and of its
         quick profile) they are the keys ``--set``, ``--grid`` and scenario files may give
     open_sections : the sections ``run`` hands whole to the library (``make_model``,
-        ``make_protocol``, ``make_system``, :func:`~frictionlab.scenarios.config.build`, a driver
+        ``make_protocol``, ``make_system``, :func:`~frictionlab.solve.config.build`, a driver
         through ``simulate``), so every field the library knows there is read; None: ``model``
         where the config names a model, ``protocol`` and ``system`` where it names their type,
         ``integrator`` where it names a driver, and all four with the default ``run``. Any other
@@ -233,13 +233,13 @@ class Scenario:
         return self.name.split("/", 1)[0]
 
     def resolved_config(self, overrides: dict[str, Any] | None = None, quick: bool = False) -> dict[str, Any]:
-        from .config import apply_overrides
+        from ..solve.config import apply_overrides
 
         cfg = copy.deepcopy(self.config)
         if quick and self.quick:
             cfg = apply_overrides(cfg, self.quick, strict=False)
         if overrides:
-            from .config import flatten
+            from ..solve.config import flatten
 
             # a table set whole is checked key by key: a misspelt key inside it is refused, not carried along
             keys = [k2 for k, v in overrides.items()
@@ -266,7 +266,7 @@ class Scenario:
         """The sections whose every library field ``run`` reads (:attr:`open_sections`)."""
         if self.open_sections is not None:
             return tuple(self.open_sections)
-        from .config import SECTIONS
+        from ..solve.config import SECTIONS
 
         if self.run is None:
             return SECTIONS
@@ -276,7 +276,7 @@ class Scenario:
     def declared_keys(self) -> set[str]:
         """The dotted keys of the config, of its quick profile and :attr:`optional`: what ``run`` reads
         beyond the library fields of :meth:`library_sections`."""
-        from .config import apply_overrides, flatten
+        from ..solve.config import apply_overrides, flatten
 
         quick = apply_overrides(self.config, self.quick, strict=False) if self.quick else {}
         return set(flatten(self.config)) | set(flatten(quick)) | set(self.optional)
@@ -303,11 +303,11 @@ class Scenario:
                               f"{known}")
 
     def _refuse_unknown(self, key: str, section: str) -> None:
-        """The error :func:`~frictionlab.scenarios.config.apply_overrides` gives ``key`` where it says
+        """The error :func:`~frictionlab.solve.config.apply_overrides` gives ``key`` where it says
         more than "not read": a section that is gone or unknown, a value that is not a table, a key
         of a scenario section unknown there (a generic section's "unknown key" lists the library's
         keys, not the run's: :meth:`refuse_unread` answers that one)."""
-        from .config import SECTIONS, apply_overrides
+        from ..solve.config import SECTIONS, apply_overrides
 
         try:
             apply_overrides(self.config, {key: None})
@@ -317,7 +317,7 @@ class Scenario:
 
     def execute(self, overrides: dict[str, Any] | None = None, quick: bool = False) -> tuple[xr.Dataset, dict[str, Any]]:
         """Run with ``overrides``; returns ``(dataset, config used)``."""
-        from .config import run_config
+        from ..solve.config import run_config
 
         from ..core.datafiles import describe, files_read
 
@@ -352,7 +352,7 @@ def _discover() -> None:
     _DISCOVERED = True
     pkg = importlib.import_module("frictionlab.scenarios")
     for mod in pkgutil.walk_packages(pkg.__path__, "frictionlab.scenarios."):
-        if mod.name.rsplit(".", 1)[-1] not in ("base", "config"):
+        if mod.name.rsplit(".", 1)[-1] != "base":
             importlib.import_module(mod.name)
 
 
@@ -398,7 +398,7 @@ def load_scenario(target: str) -> Scenario:
     from dataclasses import replace
     from pathlib import Path
 
-    from .config import _clean, apply_overrides, expand_preset, flatten, load_toml
+    from ..solve.config import _clean, apply_overrides, expand_preset, flatten, load_toml
 
     if not (target.endswith(".toml") or Path(target).is_file()):
         return get_scenario(target)

@@ -21,7 +21,7 @@ import xarray as xr
 from ...plot import plt
 from ...reference import kloss as ref
 from ..base import Mutation, Scenario, check, deviation, register_scenario
-from ..config import run_config
+from ...solve.config import run_config
 from ._common import REFS, law_of, rel
 
 THETA = 0.0873

@@ -31,7 +31,7 @@ from ..systems.base import _SYSTEMS, make_system, system_names
 if TYPE_CHECKING:
     import xarray as xr
 
-    from ..solve.drivers import Driver
+    from .drivers import Driver
 
 __all__ = ["SECTIONS", "INTEGRATOR_KEYS", "parse_set", "flatten", "apply_overrides", "load_toml", "dump_toml", "build",
            "run_config", "config_driver", "expand_preset", "MOVED_SECTIONS", "refuse_moved_sections"]
@@ -126,7 +126,7 @@ def config_driver(cfg: dict[str, Any]) -> Driver:
     """The driver a config runs: ``[integrator] driver``, else the model's default for its system."""
     if "model" not in cfg or "name" not in cfg["model"]:
         raise ConfigError("config needs a [model] table with a 'name'")
-    from ..solve.drivers import default_driver, driver_for
+    from .drivers import default_driver, driver_for
 
     cls = get_model_class(cfg["model"]["name"])
     integ = cfg.get("integrator") or {}
@@ -163,7 +163,7 @@ def _refuse_driver_option_as_model_key(section: str, node: dict[str, Any], key: 
     """A ``model.X`` where X is an option of one of the model's drivers (numerics that left the model)."""
     if section != "model" or not isinstance(node.get("name"), str):
         return
-    from ..solve.drivers import drivers_for
+    from .drivers import drivers_for
 
     owners = [d.name for d in drivers_for(get_model_class(node["name"])).values() if leaf in d.options]
     if owners:
@@ -361,7 +361,7 @@ def build(cfg: dict[str, Any]):
     integ = dict(cfg.get("integrator") or {})
     integ.pop("driver", None)
     common = {k: integ.pop(k) for k in ("dt", "t_end", "save_dt") if k in integ}
-    from ..solve.drivers import check_options
+    from .drivers import check_options
 
     options = check_options(drv, integ)
     given = {k: v for k, v in options.items() if k in integ}
@@ -376,7 +376,7 @@ def run_config(cfg: dict[str, Any], *, strict: bool = False) -> xr.Dataset:
     """
     if strict:
         check_sections(cfg)
-    from ..solve import simulate
+    from .simulate import simulate
 
     model, protocol, system, integ = build(cfg)
     driver = integ.pop("driver")
