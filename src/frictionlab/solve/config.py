@@ -187,6 +187,11 @@ def apply_overrides(cfg: dict[str, Any], overrides: dict[str, Any], strict: bool
     cfg = copy.deepcopy(cfg)
     for key, value in overrides.items():
         parts = key.split(".")
+        if strict and parts[0] in ("runs", "axes") and isinstance(cfg.get(parts[0]), dict):
+            _check_study_key(cfg, parts, value)
+            strict_here = False  # checked against the run's (or the base's) sections just now
+        else:
+            strict_here = strict
         node = cfg
         for i, part in enumerate(parts[:-1]):
             if part in node and not isinstance(node[part], dict):
@@ -195,15 +200,15 @@ def apply_overrides(cfg: dict[str, Any], overrides: dict[str, Any], strict: bool
             if part not in node:
                 if i == 0:
                     refuse_moved_sections([part])
-                if strict and i == 0 and part not in SECTIONS:
+                if strict_here and i == 0 and part not in SECTIONS:
                     raise ConfigError(f"unknown config section {part!r} in {key!r}{suggest(part, list(node))}; sections: {', '.join(k for k, v in node.items() if isinstance(v, dict))}")
                 node = node.setdefault(part, {})
             else:
                 node = node[part]
         leaf = parts[-1]
-        if strict and len(parts) == 1 and leaf not in node:
+        if strict_here and len(parts) == 1 and leaf not in node:
             raise ConfigError(f"unknown config key {key!r}{suggest(leaf, list(node))}")
-        if strict and len(parts) >= 2 and leaf not in node:
+        if strict_here and len(parts) >= 2 and leaf not in node:
             allowed = _allowed_keys(parts[0], node, cfg) if len(parts) == 2 else None
             if allowed is None:
                 allowed = list(node)
@@ -213,7 +218,7 @@ def apply_overrides(cfg: dict[str, Any], overrides: dict[str, Any], strict: bool
         if isinstance(node.get(leaf), dict) and not isinstance(value, dict):
             raise ConfigError(f"cannot set {key!r} to {value!r}: it is a table; set its keys instead "
                               f"(e.g. {key}.{next(iter(node[leaf]), 'name')}=...)")
-        if strict and leaf in node and node[leaf] is not None and value is not None:
+        if strict_here and leaf in node and node[leaf] is not None and value is not None:
             old = node[leaf]
             if isinstance(old, bool) != isinstance(value, bool) or (
                 isinstance(old, (int, float)) and not isinstance(old, bool) and not isinstance(value, (int, float))
@@ -221,6 +226,38 @@ def apply_overrides(cfg: dict[str, Any], overrides: dict[str, Any], strict: bool
                 raise ConfigError(f"{key} = {value!r} has the wrong type: expected {type(old).__name__} like {old!r}")
         node[leaf] = value
     return cfg
+
+
+def _check_study_key(cfg: dict[str, Any], parts: list[str], value: Any) -> None:
+    """Validate ``runs.LABEL.SECTION.KEY`` against that run's merged config and ``axes.SECTION.KEY``
+    (a list) against the base config, as :func:`apply_overrides` checks a run configuration's keys
+    (a study, :mod:`frictionlab.solve.study`)."""
+    from .study import merge_run
+
+    base = {s: cfg[s] for s in SECTIONS if isinstance(cfg.get(s), dict)}
+    key = ".".join(parts)
+    if parts[0] == "runs":
+        runs = cfg["runs"]
+        if len(parts) < 3 or parts[1] not in runs:
+            label = parts[1] if len(parts) > 1 else ""
+            raise ConfigError(f"{key}: no run {label!r}{suggest(label, list(runs))}; runs: {', '.join(runs)}; "
+                              "set runs.LABEL.SECTION.KEY")
+        if parts[2] not in SECTIONS or len(parts) < 4:
+            raise ConfigError(f"{key}: a run's keys are runs.{parts[1]}.SECTION.KEY with SECTION one of "
+                              f"{', '.join(SECTIONS)}{suggest(parts[2], SECTIONS)}")
+        merged = merge_run(base, {s: t for s, t in runs[parts[1]].items() if isinstance(t, dict)})
+        apply_overrides(merged, {".".join(parts[2:]): value})
+        return
+    if len(parts) < 3 or parts[1] not in SECTIONS:
+        raise ConfigError(f"{key}: an axis is axes.SECTION.KEY = [values] with SECTION one of {', '.join(SECTIONS)}"
+                          f"{suggest(parts[1] if len(parts) > 1 else '', SECTIONS)}")
+    if not isinstance(value, list) or not value:
+        raise ConfigError(f"{key} = {value!r} must be a non-empty list of values"[:200])
+    runs = [t for t in (cfg.get("runs") or {}).values() if isinstance(t, dict)] or [{}]
+    for run in runs:  # an axis applies to every run: each must have the key
+        merged = merge_run(base, {s: t for s, t in run.items() if isinstance(t, dict)})
+        for v in value:
+            apply_overrides(merged, {".".join(parts[1:]): v})
 
 
 #: largest scenario TOML file read (a scenario file is a few kB; this bounds a mistaken or hostile one)
