@@ -136,3 +136,7 @@ def test_a_study_larger_than_the_grid_limit_is_refused_before_anything_is_built(
     cfg["axes"] = {"protocol": {"v": [1e-3] * 1001}, "model": {"sigma0": [1e5] * 1000}}
     with pytest.raises(ConfigError, match="1,001,000 runs .* more than the 1,000,000 allowed"):
         Study.from_config(cfg).points()
+
+
+def test_a_study_without_sections_has_no_runs():
+    assert Study.from_config({"analysis": {"n": 3}}).execute().points == []

@@ -175,6 +175,8 @@ class Study:
         """
         self._check_shape()
         self._unread_base_keys()
+        if not self.base and not self.runs:
+            return []  # nothing to simulate: a scenario whose post step is the experiment (a data fit)
         labels = list(self.runs) or [""]
         keys = list(self.axes)
         out = []
