@@ -196,7 +196,7 @@ def test_quick_run_reads_every_declared_key(name):
 def test_model_name_of_a_one_model_family_refused(name):
     """These scenarios build their family's model whatever [model] name says: another name is refused
     (before this it was accepted and ignored)."""
-    with pytest.raises(ConfigError, match=r"model\.name( = 'lugre': the .* scenarios run the|: \S+ does not read model\.name)"):
+    with pytest.raises(ConfigError, match=r"model\.name( = 'lugre': the .* scenarios run the|: \S+ does not read model\.name|: \S+ sets model\.name itself)"):
         get_scenario(name).execute({"model.name": "lugre"}, quick=True)
 
 

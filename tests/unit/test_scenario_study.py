@@ -66,7 +66,6 @@ NOT_YET_PORTED = frozenset({
     "rough-contact/fig7",
     "rough-contact/fig8",
     "rough-contact/fig9",
-    "subloading/eq3-reduction",
     "subloading/fig11",
     "subloading/fig12",
     "subloading/fig4",

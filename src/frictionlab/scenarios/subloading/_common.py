@@ -19,6 +19,10 @@ MPA = 1e6  # Pa per MPa
 REFERENCE = "Ozaki, Matsuura & Maegawa (2020), Friction 8(4) 768-783, doi:10.1007/s40544-019-0322-2"
 
 
+#: ``Scenario.derived`` of a ported subloading scenario: its study runs the subloading model, another name is refused
+MODEL_NAME = {"model.name": "the parameters of the 'subloading' model (Ozaki et al. 2020), which these scenarios run"}
+
+
 def model_overrides(cfg: dict[str, Any]) -> dict[str, Any]:
     """The ``[model]`` parameters set over its preset; ``name`` must be ``"subloading"`` (the scenarios
     build the subloading model and its rate form; another name would be ignored)."""
