@@ -49,6 +49,10 @@ def test_runs_and_axes_cover_the_outer_product_and_combine_along_run_and_axis():
 def test_a_run_naming_another_model_replaces_the_section():
     merged = merge_run(BASE, {"model": {"name": "coulomb", "mu": 0.3}})
     assert merged["model"] == {"name": "coulomb", "mu": 0.3}
+    # another form of the same equations (the same parameters) keeps the base's values and preset
+    merged = merge_run({"model": {"name": "subloading", "preset": "fig4", "xi": 3.0}},
+                       {"model": {"name": "subloading_rate"}})
+    assert merged["model"] == {"name": "subloading_rate", "preset": "fig4", "xi": 3.0}
     merged = merge_run(BASE, {"model": {"sigma0": 2.0}})
     assert merged["model"] == {"name": "lugre", "preset": "canudas1995", "sigma0": 2.0}
 

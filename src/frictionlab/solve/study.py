@@ -13,7 +13,8 @@ every run is run at every point of their outer product)::
 
 A run table is merged into the base key by key, except that a run naming another model
 (``model.name``), protocol or system (``type``) or driver (``integrator.driver``) replaces that
-section whole (the base's keys belong to the other one). Axis values override the merged run;
+section whole (the base's keys belong to the other one) -- but a model with the same parameters
+(another form of the same equations: ``subloading`` and ``subloading_rate``) keeps the base's values. Axis values override the merged run;
 a ``derive`` function may then set the keys a study computes from others (a step sized by the
 run's own time scale), and only the keys it declares (``derived``).
 
@@ -57,10 +58,29 @@ def merge_run(base: Mapping[str, Any], run: Mapping[str, Any]) -> dict[str, Any]
         ident = _IDENTITY[section]
         own = out.get(section) or {}
         if ident in table and table[ident] != own.get(ident):
-            out[section] = copy.deepcopy(dict(table))
+            kept = _same_physics(own, table) if section == "model" else {}
+            out[section] = {**kept, **copy.deepcopy(dict(table))}
         else:
             out[section] = {**copy.deepcopy(dict(own)), **copy.deepcopy(dict(table))}
     return out
+
+
+def _same_physics(base_model: Mapping[str, Any], run_model: Mapping[str, Any]) -> dict[str, Any]:
+    """The base ``[model]`` values a run naming another model keeps: all of them (preset included) when
+    the two models have the same parameters -- another form of the same equations, e.g. ``subloading``
+    and its rate form ``subloading_rate`` -- and none otherwise (another model's values are not this one's)."""
+    from ..core.registry import get_model_class, presets_of
+
+    if "name" not in base_model:
+        return {}
+    a, b = get_model_class(base_model["name"]), get_model_class(run_model["name"])
+    if set(a.field_names()) != set(b.field_names()):
+        return {}
+    kept = {k: copy.deepcopy(v) for k, v in base_model.items() if k != "name"}
+    if "preset" in kept and kept["preset"] not in presets_of(run_model["name"]):
+        raise ConfigError(f"model {run_model['name']!r} has the parameters of {base_model['name']!r} but not its "
+                          f"preset {kept['preset']!r}; give the run's model.preset")
+    return kept
 
 
 @dataclass(frozen=True)
@@ -225,8 +245,10 @@ def _sets(run: Mapping[str, Any], base: Mapping[str, Any], key: str) -> bool:
     if not isinstance(table, Mapping):
         return False
     ident = _IDENTITY[section]
-    if ident in table and table[ident] != (base.get(section) or {}).get(ident):
-        return True
+    own = base.get(section) or {}
+    if ident in table and table[ident] != own.get(ident):
+        kept = _same_physics(own, table) if section == "model" else {}
+        return rest not in flatten(kept) or rest in flatten(dict(table))
     return rest in flatten(dict(table))
 
 
