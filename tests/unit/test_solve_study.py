@@ -94,7 +94,7 @@ def test_derive_sets_only_its_declared_keys():
     np.testing.assert_allclose([p.config["integrator"]["dt"] for p in pts], [1e-5, 1e-7], rtol=1e-15)
     with pytest.raises(ConfigError, match="does not declare"):
         Study.from_config(cfg, derive=step, derived=(), context={"analysis": {"scale": 1.0}}).points()
-    with pytest.raises(ConfigError, match="never read: derived"):
+    with pytest.raises(ConfigError, match="never read: the study computes it per run"):
         Study.from_config(BASE, derive=step, derived=("integrator.dt",)).points()
 
 
@@ -144,3 +144,24 @@ def test_a_study_larger_than_the_grid_limit_is_refused_before_anything_is_built(
 
 def test_a_study_without_sections_has_no_runs():
     assert Study.from_config({"analysis": {"n": 3}}).execute().points == []
+
+
+def test_a_run_with_axes_of_its_own_runs_at_its_points_only():
+    cfg = {k: dict(v) for k, v in BASE.items()}
+    del cfg["protocol"]["v"]
+    cfg["axes"] = {"protocol": {"v": [1e-4, 1e-3, 1e-2]}}
+    cfg["runs"] = {"main": {}, "reference": {"integrator": {"driver": "euler", "dt": 1e-6},
+                                              "axes": {"protocol": {"v": [1e-3]}}}}
+    pts = Study.from_config(cfg).points()
+    assert [(p.label, p.coords) for p in pts] == [
+        ("main", (("protocol.v", 1e-4),)), ("main", (("protocol.v", 1e-3),)), ("main", (("protocol.v", 1e-2),)),
+        ("reference", (("protocol.v", 1e-3),))]
+    assert pts[-1].config["integrator"] == {"driver": "euler", "dt": 1e-6}
+    assert apply_overrides(cfg, {"runs.reference.axes.protocol.v": [2e-3]})["runs"]["reference"]["axes"] == {
+        "protocol": {"v": [2e-3]}}
+    with pytest.raises(ConfigError, match="did you mean 'v'"):
+        apply_overrides(cfg, {"runs.reference.axes.protocol.vv": [2e-3]})
+    # a base key read by no run: the study's axes and the reference's both set it
+    cfg["protocol"]["v"] = 1.0
+    with pytest.raises(ConfigError, match="protocol.v = 1.0 is never read: axes.protocol.v, runs.reference.axes"):
+        Study.from_config(cfg).points()

@@ -11,6 +11,9 @@ every run is run at every point of their outer product)::
     [runs.slip]   model = {law = "slip"}
     [axes]        protocol = {normal_force_value = [1.0, 2.0]}
 
+A run may carry its own ``axes`` table, which replaces the study's for that run (a reference
+solution computed at fewer points).
+
 A run table is merged into the base key by key, except that a run naming another model
 (``model.name``), protocol or system (``type``) or driver (``integrator.driver``) replaces that
 section whole (the base's keys belong to the other one) -- but a model with the same parameters
@@ -55,6 +58,8 @@ def merge_run(base: Mapping[str, Any], run: Mapping[str, Any]) -> dict[str, Any]
     """The four-section config of ``run`` over ``base`` (see the module docstring for the rule)."""
     out = copy.deepcopy(dict(base))
     for section, table in run.items():
+        if section == "axes":  # a run's own axes are not a section of its config
+            continue
         ident = _IDENTITY[section]
         own = out.get(section) or {}
         if ident in table and table[ident] != own.get(ident):
@@ -134,54 +139,65 @@ class Study:
                    context if context is not None else cfg)
 
     # -- validation ---------------------------------------------------------------------------------
+    def axes_of(self, label: str) -> dict[str, list[Any]]:
+        """The axes run ``label`` is run over: its own ``axes`` table when it has one (it replaces the
+        study's for that run: a reference computed at fewer points), else the study's."""
+        own = (self.runs.get(label) or {}).get("axes")
+        return flatten(dict(own)) if isinstance(own, Mapping) else self.axes
+
     def _check_shape(self) -> None:
         for label, run in self.runs.items():
             if not isinstance(run, Mapping):
                 raise ConfigError(f"runs.{label} must be a table of run sections, got {run!r}"[:200])
             for section, table in run.items():
-                if section not in SECTIONS:
-                    raise ConfigError(f"runs.{label}.{section}: a run has the sections {', '.join(SECTIONS)}"
-                                      f"{suggest(section, SECTIONS)}")
+                if section not in (*SECTIONS, "axes"):
+                    raise ConfigError(f"runs.{label}.{section}: a run has the sections {', '.join(SECTIONS)} and "
+                                      f"its own axes{suggest(section, (*SECTIONS, 'axes'))}")
                 if not isinstance(table, Mapping):
                     raise ConfigError(f"runs.{label}.{section} must be a table, got {table!r}"[:200])
-        for key, values in self.axes.items():
-            section = key.split(".", 1)[0]
-            if section not in SECTIONS or "." not in key:
-                raise ConfigError(f"axes.{key}: an axis is a dotted key of a run section ({', '.join(SECTIONS)}), "
-                                  f"like axes.protocol.v{suggest(section, SECTIONS)}")
-            if not isinstance(values, list) or not values:
-                raise ConfigError(f"axes.{key} = {values!r} must be a non-empty list of values"[:200])
-        count = max(len(self.runs), 1)
-        for values in self.axes.values():
-            count *= len(values)
+        count = 0
+        for label in list(self.runs) or [""]:
+            where = f"runs.{label}.axes" if "axes" in (self.runs.get(label) or {}) else "axes"
+            n = 1
+            for key, values in self.axes_of(label).items():
+                section = key.split(".", 1)[0]
+                if section not in SECTIONS or "." not in key:
+                    raise ConfigError(f"{where}.{key}: an axis is a dotted key of a run section "
+                                      f"({', '.join(SECTIONS)}), like axes.protocol.v{suggest(section, SECTIONS)}")
+                if not isinstance(values, list) or not values:
+                    raise ConfigError(f"{where}.{key} = {values!r} must be a non-empty list of values"[:200])
+                if key in self.derived:
+                    raise ConfigError(f"{where}.{key}: this study computes {key} itself, so an axis over it is "
+                                      "never read")
+                n *= len(values)
+            count += n
         if count > MAX_GRID_POINTS:
-            raise ConfigError(f"the study has {count:,} runs ({max(len(self.runs), 1)} x the axes "
-                              f"{' x '.join(str(len(v)) for v in self.axes.values())}), more than the "
+            raise ConfigError(f"the study has {count:,} runs (its runs x their axes), more than the "
                               f"{MAX_GRID_POINTS:,} allowed")
-        for key in self.derived:
-            if key in self.axes:
-                raise ConfigError(f"axes.{key}: this study computes {key} itself, so an axis over it is never read")
 
     def _unread_base_keys(self) -> None:
         """Refuse a base key that every run overrides (or an axis or ``derive`` sets): never read."""
-        setters: dict[str, list[str]] = {}
         base_keys = flatten(self.base)
         for key in base_keys:
             if key.rsplit(".", 1)[-1] in _IDENTITY.values() and key.count(".") == 1:
                 continue  # a section's identity is read to merge every run
-            where = [f"axes.{key}"] if key in self.axes else [f"derived ({key} is computed per run)"] \
-                if key in self.derived else []
-            if not where and self.runs:
-                by = [f"runs.{lab}.{key}" for lab, run in self.runs.items() if _sets(run, self.base, key)]
-                if len(by) == len(self.runs):
-                    where = by
-            if where:
-                setters[key] = where
-        if setters:
-            key, where = next(iter(setters.items()))
-            raise ConfigError(f"{key} = {base_keys[key]!r} is never read: {', '.join(where[:3])}"
-                              f"{' ...' if len(where) > 3 else ''} set{'s' if len(where) == 1 else ''} it for every "
-                              f"run; set {where[0] if not where[0].startswith('derived') else 'its inputs'} instead")
+            if key in self.derived:
+                raise ConfigError(f"{key} = {base_keys[key]!r} is never read: the study computes it per run; "
+                                  "set its inputs instead")
+            where = []
+            for label in list(self.runs) or [""]:
+                if key in self.axes_of(label):
+                    where.append(f"runs.{label}.axes.{key}" if "axes" in (self.runs.get(label) or {})
+                                 else f"axes.{key}")
+                elif label and _sets(self.runs[label], self.base, key):
+                    where.append(f"runs.{label}.{key}")
+                else:
+                    break
+            else:
+                where = list(dict.fromkeys(where))
+                raise ConfigError(f"{key} = {base_keys[key]!r} is never read: {', '.join(where[:3])}"
+                                  f"{' ...' if len(where) > 3 else ''} set{'s' if len(where) == 1 else ''} it for "
+                                  f"every run; set {where[0]} instead")
 
     def points(self) -> list[Point]:
         """Every (run, axis point) with its full config, validated key by key (no simulation).
@@ -197,12 +213,12 @@ class Study:
         self._unread_base_keys()
         if not self.base and not self.runs:
             return []  # nothing to simulate: a scenario whose post step is the experiment (a data fit)
-        labels = list(self.runs) or [""]
-        keys = list(self.axes)
         out = []
-        for label in labels:
-            merged = merge_run(self.base, self.runs.get(label, {}))
-            for values in itertools.product(*(self.axes[k] for k in keys)):
+        for label in list(self.runs) or [""]:
+            merged = merge_run(self.base, {s: t for s, t in self.runs.get(label, {}).items() if s != "axes"})
+            axes = self.axes_of(label)
+            keys = list(axes)
+            for values in itertools.product(*(axes[k] for k in keys)):
                 coords = tuple(zip(keys, values))
                 point = Point(label, coords, merged)
                 try:
@@ -235,7 +251,8 @@ class Study:
         every point is validated before the first runs."""
         pts = self.validate()
         results = list((map or _serial_map)(run_point, pts))
-        return StudyResult(pts, results, list(self.runs), list(self.axes))
+        keys = list(dict.fromkeys(k for label in list(self.runs) or [""] for k in self.axes_of(label)))
+        return StudyResult(pts, results, list(self.runs), keys)
 
 
 def _sets(run: Mapping[str, Any], base: Mapping[str, Any], key: str) -> bool:
@@ -350,6 +367,9 @@ class StudyResult(Mapping[tuple[str, tuple[tuple[str, Any], ...]], "xr.Dataset"]
                              combine_attrs="drop_conflicts")
 
         pairs = list(zip(self.points, self.datasets))
+        if any(tuple(k for k, _ in p.coords) != tuple(self.axes) for p in self.points):
+            raise ConfigError("the runs of this study have axes of their own; use each run's dataset "
+                              "(StudyResult.pick / of_run)")
         try:
             if not self.labels:
                 return stack(pairs, 0)
