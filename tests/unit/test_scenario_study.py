@@ -68,7 +68,6 @@ NOT_YET_PORTED = frozenset({
     "rough-contact/fig9",
     "subloading/fig11",
     "subloading/fig12",
-    "subloading/fig4",
     "subloading/fig5",
     "subloading/fig6",
     "subloading/fig7",

@@ -84,6 +84,19 @@ def reference(model: SubloadingRate, protocol, cfg: dict[str, Any], vmax: float)
     return simulate(model, protocol, integrator=ref["driver"], dt=du / vmax)
 
 
+def rate_step(point: dict[str, Any], du: float, vmax: float) -> dict[str, float]:
+    """The step of a rate-form reference run at slip increments ``du`` [m]: ``integrator.dt = du / vmax``
+    for the core ``rk4``, ``integrator.du`` for ``rate_reference`` (RK4 with the normal-stress rate as input)."""
+    if point["integrator"]["driver"] == "rate_reference":
+        return {"integrator.du": float(du)}
+    return {"integrator.dt": float(du) / vmax}
+
+
+def result_has(result: Any, label: str, v: float) -> bool:
+    """Whether run ``label`` of a study result ran at ``protocol.v = v`` (rel. 1e-9)."""
+    return any(p.label == label and abs(dict(p.coords)["protocol.v"] - v) <= 1e-9 * abs(v) for p in result.points)
+
+
 def on_grid(x: np.ndarray, y: np.ndarray, grid: np.ndarray) -> np.ndarray:
     return np.interp(grid, np.asarray(x, dtype=float), np.asarray(y, dtype=float))
 
