@@ -74,7 +74,6 @@ NOT_YET_PORTED = frozenset({
     "subloading/fig9",
     "subloading/microslip-load",
     "subloading/pressure-stick-slip",
-    "subloading/slide-hold-slide",
     "subloading/stick-slip-map",
 })
 

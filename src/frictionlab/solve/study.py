@@ -319,10 +319,17 @@ class StudyResult(Mapping[tuple[str, tuple[tuple[str, Any], ...]], "xr.Dataset"]
     def pick(self, label: str = "", **coords: Any) -> xr.Dataset:
         """The dataset of run ``label`` at the axis values ``coords`` (by the axis key's last part,
         ``v=1e-3`` for ``protocol.v``; the full dotted key works with ``**{"protocol.v": 1e-3}``)."""
-        found = [ds for p, ds in zip(self.points, self.datasets)
+        return self.datasets[self._index(label, coords)]
+
+    def point(self, label: str = "", **coords: Any) -> Point:
+        """The :class:`Point` (label, coords, full config) of run ``label`` at ``coords`` (as :meth:`pick`)."""
+        return self.points[self._index(label, coords)]
+
+    def _index(self, label: str, coords: Mapping[str, Any]) -> int:
+        found = [i for i, p in enumerate(self.points)
                  if p.label == label and all(_coord(p, k) == v for k, v in coords.items())]
         if len(found) != 1:
-            raise KeyError(f"{len(found)} runs match label={label!r}, {coords}")
+            raise KeyError(f"{len(found)} runs match label={label!r}, {dict(coords)}")
         return found[0]
 
     def of_run(self, label: str = "") -> list[xr.Dataset]:
