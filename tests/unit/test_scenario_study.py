@@ -72,7 +72,6 @@ NOT_YET_PORTED = frozenset({
     "subloading/fig6",
     "subloading/fig7",
     "subloading/fig9",
-    "subloading/pressure-stick-slip",
     "subloading/stick-slip-map",
 })
 
