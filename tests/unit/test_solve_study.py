@@ -147,6 +147,7 @@ def test_a_study_without_sections_has_no_runs():
 
 
 def test_a_run_with_axes_of_its_own_runs_at_its_points_only():
+    """A run's own axis replaces the study's axis of that key; the study's other axes still apply."""
     cfg = {k: dict(v) for k, v in BASE.items()}
     del cfg["protocol"]["v"]
     cfg["axes"] = {"protocol": {"v": [1e-4, 1e-3, 1e-2]}}
@@ -165,3 +166,9 @@ def test_a_run_with_axes_of_its_own_runs_at_its_points_only():
     cfg["protocol"]["v"] = 1.0
     with pytest.raises(ConfigError, match="protocol.v = 1.0 is never read: axes.protocol.v, runs.reference.axes"):
         Study.from_config(cfg).points()
+    del cfg["protocol"]["v"]
+    cfg["axes"]["model"] = {"sigma1": [100.0, 200.0]}
+    pts = Study.from_config(cfg).points()
+    assert [(p.label, p.coords) for p in pts][-2:] == [
+        ("reference", (("protocol.v", 1e-3), ("model.sigma1", 100.0))),
+        ("reference", (("protocol.v", 1e-3), ("model.sigma1", 200.0)))]

@@ -11,8 +11,8 @@ every run is run at every point of their outer product)::
     [runs.slip]   model = {law = "slip"}
     [axes]        protocol = {normal_force_value = [1.0, 2.0]}
 
-A run may carry its own ``axes`` table, which replaces the study's for that run (a reference
-solution computed at fewer points).
+A run may carry its own ``axes`` table over the study's: an axis of the run replaces the study's
+axis of the same key for that run (a reference solution computed at fewer points) or adds one.
 
 A run table is merged into the base key by key, except that a run naming another model
 (``model.name``), protocol or system (``type``) or driver (``integrator.driver``) replaces that
@@ -140,10 +140,11 @@ class Study:
 
     # -- validation ---------------------------------------------------------------------------------
     def axes_of(self, label: str) -> dict[str, list[Any]]:
-        """The axes run ``label`` is run over: its own ``axes`` table when it has one (it replaces the
-        study's for that run: a reference computed at fewer points), else the study's."""
+        """The axes run ``label`` is run over: the study's, with the run's own ``axes`` table over them
+        (an axis of the run replaces the study's axis of the same key -- a reference computed at fewer
+        points -- or adds one)."""
         own = (self.runs.get(label) or {}).get("axes")
-        return flatten(dict(own)) if isinstance(own, Mapping) else self.axes
+        return {**self.axes, **flatten(dict(own))} if isinstance(own, Mapping) else self.axes
 
     def _check_shape(self) -> None:
         for label, run in self.runs.items():
@@ -157,7 +158,7 @@ class Study:
                     raise ConfigError(f"runs.{label}.{section} must be a table, got {table!r}"[:200])
         count = 0
         for label in list(self.runs) or [""]:
-            where = f"runs.{label}.axes" if "axes" in (self.runs.get(label) or {}) else "axes"
+            where = f"runs.{label}.axes (over axes)" if "axes" in (self.runs.get(label) or {}) else "axes"
             n = 1
             for key, values in self.axes_of(label).items():
                 section = key.split(".", 1)[0]
@@ -187,8 +188,8 @@ class Study:
             where = []
             for label in list(self.runs) or [""]:
                 if key in self.axes_of(label):
-                    where.append(f"runs.{label}.axes.{key}" if "axes" in (self.runs.get(label) or {})
-                                 else f"axes.{key}")
+                    own = flatten(dict((self.runs.get(label) or {}).get("axes") or {}))
+                    where.append(f"runs.{label}.axes.{key}" if key in own else f"axes.{key}")
                 elif label and _sets(self.runs[label], self.base, key):
                     where.append(f"runs.{label}.{key}")
                 else:
