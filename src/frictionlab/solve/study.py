@@ -337,13 +337,13 @@ class StudyResult(Mapping[tuple[str, tuple[tuple[str, Any], ...]], "xr.Dataset"]
         """The datasets of run ``label`` over the axis points, in order."""
         return [ds for p, ds in zip(self.points, self.datasets) if p.label == label]
 
-    def axis_values(self, key: str) -> list[Any]:
-        """The values of axis ``key`` (dotted), in order."""
+    def axis_values(self, key: str, label: str | None = None) -> list[Any]:
+        """The values of axis ``key`` (dotted), in order, over the runs that have it (or run ``label``)."""
         seen: list[Any] = []
         for p in self.points:
-            v = dict(p.coords)[key]
-            if v not in seen:
-                seen.append(v)
+            coords = dict(p.coords)
+            if key in coords and (label is None or p.label == label) and coords[key] not in seen:
+                seen.append(coords[key])
         return seen
 
     def dim_names(self) -> dict[str, str]:
