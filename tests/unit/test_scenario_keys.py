@@ -125,7 +125,7 @@ def test_message_names_keys_and_suggestion():
     with pytest.raises(ConfigError) as err:
         get_scenario("subloading/fig6").resolved_config({"protocol.duration_s": 3.0})
     assert str(err.value) == "unknown key 'protocol.duration_s'; known: type, times, loads, v"
-    with pytest.raises(ConfigError, match=r"unknown key 'protocol.time' \(did you mean 'times'\?\); known: type, times"):
+    with pytest.raises(ConfigError, match=r"unknown key 'protocol.time' \(did you mean 'times'"):
         get_scenario("subloading/fig6").resolved_config({"protocol.time": [0.0, 1.0]})
     # a key no section knows keeps the section's own message (its keys, its suggestion)
     with pytest.raises(ConfigError, match=r"unknown key 'analysis.relaxation_timez' \(did you mean 'relaxation_times'\?\)"):
