@@ -94,8 +94,16 @@ def test_derive_sets_only_its_declared_keys():
     np.testing.assert_allclose([p.config["integrator"]["dt"] for p in pts], [1e-5, 1e-7], rtol=1e-15)
     with pytest.raises(ConfigError, match="does not declare"):
         Study.from_config(cfg, derive=step, derived=(), context={"analysis": {"scale": 1.0}}).points()
-    with pytest.raises(ConfigError, match="never read: the study computes it per run"):
-        Study.from_config(BASE, derive=step, derived=("integrator.dt",)).points()
+    with pytest.raises(ConfigError, match="never read: the study computes it for every run"):
+        Study.from_config({**cfg, "integrator": {**cfg["integrator"], "dt": 1e-3}}, derive=step,
+                          derived=("integrator.dt",), context={"analysis": {"scale": 1.0}}).points()
+    # a derive that leaves the base value to some points: it is read there, and accepted
+    def stiff_only(point, ctx):
+        return {"integrator.dt": 1e-7} if point["model"]["sigma0"] > 1e5 else {}
+
+    pts = Study.from_config({**cfg, "integrator": {**cfg["integrator"], "dt": 1e-3}}, derive=stiff_only,
+                            derived=("integrator.dt",)).points()
+    assert [p.config["integrator"]["dt"] for p in pts] == [1e-3, 1e-7]
 
 
 def test_combine_refuses_runs_on_different_time_grids_unless_asked_to_pad():

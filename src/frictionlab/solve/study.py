@@ -182,9 +182,6 @@ class Study:
         for key in base_keys:
             if key.rsplit(".", 1)[-1] in _IDENTITY.values() and key.count(".") == 1:
                 continue  # a section's identity is read to merge every run
-            if key in self.derived:
-                raise ConfigError(f"{key} = {base_keys[key]!r} is never read: the study computes it per run; "
-                                  "set its inputs instead")
             where = []
             for label in list(self.runs) or [""]:
                 if key in self.axes_of(label):
@@ -215,6 +212,7 @@ class Study:
         if not self.base and not self.runs:
             return []  # nothing to simulate: a scenario whose post step is the experiment (a data fit)
         out = []
+        derived_everywhere = set(self.derived) & set(flatten(self.base))  # base keys derive may leave unread
         for label in list(self.runs) or [""]:
             merged = merge_run(self.base, {s: t for s, t in self.runs.get(label, {}).items() if s != "axes"})
             axes = self.axes_of(label)
@@ -231,9 +229,16 @@ class Study:
                             raise ConfigError(f"derive set {', '.join(stray)}, which the study does not declare "
                                               f"as derived ({', '.join(self.derived) or 'none'})")
                         cfg = apply_overrides(cfg, extra)
+                        derived_everywhere &= set(extra)
+                    else:
+                        derived_everywhere = set()
                 except ConfigError as exc:
                     raise ConfigError(f"{point.where()}: {exc}") from None
                 out.append(Point(label, coords, cfg))
+        if derived_everywhere:
+            key = sorted(derived_everywhere)[0]
+            raise ConfigError(f"{key} = {flatten(self.base)[key]!r} is never read: the study computes it for every "
+                              "run; set its inputs instead")
         return out
 
     def validate(self) -> list[Point]:
