@@ -69,7 +69,6 @@ NOT_YET_PORTED = frozenset({
     "subloading/fig11",
     "subloading/fig12",
     "subloading/fig5",
-    "subloading/fig7",
     "subloading/fig9",
     "subloading/stick-slip-map",
 })

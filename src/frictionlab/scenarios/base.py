@@ -211,7 +211,7 @@ class Scenario:
     post : ``post(result, config) -> Dataset``, the post-processing step of a scenario run by its
         study (``run`` None): the :class:`~frictionlab.solve.study.StudyResult` of every run and
         axis point becomes the dataset the checks read; None: the runs combined
-    derive : ``derive(point config, config) -> {dotted key: value}``: the keys of :attr:`derived` a
+    derive : ``derive(point, config) -> {dotted key: value}``: the keys of :attr:`derived` a
         study computes per point from others (e.g. a step from the run's own time scale)
     open_sections : the sections ``run`` hands whole to the library (``make_model``,
         ``make_protocol``, ``make_system``, :func:`~frictionlab.solve.config.build`, a driver

@@ -51,7 +51,7 @@ STUDY_SECTIONS = (*SECTIONS, "runs", "axes")
 #: the key of a section that names what the section is; a run giving another value replaces the section
 _IDENTITY = {"model": "name", "protocol": "type", "system": "type", "integrator": "driver"}
 
-Derive = Callable[[dict[str, Any], Mapping[str, Any]], Mapping[str, Any]]
+Derive = Callable[["Point", Mapping[str, Any]], Mapping[str, Any]]
 
 
 def merge_run(base: Mapping[str, Any], run: Mapping[str, Any]) -> dict[str, Any]:
@@ -97,6 +97,10 @@ class Point:
     coords: tuple[tuple[str, Any], ...]
     config: dict[str, Any]
 
+    def __getitem__(self, section: str) -> Any:
+        """``point["protocol"]``: a section of its config (what ``derive`` mostly reads)."""
+        return self.config[section]
+
     def where(self) -> str:
         """``run 'slow' at protocol.v = 0.001`` for messages."""
         parts = ([f"run {self.label!r}"] if self.label else []) + [f"{k} = {v!r}" for k, v in self.coords]
@@ -112,8 +116,9 @@ class Study:
     base : the four sections shared by every run
     runs : ``{label: partial four-section table}``; empty: one unnamed run (the base)
     axes : ``{dotted key: [values]}``; empty: one point
-    derive : ``derive(point config, context) -> {dotted key: value}``, the keys the study computes
-        per point from others (only keys of ``derived``)
+    derive : ``derive(point, context) -> {dotted key: value}``, the keys the study computes per point
+        from others (only keys of ``derived``); ``point`` is the :class:`Point` (its ``label``,
+        ``coords``, and its config's sections as ``point["protocol"]``)
     derived : the dotted keys ``derive`` sets (a user may not set them: they would be overwritten)
     context : what ``derive`` reads besides the point's config (a scenario's ``[analysis]``)
     """
@@ -223,7 +228,7 @@ class Study:
                 try:
                     cfg = apply_overrides(merged, dict(coords)) if coords else copy.deepcopy(merged)
                     if self.derive is not None:
-                        extra = dict(self.derive(copy.deepcopy(cfg), self.context))
+                        extra = dict(self.derive(Point(label, coords, copy.deepcopy(cfg)), self.context))
                         stray = sorted(set(extra) - set(self.derived))
                         if stray:
                             raise ConfigError(f"derive set {', '.join(stray)}, which the study does not declare "
