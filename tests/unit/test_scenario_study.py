@@ -19,7 +19,6 @@ NOT_YET_PORTED = frozenset({
     "beam-network/fig13",
     "beam-network/fig14",
     "beam-network/fig8",
-    "beam-network/fig9",
     "classic/compare-slide-hold-slide",
     "classic/compare-velocity-step",
     "classic/dahl-hysteresis",
