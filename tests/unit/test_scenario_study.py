@@ -17,7 +17,6 @@ NOT_YET_PORTED = frozenset({
     "beam-network/fig12",
     "beam-network/fig13",
     "beam-network/fig14",
-    "beam-network/fig8",
     "classic/compare-slide-hold-slide",
     "classic/compare-velocity-step",
     "classic/dahl-hysteresis",
