@@ -16,7 +16,7 @@ __all__ = ["register"]
 
 def _title(name: str) -> str:
     """The header's first sentence (not cut at initials such as "Ladson, C." or "et al.")."""
-    from .datasets import header
+    from ..datasets import header
 
     text = " ".join(header(name).split("\n\n", 1)[0].split())
     return re.split(r"(?<![A-Z])(?<!\bal)(?<!\bNo)(?<!Fig)(?<!Eq)\.\s+(?=[A-Z(\[])", text, maxsplit=1)[0].rstrip(".")
@@ -30,7 +30,7 @@ def register(app: typer.Typer) -> None:
     @data_app.command("list")
     def data_list() -> None:
         """Every packaged dataset with the first sentence of its source header."""
-        from .datasets import columns, names
+        from ..datasets import columns, names
 
         for n in names():
             cols, rows = columns(n)
@@ -42,7 +42,7 @@ def register(app: typer.Typer) -> None:
     @data_app.command("show")
     def data_show(name: Annotated[str, typer.Argument(help="dataset name (see 'frictionlab data list')")]) -> None:
         """The dataset's source header (citation, licence, units), its columns and a fit hint."""
-        from .datasets import columns, header, path
+        from ..datasets import columns, header, path
 
         p = path(name)
         cols, rows = columns(name)
@@ -54,6 +54,6 @@ def register(app: typer.Typer) -> None:
     @data_app.command("path")
     def data_path(name: Annotated[str, typer.Argument(help="dataset name")]) -> None:
         """Print the file path of a packaged dataset (for scripts: pandas.read_csv(path, comment='#'))."""
-        from .datasets import path
+        from ..datasets import path
 
         typer.echo(str(path(name)))

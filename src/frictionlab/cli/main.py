@@ -26,8 +26,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from .core.errors import ConfigError, FrictionLabError
-from .core.files import writable_dir
+from ..core.errors import ConfigError, FrictionLabError
+from ..core.files import writable_dir
 
 # rich_markup_mode=None: help texts are plain text, so "[parallel]" or "[kg]" is printed, not taken as markup
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
@@ -38,8 +38,8 @@ err_console = Console(stderr=True)
 #: set by :func:`main` when ``--debug`` is on the command line
 _DEBUG = False
 
-_PLUGINS = ("frictionlab.cli_show", "frictionlab.cli_data", "frictionlab.fit.cli", "frictionlab.sweep.cli", "frictionlab.analysis.compare_cli",
-            "frictionlab.export.cli")
+_PLUGINS = ("frictionlab.cli.show", "frictionlab.cli.data", "frictionlab.cli.fit", "frictionlab.cli.sweep",
+            "frictionlab.cli.compare", "frictionlab.cli.export")
 
 
 @app.callback()
@@ -55,12 +55,12 @@ def _root(debug: Annotated[bool, typer.Option("--debug", help="show tracebacks o
     if max_memory is not None:
         import os
 
-        from .core.validation import MEMORY_ENV, parse_bytes
+        from ..core.validation import MEMORY_ENV, parse_bytes
 
         parse_bytes(max_memory, "--max-memory")
         os.environ[MEMORY_ENV] = max_memory
     if threads is not None:
-        from .core.threads import set_thread_limit
+        from ..core.threads import set_thread_limit
 
         set_thread_limit(threads)
 
@@ -105,13 +105,13 @@ def run(
     Exit status as ``reproduce``: 0 when no claim fails (a proven deviation of the paper is listed
     as DEVIATION, not a failure), 1 when one does.
     """
-    from .core.files import write_text_atomic
-    from .core.result import CSV_MAX_ROWS, write_csv, write_netcdf
-    from .plot import save, time_series
-    from .scenarios import load_scenario
-    from .scenarios.checkpoint import discard, partial_results
-    from .scenarios.config import dump_toml, parse_set
-    from .scenarios.executor import runs_on
+    from ..core.files import write_text_atomic
+    from ..core.result import CSV_MAX_ROWS, write_csv, write_netcdf
+    from ..plot import save, time_series
+    from ..scenarios import load_scenario
+    from ..scenarios.checkpoint import discard, partial_results
+    from ..scenarios.config import dump_toml, parse_set
+    from ..scenarios.executor import runs_on
 
     if csv not in _CSV_MODES:
         raise ConfigError(f"--csv {csv!r}: choose one of {', '.join(_CSV_MODES)}")
@@ -173,8 +173,8 @@ def _interrupted_reproduce(outcomes: list, pending: list[str], out: Path, stage:
                            command: str) -> None:
     """Ctrl-C during ``reproduce``: the progress report in ``stage`` says what ran and what did not; one
     line says what was written where; exit 130. The report in ``out`` is not touched."""
-    from .report.reproduce import write_report
-    from .scenarios.checkpoint import partial_dir
+    from ..report.reproduce import write_report
+    from ..scenarios.checkpoint import partial_dir
 
     write_report(outcomes, stage, quick=quick, command=command, not_run=pending, interrupted=True)
     kept = partial_dir(out, pending[0]) if pending else None
@@ -242,10 +242,10 @@ def reproduce(
     """
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from .report.reproduce import counts, exit_code, publish, run_one, start_staging, write_report
-    from .scenarios.base import select
-    from .scenarios.checkpoint import discard
-    from .scenarios.executor import runs_on
+    from ..report.reproduce import counts, exit_code, publish, run_one, start_staging, write_report
+    from ..scenarios.base import select
+    from ..scenarios.checkpoint import discard
+    from ..scenarios.executor import runs_on
 
     if workers is not None and workers < 1:
         raise ConfigError(f"--workers {workers}: the number of worker processes must be at least 1")
@@ -260,7 +260,7 @@ def reproduce(
                + (f" --scheduler {scheduler}" if scheduler is not None else ""))
     outcomes = []
     writable_dir(out)
-    from .report.manifest import check_report_dir, record_report_dir
+    from ..report.manifest import check_report_dir, record_report_dir
 
     stale = check_report_dir(out, [sc.name for sc in scenarios], quick=quick, command=command, overwrite=overwrite,
                              selection=list(targets or []))
@@ -282,7 +282,7 @@ def reproduce(
     label = {"pass": "[green]pass[/green]", "deviation": "[yellow]deviation[/yellow]", "fail": "[red]FAIL[/red]",
              "not testable": "[blue]not testable[/blue]"}
     if mutations:
-        from .report.mutations import MutationReport, run_mutations
+        from ..report.mutations import MutationReport, run_mutations
 
         mrep = MutationReport()
         command += " --mutations"
@@ -323,8 +323,8 @@ def reproduce(
     _say(f"claims of the papers: {counts(outcomes, 'paper').line()}")
     code = exit_code(outcomes)
     if mutations:
-        from .core.files import write_text_atomic
-        from .report.mutations import mutation_markdown
+        from ..core.files import write_text_atomic
+        from ..report.mutations import mutation_markdown
 
         mpath = write_text_atomic(out / "mutations.md", mutation_markdown(mrep, command))
         for o in mrep.outcomes:
@@ -341,7 +341,7 @@ def _benchmarks(path: Path | None) -> dict[str, Path]:
     """``{name: file}`` of the benchmarks: the package's own (``frictionlab/benchmarks/``), or the
     ``bench_*.py`` files of the directory the user names (``--path``). Never the working directory
     or its parents: a ``benchmarks/`` folder planted above the user would run as their code."""
-    d = Path(__file__).resolve().parent / "benchmarks" if path is None else Path(path)
+    d = Path(__file__).resolve().parent.parent / "benchmarks" if path is None else Path(path)
     if not d.is_dir():
         raise ConfigError(f"--path {str(path)!r}: not a directory")
     return {f.stem[len("bench_"):]: f for f in sorted(d.glob("bench_*.py")) if f.is_file()}
@@ -388,7 +388,7 @@ def bench(
         raise ConfigError(f"no bench_*.py files in {path}")
     if name is not None:
         if name not in found:
-            from .core.errors import suggest
+            from ..core.errors import suggest
 
             raise ConfigError(f"unknown benchmark {name!r}{suggest(name, list(found))}; known: {', '.join(found)}")
         every, found = found, {name: found[name]}
@@ -484,7 +484,7 @@ def main(argv: list[str] | None = None) -> None:
     # helpers never pick a backend, so a notebook keeps its own)
     os.environ.setdefault("MPLBACKEND", "Agg")
     args = list(sys.argv[1:] if argv is None else argv)
-    from .core.provenance import set_command
+    from ..core.provenance import set_command
 
     set_command("frictionlab " + shlex.join(args))
     debug = _DEBUG = "--debug" in args
@@ -522,7 +522,7 @@ def main(argv: list[str] | None = None) -> None:
         err_console.print("[red]error:[/red] " + escape(_one_line(exc)), highlight=False, soft_wrap=True)
         raise SystemExit(2) from None
     except Exception as exc:  # a bug: one line, the traceback with --debug
-        from .report.reproduce import _interrupted
+        from ..report.reproduce import _interrupted
 
         if _interrupted(exc):  # Ctrl-C inside a compiled loop, raised as a SystemError caused by it
             _say("interrupted", err=True)

@@ -54,7 +54,7 @@ def register(app: typer.Typer) -> None:
         from ..core.result import write_netcdf
         from ..plot import save
         from ..plot.compare import plot_compare
-        from .compare import compare as run_compare, format_table, rsf_table
+        from ..analysis.compare import compare as run_compare, format_table, rsf_table
 
         proto = build_protocol(protocol, set_)
         writable_dir(out)

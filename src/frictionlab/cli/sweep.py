@@ -24,7 +24,7 @@ def result_table(ds, title: str, max_rows: int = 40):
     from rich.markup import escape
     from rich.table import Table
 
-    from .plot import key_label, metric_label, metric_names
+    from ..sweep.plot import key_label, metric_label, metric_names
 
     keys = list(json.loads(ds.attrs["grid"]))
     metrics = metric_names(ds)
@@ -114,8 +114,8 @@ def _check_figure_path(path: Path, option: str) -> None:
 
 
 def _plot_store(store: Path, metrics: list[str] | None, out: Path | None, console, overwrite: bool = False) -> Path:
-    from .plot import plot_sweep
-    from .runner import gather
+    from ..sweep.plot import plot_sweep
+    from ..sweep.runner import gather
 
     if out is not None:
         _check_figure_path(out, "--out")
@@ -186,9 +186,9 @@ def register(app: typer.Typer) -> None:
         from ..core.result import write_netcdf
         from ..scenarios.base import load_scenario
         from ..scenarios.config import parse_set
-        from .grid import parse_grid
-        from .metrics import resolve_metrics
-        from .runner import run_sweep
+        from ..sweep.grid import parse_grid
+        from ..sweep.metrics import resolve_metrics
+        from ..sweep.runner import run_sweep
 
         console = Console()
         if scenario == "plot":
@@ -235,7 +235,7 @@ def register(app: typer.Typer) -> None:
                 console.print(f"[red]failed[/red] {key}: " + escape(err.splitlines()[0]))
         console.print(f"wrote {result}; {g.size - n_failed}/{g.size} points finished", markup=False)
         if plot is not None:
-            from .plot import plot_sweep
+            from ..sweep.plot import plot_sweep
 
             console.print(f"wrote {_save_figure(plot_sweep(ds), plot)}", markup=False)
             record_figure(plot, path)
