@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import tomllib
 
 import pytest
@@ -222,6 +223,17 @@ def test_index_rebuilt_when_corrupt_or_the_source_changes(tmp_path, monkeypatch)
 
     os.utime(src / "sub" / "b.py", ns=(0, 10**9))
     assert cli_index.source_stamp(str(src)) != stamp
+
+
+def test_index_stamp_covers_the_whole_package():
+    """The default stamp hashes every source file of frictionlab, not only the CLI's own folder: an
+    edit to a model, preset or scenario must build a new index (the CLI moved into ``frictionlab/cli/``)."""
+    import frictionlab
+    from frictionlab.cli import index as cli_index
+
+    package = os.path.dirname(os.path.abspath(frictionlab.__file__))
+    assert cli_index.source_stamp() == cli_index.source_stamp(package)
+    assert cli_index.source_stamp() != cli_index.source_stamp(os.path.dirname(os.path.abspath(cli_index.__file__)))
 
 
 def test_show_sees_what_this_process_registered(monkeypatch):
