@@ -5,21 +5,12 @@ Every name printed here is accepted by ``frictionlab fit`` wherever a CSV path i
 
 from __future__ import annotations
 
-import re
 import textwrap
 from typing import Annotated
 
 import typer
 
 __all__ = ["register"]
-
-
-def _title(name: str) -> str:
-    """The header's first sentence (not cut at initials such as "Ladson, C." or "et al.")."""
-    from ..datasets import header
-
-    text = " ".join(header(name).split("\n\n", 1)[0].split())
-    return re.split(r"(?<![A-Z])(?<!\bal)(?<!\bNo)(?<!Fig)(?<!Eq)\.\s+(?=[A-Z(\[])", text, maxsplit=1)[0].rstrip(".")
 
 
 def register(app: typer.Typer) -> None:
@@ -30,12 +21,12 @@ def register(app: typer.Typer) -> None:
     @data_app.command("list")
     def data_list() -> None:
         """Every packaged dataset with the first sentence of its source header."""
-        from ..datasets import columns, names
+        from ..datasets import columns, names, title
 
         for n in names():
             cols, rows = columns(n)
             typer.echo(n)
-            text = _title(n) + f". {rows} rows; columns: {', '.join(cols)}."
+            text = title(n) + f". {rows} rows; columns: {', '.join(cols)}."
             typer.echo(textwrap.fill(text, width=100, initial_indent="    ", subsequent_indent="    ",
                                      break_on_hyphens=False))
 
