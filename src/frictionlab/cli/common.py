@@ -3,8 +3,9 @@ the ``--scheduler`` option of ``run`` and ``reproduce``."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Annotated, Optional
 
+import typer
 from rich.console import Console
 
 from ..core.errors import ConfigError
@@ -34,3 +35,11 @@ def scheduler_option(value: Optional[str]) -> Optional[str]:
         raise ConfigError(f"--scheduler {value!r}: give a dask scheduler's address (tcp://host:8786) or scheduler "
                           "file; local processes are the default (--workers N)")
     return value.strip()
+
+
+#: ``--scheduler`` of ``run`` and ``reproduce``
+SchedulerOption = Annotated[Optional[str], typer.Option("--scheduler", help=SCHEDULER_HELP)]
+
+#: ``--resume`` of ``run`` and ``reproduce``
+ResumeOption = Annotated[bool, typer.Option("--resume", help="also resume from finished runs in OUT/partial/ that "
+                                            "another user wrote (refused without it: their values enter the result)")]

@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         say("interrupted", err=True)
         raise SystemExit(130) from None
-    except FrictionLabError as exc:
+    except (FrictionLabError, OSError) as exc:  # a bad input, a file that cannot be read or written
         if debug:
             raise
         err_console.print("[red]error:[/red] " + escape(_one_line(exc)), highlight=False, soft_wrap=True)
@@ -159,11 +159,6 @@ def main(argv: list[str] | None = None) -> None:
         else:
             err_console.print("[red]error:[/red] " + escape(_usage_line(exc)), highlight=False, soft_wrap=True)
         raise SystemExit(getattr(exc, "exit_code", 2) or 2) from None
-    except OSError as exc:
-        if debug:
-            raise
-        err_console.print("[red]error:[/red] " + escape(_one_line(exc)), highlight=False, soft_wrap=True)
-        raise SystemExit(2) from None
     except Exception as exc:  # a bug: one line, the traceback with --debug
         from ..report.reproduce import _interrupted
 

@@ -12,7 +12,7 @@ from rich.markup import escape
 from ..core.errors import ConfigError
 from ..core.files import writable_dir
 from . import common
-from .common import SCHEDULER_HELP, console, say, scheduler_option
+from .common import ResumeOption, SchedulerOption, console, say, scheduler_option
 
 __all__ = ["register"]
 
@@ -51,9 +51,8 @@ def reproduce(
                                             "writes OUT/mutations.md; a survivor exits 1")] = False,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="replace a report in OUT of other scenarios or "
                                             "another profile (refused without it)")] = False,
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help=SCHEDULER_HELP)] = None,
-    resume: Annotated[bool, typer.Option("--resume", help="also resume from finished runs in OUT/partial/ that "
-                                         "another user wrote (refused without it: their values enter the result)")] = False,
+    scheduler: SchedulerOption = None,
+    resume: ResumeOption = False,
 ) -> None:
     """Run the papers' experiments, check every claim, write report.html, report.md and validation.md.
 

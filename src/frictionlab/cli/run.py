@@ -10,7 +10,7 @@ from rich.markup import escape
 
 from ..core.errors import ConfigError
 from ..core.files import writable_dir
-from .common import SCHEDULER_HELP, console, say, scheduler_option
+from .common import ResumeOption, SchedulerOption, console, say, scheduler_option
 
 __all__ = ["register"]
 
@@ -31,9 +31,8 @@ def run(
                                      "said in its first line), 'full' (every sample) or 'none'")] = "decimated",
     fresh: Annotated[bool, typer.Option("--fresh", help="discard the finished runs an interrupted earlier run left "
                                         "in OUT/partial/ instead of resuming from them")] = False,
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help=SCHEDULER_HELP)] = None,
-    resume: Annotated[bool, typer.Option("--resume", help="also resume from finished runs in OUT/partial/ that "
-                                         "another user wrote (refused without it: their values enter the result)")] = False,
+    scheduler: SchedulerOption = None,
+    resume: ResumeOption = False,
 ) -> None:
     """Run one scenario (or TOML file) -> OUT/<name>.nc (every sample), .csv (decimated by default), .png.
 
