@@ -14,7 +14,7 @@ __all__ = ["register"]
 
 def _protocol_fields(settings: list[str] | None) -> dict:
     """The ``--set`` protocol fields (values parsed as in ``run --set``); plain field names only."""
-    from ..scenarios.config import parse_set
+    from ..solve.config import parse_set
 
     fields = parse_set(settings or [])
     for k in fields:

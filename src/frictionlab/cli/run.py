@@ -49,8 +49,8 @@ def run(
     from ..plot import save, time_series
     from ..scenarios import load_scenario
     from ..scenarios.checkpoint import discard, partial_results
-    from ..scenarios.config import dump_toml, parse_set
     from ..scenarios.executor import runs_on
+    from ..solve.config import dump_toml, parse_set
 
     if csv not in _CSV_MODES:
         raise ConfigError(f"--csv {csv!r}: choose one of {', '.join(_CSV_MODES)}")

@@ -109,7 +109,7 @@ def register(app: typer.Typer) -> None:
         from ..core.errors import ConfigError
         from ..core.result import write_netcdf
         from ..scenarios.base import load_scenario
-        from ..scenarios.config import parse_set
+        from ..solve.config import parse_set
         from ..sweep.figures import check_figure, check_figure_path, draw, draw_store
         from ..sweep.grid import parse_grid
         from ..sweep.metrics import resolve_metrics
