@@ -1,5 +1,5 @@
 """What the command modules share: the consoles, plain-text printing, the ``--debug`` flag and
-the ``--scheduler`` option of ``run`` and ``reproduce``."""
+the ``--scheduler`` and ``--resume`` options of ``run`` and ``reproduce``."""
 
 from __future__ import annotations
 
