@@ -449,18 +449,17 @@ class EnsembleSolution:
     n_steps: int
 
     def to_dataset(self, model: Microjunction, ensemble: JunctionEnsemble) -> xr.Dataset:
+        """Labelled Dataset: the SI totals, ``approach`` of the highest summit and ``n_contacts``, the
+        normalised totals as ``*_star`` extras (:meth:`.scales.Scales.ensemble_variables`)."""
+        from .scales import Scales
+
         c = model.constants
-        area = self.total_area * c["area_c"]
-        force = self.total_force * c["force_c"]
-        data = {
-            "area_star_total": self.total_area, "force_star_total": self.total_force,
-            "separation_star": self.separation, "n_contacts": self.n_contacts,
-            "contact_area": area, "normal_force": force, "friction_force": model.shear_strength * area,
-            "friction_coefficient": model.shear_strength * area / force,
-        }
-        units = {"area_star_total": "1", "force_star_total": "1", "separation_star": "1", "n_contacts": "1"}
+        data, units = Scales.of(model).ensemble_variables(self.separation, float(self.heights[0]), self.total_area,
+                                                          self.total_force)
+        data["n_contacts"] = self.n_contacts
+        units["n_contacts"] = "1"
         return make_dataset(self.time, data, units=units,
-                            attrs={**model.attrs(), **ensemble.attrs(), "model": "microjunction-ensemble",
+                            attrs={**model.attrs(), **ensemble.attrs(), "model": model.name,
                                    "n_steps": self.n_steps, "force_c": c["force_c"], "area_c": c["area_c"]})
 
 
