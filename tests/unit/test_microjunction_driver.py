@@ -78,6 +78,20 @@ def test_from_protocol_is_bit_equal_to_piecewise_linear_in_newtons():
     assert new.max_step == old.max_step and new.edges == old.edges
 
 
+def test_from_protocol_follows_load_cycles():
+    """A cycle of a sinusoidal load has its end values at its midpoint too: it was taken for a
+    constant piece (force and rate held at the mean). Fails on the old code."""
+    from frictionlab.protocols import RampedNormalLoad
+
+    prot = RampedNormalLoad(mean=10.0, amplitude=5.0, period=0.2, ramp=1e-3, duration_s=1.0)
+    h = ForceHistory.from_protocol(prot)
+    w = 2 * np.pi / 0.2
+    for k, t in ((1, 0.051), (2, 0.301), (4, 0.7), (5, 0.9)):
+        assert h.force(t) == pytest.approx(float(prot.normal_force(t)), rel=1e-15)
+        assert h.rate(t, k) == pytest.approx(5.0 * w * np.cos(w * (t - 1e-3)), rel=1e-6, abs=1e-6)
+    assert h.rate(5e-4, 0) == pytest.approx(1e4, rel=1e-12) and h.max_step[1:3] == pytest.approx((0.004, 0.004))
+
+
 def test_save_times_and_initial_state():
     m = _model()
     fc = m.constants["force_c"]

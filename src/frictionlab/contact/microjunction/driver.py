@@ -84,6 +84,8 @@ def _is_real(x: Any) -> bool:
 
 
 def _is_times(value: Any) -> bool:
+    if isinstance(value, np.ndarray):
+        value = value.tolist() if value.ndim == 1 else None
     return isinstance(value, (list, tuple)) and all(_is_real(x) and x >= 0 for x in value)
 
 
@@ -93,7 +95,7 @@ def _is_state(value: Any) -> bool:
 
 
 #: ``save_times``: output times [s] instead of the ``save_dt`` grid
-_SAVE_TIMES = OptionSpec((), _is_times, "a list of increasing times >= 0 [s]")
+_SAVE_TIMES = OptionSpec((), _is_times, "a list (or 1-D array) of increasing times >= 0 [s]")
 #: ``initial_state``: ``[approach, contact_area]`` ([m], [m^2]) to start from, or None
 _INITIAL_STATE = OptionSpec(None, _is_state, "None or [approach, contact_area] > 0 ([m], [m^2])")
 

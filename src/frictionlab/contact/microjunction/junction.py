@@ -388,8 +388,12 @@ class ForceHistory:
                 slopes.append(0.0)
                 max_step.append(math.inf)
                 continue
-            fa, fm, fb = (float(x) for x in star(protocol.normal_force(np.array([a, 0.5 * (a + b), b]))))
-            linear = abs(fm - 0.5 * (fa + fb)) <= 1e-12 * max(abs(fa), abs(fb), 1e-300)
+            # linear when the channel lies on the chord at interior points (several: a full period of a
+            # sine has its end values at the midpoint too)
+            x = np.linspace(0.0, 1.0, 9)
+            f = np.asarray(star(protocol.normal_force(a + (b - a) * x)), dtype=float)
+            fa, fb = float(f[0]), float(f[-1])
+            linear = bool(np.all(np.abs(f - (fa + (fb - fa) * x)) <= 1e-12 * max(abs(fa), abs(fb), 1e-300)))
             starts.append(fa if linear else math.nan)
             slopes.append((fb - fa) / (b - a) if linear else None)
             max_step.append((b - a) / steps_per_ramp)
