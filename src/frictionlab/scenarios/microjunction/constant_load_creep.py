@@ -101,9 +101,9 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
             attrs.update(simple_delta0=float(simple.delta_star[0]), simple_area0=float(simple.area_star[0]),
                          simple_dev_approach=_max_rel(simple.approach, ds.approach),
                          simple_dev_area=_max_rel(simple.contact_area, ds.contact_area))
-    ds = xr.concat(runs, dim="load", combine_attrs="drop_conflicts").assign_coords(
-        load=("load", loads, {"units": "N", "long_name": "held normal load"}),
-        load_star=("load", [float(r.force_star[-1]) for r in runs], {"units": "1", "long_name": "F* of the held load"}))
+    ds = xr.concat(runs, dim="held_load", combine_attrs="drop_conflicts").assign_coords(
+        held_load=("held_load", loads, {"units": "N", "long_name": "held normal load"}),
+        load_star=("held_load", [float(r.force_star[-1]) for r in runs], {"units": "1", "long_name": "F* of the held load"}))
     ds.attrs.update(attrs)
     return ds
 
@@ -114,7 +114,7 @@ def _max_rel(a: xr.DataArray, b: xr.DataArray) -> float:
 
 def _loads(ds: xr.Dataset) -> list[tuple[float, xr.Dataset]]:
     """``(F*, run)`` of every held load."""
-    return [(float(ds.load_star[i]), ds.isel(load=i)) for i in range(ds.sizes["load"])]
+    return [(float(ds.load_star[i]), ds.isel(held_load=i)) for i in range(ds.sizes["held_load"])]
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
@@ -247,7 +247,7 @@ def _area_term_check(ds: xr.Dataset, model) -> object:
 
 
 def plot(ds: xr.Dataset):
-    return time_series(ds, ["approach", "contact_area", "pressure"], hue="load", logx=True,
+    return time_series(ds, ["approach", "contact_area", "pressure"], hue="held_load", logx=True,
                        title="Microjunction creep under constant load (demo steel)")
 
 
