@@ -146,6 +146,19 @@ def test_check_model_every_preset(preset):
     assert r.driver == "junction" and r.relative_change < 1e-6
 
 
+def test_ensemble_driver_meets_the_contracts_result_checks():
+    """check_model runs the default driver ('junction'); the ensemble driver's results pass the same
+    result checks (standard SI names and units, the protocol's load, an area in m^2, provenance) under
+    each of the contract's protocols."""
+    from frictionlab.testing import _standard_variables, contract_protocols
+
+    m = _model()
+    for kind, prot in contract_protocols(m.typical_inputs).items():
+        ds = fl.simulate(m, prot, integrator="ensemble", n_junctions=30, save_dt=0.01)
+        _standard_variables(ds, m, f"ensemble ({kind})", "ensemble", prot)
+        assert ds.contact_area.attrs["units"] == "m^2" and ds.approach.attrs["units"] == "m"
+
+
 @pytest.mark.parametrize("driver", ["junction", "ensemble"])
 def test_simulate_returns_the_si_standard_names_with_starred_extras(driver):
     """Issue 31's call: the standard variables in SI (slip, friction and normal force, the friction

@@ -447,6 +447,7 @@ class EnsembleSolution:
     final_area: NDArray[np.float64]
     heights: NDArray[np.float64]
     n_steps: int
+    applied_force: NDArray[np.float64] | None = None
 
     def to_dataset(self, model: Microjunction, ensemble: JunctionEnsemble) -> xr.Dataset:
         """Labelled Dataset: the SI totals, ``approach`` of the highest summit and ``n_contacts``, the
@@ -454,8 +455,9 @@ class EnsembleSolution:
         from .scales import Scales
 
         c = model.constants
+        applied = self.total_force if self.applied_force is None else self.applied_force
         data, units = Scales.of(model).ensemble_variables(self.separation, float(self.heights[0]), self.total_area,
-                                                          self.total_force)
+                                                          applied, self.total_force)
         data["n_contacts"] = self.n_contacts
         units["n_contacts"] = "1"
         return make_dataset(self.time, data, units=units,
@@ -583,7 +585,8 @@ def integrate_ensemble(
     areas = np.where(contact, area_jg(np.clip(delta, 0, None), c["b"]) + s, 0.0)
     return EnsembleSolution(time=time, separation=d, total_area=areas.sum(axis=0),
                             total_force=np.where(contact, forces, 0.0).sum(axis=0), n_contacts=contact.sum(axis=0),
-                            final_force=forces[:, -1], final_area=areas[:, -1], heights=z, n_steps=n_steps)
+                            final_force=forces[:, -1], final_area=areas[:, -1], heights=z, n_steps=n_steps,
+                            applied_force=np.array([force_at(float(x)) for x in time]))
 
 
 def static_friction_after_holds(

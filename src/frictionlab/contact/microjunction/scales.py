@@ -15,7 +15,9 @@ Result variables, SI (the standard names): ``normal_force`` [N], ``contact_area`
 that of the highest summit of an ensemble, as ``approach`` of the rough-contact solver),
 ``pressure`` [Pa] (mean contact pressure :math:`F/A`); a single junction adds
 ``approach_max`` [m] (the history variable :math:`\delta_{max}`). The normalised values stay
-beside them as extras named ``*_star`` [1].
+beside them as extras named ``*_star`` [1]. ``normal_force`` is the applied load (the protocol's,
+clamped from below at the preload ``f0``); an ensemble adds ``summed_force_star``, the junctions'
+forces summed, which equals it within the solver tolerance.
 """
 
 from __future__ import annotations
@@ -90,12 +92,13 @@ class Scales:
                 "pressure_star": pressure_star}
         return data, _units(data)
 
-    def ensemble_variables(self, separation: NDArray, top: float, area: NDArray,
-                           force: NDArray) -> tuple[dict[str, NDArray], dict[str, str]]:
-        """SI variables and starred extras of an ensemble: total area and force, flat separation
+    def ensemble_variables(self, separation: NDArray, top: float, area: NDArray, force: NDArray,
+                           summed: NDArray) -> tuple[dict[str, NDArray], dict[str, str]]:
+        """SI variables and starred extras of an ensemble: total area, the applied load ``force``, the
+        junctions' summed force (equal to it within the solver tolerance) and the flat's separation
         (``top`` is the highest summit's normalised height: ``approach = (top - separation) delta_c``)."""
         data = {**self._contact(force, area), "approach": (top - np.asarray(separation)) * self.delta_c,
-                "area_star": area, "force_star": force, "separation_star": separation}
+                "area_star": area, "force_star": force, "summed_force_star": summed, "separation_star": separation}
         return data, _units(data)
 
 
