@@ -103,7 +103,8 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
                          simple_dev_area=_max_rel(simple.contact_area, ds.contact_area))
     ds = xr.concat(runs, dim="held_load", combine_attrs="drop_conflicts").assign_coords(
         held_load=("held_load", loads, {"units": "N", "long_name": "held normal load"}),
-        load_star=("held_load", [float(r.force_star[-1]) for r in runs], {"units": "1", "long_name": "F* of the held load"}))
+        load_star=("held_load", [float(r.force_star[-1]) for r in runs],
+                   {"units": "1", "long_name": "F* of the held load"}))
     ds.attrs.update(attrs)
     return ds
 
@@ -261,4 +262,5 @@ register_scenario(Scenario(
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"protocol.duration_s": 10.001, "analysis.n_out": 61},
     references=REFERENCES, moved=MOVED, derived=DERIVED,
+    units={"sweep.normal_force": "N", "analysis.n_out": "1", "analysis.coarse_rtol": "1"},
 ))

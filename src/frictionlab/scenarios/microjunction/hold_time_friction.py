@@ -130,4 +130,6 @@ register_scenario(Scenario(
     quick={"ensemble.n_junctions": 200, "integrator.save_times": [1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0]},
     references=REFERENCES + ["Greenwood & Williamson 1966", "Dieterich 1972, J. Geophys. Res. 77, 3690"],
     moved=MOVED, derived=DERIVED,
+    units={"ensemble.normal_force_per_junction": "N", "ensemble.sigma_z": "m", "ensemble.n_junctions": "1",
+           "ensemble.rtol": "1"},
 ))

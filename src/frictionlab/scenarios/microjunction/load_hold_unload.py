@@ -133,4 +133,5 @@ register_scenario(Scenario(
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={"analysis.n_out_per_segment": 20},
     references=REFERENCES, moved=MOVED, derived=DERIVED,
+    units={"analysis.n_out_per_segment": "1"},
 ))
