@@ -74,7 +74,7 @@ from .jackson_green import (
 )
 from .junction import SLIDING_BAND, ForceHistory, Microjunction
 
-__all__ = ["JunctionEnsemble", "EnsembleSolution", "integrate_ensemble", "ensemble_rates", "static_friction_after_holds"]
+__all__ = ["JunctionEnsemble", "EnsembleSolution", "integrate_ensemble", "ensemble_rates"]
 
 
 @final
@@ -587,54 +587,3 @@ def integrate_ensemble(
                             total_force=np.where(contact, forces, 0.0).sum(axis=0), n_contacts=contact.sum(axis=0),
                             final_force=forces[:, -1], final_area=areas[:, -1], heights=z, n_steps=n_steps,
                             applied_force=np.array([force_at(float(x)) for x in time]))
-
-
-def static_friction_after_holds(
-    model: Microjunction,
-    holds: ArrayLike,
-    force_star: float,
-    *,
-    ensemble: JunctionEnsemble | None = None,
-    rtol: float | None = None,
-    atol: float | None = None,
-) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-    r"""Static friction coefficient after each hold of a slide-hold-slide programme.
-
-    Assumes that sliding renews the junctions (each hold starts from freshly, plastically
-    loaded contacts, loaded faster than they creep) and that the peak friction on re-sliding is
-    the Bowden--Tabor junction strength :math:`\tau A(t_h)`, so that
-
-    .. math:: \mu_s(t_h) = \frac{\tau A_c\sum_iA^*_i(t_h)}{F_cF^*} = \frac{3\tau}{2C_\nu\sigma_Y}\frac{A^*(t_h)}{F^*}.
-
-    Parameters
-    ----------
-    model : Microjunction
-    holds : array_like
-        Hold times [s], strictly increasing and > 0.
-    force_star : float
-        Normal load :math:`F^*` [1] (total over the ensemble when ``ensemble`` is given).
-    ensemble : JunctionEnsemble, optional
-        Use the GW ensemble instead of a single junction.
-
-    Returns
-    -------
-    holds [s], mu_s [1], area_star [1]
-    """
-    th = np.asarray(holds, dtype=float)
-    if th.ndim != 1 or th.size == 0 or np.any(th <= 0) or np.any(np.diff(th) <= 0):
-        raise ParameterError(f"holds = {list(th)} must be positive and strictly increasing [s]")
-    if not force_star > 0:
-        raise ParameterError(f"force_star = {force_star!r} must be > 0")
-    h = ForceHistory.piecewise_linear([0.0, float(th[-1])], [force_star, force_star])
-    if ensemble is None:
-        from .junction import integrate_junction
-
-        d0, a0 = model.on_curve_state(force_star)
-        sol = integrate_junction(model, h, t_eval=th, initial=(d0, a0), rtol=rtol or 1e-9, atol=atol or 1e-12)
-        area = sol.area
-    else:
-        sol = integrate_ensemble(model, ensemble, h, t_eval=th, rtol=rtol or 1e-4, atol=atol or 1e-8)
-        area = sol.total_area
-    c = model.constants
-    mu = model.shear_strength * c["area_c"] * area / (c["force_c"] * force_star)
-    return th, mu, area

@@ -206,7 +206,9 @@ class Microjunction(AbstractModel):
 
     def friction_force(self, area_star: ArrayLike) -> NDArray[np.float64]:
         """Bowden--Tabor friction :math:`\\tau A` [N] of normalised area ``area_star``."""
-        return self.shear_strength * self.constants["area_c"] * np.asarray(area_star, dtype=float)
+        from .scales import Scales
+
+        return Scales.of(self).friction_force(area_star)
 
 
 # --- kernel -----------------------------------------------------------------------------------

@@ -75,10 +75,14 @@ class Scales:
         return float(approach) / self.delta_c, float(contact_area) / self.area_c
 
     # --- out of the kernels ----------------------------------------------------------------
+    def friction_force(self, area_star: ArrayLike) -> NDArray[np.float64]:
+        """Bowden--Tabor friction :math:`\\tau A` [N] of the normalised area ``area_star``."""
+        return self.shear_strength * (np.asarray(area_star, dtype=float) * self.area_c)
+
     def _contact(self, force_star: NDArray, area_star: NDArray) -> dict[str, NDArray]:
         force = np.asarray(force_star, dtype=float) * self.force_c
         area = np.asarray(area_star, dtype=float) * self.area_c
-        friction = self.shear_strength * area
+        friction = self.friction_force(area_star)
         with np.errstate(divide="ignore", invalid="ignore"):
             return {"normal_force": force, "contact_area": area, "friction_force": friction,
                     "friction_coefficient": friction / force, "pressure": force / area}
