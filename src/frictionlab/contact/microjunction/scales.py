@@ -75,12 +75,17 @@ class Scales:
         return float(approach) / self.delta_c, float(contact_area) / self.area_c
 
     # --- out of the kernels ----------------------------------------------------------------
+    def newtons(self, force_star: ArrayLike) -> Any:
+        """The load [N] of a normalised load :math:`F^*` [1] (a float for a float)."""
+        return force_star * self.force_c if isinstance(force_star, float) else \
+            np.asarray(force_star, dtype=float) * self.force_c
+
     def friction_force(self, area_star: ArrayLike) -> NDArray[np.float64]:
         """Bowden--Tabor friction :math:`\\tau A` [N] of the normalised area ``area_star``."""
         return self.shear_strength * (np.asarray(area_star, dtype=float) * self.area_c)
 
     def _contact(self, force_star: NDArray, area_star: NDArray) -> dict[str, NDArray]:
-        force = np.asarray(force_star, dtype=float) * self.force_c
+        force = self.newtons(np.asarray(force_star, dtype=float))
         area = np.asarray(area_star, dtype=float) * self.area_c
         friction = self.friction_force(area_star)
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -16,6 +16,7 @@ import numpy as np
 import xarray as xr
 
 from ...contact.microjunction import Microjunction
+from ...contact.microjunction.scales import Scales
 from ...core.errors import ConfigError
 from ...core.registry import make_model
 from ...solve import simulate
@@ -24,13 +25,14 @@ from ..base import Mutation
 REFERENCES = ["Goedecke 2013, Transient Effects in Friction, Appendix A (doi:10.1007/978-3-7091-1506-0)",
               "Jackson & Green 2005, J. Tribol. 127, 343"]
 
-#: critical load F_c [N] of the demo-steel preset (Appendix A normalisation, 4.51e-5 N)
-FC_DEMO = make_model("microjunction", "demo-steel").constants["force_c"]
+#: the scales of the demo-steel preset (Appendix A normalisation): its critical load F_c = 4.51e-5 N
+_DEMO = Scales.of(make_model("microjunction", "demo-steel"))
+FC_DEMO = _DEMO.force_c
 
 
 def newtons(f_star: float) -> float:
     """The load [N] of the demo steel at the normalised load ``f_star`` [1] (F* F_c)."""
-    return f_star * FC_DEMO
+    return _DEMO.newtons(float(f_star))
 
 
 def model_of(cfg: dict[str, Any]) -> Microjunction:
