@@ -110,7 +110,7 @@ def run(
     from .plot import save, time_series
     from .scenarios import load_scenario
     from .scenarios.checkpoint import discard, partial_results
-    from .scenarios.config import dump_toml, parse_set
+    from .solve.config import dump_toml, parse_set
     from .scenarios.executor import runs_on
 
     if csv not in _CSV_MODES:

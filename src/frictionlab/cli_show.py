@@ -299,7 +299,7 @@ def _scenario_info(name: str, overrides: dict[str, Any] | None = None,
     """What ``show SCENARIO`` prints, as text: the resolved config as TOML per profile (full,
     quick), with ``overrides`` applied (imports the scenario and the models)."""
     from .scenarios import get_scenario
-    from .scenarios.config import dump_toml
+    from .solve.config import dump_toml
 
     sc = get_scenario(name)
     return {"description": " ".join(sc.description.split()), "references": list(sc.references),
@@ -415,7 +415,7 @@ def register(app: typer.Typer) -> None:
         """Show a model's parameters (units, defaults, ranges), drivers and presets, or a scenario's config."""
         overrides: dict[str, Any] = {}
         if set_:  # scenarios only; the config module loads the scenario machinery
-            from .scenarios.config import parse_set
+            from .solve.config import parse_set
 
             overrides = parse_set(set_)
         typer.echo(describe(target, overrides=overrides, quick=quick, width=_width(), preset=preset), nl=False)

@@ -20,7 +20,7 @@ from frictionlab.core.result import make_dataset
 from frictionlab.scenarios import base as scenario_base
 from frictionlab.scenarios import checkpoint
 from frictionlab.scenarios.base import Scenario, check
-from frictionlab.scenarios.config import parse_set
+from frictionlab.solve.config import parse_set
 from frictionlab.scenarios.rough_contact import fig13
 
 FIG13 = "rough-contact/fig13"

@@ -439,7 +439,6 @@ def test_fitter_api_bounds_starts_and_seed():
     ("kloss/fig4a", "curve.n=1000000000", "curve.n = 1000000000 needs about 119 GiB of memory"),
     ("kloss/fig4a", "curve.n=1.5", "curve.n = 1.5 must be a whole number"),
     ("kloss/pstar-fit", "bragg.n=10000000000000", "bragg.n = 10000000000000 needs about"),
-    ("classic/stribeck-curve", "sweep.n=100000000", "sweep.n = 100000000 is more than the 1,000,000 allowed"),
 ])
 def test_curve_sizes_refused_before_allocating(scenario, setting, needle, cli, tmp_path, monkeypatch):
     monkeypatch.delenv("FRICTIONLAB_MAX_MEMORY", raising=False)

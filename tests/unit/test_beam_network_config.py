@@ -15,7 +15,7 @@ from frictionlab.cli import app
 from frictionlab.core.errors import ConfigError
 from frictionlab.scenarios.base import get_scenario, scenario_names
 from frictionlab.scenarios.beam_network._common import params_from, stage_protocol
-from frictionlab.scenarios.config import apply_overrides, run_config
+from frictionlab.solve.config import apply_overrides, run_config
 
 BEAM = [n for n in scenario_names() if n.startswith("beam-network/")]
 #: sections the beam-network scenarios add to the four, each for what is truly scenario-specific

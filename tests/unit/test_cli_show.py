@@ -13,7 +13,7 @@ from frictionlab.cli_show import catalogue, describe
 from frictionlab.core.errors import ConfigError
 from frictionlab.core.registry import get_model_class, make_model, presets_of
 from frictionlab.scenarios import get_scenario, scenario_names
-from frictionlab.scenarios.config import expand_preset
+from frictionlab.solve.config import expand_preset
 
 runner = CliRunner()
 

@@ -7,7 +7,7 @@ import pytest
 
 from frictionlab.core.errors import ConfigError
 from frictionlab.scenarios.base import get_scenario
-from frictionlab.scenarios.config import run_config
+from frictionlab.solve.config import run_config
 
 CONFIGS = {
     "rough_contact": {

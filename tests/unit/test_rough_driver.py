@@ -11,7 +11,7 @@ from frictionlab.contact.rough.model import F_STAR, run_static
 from frictionlab.contact.rough.sliding import run_sliding
 from frictionlab.core.errors import ConfigError
 from frictionlab.core.registry import make_model, presets_of
-from frictionlab.scenarios.config import run_config
+from frictionlab.solve.config import run_config
 from frictionlab.protocols import ConstantVelocity, ForceRamp, SlideHoldSlide, VelocitySteps
 from frictionlab.testing import check_model, standard_protocol
 

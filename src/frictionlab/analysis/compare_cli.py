@@ -21,7 +21,7 @@ DEFAULT_PROTOCOLS = {
 def build_protocol(kind: str, settings: list[str] | None):
     """Protocol of type ``kind`` from ``key=value`` settings (values parsed as in ``--set``)."""
     from ..protocols import make_protocol
-    from ..scenarios.config import parse_set
+    from ..solve.config import parse_set
 
     cfg = {"type": kind, **DEFAULT_PROTOCOLS.get(kind, {})}
     for k, v in parse_set(settings or []).items():

@@ -185,7 +185,7 @@ def register(app: typer.Typer) -> None:
         from ..core.errors import ConfigError
         from ..core.result import write_netcdf
         from ..scenarios.base import load_scenario
-        from ..scenarios.config import parse_set
+        from ..solve.config import parse_set
         from .grid import parse_grid
         from .metrics import resolve_metrics
         from .runner import run_sweep
