@@ -35,6 +35,13 @@ def newtons(f_star: float) -> float:
     return _DEMO.newtons(float(f_star))
 
 
+#: ``model.name`` and the driver are not the user's to set: the runs and checks are the microjunction model's
+#: and read what its ``junction`` driver returns
+MODEL_NAME = {"model.name": "the parameters of the 'microjunction' model (Goedecke 2013, Appendix A), which these "
+                            "scenarios run",
+              "integrator.driver": "the 'junction' driver's options (these scenarios run that driver)"}
+
+
 def model_of(cfg: dict[str, Any]) -> Microjunction:
     m = dict(cfg["model"])
     name = m.pop("name", "microjunction")
@@ -45,20 +52,15 @@ def model_of(cfg: dict[str, Any]) -> Microjunction:
 
 
 def run_driver(model: Microjunction, protocol: Any, table: dict[str, Any], driver: str, **changes: Any) -> xr.Dataset:
-    """``simulate`` with the options of ``table`` (an ``[integrator]``-like table naming ``driver`` or
-    none), ``changes`` set over them; another driver named there is refused."""
+    """``simulate`` with the options of ``table`` (an ``[integrator]`` table naming ``driver`` or none),
+    ``changes`` set over them; another driver named there is refused (a restart from a run's state
+    in a scenario's post step)."""
     opts = {**table, **changes}
     named = opts.pop("driver", driver)
     if named != driver:
         raise ConfigError(f"driver = {named!r}: this microjunction scenario runs the {driver!r} driver "
                           f"(its checks read what that driver returns)")
     return simulate(model, protocol, integrator=driver, **opts)
-
-
-def run_junction(model: Microjunction, protocol: Any, cfg: dict[str, Any], **changes: Any) -> xr.Dataset:
-    """The ``"junction"`` driver with the ``[integrator]`` table (``solver``, ``rtol``, ``atol``, ``mode``,
-    optional ``dt`` capping the adaptive step, ...), ``changes`` set over it."""
-    return run_driver(model, protocol, cfg["integrator"], "junction", **changes)
 
 
 #: the printed area-branch condition of Appendix A ("if dδ*/dτ > 0 % decreasing interference, i.e.

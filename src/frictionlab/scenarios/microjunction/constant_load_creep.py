@@ -15,8 +15,10 @@ with the printed f_A = 0.81 whatever the material: dropping it raises the early 
 about 80 %, and δ*(t) by 13-18 % for F* <= 20 (4 % at F* = 1000, where the term is small).
 That is shown as a deviation with the measured ratio as evidence.
 
-The run goes through ``simulate`` (driver ``junction``) with a ``ramped_normal_load`` protocol in N
-(:func:`._common.newtons` of the F* each load stands for). SI is read by the checks of monotone
+The scenario is a study: ``simulate``'s ``junction`` driver on a ``ramped_normal_load`` protocol in N
+(:func:`._common.newtons` of the F* each load stands for) over the held loads (``axes``), with the
+companion runs (``runs``: the other area term, and at F* = 20 a loose tolerance and the simple
+mode); ``post`` stacks them. SI is read by the checks of monotone
 growth (``approach``, ``contact_area``), of the relaxing pressure (``pressure`` [Pa]), of the
 creep deceleration (``approach`` rate, a/R from ``contact_area``), of the effect of the area term
 and of the solver studies (relative differences of ``approach`` and ``contact_area``). The
@@ -31,36 +33,43 @@ import numpy as np
 import xarray as xr
 
 from ...contact.microjunction import force_jg
+from ...core.errors import ConfigError
 from ...plot import time_series
-from ...protocols import make_protocol
 from ...reference.microjunction import PRINTED_CREEP, printed_creep_rate
 from ..base import Mutation, Scenario, check, deviation, register_scenario
 from ._common import (
-    F_A_ONE, FAST_CREEP, FC_DEMO, P_HAT_PRINTED, PRINTED_AREA_BRANCH, REFERENCES, log_grid, model_of, newtons, rel,
-    run_junction,
+    F_A_ONE, FAST_CREEP, FC_DEMO, MODEL_NAME, P_HAT_PRINTED, PRINTED_AREA_BRANCH, REFERENCES, log_grid, model_of,
+    newtons, rel,
 )
 
 #: the printed area branch at F* = 20 only: at F* = 1000 the area lags the JG curve so far under that
 #: reading that the pressure, and the creep law's sinh, overflow during the ramp
 _PRINTED_BRANCH_F20 = Mutation(PRINTED_AREA_BRANCH.what + ", at F* = 20",
-                               {**PRINTED_AREA_BRANCH.overrides, "sweep.normal_force": [newtons(20.0)]})
+                               {**PRINTED_AREA_BRANCH.overrides, "axes.protocol.mean": [newtons(20.0)]})
+
+#: the demo steel's load [N] at F* = 20, where the ramp end, the simple mode and the tolerance are examined
+F_REF_N = newtons(20.0)
 
 CONFIG = {
     "model": {"name": "microjunction", "preset": "demo-steel"},
-    # the held loads [N]: F* = 0.5 (elastic), 5, 20 (elastic-plastic) and 1000 (fully plastic) of the demo steel
-    "sweep": {"normal_force": [newtons(f) for f in (0.5, 5.0, 20.0, 1000.0)]},
     # ramped in 1 ms from the model's preload F*_0 = 1e-3 [N] to each load, held until 100 s after the ramp
     "protocol": {"type": "ramped_normal_load", "preload": newtons(1e-3), "ramp": 1e-3, "duration_s": 100.001},
-    # output points (log-spaced over the hold) and the loose tolerance of the tolerance study
-    "analysis": {"n_out": 121, "coarse_rtol": 1e-6},
     "integrator": {"driver": "junction", "solver": "DOP853", "rtol": 1e-9, "atol": 1e-12, "mode": "hybrid"},
+    # the held loads [N]: F* = 0.5 (elastic), 5, 20 (elastic-plastic) and 1000 (fully plastic) of the demo steel
+    "axes": {"protocol": {"mean": [newtons(f) for f in (0.5, 5.0, 20.0, 1000.0)]}},
+    # every load without (or with) the area term of Eq. 3.39; at F* = 20 a loose tolerance and the printed
+    # branch logic integrated directly (simple mode)
+    "runs": {"hold": {}, "other_area_term": {"model": {"area_term": False}},
+             "coarse": {"integrator": {"rtol": 1e-6, "atol": 1e-9}, "axes": {"protocol": {"mean": [F_REF_N]}}},
+             "simple": {"integrator": {"mode": "simple"}, "axes": {"protocol": {"mean": [F_REF_N]}}}},
+    # output points, log-spaced over the hold (derive: integrator.save_times)
+    "analysis": {"n_out": 121},
 }
 _WHERE = f"in N (F* x F_c; F_c = {FC_DEMO:.6g} N for the demo steel)"
-MOVED = {"loading.loads_star": f"the loads are sweep.normal_force {_WHERE}", "loading.ramp": "protocol.ramp",
+MOVED = {"loading.loads_star": f"the loads are axes.protocol.mean {_WHERE}", "loading.ramp": "protocol.ramp",
          "loading.hold": "protocol.duration_s (ramp + hold) [s]", "loading.n_out": "analysis.n_out",
-         "loading.coarse_rtol": "analysis.coarse_rtol"}
-DERIVED = {"protocol.mean": "sweep.normal_force (the held loads, N)",
-           "integrator.save_times": "analysis.n_out (log-spaced over the hold)"}
+         "loading.coarse_rtol": "runs.coarse.integrator.rtol (and its atol)"}
+DERIVED = {**MODEL_NAME, "integrator.save_times": "analysis.n_out (log-spaced over the hold)"}
 
 #: "good approximation" of the appendix's note on Eq. 3.39 read as: omitting the area term moves
 #: δ*(t) by less than this over the hold, at every load (the paper gives no number; our reading)
@@ -76,36 +85,43 @@ def _area_jg_printed(d: float, sigma_y: float, e: float) -> float:
     return d if d <= k else d * (d / k) ** b
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    model = model_of(cfg)
-    an = cfg["analysis"]
-    loads = [float(f) for f in cfg["sweep"]["normal_force"]]
-    protocols = [make_protocol({**cfg["protocol"], "mean": f}) for f in loads]
-    t = log_grid(protocols[0].ramp, protocols[0].duration, int(an["n_out"]), extra=(1.0,))
-    other = model.replace(area_term=not model.area_term)  # the companion with/without the area term of Eq. 3.39
+def derive(point: dict, cfg: dict) -> dict:
+    """The output times: ``analysis.n_out`` log-spaced from the end of the ramp over the hold (and t = 1 s)."""
+    pr = point["protocol"]
+    t = log_grid(float(pr["ramp"]), float(pr["duration_s"]), int(cfg["analysis"]["n_out"]), extra=(1.0,))
+    return {"integrator.save_times": t.tolist()}
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """The held loads stacked (``held_load`` [N], with the F* each stands for), the other area term's
+    approach beside each, and the tolerance and simple-mode studies at F* = 20."""
+    loads = [float(f) for f in result.axis_values("protocol.mean")]
+    base = result.point("hold", mean=loads[0]).config["model"].get("area_term", True)
+    if result.point("other_area_term", mean=loads[0]).config["model"].get("area_term", True) == base:
+        raise ConfigError("runs.other_area_term must flip model.area_term (the companion with/without the area "
+                          f"term of Eq. 3.39); both runs have area_term = {base}")
     runs = []
-    attrs: dict = {}
-    for prot in protocols:
-        ds = run_junction(model, prot, cfg, save_times=t)
-        alt = run_junction(other, prot, cfg, save_times=t)
+    for f in loads:
+        ds = result.pick("hold", mean=f).copy()
+        alt = result.pick("other_area_term", mean=f)
         ds["approach_other_area_term"] = alt.approach
         ds["delta_star_other_area_term"] = alt.delta_star
         runs.append(ds)
-        if float(ds.force_star[-1]) == F_REF:
-            coarse = run_junction(model, prot, cfg, save_times=t, rtol=float(an["coarse_rtol"]),
-                                  atol=float(an["coarse_rtol"]) * 1e-3)
-            attrs.update(tol_dev_approach=_max_rel(coarse.approach, ds.approach),
-                         tol_dev_area=_max_rel(coarse.contact_area, ds.contact_area))
-            simple = ds if cfg["integrator"]["mode"] == "simple" else run_junction(model, prot, cfg, save_times=t,
-                                                                                  mode="simple")
-            attrs.update(simple_delta0=float(simple.delta_star[0]), simple_area0=float(simple.area_star[0]),
-                         simple_dev_approach=_max_rel(simple.approach, ds.approach),
-                         simple_dev_area=_max_rel(simple.contact_area, ds.contact_area))
     ds = xr.concat(runs, dim="held_load", combine_attrs="drop_conflicts").assign_coords(
         held_load=("held_load", loads, {"units": "N", "long_name": "held normal load"}),
         load_star=("held_load", [float(r.force_star[-1]) for r in runs],
                    {"units": "1", "long_name": "F* of the held load"}))
-    ds.attrs.update(attrs)
+    coarse, simple = result.pick("coarse"), result.pick("simple")
+    f_ref = float(dict(result.point("coarse").coords)["protocol.mean"])
+    if f_ref not in loads or float(dict(result.point("simple").coords)["protocol.mean"]) != f_ref:
+        raise ConfigError(f"runs.coarse and runs.simple run one load of axes.protocol.mean ({f_ref:g} N is not one)")
+    ref = runs[loads.index(f_ref)]
+    ds.attrs.update(coarse_rtol=float(coarse.attrs["rtol"]),
+                    tol_dev_approach=_max_rel(coarse.approach, ref.approach),
+                    tol_dev_area=_max_rel(coarse.contact_area, ref.contact_area),
+                    simple_delta0=float(simple.delta_star[0]), simple_area0=float(simple.area_star[0]),
+                    simple_dev_approach=_max_rel(simple.approach, ref.approach),
+                    simple_dev_area=_max_rel(simple.contact_area, ref.contact_area))
     return ds
 
 
@@ -201,7 +217,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                              kind="regression"))
         if "tol_dev_approach" in ds.attrs:
             dd, da = ds.attrs["tol_dev_approach"], ds.attrs["tol_dev_area"]
-            out.append(check(f"solve_ivp rtol {cfg['analysis']['coarse_rtol']:g} vs {cfg['integrator']['rtol']:g} agree",
+            out.append(check(f"solve_ivp rtol {ds.attrs['coarse_rtol']:g} vs {cfg['integrator']['rtol']:g} agree",
                              "max rel. difference of δ, A < 1e-4", f"{dd:.1e}, {da:.1e}", dd < 1e-4 and da < 1e-4,
                              kind="verification"))
     return out
@@ -259,8 +275,7 @@ register_scenario(Scenario(
                  "(elastic-plastic) and 1000 (fully plastic, delta* ~ 208 > 110) and held 100 s; hybrid on-curve "
                  "mode, DOP853, rtol 1e-9; each load also without (or with) the area term of Eq. 3.39. Loads in N "
                  "(F* x F_c), ramped_normal_load protocol, simulate's junction driver."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
+    config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
     quick={"protocol.duration_s": 10.001, "analysis.n_out": 61},
-    references=REFERENCES, moved=MOVED, derived=DERIVED,
-    units={"sweep.normal_force": "N", "analysis.n_out": "1", "analysis.coarse_rtol": "1"},
+    references=REFERENCES, moved=MOVED, derived=DERIVED, units={"analysis.n_out": "1"},
 ))

@@ -8,8 +8,9 @@ while the force falls (elastic unloading), and the δ*-F* loop opens only throug
 printed elastic unload/reload laws depend on (F*, A*) alone and are reversible: with C1 = 0 the
 loop closes).
 
-The load is a ``ramped_normal_load`` protocol in N (:func:`._common.newtons` of F* = 10 and 5) run by
-``simulate``'s ``junction`` driver; every check reads SI (``approach``, ``approach_max``,
+The scenario is a study of one run: a ``ramped_normal_load`` protocol in N (:func:`._common.newtons` of
+F* = 10 and 5) run by ``simulate``'s ``junction`` driver, saved at ``analysis.n_out_per_period``
+points per period (``derive``); every check reads SI (``approach``, ``approach_max``,
 ``contact_area``, ``normal_force``): ratcheting, growth, a running maximum and an open loop are
 the same statements in any units.
 """
@@ -20,9 +21,8 @@ import numpy as np
 import xarray as xr
 
 from ...plot import time_series
-from ...protocols import make_protocol
 from ..base import Mutation, Scenario, check, register_scenario
-from ._common import FC_DEMO, REFERENCES, model_of, newtons, run_junction
+from ._common import FC_DEMO, MODEL_NAME, REFERENCES, newtons
 
 #: no creep: the printed elastic unload/reload branches alone, which are reversible
 NO_CREEP = Mutation("no creep (C1 = 0): the printed elastic unload/reload branches alone", {"model.c1": 0.0})
@@ -42,16 +42,21 @@ _N = f"in N (F* x F_c; F_c = {FC_DEMO:.6g} N for the demo steel)"
 MOVED = {"loading.mean_star": f"protocol.mean {_N}", "loading.amplitude_star": f"protocol.amplitude {_N}",
          "loading.period": "protocol.period", "loading.duration": "protocol.duration_s", "loading.ramp": "protocol.ramp",
          "loading.n_out_per_period": "analysis.n_out_per_period"}
-DERIVED = {"integrator.save_times": "analysis.n_out_per_period"}
+DERIVED = {**MODEL_NAME, "integrator.save_times": "analysis.n_out_per_period"}
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    model = model_of(cfg)
-    prot = make_protocol(cfg["protocol"])
-    ramp, per, dur = prot.ramp, prot.period, prot.duration
+def derive(point: dict, cfg: dict) -> dict:
+    """The output times: t = 0, the end of the ramp, then ``analysis.n_out_per_period`` points per period."""
+    pr = point["protocol"]
+    ramp, per, dur = float(pr["ramp"]), float(pr["period"]), float(pr["duration_s"])
     n = int(round((dur - ramp) / per * int(cfg["analysis"]["n_out_per_period"])))
-    t = np.unique(np.concatenate([[0.0, ramp], ramp + np.linspace(0, dur - ramp, n + 1)]))
-    return run_junction(model, prot, cfg, save_times=t)
+    return {"integrator.save_times": np.unique(np.concatenate([[0.0, ramp], ramp + np.linspace(0, dur - ramp, n + 1)]))
+            .tolist()}
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """The one run (the checks read its cycles)."""
+    return result.pick()
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
@@ -107,7 +112,7 @@ register_scenario(Scenario(
     description=("Preload to F* = 10 in 1 ms, then F* = 10 + 5 sin(2 pi t / 0.2 s) for 2 s (10 cycles), "
                  "demo steel, ramped_normal_load protocol in N, simulate's junction driver, hybrid mode, "
                  "DOP853 rtol 1e-8."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
+    config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
     quick={"protocol.duration_s": 1.0, "analysis.n_out_per_period": 60},
     references=REFERENCES, moved=MOVED, derived=DERIVED,
     units={"analysis.n_out_per_period": "1"},

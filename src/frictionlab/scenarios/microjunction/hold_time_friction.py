@@ -17,8 +17,9 @@ paper or counts among the paper's reproduced claims.
 Since sliding renews the junctions, a hold of length t_h is the first t_h of one hold at constant
 load from freshly, plastically loaded contacts: the run is one ``constant_velocity`` protocol at
 zero slip velocity and the load in N (:func:`._common.newtons` of F* = 20; the ensemble F* = 2
-per junction), read at the hold times (``integrator.save_times``) by ``simulate``'s ``junction``
-and ``ensemble`` drivers, which start on the JG curve under the initial load. The static friction
+per junction), read at the hold times (``analysis.holds``; ``derive`` makes them the output times)
+by ``simulate``'s ``junction`` and ``ensemble`` drivers (the study's two runs), which start on the
+JG curve under the initial load. The static friction
 is the SI friction force over the applied load; the checks read it and the hold times [s].
 """
 
@@ -28,27 +29,37 @@ import numpy as np
 import xarray as xr
 
 from ...plot import curves
-from ...protocols import make_protocol
 from ..base import Scenario, check, register_scenario
-from ._common import FC_DEMO, REFERENCES, model_of, newtons, run_driver, run_junction
+from ._common import FC_DEMO, MODEL_NAME, REFERENCES, model_of, newtons
 
+HOLDS = [1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0, 3000.0, 10000.0]
 CONFIG = {
     "model": {"name": "microjunction", "preset": "demo-steel", "c1": 1.42e-6},
-    # one junction held at F* = 20 [N], no slip; the run lasts to the longest hold
+    # one junction held at F* = 20 [N], no slip; the run lasts to the longest hold (derive)
     "protocol": {"type": "constant_velocity", "v": 0.0, "normal_force_value": newtons(20.0)},
-    # the hold times [s] are the output times of the hold
-    "integrator": {"driver": "junction", "rtol": 1e-9, "atol": 1e-12,
-                   "save_times": [1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0, 3000.0, 10000.0]},
-    # the GW ensemble: options of the ensemble driver and its load per junction [N] (F* = 2)
-    "ensemble": {"n_junctions": 1000, "sigma_z": 20e-9, "rtol": 1e-5, "normal_force_per_junction": newtons(2.0)},
+    "integrator": {"driver": "junction", "rtol": 1e-9, "atol": 1e-12},
+    # the single junction, and the GW ensemble at F* = 2 per junction (the total load [N])
+    "runs": {"single": {},
+             "ensemble": {"integrator": {"driver": "ensemble", "n_junctions": 1000, "sigma_z": 20e-9, "rtol": 1e-5},
+                          "protocol": {"normal_force_value": newtons(2.0 * 1000)}}},
+    # the hold times [s]: the output times of the hold (derive: integrator.save_times)
+    "analysis": {"holds": HOLDS},
 }
 _N = f"in N (F* x F_c; F_c = {FC_DEMO:.6g} N for the demo steel)"
-MOVED = {"protocol.holds": "integrator.save_times (the hold times are the output times of one hold)",
+MOVED = {"protocol.holds": "analysis.holds (the hold times are the output times of one hold)",
          "protocol.slide_duration": "nothing: the slides are not run (each hold starts from renewed junctions)",
          "loading.force_star": f"protocol.normal_force_value {_N}",
-         "loading.force_star_per_junction": f"ensemble.normal_force_per_junction {_N}",
-         "integrator.ensemble_rtol": "ensemble.rtol"}
-DERIVED = {"protocol.duration_s": "integrator.save_times (the run lasts to the longest hold)"}
+         "loading.force_star_per_junction": f"runs.ensemble.protocol.normal_force_value, the total load {_N}",
+         "integrator.ensemble_rtol": "runs.ensemble.integrator.rtol",
+         "ensemble": "runs.ensemble.integrator (n_junctions, sigma_z: options of the ensemble driver)"}
+DERIVED = {**MODEL_NAME, "protocol.duration_s": "analysis.holds (the run lasts to the longest hold)",
+           "integrator.save_times": "analysis.holds"}
+
+
+def derive(point: dict, cfg: dict) -> dict:
+    """Every run is read at the hold times and lasts to the longest."""
+    holds = [float(h) for h in cfg["analysis"]["holds"]]
+    return {"protocol.duration_s": max(holds), "integrator.save_times": holds}
 
 
 def _fit(t: np.ndarray, mu: np.ndarray) -> tuple[float, float, float]:
@@ -59,24 +70,21 @@ def _fit(t: np.ndarray, mu: np.ndarray) -> tuple[float, float, float]:
     return float(beta), float(mu0), r2
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
+def post(result, cfg: dict) -> xr.Dataset:
+    """Static friction tau A(t_h) / F of both runs at the hold times, and their log-linear fits."""
     model = model_of(cfg)
-    holds = np.asarray(cfg["integrator"]["save_times"], dtype=float)
-    prot = make_protocol({**cfg["protocol"], "duration_s": float(holds[-1])})
-    ens = dict(cfg["ensemble"])
-    per_junction = float(ens.pop("normal_force_per_junction"))
-    eprot = prot.replace(normal_force_value=per_junction * int(ens["n_junctions"]))
-    runs = {"single": (run_junction(model, prot, cfg), prot),
-            "ensemble": (run_driver(model, eprot, ens, "ensemble", save_times=list(holds)), eprot)}
+    holds = np.asarray(cfg["analysis"]["holds"], dtype=float)
     data = {}
-    for name, (r, p) in runs.items():
-        data[f"static_friction_{name}"] = ("hold", r.friction_force.values / p.normal_force(r.time.values),
-                                           {"units": "1"})
+    for name in ("single", "ensemble"):
+        r = result.pick(name)
+        load = float(result.point(name).config["protocol"]["normal_force_value"])
+        data[f"static_friction_{name}"] = ("hold", r.friction_force.values / load, {"units": "1"})
         data[f"contact_area_{name}"] = ("hold", r.contact_area.values, {"units": "m^2"})
+    ens = result.point("ensemble").config["integrator"]
     ds = xr.Dataset(data, coords={"hold": ("hold", holds, {"units": "s"})},
                     attrs={**model.attrs(), "model": model.name, "n_junctions": int(ens["n_junctions"]),
                            "sigma_z": float(ens["sigma_z"])})
-    for name in runs:
+    for name in ("single", "ensemble"):
         beta, mu0, r2 = _fit(holds, ds[f"static_friction_{name}"].values)
         ds.attrs.update({f"log_slope_{name}": beta, f"mu0_{name}": mu0, f"log_fit_r2_{name}": r2})
     return ds
@@ -126,10 +134,10 @@ register_scenario(Scenario(
         "C1 = 1.42e-6 1/s (1e-4 x the demonstration value: an assumption), single junction at F* = 20 and a "
         "1000-junction Gaussian GW ensemble (sigma_z = 20 nm, F* = 2 per junction). Log slope and R² of a "
         "log-linear fit reported. Notes: the renewal assumption and tau are not from the source."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"ensemble.n_junctions": 200, "integrator.save_times": [1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0]},
+    config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
+    quick={"runs.ensemble.integrator.n_junctions": 200, "runs.ensemble.protocol.normal_force_value": newtons(2.0 * 200),
+           "analysis.holds": HOLDS[:7]},
     references=REFERENCES + ["Greenwood & Williamson 1966", "Dieterich 1972, J. Geophys. Res. 77, 3690"],
     moved=MOVED, derived=DERIVED,
-    units={"ensemble.normal_force_per_junction": "N", "ensemble.sigma_z": "m", "ensemble.n_junctions": "1",
-           "ensemble.rtol": "1"},
+    units={"analysis.holds": "s"},
 ))

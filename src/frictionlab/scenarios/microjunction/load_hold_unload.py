@@ -9,9 +9,9 @@ hardness and creep coefficients follow the maximum interference δ*_max. The pap
 the run with these printed laws; the C1 = 0 companion of the unloading is a verification of the
 integrator against their closed form; the prototype's numbers are regression checks.
 
-The programme is a ``normal_load`` protocol in N (:func:`._common.newtons` of F* = 20 and 10) run
-by ``simulate``'s ``junction`` driver; the creep-free companion restarts that driver from the
-run's state (``initial_state``: approach [m], contact area [m^2]). SI is read by the checks of the
+The scenario is a study of one run: a ``normal_load`` protocol in N (:func:`._common.newtons` of
+F* = 20 and 10) run by ``simulate``'s ``junction`` driver; ``post`` adds the creep-free companion,
+which restarts that driver from the run's state (``initial_state``: approach [m], contact area [m^2]). SI is read by the checks of the
 history variable (``approach_max``) and of the creep at the lower load (``approach``,
 ``contact_area``); the printed elastic laws, their closed form and the prototype's values are
 non-dimensional, so those checks read the starred extras.
@@ -26,7 +26,7 @@ from ...plot import time_series
 from ...protocols import NormalLoadProgramme, make_protocol
 from ...reference.microjunction import elastic_unloading
 from ..base import Scenario, check, register_scenario
-from ._common import FAST_CREEP, FC_DEMO, REFERENCES, model_of, newtons, rel, run_junction
+from ._common import FAST_CREEP, FC_DEMO, MODEL_NAME, REFERENCES, model_of, newtons, rel, run_driver
 
 #: how far creep during a 1 ms load ramp may move the printed elastic laws' prediction: the creep rate at
 #: the end of the first hold (about 8 /s) over 1 ms is 0.7 % of the elastic drop of δ*; 2 % leaves room
@@ -43,7 +43,7 @@ CONFIG = {
 }
 MOVED = {"loading.normalised": f"the protocol's loads are in N (F* x F_c; F_c = {FC_DEMO:.6g} N for the demo steel)",
          "loading.n_out_per_segment": "analysis.n_out_per_segment"}
-DERIVED = {"integrator.save_times": "analysis.n_out_per_segment"}
+DERIVED = {**MODEL_NAME, "integrator.save_times": "analysis.n_out_per_segment"}
 
 
 def _grid(times: list[float], n: int) -> np.ndarray:
@@ -53,17 +53,24 @@ def _grid(times: list[float], n: int) -> np.ndarray:
     return np.unique(np.asarray(pts))
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    model = model_of(cfg)
-    prot = make_protocol(cfg["protocol"])
-    grid = _grid(list(prot.times), int(cfg["analysis"]["n_out_per_segment"]))
-    ds = run_junction(model, prot, cfg, save_times=grid)
-    # creep-free companion of the unloading ramp, restarted from the state at the end of the first hold
+def derive(point: dict, cfg: dict) -> dict:
+    """The output times: ``analysis.n_out_per_segment`` points on every piece of the programme."""
+    return {"integrator.save_times": _grid(list(point["protocol"]["times"]),
+                                           int(cfg["analysis"]["n_out_per_segment"])).tolist()}
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """The run, and its creep-free companion over the unloading ramp: the same driver restarted from
+    the run's state at the end of the first hold (``initial_state``) with C1 = 0."""
+    ds = result.pick().copy()
+    point = result.point().config
+    prot = make_protocol(point["protocol"])
     t2, t3 = float(prot.times[2]), float(prot.times[3])
     i = int(np.argmin(np.abs(ds.time.values - t2)))
     unload = NormalLoadProgramme(times=(0.0, t3 - t2), loads=tuple(float(f) for f in prot.normal_force([t2, t3])))
-    un = run_junction(model.replace(c1=0.0), unload, cfg,
-                      initial_state=[float(ds.approach[i]), float(ds.contact_area[i])])
+    table = {k: v for k, v in point["integrator"].items() if k != "save_times"}
+    un = run_driver(model_of(point).replace(c1=0.0), unload, table, "junction",
+                    initial_state=[float(ds.approach[i]), float(ds.contact_area[i])])
     ds.attrs.update(nocreep_unload_delta=float(un.delta_star[-1]), nocreep_unload_area=float(un.area_star[-1]))
     return ds
 
@@ -130,7 +137,7 @@ register_scenario(Scenario(
     description=("F* 0 -> 20 in 1 ms, hold to 1 s, 20 -> 10 in 1 ms, hold to 2 s, 10 -> 20 in 1 ms, hold "
                  "to 3 s (demo steel, normal_load protocol in N, simulate's junction driver, hybrid mode, "
                  "rtol 1e-9)."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
+    config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
     quick={"analysis.n_out_per_segment": 20},
     references=REFERENCES, moved=MOVED, derived=DERIVED,
     units={"analysis.n_out_per_segment": "1"},
