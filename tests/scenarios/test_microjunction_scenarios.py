@@ -35,6 +35,7 @@ def test_quick_profile_checks_pass(name):
         rsf = [c for c in checks if c.ambiguity]
         assert len(rsf) == 2 and all("faster than the log-linear" in c.claim for c in rsf)
         assert ds.attrs["log_slope_single"] > 0 and ds.attrs["log_slope_ensemble"] > 0
+        assert ds.attrs["force_star_per_junction"] == 2.0 and ds.attrs["n_junctions"] == 200
     if name.endswith("load-hold-unload"):
         assert sorted(c.kind for c in checks if "prototype" in c.claim) == ["regression", "regression"]
 

@@ -38,7 +38,7 @@ CONFIG = {
     # one junction held at F* = 20 [N], no slip; the run lasts to the longest hold (derive)
     "protocol": {"type": "constant_velocity", "v": 0.0, "normal_force_value": newtons(20.0)},
     "integrator": {"driver": "junction", "rtol": 1e-9, "atol": 1e-12},
-    # the single junction, and the GW ensemble at F* = 2 per junction (the total load [N])
+    # the single junction, and the GW ensemble at F* = 2 per junction (its total load [N]: scale it with n_junctions)
     "runs": {"single": {},
              "ensemble": {"integrator": {"driver": "ensemble", "n_junctions": 1000, "sigma_z": 20e-9, "rtol": 1e-5},
                           "protocol": {"normal_force_value": newtons(2.0 * 1000)}}},
@@ -81,9 +81,11 @@ def post(result, cfg: dict) -> xr.Dataset:
         data[f"static_friction_{name}"] = ("hold", r.friction_force.values / load, {"units": "1"})
         data[f"contact_area_{name}"] = ("hold", r.contact_area.values, {"units": "m^2"})
     ens = result.point("ensemble").config["integrator"]
+    # the ensemble's load is its total: F* per junction follows n_junctions only through it
+    per_junction = float(result.pick("ensemble").force_star[-1]) / int(ens["n_junctions"])
     ds = xr.Dataset(data, coords={"hold": ("hold", holds, {"units": "s"})},
                     attrs={**model.attrs(), "model": model.name, "n_junctions": int(ens["n_junctions"]),
-                           "sigma_z": float(ens["sigma_z"])})
+                           "sigma_z": float(ens["sigma_z"]), "force_star_per_junction": per_junction})
     for name in ("single", "ensemble"):
         beta, mu0, r2 = _fit(holds, ds[f"static_friction_{name}"].values)
         ds.attrs.update({f"log_slope_{name}": beta, f"mu0_{name}": mu0, f"log_fit_r2_{name}": r2})
