@@ -19,7 +19,6 @@ NOT_YET_PORTED = frozenset({
     "beam-network/fig13",
     "beam-network/fig14",
     "beam-network/fig8",
-    "beam-network/fig9",
     "classic/compare-slide-hold-slide",
     "classic/compare-velocity-step",
     "classic/dahl-hysteresis",
@@ -65,11 +64,7 @@ NOT_YET_PORTED = frozenset({
     "subloading/fig11",
     "subloading/fig12",
     "subloading/fig5",
-    "subloading/fig6",
-    "subloading/fig7",
     "subloading/fig9",
-    "subloading/microslip-load",
-    "subloading/pressure-stick-slip",
     "subloading/stick-slip-map",
 })
 

@@ -94,8 +94,16 @@ def test_derive_sets_only_its_declared_keys():
     np.testing.assert_allclose([p.config["integrator"]["dt"] for p in pts], [1e-5, 1e-7], rtol=1e-15)
     with pytest.raises(ConfigError, match="does not declare"):
         Study.from_config(cfg, derive=step, derived=(), context={"analysis": {"scale": 1.0}}).points()
-    with pytest.raises(ConfigError, match="never read: the study computes it per run"):
-        Study.from_config(BASE, derive=step, derived=("integrator.dt",)).points()
+    with pytest.raises(ConfigError, match="never read: the study computes it for every run"):
+        Study.from_config({**cfg, "integrator": {**cfg["integrator"], "dt": 1e-3}}, derive=step,
+                          derived=("integrator.dt",), context={"analysis": {"scale": 1.0}}).points()
+    # a derive that leaves the base value to some points: it is read there, and accepted
+    def stiff_only(point, ctx):
+        return {"integrator.dt": 1e-7} if point["model"]["sigma0"] > 1e5 else {}
+
+    pts = Study.from_config({**cfg, "integrator": {**cfg["integrator"], "dt": 1e-3}}, derive=stiff_only,
+                            derived=("integrator.dt",)).points()
+    assert [p.config["integrator"]["dt"] for p in pts] == [1e-3, 1e-7]
 
 
 def test_combine_refuses_runs_on_different_time_grids_unless_asked_to_pad():
@@ -147,6 +155,7 @@ def test_a_study_without_sections_has_no_runs():
 
 
 def test_a_run_with_axes_of_its_own_runs_at_its_points_only():
+    """A run's own axis replaces the study's axis of that key; the study's other axes still apply."""
     cfg = {k: dict(v) for k, v in BASE.items()}
     del cfg["protocol"]["v"]
     cfg["axes"] = {"protocol": {"v": [1e-4, 1e-3, 1e-2]}}
@@ -165,3 +174,9 @@ def test_a_run_with_axes_of_its_own_runs_at_its_points_only():
     cfg["protocol"]["v"] = 1.0
     with pytest.raises(ConfigError, match="protocol.v = 1.0 is never read: axes.protocol.v, runs.reference.axes"):
         Study.from_config(cfg).points()
+    del cfg["protocol"]["v"]
+    cfg["axes"]["model"] = {"sigma1": [100.0, 200.0]}
+    pts = Study.from_config(cfg).points()
+    assert [(p.label, p.coords) for p in pts][-2:] == [
+        ("reference", (("protocol.v", 1e-3), ("model.sigma1", 100.0))),
+        ("reference", (("protocol.v", 1e-3), ("model.sigma1", 200.0)))]

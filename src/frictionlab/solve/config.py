@@ -251,8 +251,10 @@ def _check_study_key(cfg: dict[str, Any], parts: list[str], value: Any) -> None:
         else:
             apply_overrides(merged, {".".join(parts[2:]): value})
         return
-    runs = [t for t in (cfg.get("runs") or {}).values() if isinstance(t, dict) and "axes" not in t] or [{}]
-    # an axis applies to every run without axes of its own: each must have the key
+    axis = ".".join(parts[1:])
+    runs = [t for t in (cfg.get("runs") or {}).values()
+            if isinstance(t, dict) and axis not in flatten(t.get("axes") or {})] or [{}]
+    # an axis applies to every run without its own axis of that key: each must have the key
     _check_axis(key, parts[1:], value, [merge_run(base, {s: t for s, t in run.items() if isinstance(t, dict)})
                                         for run in runs])
 

@@ -11,8 +11,8 @@ every run is run at every point of their outer product)::
     [runs.slip]   model = {law = "slip"}
     [axes]        protocol = {normal_force_value = [1.0, 2.0]}
 
-A run may carry its own ``axes`` table, which replaces the study's for that run (a reference
-solution computed at fewer points).
+A run may carry its own ``axes`` table over the study's: an axis of the run replaces the study's
+axis of the same key for that run (a reference solution computed at fewer points) or adds one.
 
 A run table is merged into the base key by key, except that a run naming another model
 (``model.name``), protocol or system (``type``) or driver (``integrator.driver``) replaces that
@@ -51,7 +51,7 @@ STUDY_SECTIONS = (*SECTIONS, "runs", "axes")
 #: the key of a section that names what the section is; a run giving another value replaces the section
 _IDENTITY = {"model": "name", "protocol": "type", "system": "type", "integrator": "driver"}
 
-Derive = Callable[[dict[str, Any], Mapping[str, Any]], Mapping[str, Any]]
+Derive = Callable[["Point", Mapping[str, Any]], Mapping[str, Any]]
 
 
 def merge_run(base: Mapping[str, Any], run: Mapping[str, Any]) -> dict[str, Any]:
@@ -97,6 +97,10 @@ class Point:
     coords: tuple[tuple[str, Any], ...]
     config: dict[str, Any]
 
+    def __getitem__(self, section: str) -> Any:
+        """``point["protocol"]``: a section of its config (what ``derive`` mostly reads)."""
+        return self.config[section]
+
     def where(self) -> str:
         """``run 'slow' at protocol.v = 0.001`` for messages."""
         parts = ([f"run {self.label!r}"] if self.label else []) + [f"{k} = {v!r}" for k, v in self.coords]
@@ -112,8 +116,9 @@ class Study:
     base : the four sections shared by every run
     runs : ``{label: partial four-section table}``; empty: one unnamed run (the base)
     axes : ``{dotted key: [values]}``; empty: one point
-    derive : ``derive(point config, context) -> {dotted key: value}``, the keys the study computes
-        per point from others (only keys of ``derived``)
+    derive : ``derive(point, context) -> {dotted key: value}``, the keys the study computes per point
+        from others (only keys of ``derived``); ``point`` is the :class:`Point` (its ``label``,
+        ``coords``, and its config's sections as ``point["protocol"]``)
     derived : the dotted keys ``derive`` sets (a user may not set them: they would be overwritten)
     context : what ``derive`` reads besides the point's config (a scenario's ``[analysis]``)
     """
@@ -140,10 +145,11 @@ class Study:
 
     # -- validation ---------------------------------------------------------------------------------
     def axes_of(self, label: str) -> dict[str, list[Any]]:
-        """The axes run ``label`` is run over: its own ``axes`` table when it has one (it replaces the
-        study's for that run: a reference computed at fewer points), else the study's."""
+        """The axes run ``label`` is run over: the study's, with the run's own ``axes`` table over them
+        (an axis of the run replaces the study's axis of the same key -- a reference computed at fewer
+        points -- or adds one)."""
         own = (self.runs.get(label) or {}).get("axes")
-        return flatten(dict(own)) if isinstance(own, Mapping) else self.axes
+        return {**self.axes, **flatten(dict(own))} if isinstance(own, Mapping) else self.axes
 
     def _check_shape(self) -> None:
         for label, run in self.runs.items():
@@ -157,7 +163,7 @@ class Study:
                     raise ConfigError(f"runs.{label}.{section} must be a table, got {table!r}"[:200])
         count = 0
         for label in list(self.runs) or [""]:
-            where = f"runs.{label}.axes" if "axes" in (self.runs.get(label) or {}) else "axes"
+            where = f"runs.{label}.axes (over axes)" if "axes" in (self.runs.get(label) or {}) else "axes"
             n = 1
             for key, values in self.axes_of(label).items():
                 section = key.split(".", 1)[0]
@@ -181,14 +187,11 @@ class Study:
         for key in base_keys:
             if key.rsplit(".", 1)[-1] in _IDENTITY.values() and key.count(".") == 1:
                 continue  # a section's identity is read to merge every run
-            if key in self.derived:
-                raise ConfigError(f"{key} = {base_keys[key]!r} is never read: the study computes it per run; "
-                                  "set its inputs instead")
             where = []
             for label in list(self.runs) or [""]:
                 if key in self.axes_of(label):
-                    where.append(f"runs.{label}.axes.{key}" if "axes" in (self.runs.get(label) or {})
-                                 else f"axes.{key}")
+                    own = flatten(dict((self.runs.get(label) or {}).get("axes") or {}))
+                    where.append(f"runs.{label}.axes.{key}" if key in own else f"axes.{key}")
                 elif label and _sets(self.runs[label], self.base, key):
                     where.append(f"runs.{label}.{key}")
                 else:
@@ -214,6 +217,7 @@ class Study:
         if not self.base and not self.runs:
             return []  # nothing to simulate: a scenario whose post step is the experiment (a data fit)
         out = []
+        derived_everywhere = set(self.derived) & set(flatten(self.base))  # base keys derive may leave unread
         for label in list(self.runs) or [""]:
             merged = merge_run(self.base, {s: t for s, t in self.runs.get(label, {}).items() if s != "axes"})
             axes = self.axes_of(label)
@@ -224,15 +228,22 @@ class Study:
                 try:
                     cfg = apply_overrides(merged, dict(coords)) if coords else copy.deepcopy(merged)
                     if self.derive is not None:
-                        extra = dict(self.derive(copy.deepcopy(cfg), self.context))
+                        extra = dict(self.derive(Point(label, coords, copy.deepcopy(cfg)), self.context))
                         stray = sorted(set(extra) - set(self.derived))
                         if stray:
                             raise ConfigError(f"derive set {', '.join(stray)}, which the study does not declare "
                                               f"as derived ({', '.join(self.derived) or 'none'})")
                         cfg = apply_overrides(cfg, extra)
+                        derived_everywhere &= set(extra)
+                    else:
+                        derived_everywhere = set()
                 except ConfigError as exc:
                     raise ConfigError(f"{point.where()}: {exc}") from None
                 out.append(Point(label, coords, cfg))
+        if derived_everywhere:
+            key = sorted(derived_everywhere)[0]
+            raise ConfigError(f"{key} = {flatten(self.base)[key]!r} is never read: the study computes it for every "
+                              "run; set its inputs instead")
         return out
 
     def validate(self) -> list[Point]:
@@ -336,13 +347,13 @@ class StudyResult(Mapping[tuple[str, tuple[tuple[str, Any], ...]], "xr.Dataset"]
         """The datasets of run ``label`` over the axis points, in order."""
         return [ds for p, ds in zip(self.points, self.datasets) if p.label == label]
 
-    def axis_values(self, key: str) -> list[Any]:
-        """The values of axis ``key`` (dotted), in order."""
+    def axis_values(self, key: str, label: str | None = None) -> list[Any]:
+        """The values of axis ``key`` (dotted), in order, over the runs that have it (or run ``label``)."""
         seen: list[Any] = []
         for p in self.points:
-            v = dict(p.coords)[key]
-            if v not in seen:
-                seen.append(v)
+            coords = dict(p.coords)
+            if key in coords and (label is None or p.label == label) and coords[key] not in seen:
+                seen.append(coords[key])
         return seen
 
     def dim_names(self) -> dict[str, str]:

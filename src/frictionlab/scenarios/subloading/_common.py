@@ -84,6 +84,11 @@ def reference(model: SubloadingRate, protocol, cfg: dict[str, Any], vmax: float)
     return simulate(model, protocol, integrator=ref["driver"], dt=du / vmax)
 
 
+def slide_duration(point: dict[str, Any], cfg: dict[str, Any]) -> dict[str, float]:
+    """``derive`` of a slide from rest over ``analysis.slide`` [m] at ``protocol.v``: its duration."""
+    return {"protocol.duration_s": float(cfg["analysis"]["slide"]) / float(point["protocol"]["v"])}
+
+
 def rate_step(point: dict[str, Any], du: float, vmax: float) -> dict[str, float]:
     """The step of a rate-form reference run at slip increments ``du`` [m]: ``integrator.dt = du / vmax``
     for the core ``rk4``, ``integrator.du`` for ``rate_reference`` (RK4 with the normal-stress rate as input)."""
