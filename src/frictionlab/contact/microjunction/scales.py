@@ -75,10 +75,9 @@ class Scales:
         return float(approach) / self.delta_c, float(contact_area) / self.area_c
 
     # --- out of the kernels ----------------------------------------------------------------
-    def newtons(self, force_star: ArrayLike) -> Any:
-        """The load [N] of a normalised load :math:`F^*` [1] (a float for a float)."""
-        return force_star * self.force_c if isinstance(force_star, float) else \
-            np.asarray(force_star, dtype=float) * self.force_c
+    def newtons(self, force_star: Any) -> Any:
+        """The load [N] of a normalised load :math:`F^*` [1] (a float or an array, as given)."""
+        return force_star * self.force_c
 
     def friction_force(self, area_star: ArrayLike) -> NDArray[np.float64]:
         """Bowden--Tabor friction :math:`\\tau A` [N] of the normalised area ``area_star``."""
