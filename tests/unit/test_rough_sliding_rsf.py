@@ -8,7 +8,8 @@ import pytest
 import xarray as xr
 
 from frictionlab.contact.rough.model import RoughContact, load_from_pressure
-from frictionlab.contact.rough.sliding import fit_rate_state, rate_state_series, run_sliding
+from frictionlab.contact.rough.sliding import run_sliding
+from frictionlab.fit.rsf_rough import fit_rate_state, rate_state_series
 from frictionlab.contact.rough.surface import make_surface
 from frictionlab.core.errors import DataError
 from frictionlab.protocols import ConstantVelocity, VelocitySteps

@@ -12,7 +12,7 @@ Each jump run is paired with a constant-velocity run at v = 10 over the *same* r
 paper size the noise is small; at the quick sizes it is not). The steady difference on a v = 1
 segment (its second half; the paper does not say how it measured steady state) is mu_ss(1) - mu_ss(10): negative = velocity strengthening.
 The jump record also yields the rate-and-state view: Dieterich-Ruina parameters (a, b, D_c)
-fitted with the fit layer (:func:`frictionlab.contact.rough.sliding.fit_rate_state`).
+fitted with the fit layer (:func:`frictionlab.fit.rsf_rough.fit_rate_state`).
 
 Notes
 -----
@@ -80,7 +80,7 @@ import numpy as np
 import xarray as xr
 
 from ...contact.rough.model import STRESS_STAR
-from ...contact.rough.sliding import fit_rate_state
+from ...fit.rsf_rough import fit_rate_state
 from ...reference.meanfield_rough import meanfield_steady_sliding, paired_difference
 from ..base import Mutation, Scenario, check, deviation, register_scenario
 from ._common import PARALLEL, run_parallel
