@@ -50,7 +50,7 @@ from ...core.errors import ConfigError
 from ...solve.drivers import OptionSpec, register_driver
 from .model import F_STAR, RoughContact, run_static
 from .numerics import SolverOptions
-from .sliding import L_STAR, V_STAR, run_sliding
+from .sliding import L_STAR, V_STAR, SlidingOptions, run_sliding
 from .surface import make_surface
 
 __all__ = ["rigid_surface", "to_si", "to_paper_units", "step_controls"]
@@ -234,10 +234,12 @@ def _drive_sliding(model: RoughContact, protocol: Any, system: Any, *, dt: float
     m = model
     s_step, h_step = step_controls(protocol, m.dx, s_max, hold_dt, dt)
     h = rigid_surface(m)
-    ds = run_sliding(m, h, protocol, nx=m.patch_nx, ny=m.patch_ny, W=None, s_max=s_step, hold_dt=h_step,
-                     shift=shift, allow_wrap=m.surface_wrap, vp_max_dup=vp_max_dup, sigma=m.surface_sigma,
-                     snapshot_times=tuple(float(t) for t in snapshot_times), probes=_checked_probes(m, probes),
-                     pdf_after_slip=None if pdf_after_slip is None else float(pdf_after_slip) / L_STAR, numerics=num)
+    opts = SlidingOptions(nx=m.patch_nx, ny=m.patch_ny, s_max=s_step, hold_dt=h_step, shift=shift,
+                          allow_wrap=m.surface_wrap, vp_max_dup=vp_max_dup, sigma=m.surface_sigma,
+                          snapshot_times=tuple(float(t) for t in snapshot_times), probes=_checked_probes(m, probes),
+                          pdf_after_slip=None if pdf_after_slip is None else float(pdf_after_slip) / L_STAR,
+                          numerics=num)
+    ds = run_sliding(m, h, protocol, opts)
     rows = _pick_rows(ds.time.values, save_dt)
     ds = ds.isel(time=rows)
     W = -ds.normal_force.values  # F*, compressive > 0

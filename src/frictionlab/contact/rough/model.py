@@ -347,6 +347,8 @@ class RoughContactSim:
         self.u_p = xp.zeros_like(self.heights)
         self.u_acc = xp.zeros_like(self.heights)
         self.t = 0.0
+        #: slip of the patch over the rigid surface [L*] (sliding runs; 0 in holds)
+        self.xbar = 0.0
         self.d = math.nan
         self.n_steps = 0
         self.loaded = False
@@ -476,6 +478,28 @@ class RoughContactSim:
         self._Kp_prev, self._Kp = self._Kp, Kp_new
         self._accept(res, p_n)
         return res
+
+    def advance(self, dt: float, *, slip: float = 0.0, heights_at: Any = None, W: float | None = None,
+                sliding: bool = False, warm_start: bool = True, extrapolate: bool = True,
+                warm_ratio: float | None = None) -> SolveResult:
+        r"""One step of a driver: the patch slips by ``slip`` [L*] over the rigid surface
+        ``heights_at(xbar)`` during ``dt`` [T*] at the load ``W`` (:meth:`step`).
+
+        The step's solve settings: ``sliding`` takes ``numerics.tol_sliding`` and the sliding FFT
+        precision (else ``tol`` and ``fft_precision``: holds); ``warm_start`` starts from the
+        previous forces (False: cold start, a check), ``extrapolate`` from their linear
+        extrapolation, in slip with ``warm_ratio`` (this step's slip over the previous one's),
+        else in time."""
+        self.tol = self.numerics.tol_sliding if sliding else self.numerics.tol
+        self.use_fft_precision(self.numerics.precision_for(sliding=sliding))
+        self.warm_start, self.extrapolate, self.warm_ratio = warm_start, extrapolate, warm_ratio
+        self.xbar = self.xbar + slip
+        return self.step(dt, heights=None if heights_at is None else heights_at(self.xbar), W=W)
+
+    def snap_to(self, t: float, xbar: float) -> None:
+        """Set the time [T*] and slip [L*] to a step boundary's exact values (removes the
+        round-off that substeps accumulate)."""
+        self.t, self.xbar = float(t), float(xbar)
 
     #: steps between exact recomputations of the carried history products K q_k (round-off)
     KQ_RESYNC = 200
