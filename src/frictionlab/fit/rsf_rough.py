@@ -2,8 +2,9 @@ r"""Rate-and-state friction fitted to a velocity-jump record of the rough-contac
 (Hulikal, Lapusta & Bhattacharya 2015, Sects. 5.4-5.6): how far the asperity ensemble behaves
 as Dieterich-Ruina friction (:class:`~frictionlab.laws.RateState`) under prescribed slip.
 
-:func:`rate_state_series` turns a sliding record (:func:`~frictionlab.contact.rough.sliding.run_sliding`
-layout) into a :class:`~frictionlab.fit.data.TimeSeries`; :func:`fit_rate_state` fits
+:func:`rate_state_series` turns the SI result of the ``sliding`` driver of
+:func:`frictionlab.simulate` (``slip`` [m], ``slip_velocity`` [m/s], ``friction_coefficient``,
+the ``jump`` variables) into a :class:`~frictionlab.fit.data.TimeSeries`; :func:`fit_rate_state` fits
 ``mu0, a, b, dc`` with the fit layer's dynamic law model, simulating ``rate_state`` under the
 recorded velocity history.
 """
@@ -16,7 +17,6 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from ..contact.rough.sliding import L_STAR, V_STAR
 from ..core.errors import DataError
 from .data import TimeSeries
 
@@ -28,7 +28,7 @@ def rate_state_series(ds: xr.Dataset, *, start_slip: float | None = None, decima
     """The model's :math:`\\mu(t)` under its velocity history as a fit-layer
     :class:`~frictionlab.fit.data.TimeSeries` (SI: time [s], velocity [m/s], friction coefficient).
 
-    ``start_slip`` crops the record (default: the last half of the first segment, where the run
+    ``start_slip`` [m] crops the record (default: the last half of the first segment, where the run
     is at steady state at the first velocity). ``reference``: a constant-velocity run over the
     same rigid path (same surface, load and first velocity); the record is then
     :math:`\\langle\\mu_{ref}\\rangle + \\mu - \\mu_{ref}(\\bar x)`, which removes the roughness noise
@@ -45,7 +45,7 @@ def rate_state_series(ds: xr.Dataset, *, start_slip: float | None = None, decima
         start_slip = 0.5 * abs(float(ds.jump_slip.values[0]))
     sel = s >= start_slip
     idx = np.flatnonzero(sel)[:: max(int(decimate), 1)]
-    return TimeSeries(time=t[idx] - t[idx[0]], velocity=np.abs(ds.slip_velocity.values[idx]) * V_STAR,
+    return TimeSeries(time=t[idx] - t[idx[0]], velocity=np.abs(ds.slip_velocity.values[idx]),
                       y=mu[idx], y_name="friction_coefficient", source="rough sliding")
 
 
@@ -75,7 +75,11 @@ def fit_rate_state(ds: xr.Dataset, *, law: str = "aging", n_starts: int = 3, see
     mu = ts.y
     # data-driven start: a from the direct effect, a - b from the steady levels before and
     # after the first jump (last quarter of each segment)
-    a0 = float(ds.attrs["alpha"]) * float(ds.area_at_jump.values[0]) / float(ds.attrs["W"]) if ds.sizes.get("jump", 0) else 0.005
+    a0 = 0.005
+    if ds.sizes.get("jump", 0):
+        # the model's direct effect per unit log velocity at the first jump, alpha A / W (Sect. 5.5)
+        a0 = float(ds.direct_effect_expected.values[0]) / math.log(abs(float(ds.v_new.values[0])
+                                                                        / float(ds.v_old.values[0])))
     a0 = max(a0, 1e-5)
     b0 = 1.5 * a0
     if ds.sizes.get("jump", 0):
@@ -96,6 +100,6 @@ def fit_rate_state(ds: xr.Dataset, *, law: str = "aging", n_starts: int = 3, see
                bounds={"mu0": (0.0, 5.0), "a": (1e-6, 1.0), "b": (0.0, 5.0), "dc": (1e-8, 1e-3)},
                model_options=opts, max_nfev=max_nfev).fit(ts)
     p = f.params_
-    return {"mu0": p["mu0"], "a": p["a"], "b": p["b"], "dc_m": p["dc"], "dc_um": p["dc"] / L_STAR,
+    return {"mu0": p["mu0"], "a": p["a"], "b": p["b"], "dc_m": p["dc"], "dc_um": p["dc"] * 1e6,
             "a_minus_b": p["a"] - p["b"], "fit_percent": f.fit_percent_, "rmse": f.rmse_, "a_direct": a0,
             "v_ref_m_s": v_ref, "fitter": f}

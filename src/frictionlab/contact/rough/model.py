@@ -50,14 +50,11 @@ from .constitutive import Viscoelastic, Viscoplastic
 from .elasticity import BoussinesqFFT, MeanField, StepOperator
 from .numerics import SOLVER_OPTION_NAMES, SolverOptions
 from .solver import SolveResult, alg1_solve, extrapolated_start, meanfield_solve, pk_solve
+from .units import F_STAR, STRESS_STAR, to_paper
 
 __all__ = ["RoughContact", "VISCOPLASTIC_ONLY", "RoughContactSim", "run_static", "load_from_pressure", "contact_clusters",
            "force_pdf", "F_STAR", "STRESS_STAR", "TAU_S_BAR"]
 
-#: force scale F* = 2 pi G L*^2 / (1 - nu) for G = 30 GPa, nu = 0.25 [N]
-F_STAR = 2 * math.pi * 30e9 * 1e-12 / 0.75
-#: stress scale F*/L*^2 [Pa]
-STRESS_STAR = F_STAR / 1e-12
 #: paper's static shear strength 2.5 GPa, non-dimensional
 TAU_S_BAR = 2.5e9 / STRESS_STAR
 
@@ -66,7 +63,7 @@ def load_from_pressure(pressure_pa: float, nx: int, ny: int, dx: float = 1.0) ->
     """Total load ``W = p_nominal * nx * ny * dx^2`` in F* units for a nominal pressure [Pa]."""
     if not (pressure_pa > 0 and math.isfinite(pressure_pa)):
         raise ParameterError(f"nominal pressure = {pressure_pa!r} Pa must be positive (compressive)")
-    return pressure_pa / STRESS_STAR * nx * ny * dx * dx
+    return to_paper(pressure_pa, "Pa") * nx * ny * dx * dx
 
 
 @register_model

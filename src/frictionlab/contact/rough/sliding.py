@@ -64,19 +64,14 @@ import xarray as xr
 
 from ...core.errors import DataError, ParameterError
 from ...protocols.base import AbstractProtocol
-from .model import F_STAR, RoughContact, RoughContactSim
+from .model import RoughContact, RoughContactSim
 from .numerics import SolverOptions
 from .sliding_record import SlidingRecord, direct_effect
+from .units import L_STAR, T_STAR, V_STAR, to_paper
 
 __all__ = ["RigidSurface", "SlidingPlan", "plan_steps", "required_rigid_length", "check_slip_budget",
            "SlidingOptions", "SlidingRun", "run_sliding", "direct_effect", "steady_mean", "L_STAR", "T_STAR", "V_STAR"]
 
-#: length scale L* [m] (paper eq. 6)
-L_STAR = 1e-6
-#: time scale T* [s]
-T_STAR = 1.0
-#: velocity scale L*/T* [m/s]
-V_STAR = L_STAR / T_STAR
 
 
 class RigidSurface:
@@ -226,7 +221,7 @@ def plan_steps(protocol: AbstractProtocol, *, s_max: float = 0.25, hold_dt: floa
     for a, b in segs:
         T = b - a
         if piecewise_constant:
-            v = float(np.asarray(protocol.velocity(np.array([0.5 * (a + b)])))[0]) / V_STAR
+            v = to_paper(float(np.asarray(protocol.velocity(np.array([0.5 * (a + b)])))[0]), "m/s")
             if not math.isfinite(v):
                 raise ParameterError(f"protocol velocity on [{a:g}, {b:g}] s is not finite ({v!r})")
             n = max(1, math.ceil(abs(v) * T / s_max - 1e-9)) if v != 0 else max(1, math.ceil(T / hold_dt - 1e-9))
@@ -237,16 +232,16 @@ def plan_steps(protocol: AbstractProtocol, *, s_max: float = 0.25, hold_dt: floa
             dss.append(v * np.diff(np.concatenate([[a], tt])))
         else:
             grid = np.linspace(a, b, 2001)
-            vg = np.asarray(protocol.velocity(grid), dtype=float) / V_STAR
+            vg = to_paper(np.asarray(protocol.velocity(grid), dtype=float), "m/s")
             if not np.all(np.isfinite(vg)):
                 raise ParameterError(f"protocol velocity is not finite on [{a:g}, {b:g}] s")
             vmax = float(np.max(np.abs(vg)))
             n = max(1, math.ceil(vmax * T / s_max), math.ceil(T / hold_dt) if vmax == 0 else 1)
             tt = a + T * np.arange(0, n + 1) / n
             # Simpson slip increments and the mean velocity of each step
-            vm = np.asarray(protocol.velocity(0.5 * (tt[:-1] + tt[1:])), dtype=float) / V_STAR
-            v0 = np.asarray(protocol.velocity(tt[:-1]), dtype=float) / V_STAR
-            v1 = np.asarray(protocol.velocity(tt[1:]), dtype=float) / V_STAR
+            vm = to_paper(np.asarray(protocol.velocity(0.5 * (tt[:-1] + tt[1:])), dtype=float), "m/s")
+            v0 = to_paper(np.asarray(protocol.velocity(tt[:-1]), dtype=float), "m/s")
+            v1 = to_paper(np.asarray(protocol.velocity(tt[1:]), dtype=float), "m/s")
             d = np.diff(tt) * (v0 + 4 * vm + v1) / 6
             ts.append(tt[1:])
             vs.append(vm)
@@ -259,7 +254,7 @@ def plan_steps(protocol: AbstractProtocol, *, s_max: float = 0.25, hold_dt: floa
         if not np.all(np.isfinite(fn)) or np.any(fn <= 0):
             raise ParameterError("protocol normal_force must be positive and finite (compressive load) "
                                  f"for the rough-contact model; got min {np.nanmin(fn)!r} N")
-        W0, Wv = float(fn[0] / F_STAR), fn[1:] / F_STAR
+        W0, Wv = float(to_paper(fn[0], "N")), to_paper(fn[1:], "N")
     else:
         if not (math.isfinite(W) and W > 0):
             raise ParameterError(f"normal load W = {W!r} F* must be positive")
