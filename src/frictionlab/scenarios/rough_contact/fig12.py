@@ -77,7 +77,7 @@ register_scenario(Scenario(
     name="rough-contact/fig12",
     description=("Hulikal et al. Fig. 12: dilatation and contact area vs slip and time from the same loaded state "
                  "at v = 1, 5, 10, 100; Boussinesq, viscoelastic Table 1, 100 MPa, 512^2 on 1024 x 512." + QUICK_VELOCITY_NOTE),
-    config=CONFIG, run=run, checks=checks, plot=plot,
+    config=CONFIG, run=run, checks=checks, plot=plot, units={"sweep.velocities": "m/s"},
     quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.distances": [40.0 * UM]},
     references=REFS, slow=True, derived=DERIVED, moved=MOVED,
 ))

@@ -206,7 +206,7 @@ register_scenario(Scenario(
     name="rough-contact/fig13",
     description=("Hulikal et al. Fig. 13 (and 14d): steady contact area, mean contact radius and steady mu against v "
                  "for (lambda, A) in {(1,0.1),(1,1),(0.1,0.1),(0.1,1)} and ours (1,10), Boussinesq, 100 MPa, 512^2." + QUICK_VELOCITY_NOTE),
-    config=CONFIG, run=run, checks=checks, plot=plot,
+    config=CONFIG, run=run, checks=checks, plot=plot, units={"sweep.velocities": "m/s", "analysis.map_velocities": "m/s"},
     quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.distances": [30.0 * UM],
            "sweep.sets": [[1.0, 0.1], [1.0, 1.0], [0.1, 0.1]],
            "sweep.velocities": [1.0 * UM, 10.0 * UM, 100.0 * UM], "analysis.map_set": [1.0, 1.0], **QUICK_DOUBLE},

@@ -431,7 +431,7 @@ register_scenario(Scenario(
                  "steady-state strengthening / weakening and a rate-and-state (a, b, D_c) fit; the large-system "
                  "mean-field steady mu_ss(v) at the stated and at 100x higher velocities (paper's beta = 10). "
                  "Quick: 64^2 with beta = 5, where a velocity acts like 2x that velocity at beta = 10."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
+    config=CONFIG, run=run, checks=checks, plot=plot, units={"reference.beta": "m", "reference.window": "m"},
     quick={**QUICK_BASE, "model.surface_mx": 168, "protocol.distances": [25.0 * UM] * 4, **QUICK_DOUBLE,
            "reference.n_paths": 128},
     references=REFS + ["Dieterich (1979), JGR 84, 2161"], slow=True, moved=MOVED,

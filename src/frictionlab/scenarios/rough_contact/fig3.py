@@ -246,7 +246,7 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 3: sphere (R=1) on a rigid flat, Boussinesq elements (no fitted "
                  "parameter, self term 3.8/dx) vs no interaction (C0 fitted at delta_max, Sect. 3); "
                  "dx = 1/32..1/256, 25 indentations 1e-3..0.1, displacement control."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
+    config=CONFIG, run=run, checks=checks, plot=plot, units={"analysis.R": "m", "analysis.delta_min": "m", "analysis.delta_max": "m", "sweep.inv_dx": "1/um"},
     quick={"sweep.inv_dx": [32, 128], "analysis.n_delta": 10, "analysis.delta_min": 0.01 * UM,
            "sweep.profiles": ["paraboloid"]}, moved=MOVED,
     references=["Hulikal, Lapusta & Bhattacharya (2015)", "Johnson, Contact Mechanics (1985)"],

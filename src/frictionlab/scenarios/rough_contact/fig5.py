@@ -241,7 +241,7 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 5: static ageing at 100 MPa, 512^2; (a,b) d, A and mu_s vs log t for "
                  "Boussinesq and mean field, (lambda, A) = (1, 0.2) to t=1e3; (c) (1,0.2), (1,1), (0.1,0.02) "
                  "to 1e4, 40 log steps per decade; a rougher and an exponential-ACF surface (Sect. 6)."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
+    config=CONFIG, run=run, checks=checks, plot=plot, units={"sweep.sets_duration_s": "s", "sweep.rough_sigma": "um", "analysis.footnote_velocity": "m/s", "analysis.footnote_t0": "s"},
     quick={**quick_size(96), "integrator.per_decade": 10},
     references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True, moved=MOVED,
 ))

@@ -99,7 +99,7 @@ register_scenario(Scenario(
     name="rough-contact/fig7",
     description=("Hulikal et al. Fig. 7: viscoplastic ageing (n=3, Fy0=0.016, no hardening), A_cr = 1e-5, 1e-4, "
                  "1e-3, 100 MPa hold to 1e4, 512^2, Boussinesq and mean field."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
+    config=CONFIG, run=run, checks=checks, plot=plot, units={"sweep.A_cr": "um/s"},
     quick={**quick_size(64), "integrator.per_decade": 8},
     references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True, moved=MOVED,
 ))

@@ -317,7 +317,7 @@ register_scenario(Scenario(
                  "compliance, Boussinesq and mean field; the mean field against its exact closed form on 512^2 "
                  "(16 seeds) and i.i.d. heights (12). Quick: Boussinesq and mean field on 256^2, 6 seeds, solver tol 1e-8 (same "
                  "contact counts as 1e-10 here)."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
+    config=CONFIG, run=run, checks=checks, plot=plot, units={"sweep.pressures": "Pa", "analysis.t_eval": "s"},
     quick={"sweep.sizes": [256], "sweep.seeds": 6}, moved=MOVED,
     references=["Hulikal, Lapusta & Bhattacharya (2015)", "Greenwood & Williamson (1966)"], slow=True,
 ))
