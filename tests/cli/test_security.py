@@ -42,12 +42,12 @@ def test_bench_never_runs_a_file_planted_in_a_parent_directory(cli, tmp_path, mo
 
 
 def test_bench_shadowing_a_packaged_name_from_a_parent_is_not_loaded(tmp_path, monkeypatch):
-    from frictionlab import cli as cli_mod
+    from frictionlab import benchmarks
 
     marker, deep = _plant_benchmark(tmp_path, "lugre")
     monkeypatch.chdir(deep)
-    found = cli_mod._benchmarks(None)
-    pkg = Path(cli_mod.__file__).resolve().parent / "benchmarks"
+    found = benchmarks.find()
+    pkg = Path(benchmarks.__file__).resolve().parent
     assert found["lugre"] == pkg / "bench_lugre.py"
     assert all(f.parent == pkg for f in found.values())
     assert {"lugre", "startup", "fresh", "rough_sliding"} <= set(found)
