@@ -75,12 +75,13 @@ def test_rough_scenario_refuses_the_former_model_solver_keys():
 
 
 def test_microjunction_scenario_uses_integrator_dt():
-    from frictionlab.scenarios.microjunction._common import solver_opts
-
-    cfg = get_scenario("microjunction/cyclic-load").resolved_config({"integrator.dt": 1e-3})
-    assert solver_opts(cfg)["max_step"] == 1e-3
-    with pytest.raises(ConfigError, match="does not read integrator.dt"):
-        get_scenario("microjunction/hold-time-friction").execute({"integrator.dt": 1e-3}, quick=True)
+    """The microjunction scenarios hand [integrator] to simulate's junction driver: dt caps its step
+    (hold-time-friction refused dt before it ran through simulate; now every scenario uses it)."""
+    sc = get_scenario("microjunction/load-hold-unload")
+    ds, cfg = sc.execute({"integrator.dt": 0.01}, quick=True)
+    free, _ = sc.execute(quick=True)
+    assert ds.attrs["max_step"] == 0.01 and ds.attrs["driver"] == "junction"
+    assert ds.attrs["n_steps"] > free.attrs["n_steps"] and free.attrs["max_step"] == np.inf
 
 
 def test_rough_static_scenario_runs_the_hold_driver_with_integrator_options():
@@ -99,7 +100,7 @@ def test_rough_static_scenario_runs_the_hold_driver_with_integrator_options():
 @pytest.mark.parametrize("name, key", [("beam-network/fig8", "allow_unstable"), ("microjunction/cyclic-load", "driver")])
 def test_scenarios_refuse_integrator_keys_their_runs_do_not_use(name, key):
     value = True if key == "allow_unstable" else "ensemble"
-    with pytest.raises(ConfigError, match=f"got {key}|does not read integrator.{key}"):
+    with pytest.raises(ConfigError, match=f"got {key}|does not read integrator.{key}|sets integrator.{key} itself"):
         get_scenario(name).execute({f"integrator.{key}": value, "protocol.duration_s": 0.01} if name.startswith("beam")
                                    else {f"integrator.{key}": value}, quick=True)
 

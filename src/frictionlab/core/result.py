@@ -29,6 +29,8 @@ STANDARD_UNITS: dict[str, str] = {
     "driver_position": "m",
     "spring_force": "N",
     "contact_area": "m^2",
+    "approach": "m",
+    "pressure": "Pa",
     "dilatation": "m",
     "applied_force": "N",
 }
