@@ -219,3 +219,10 @@ def test_a_misspelt_key_inside_a_table_set_whole_is_refused():
     sets = dict(sc.config["sweep"]["sets"])
     with pytest.raises(ConfigError, match="sweep.sets.gren"):
         sc.resolved_config({"sweep.sets": {**sets, "gren": sets["red"]}}, quick=True)
+
+
+def test_an_unknown_key_of_a_scenario_section_names_where_it_came_from():
+    """A misspelt ``[analysis]`` key of a study scenario names the option it came from (``--grid``, a file);
+    the bare "unknown key" message left the user guessing which input held it."""
+    with pytest.raises(ConfigError, match=r"^--grid analysis.t_end: unknown key 'analysis.t_end'; known: v_stop"):
+        get_scenario("kloss/fig14").refuse_derived(["analysis.t_end"], "--grid")
