@@ -19,7 +19,11 @@ and Kloss made by name (``make_model("kloss")``: only that law's module is impor
 (``ds.friction_force.mean()``), which builds the ``xarray.Dataset`` (xarray and pandas imported).
 frictionlab's bytecode is compiled first (``compileall``), as an installed package's is, and every
 case runs once before the timed rounds, so the caches (compiled loops, the ``list``/``show``
-index) are warm.
+index) are warm. Beside them, the floor of any process that runs compiled code: ``import numba``
+and one call of a cached ``@njit`` function (a module written to a temporary directory), then the
+exit; a first LuGre or Kloss ``simulate`` runs the compiled loop, so it costs that floor plus its
+own part (frictionlab's imports, two cached loops loaded: the run and its step-doubling guard, the
+run itself).
 
 Targets (issue 19): ``import frictionlab`` <= 0.3 s and ``frictionlab --help`` <= 0.5 s; (issue 16)
 ``frictionlab list`` <= 0.5 s and ``frictionlab show lugre`` <= 0.7 s; (issue 32) a first
@@ -84,23 +88,43 @@ def wall_time(argv: list[str], repeats: int, env: dict[str, str] | None = None) 
     return statistics.median(times)
 
 
+#: the floor of any process that runs compiled code: numba imported and one cached function called (its
+#: first dispatch fills numba's typing and target registries: ``numba.np.arraymath`` imports
+#: ``scipy.linalg``), then the exit (the final garbage collections walk the objects numba made)
+_NUMBA_FLOOR = """from numba import njit
+
+
+@njit(cache=True)
+def one(x):
+    return x + 1.0
+
+
+one(1.0)
+"""
+
+
 def run(quick: bool) -> list[tuple[str, float, str, str]]:
     repeats = 3 if quick else 7
     load = os.getloadavg()[0]
     # frictionlab's bytecode, as an installed package has it, also where PYTHONDONTWRITEBYTECODE is set
     # (else every process compiles the sources it imports again)
     compileall.compile_dir(str(Path(__file__).resolve().parents[1]), quiet=1)
-    for _, argv, _ in CASES:  # warm the file cache, the .pyc files, the list/show index and the compiled loops
-        wall_time(argv, 1)
-    rounds = [{label: wall_time(argv, 1) for label, argv, _ in CASES} for _ in range(repeats)]  # interleaved
+    with tempfile.TemporaryDirectory(prefix="frictionlab-bench-startup-") as tmp:
+        (Path(tmp) / "fl_numba_floor.py").write_text(_NUMBA_FLOOR, encoding="utf-8")
+        floor = ("numba floor: import numba, call one cached function",
+                 ["-c", f"import sys; sys.path.insert(0, {tmp!r}); import fl_numba_floor"], None)
+        cases = (*CASES, floor)
+        for _, argv, _ in cases:  # warm the file cache, the .pyc files, the list/show index and the compiled code
+            wall_time(argv, 1)
+        rounds = [{label: wall_time(argv, 1) for label, argv, _ in cases} for _ in range(repeats)]  # interleaved
     with tempfile.TemporaryDirectory() as empty:  # no index yet: list imports every model and scenario
         cold = wall_time(["-c", _CLI, "list"], 1, env=dict(os.environ, FRICTIONLAB_CACHE_DIR=empty))
     out: list[tuple[str, float, str, str]] = [("load average (1 min) at the start", load, "", "2 cores: > 2 is shared")]
-    for label, _, target in CASES:
+    for label, _, target in cases:
         out.append((f"{label}, fresh process (median of {repeats})", statistics.median(r[label] for r in rounds), "s",
                     f"<= {target:g}" if target is not None else "info"))
     out.append(("frictionlab list building its index (empty cache, once)", cold, "s", "info"))
-    for label, _, _ in CASES[1:]:
+    for label, _, _ in cases[1:]:
         ratio = statistics.median(r[label] / r["import numpy"] for r in rounds)
         out.append((f"{label} / import numpy (median of the rounds' ratios)", ratio, "x", "info"))
     out.append(("load average (1 min) at the end", os.getloadavg()[0], "", "2 cores: > 2 is shared"))
