@@ -282,6 +282,14 @@ NOT_FOR_A_FIRST_LAW_RUN = ("xarray", "pandas", "dask", "matplotlib", "scipy.inte
                            "frictionlab.scenarios", "frictionlab.fit", "frictionlab.laws.gms", "frictionlab.laws.dahl")
 
 
+def _last_json(code: str) -> object:
+    """The JSON printed on the last line by ``code`` run in a fresh interpreter."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
 @pytest.mark.parametrize("model", ["fl.laws.LuGre()", "fl.make_model('kloss')"])
 def test_a_first_simulate_read_by_value_loads_only_what_it_needs(model):
     """``float(ds.friction_force[-1])``, ``ds.slip.values`` and a formatted value of a first ``simulate``
@@ -294,10 +302,7 @@ def test_a_first_simulate_read_by_value_loads_only_what_it_needs(model):
             "assert f'{ds.friction_force[-1]:.6e}' == f'{f:.6e}'\n"
             "print(json.dumps(sorted(sys.modules)))\n"
             "import xarray\nassert isinstance(ds, xarray.Dataset) and float(ds.friction_force.isel(time=-1)) == f\n")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    mods = set(json.loads(proc.stdout.strip().splitlines()[-1]))
+    mods = set(_last_json(code))
     assert _loaded(mods, NOT_FOR_A_FIRST_LAW_RUN) == []
     assert {"numpy", "numba", "frictionlab.solve.law_drivers", "frictionlab.control.driver"} <= mods
     mods = _modules_after(code.replace("print(json.dumps(sorted(sys.modules)))\n", "")
@@ -316,10 +321,7 @@ def test_the_model_modules_table_is_what_discovery_registers():
             "    return orig_add(name, presets)\n"
             "R.register_model, R.add_presets = reg, add\nR.discover()\n"
             "print(json.dumps({k: sorted(v) for k, v in seen.items()}))")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    seen = json.loads(proc.stdout.strip().splitlines()[-1])
+    seen = _last_json(code)
     from frictionlab.core.registry import MODEL_MODULES
 
     assert {k: sorted(v) for k, v in MODEL_MODULES.items()} == seen
@@ -327,9 +329,7 @@ def test_the_model_modules_table_is_what_discovery_registers():
                "out = {n: [get_model_class(n).__module__, sorted(presets_of(n))] for n in %r}\n"
                "from frictionlab.core import registry\nassert not registry._DISCOVERED\n"
                "print(json.dumps(out))" % sorted(seen))
-    proc = subprocess.run([sys.executable, "-c", lookups], capture_output=True, text=True, env=env, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-2000:]
     from frictionlab.core.registry import get_model_class, presets_of
 
-    assert json.loads(proc.stdout.strip().splitlines()[-1]) == {
+    assert _last_json(lookups) == {
         n: [get_model_class(n).__module__, sorted(presets_of(n))] for n in seen}

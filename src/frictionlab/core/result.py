@@ -260,21 +260,6 @@ class LazyVariable:
     def ndim(self) -> int:
         return self._array().ndim
 
-    def __len__(self) -> int:
-        return len(self._array())
-
-    def __float__(self) -> float:
-        return float(self._array())
-
-    def __int__(self) -> int:
-        return int(self._array())
-
-    def __complex__(self) -> complex:
-        return complex(self._array())
-
-    def __bool__(self) -> bool:
-        return bool(self._array())
-
     def __format__(self, format_spec: str) -> str:
         a = self._array()
         if format_spec and a.shape == ():
@@ -335,7 +320,19 @@ def _forward(op: str) -> Any:
     return method
 
 
-# the DataArray's special methods (looked up on the type, so __getattr__ does not see them)
+def _on_array(convert: Any) -> Any:
+    def method(self: LazyVariable) -> Any:
+        return convert(self._array())  # as the DataArray's: the conversion of its values
+
+    method.__name__ = f"__{convert.__name__}__"
+    return method
+
+
+# answered from the driver's array (len, float(ds.friction_force[-1]), ...): no Dataset built
+for _convert in (len, float, int, complex, bool):
+    setattr(LazyVariable, f"__{_convert.__name__}__", _on_array(_convert))
+
+# the DataArray's other special methods (looked up on the type, so __getattr__ does not see them)
 for _op in ("setitem delitem iter contains index round repr str "
             "eq ne lt le gt ge add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mod rmod pow rpow "
             "matmul rmatmul and rand or ror xor rxor lshift rlshift rshift rrshift neg pos abs invert "
