@@ -13,7 +13,9 @@ surfaces), so CG gains a decade per ~1.3 iterations.
 
 Clusters are grown breadth first and cut at ``block`` elements, so large or percolating
 clusters become compact pieces and the cost stays bounded: building is
-:math:`O(|S|\,\mathrm{block}^2)` (dense Cholesky of each block), applying
+:math:`O(|S|\,\mathrm{block}^2)` (dense Cholesky of each block; a rebuild copies the blocks
+that did not change and updates the factors of those that changed by a few elements,
+:mod:`~frictionlab.contact.rough.precond_update`), applying
 :math:`O(|S|\,\mathrm{block})`, memory :math:`|S|\,\mathrm{block}` numbers; no operator product.
 The blocks are read from the real-space kernel (:meth:`BoussinesqFFT.kernel_real`), so the
 preconditioner is exact for the paper's finite patch, the periodic patch, the viscoelastic
@@ -31,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from ...core.lazy import lazy_njit
+from .precond_update import MAX_AGE, UPDATE_SHARE, nb_factor_blocks
 
 __all__ = ["ClusterPreconditioner", "supports_preconditioner", "DEFAULT_BLOCK", "DEFAULT_WHOLE"]
 
@@ -93,13 +96,25 @@ class ClusterPreconditioner:
         self.block = int(block)
         self.whole = max(self.block, int(whole) if whole is not None else DEFAULT_WHOLE * self.block // DEFAULT_BLOCK)
         self.order = np.empty(n, np.int64)
-        self.starts = np.empty(n + 1, np.int64)
+        self.starts = np.zeros(n + 1, np.int64)
         self.moff = np.empty(n + 1, np.int64)
-        # the previous build (its unchanged blocks are copied, not refactored)
-        self._old = (np.empty(n, np.int64), np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64), np.empty(0))
+        # the previous build: its blocks are copied when unchanged and their factors updated
+        # when a few elements changed (precond_update.py)
+        self._old = (np.empty(n, np.int64), np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64), np.empty(0),
+                     np.zeros(n + 1, np.int64))
         self._old_nb = 0
-        self._first = np.full(n, -1, np.int64)   # element -> previous block starting at it
+        self.age = np.zeros(n + 1, np.int64)     # updates of each block since it was last factored
+        self._owner = np.full(n, -1, np.int64)   # element -> block of the last build
+        self._cnt = np.zeros(n + 1, np.int64)
+        self._tag = np.full(n, -1, np.int64)
+        self._stamp = 0
+        #: blocks copied / updated from the previous build (this solve: reset with ``builds``)
         self.reused = 0
+        self.updated = 0
+        #: builds, copied and updated blocks since the preconditioner was made (never reset)
+        self.totals = {"builds": 0, "copied": 0, "updated": 0, "blocks": 0}
+        #: ``False``: every block is factored from scratch (the update checks' reference)
+        self.incremental = True
         self.mark = np.zeros(n, np.uint8)
         self.e = np.zeros(n)
         self.mats = np.empty(0)
@@ -111,6 +126,8 @@ class ClusterPreconditioner:
         b = np.arange(-self.ly, self.ly + 1) % my
         self.tab = np.ascontiguousarray(c * self.kr[a[:, None], b[None, :]])
         self.buf = np.empty((2, self.whole))
+        self._work = np.empty(3 * self.whole)
+        self._iwork = np.empty(3 * self.whole, np.int64)
         self.nb = 0
         self.builds = 0
         #: reactivation scale 1 / M_ii of every element (see :func:`~frictionlab.contact.rough.solver.pk_solve`)
@@ -124,20 +141,27 @@ class ClusterPreconditioner:
         preconditioner's ``block`` / ``whole``."""
         block, whole = (self.block, self.whole) if limit is None else (min(self.block, int(limit)),
                                                                         min(self.whole, int(limit)))
-        old = (self.order, self.starts, self.moff, self.mats)
-        self.order, self.starts, self.moff, mats = self._old
+        old = (self.order, self.starts, self.moff, self.mats, self.age)
+        self.order, self.starts, self.moff, mats, self.age = self._old
         nb, need = _nb_blocks(p, self.nx, self.ny, self.periodic, block, whole, self.order,
                               self.starts, self.moff, self.mark)
         if mats.size < need:
             mats = np.empty(max(need, int(1.25 * mats.size)))
         self.mats = mats
-        self.reused += _nb_factor(self.order, self.starts, self.moff, nb, self.tab, self.lx, self.ly, self.nx,
-                                  self.ny, self.periodic, self.extra, self.has_extra, self.mats, old[0], old[1],
-                                  old[2], old[3], self._old_nb, self._first)
+        copied, updated = nb_factor_blocks(
+            self.order, self.starts, self.moff, nb, self.tab, self.lx, self.ly, self.nx, self.ny, self.periodic,
+            self.extra, self.has_extra, self.mats, self.age, old[0], old[1], old[2], old[3], self._old_nb, old[4],
+            self._owner, self._cnt, self._tag, self._stamp, self._work, self._iwork, UPDATE_SHARE,
+            MAX_AGE if self.incremental else 0)
+        self._stamp += nb
         self._old = old
         self._old_nb = nb
         self.nb = nb
+        self.reused += copied
+        self.updated += updated
         self.builds += 1
+        for key, v in (("builds", 1), ("copied", copied), ("updated", updated), ("blocks", nb)):
+            self.totals[key] += v
 
 
 @lazy_njit(cache=True)
@@ -197,72 +221,6 @@ def _nb_blocks(p, nx, ny, periodic, block, whole, order, starts, moff, mark):  #
         nb += 1
     starts[nb] = pos
     return nb, moff[nb]
-
-
-@lazy_njit(cache=True, fastmath=True)
-def _nb_factor(order, starts, moff, nb, tab, lx, ly, nx, ny, periodic, extra, has_extra, mats,
-               order_o, starts_o, moff_o, mats_o, nb_o, first):  # pragma: no cover - compiled
-    """Dense blocks ``c K + diag(extra)`` from the offset table ``tab`` (``c K`` at offsets
-    ``|a| <= lx, |b| <= ly``; minimum image on the periodic patch), Cholesky in place (lower
-    triangle). A block equal to one of the previous build (``*_o``; ``first`` maps an element
-    to the previous block that starts at it) is copied instead. Returns the blocks copied."""
-    reused = 0
-    for b in range(nb):
-        a0 = starts[b]
-        m = starts[b + 1] - a0
-        off = moff[b]
-        ob = first[order[a0]]
-        if ob >= 0 and starts_o[ob + 1] - starts_o[ob] == m:
-            same = True
-            for i in range(m):
-                if order_o[starts_o[ob] + i] != order[a0 + i]:
-                    same = False
-                    break
-            if same:
-                oo = moff_o[ob]
-                for i in range(m * m):
-                    mats[off + i] = mats_o[oo + i]
-                reused += 1
-                continue
-        for i in range(m):
-            ei = order[a0 + i]
-            ii = ei // ny
-            ji = ei - ii * ny
-            for j in range(i + 1):
-                ej = order[a0 + j]
-                ij = ej // ny
-                da = ii - ij
-                db = ji - (ej - ij * ny)
-                if periodic:
-                    if 2 * da > nx:
-                        da -= nx
-                    elif 2 * da < -nx:
-                        da += nx
-                    if 2 * db > ny:
-                        db -= ny
-                    elif 2 * db < -ny:
-                        db += ny
-                v = tab[da + lx, db + ly]
-                if i == j and has_extra:
-                    v += extra[ei]
-                mats[off + i * m + j] = v
-        # Cholesky (lower), row by row
-        for i in range(m):
-            ri = off + i * m
-            for j in range(i + 1):
-                rj = off + j * m
-                s = mats[ri + j]
-                for k in range(j):
-                    s -= mats[ri + k] * mats[rj + k]
-                if i == j:
-                    mats[ri + i] = np.sqrt(s) if s > 0.0 else 1e-300
-                else:
-                    mats[ri + j] = s / mats[rj + j]
-    for b in range(nb_o):
-        first[order_o[starts_o[b]]] = -1
-    for b in range(nb):
-        first[order[starts[b]]] = b
-    return reused
 
 
 @lazy_njit(cache=True)
