@@ -76,9 +76,12 @@ def _factor_rows(mats, off, m, r0, order, a0, tab, lx, ly, nx, ny, periodic, ext
             mats[ri + j] = v
         for j in range(i + 1):
             rj = off + j * m
-            s = mats[ri + j]
+            li = mats[ri:ri + j]  # row slices: numba's fast-math loop vectorises the dot product
+            lj = mats[rj:rj + j]
+            d = 0.0
             for k in range(j):
-                s -= mats[ri + k] * mats[rj + k]
+                d += li[k] * lj[k]
+            s = mats[ri + j] - d
             if i == j:
                 mats[ri + i] = np.sqrt(s) if s > 0.0 else 1e-300
             else:

@@ -727,7 +727,8 @@ def _direction_pc_on(Mp, g, p, t, r, z, pc, delta, G_old, dinv, S, nS, Sp, nSp, 
     if nS == 0:
         return 0.0, 0, 0.0, 0
     rbar, nU = _nb_residual_on(Mp, g, p, r, S, nS, U)
-    G = nb_precondition_on(pc.order, pc.starts, pc.moff, pc.nb, pc.mats, pc.mark, dinv, p, r, z, pc.e, pc.buf, S, nS)
+    G = nb_precondition_on(pc.order, pc.starts, pc.moff, pc.nb, pc.mats, pc.mark, dinv, p, r, z, pc.e, pc.buf, S, nS,
+                           pc.einv, pc.eok)
     _nb_direction_on(p, t, z, delta * G / G_old, S, nS, Sp, nSp)
     return G, nS, rbar, nU
 
