@@ -28,6 +28,7 @@ The load constraint :math:`\mathbf 1^\top p = W` is kept by projecting in the ``
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
@@ -111,8 +112,9 @@ class ClusterPreconditioner:
         #: blocks copied / updated from the previous build (this solve: reset with ``builds``)
         self.reused = 0
         self.updated = 0
-        #: builds, copied and updated blocks since the preconditioner was made (never reset)
-        self.totals = {"builds": 0, "copied": 0, "updated": 0, "blocks": 0}
+        #: builds, copied and updated blocks, blocks built and process CPU seconds in builds since
+        #: the preconditioner was made (never reset; ``frictionlab bench rough_sliding``)
+        self.totals = {"builds": 0, "copied": 0, "updated": 0, "blocks": 0, "cpu_s": 0.0}
         #: ``False``: every block is factored from scratch (the update checks' reference)
         self.incremental = True
         self.mark = np.zeros(n, np.uint8)
@@ -144,6 +146,7 @@ class ClusterPreconditioner:
         preconditioner's ``block`` / ``whole``."""
         block, whole = (self.block, self.whole) if limit is None else (min(self.block, int(limit)),
                                                                         min(self.whole, int(limit)))
+        c0 = time.process_time()
         old = (self.order, self.starts, self.moff, self.mats, self.age)
         self.order, self.starts, self.moff, mats, self.age = self._old
         nb, need = _nb_blocks(p, self.nx, self.ny, self.periodic, block, whole, self.order,
@@ -164,7 +167,8 @@ class ClusterPreconditioner:
         self.reused += copied
         self.updated += updated
         self.builds += 1
-        for key, v in (("builds", 1), ("copied", copied), ("updated", updated), ("blocks", nb)):
+        for key, v in (("builds", 1), ("copied", copied), ("updated", updated), ("blocks", nb),
+                       ("cpu_s", time.process_time() - c0)):
             self.totals[key] += v
 
 
