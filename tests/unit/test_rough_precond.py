@@ -32,8 +32,11 @@ def _step_operator(shape, periodic, viscoplastic, c, rng):
     return StepOperator(BoussinesqFFT(*shape, periodic=periodic), c=c, diag=extra)
 
 
-@pytest.mark.parametrize("periodic", [False, True])
-@pytest.mark.parametrize("viscoplastic", [False, True])
+#: finite / periodic patch, with / without a viscoplastic diagonal
+PATCHES = pytest.mark.parametrize("periodic, viscoplastic", [(a, b) for a in (False, True) for b in (False, True)])
+
+
+@PATCHES
 def test_blocks_are_the_operator_on_the_clusters(periodic, viscoplastic):
     rng = np.random.default_rng(3)
     shape = (14, 11)
@@ -266,12 +269,11 @@ def test_one_changed_cluster_is_updated_and_equals_its_refactorisation():
         np.testing.assert_allclose(L, ref, rtol=1e-10, atol=1e-12 * np.abs(ref).max())
 
 
-@pytest.mark.parametrize("periodic", [False, True])
-@pytest.mark.parametrize("viscoplastic", [False, True])
+@PATCHES
 def test_drifting_contact_set_updates_equal_rebuilds(periodic, viscoplastic):
     rng = np.random.default_rng(11)
-    shape = (24, 20)
-    op = _step_operator(shape, periodic, viscoplastic, 1.1, rng)
+    op = _step_operator((24, 20), periodic, viscoplastic, 1.1, rng)
+    shape = op.base.shape
     Md = _dense(op, shape)
     p = (rng.random(shape) < 0.35).astype(float)
     inc = ClusterPreconditioner(op, shape, block=12, whole=24)
