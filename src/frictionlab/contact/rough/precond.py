@@ -109,7 +109,8 @@ class ClusterPreconditioner:
         self._cnt = np.zeros(n + 1, np.int64)
         self._tag = np.full(n, -1, np.int64)
         self._stamp = 0
-        #: blocks copied / updated from the previous build (this solve: reset with ``builds``)
+        #: blocks copied / updated from the previous build (counters the caller may reset, as the
+        #: PK solver resets ``builds`` and ``reused`` per solve)
         self.reused = 0
         self.updated = 0
         #: builds, copied and updated blocks, blocks built and process CPU seconds in builds since
