@@ -330,3 +330,41 @@ def test_updates_stop_at_max_age_and_large_changes_refactor():
     pc.build(p.reshape(-1))
     assert pc.age[0] == 0
     _assert_factors(pc, Md)
+
+
+def test_sliding_totals_count_builds_and_updated_blocks():
+    # the running totals that `frictionlab bench rough_sliding` reads: every sliding step builds
+    # the preconditioner at least once, and most blocks of a steady step are copied or updated
+    from frictionlab.benchmarks.bench_rough_sliding import set_rows
+
+    rows = {name.split(": ")[-1]: (value, note) for name, value, _, note in set_rows(48, 25, 10.0)
+            if "red" in name}
+    assert rows["PK iterations/step"][0] >= 1
+    builds, note = rows["preconditioner builds/step"]
+    assert builds >= 1
+    per = {k: float(note.split(f"{k} ")[1].split(",")[0].split(" ")[0]) for k in ("copied", "updated", "refactored")}
+    assert per["updated"] > 0 and per["copied"] + per["updated"] > per["refactored"], note
+
+
+def test_sliding_steps_share_one_preconditioner(monkeypatch):
+    # the step factor c of equal sliding steps differs in its last bits (dt from differences of
+    # the plan's cumulative times): before, each such c made a new preconditioner, factored from
+    # scratch (28 in the 84 solves of this run); now the loading's (c = 1) and one for the steps
+    from frictionlab.contact.rough import precond
+
+    made = []
+    init = precond.ClusterPreconditioner.__init__
+
+    def counting(self, *a, **k):
+        made.append(1)
+        init(self, *a, **k)
+
+    monkeypatch.setattr(precond.ClusterPreconditioner, "__init__", counting)
+    n = 48
+    h = make_surface(n + 100, n, beta_x=10.0, seed=0)
+    W = load_from_pressure(100e6, n, n)
+    m = RoughContact(lams=(1.0,), As=(10.0,))
+    _, sim = run_sliding(m, h, ConstantVelocity(v=10e-6, duration_s=8 * 0.025), W=W, nx=n, ny=n, return_sim=True)
+    for _ in range(3):
+        run_sliding(m, h, ConstantVelocity(v=10e-6, duration_s=25 * 0.025), W=W, nx=n, ny=n, sim=sim)
+    assert len(made) <= 2, len(made)
