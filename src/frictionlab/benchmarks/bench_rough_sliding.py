@@ -192,7 +192,8 @@ def set_rows(n: int, n_steps: int, v: float, block: int = 25) -> list[tuple[str,
                 (f"sliding {what}: PK iterations/step", float(its.mean()), "1", f"max {its.max():.0f}"),
                 (f"sliding {what}: preconditioner builds/step", tot["builds"] / K, "1",
                  f"blocks per build {tot['blocks'] / max(tot['builds'], 1):.0f}: copied {tot['copied'] / K:.0f}, "
-                 f"updated {tot['updated'] / K:.0f}, refactored {(tot['blocks'] - tot['copied'] - tot['updated']) / K:.0f}"
+                 f"updated {tot['updated'] / K:.0f}, "
+                 f"refactored {(tot['blocks'] - tot['copied'] - tot['updated']) / K:.0f}"
                  f" per step; builds {100 * tot['cpu_s'] / st['cpu']:.0f} % of the CPU time")]
     return out
 
@@ -251,7 +252,8 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
     out = []
     out += tolerance_study(64 if quick else 128, 40 if quick else 80)
     out += precision_study(128 if quick else 256, 40)
-    out += set_rows(128, 50, 1.0) if quick else [r for n in (256, 512) for v in (1.0, 10.0) for r in set_rows(n, 200, v)]
+    out += set_rows(128, 50, 1.0) if quick else [r for n in (256, 512) for v in (1.0, 10.0)
+                                                  for r in set_rows(n, 200, v)]
     out += sliding_precision_rows(128, 50) if quick else [r for n in (128, 256, 512) for r in sliding_precision_rows(n, 300)]
     sizes = [(128, 40), (256, 20)] if quick else [(128, 80), (256, 40), (512, 12)]
     for n, k in sizes:
