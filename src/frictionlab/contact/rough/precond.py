@@ -102,11 +102,12 @@ class ClusterPreconditioner:
         # the previous build: its blocks are copied when unchanged and their factors updated
         # when a few elements changed (precond_update.py)
         self._old = (np.empty(n, np.int64), np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64), np.empty(0),
-                     np.zeros(n + 1, np.int64))
+                     np.zeros(n + 1, np.int32))
         self._old_nb = 0
-        self.age = np.zeros(n + 1, np.int64)     # updates of each block since it was last factored
-        self._owner = np.full(n, -1, np.int64)   # element -> block of the last build
-        self._cnt = np.zeros(n + 1, np.int64)
+        # (32-bit work arrays: a 2048^2 static solve holds n of each)
+        self.age = np.zeros(n + 1, np.int32)     # updates of each block since it was last factored
+        self._owner = np.full(n, -1, np.int32)   # element -> block of the last build
+        self._cnt = np.zeros(n + 1, np.int32)
         self._tag = np.full(n, -1, np.int64)
         self._stamp = 0
         #: blocks copied / updated from the previous build (counters the caller may reset, as the
@@ -131,7 +132,7 @@ class ClusterPreconditioner:
         self.buf = np.empty((2, self.whole))
         #: B^{-1} 1 of the blocks entirely in contact, per element, valid where ``eok[block]``
         self.einv = np.zeros(n)
-        self.eok = np.zeros(n + 1, np.int64)
+        self.eok = np.zeros(n + 1, np.uint8)
         self._work = np.empty(3 * self.whole)
         self._iwork = np.empty(3 * self.whole, np.int64)
         self.nb = 0
@@ -371,7 +372,7 @@ def _nb_rhs_on(order, starts, nb, mark, dinv, r, z, e, S, nS):  # pragma: no cov
         _set_rhs(S[q], mark, dinv, per, r, z, e)
 
 
-_NO_CACHE = (np.empty(0), np.empty(0, np.int64))
+_NO_CACHE = (np.empty(0), np.empty(0, np.uint8))
 
 
 def nb_precondition(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf, einv=None, eok=None):
