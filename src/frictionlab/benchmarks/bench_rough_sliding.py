@@ -336,6 +336,7 @@ def run(quick: bool) -> list[tuple[str, float, str, str]]:
     out += precision_study(128 if quick else 256, 40)
     out += set_rows(128, 50, 1.0) if quick else [r for n in (256, 512) for v in (1.0, 10.0)
                                                   for r in set_rows(n, 200, v)]
+    out += [] if quick else figure_rows()
     out += sliding_precision_rows(128, 50) if quick else [r for n in (128, 256, 512) for r in sliding_precision_rows(n, 300)]
     sizes = [(128, 40), (256, 20)] if quick else [(128, 80), (256, 40), (512, 12)]
     for n, k in sizes:
