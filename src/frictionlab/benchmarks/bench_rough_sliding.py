@@ -204,7 +204,8 @@ def set_rows(n: int, n_steps: int, v: float, block: int = 25) -> list[tuple[str,
 def _totals(sim) -> dict[str, float]:
     """The cluster preconditioner's running totals of a sliding state (builds, blocks, CPU s)."""
     pc = getattr(sim.base, "_pc_cache", (None, None))[1]
-    return dict(pc.totals) if pc is not None else {"builds": 0, "copied": 0, "updated": 0, "blocks": 0, "cpu_s": 0.0}
+    totals = getattr(pc, "totals", None)  # None: no preconditioner (or a build without totals: 0)
+    return dict(totals) if totals is not None else {"builds": 0, "copied": 0, "updated": 0, "blocks": 0, "cpu_s": 0.0}
 
 
 #: (lambda, A) sets and velocities whose 512^2 per-step CPU cost the figure estimate measures: by
