@@ -260,15 +260,17 @@ def figure_minutes(costs: dict[tuple[float, float], list[tuple[float, float]]],
             free[free.index(min(free))] += t
         return max(free)
 
-    p13, p14 = fig13.CONFIG["protocol"], fig14.CONFIG["protocol"]
-    ds13, ds14 = float(fig13.CONFIG["integrator"]["s_max"]), float(fig14.CONFIG["integrator"]["s_max"])
-    n13 = round(float(p13["slip"]) / ds13)
-    runs13 = [n13 * cost(lam, A, v) for lam, A in [*p13["sets"], *p13["extra_sets"]] for v in p13["velocities"]]
-    seg = round(float(p14["seg"]) / ds14)
+    um = 1e-6  # the configs are SI; the costs are per um/s and the steps s_max element spacings (dx = 1 um)
+    c13, c14 = fig13.CONFIG, fig14.CONFIG
+    ds13, ds14 = float(c13["integrator"]["s_max"]), float(c14["integrator"]["s_max"])
+    n13 = round(float(c13["protocol"]["distances"][0]) / um / ds13)
+    v13 = [float(v) / um for v in c13["sweep"]["velocities"]]
+    runs13 = [n13 * cost(lam, A, v) for lam, A in [*c13["sweep"]["sets"], *c13["sweep"]["extra_sets"]] for v in v13]
+    seg = round(float(c14["protocol"]["distances"][0]) / um / ds14)
+    v14 = [float(v) / um for v in c14["protocol"]["velocities"]]
     runs14 = []
-    for lam, A in p14["sets"].values():  # the jump run and the reference at the first velocity
-        runs14 += [seg * sum(cost(lam, A, v) for v in p14["velocities"]),
-                   seg * len(p14["velocities"]) * cost(lam, A, p14["velocities"][0])]
+    for lam, A in c14["sweep"]["sets"].values():  # the jump run and the reference at the first velocity
+        runs14 += [seg * sum(cost(lam, A, v) for v in v14), seg * len(v14) * cost(lam, A, v14[0])]
     return {name: (makespan(r) / 60, sum(r) / 60) for name, r in (("fig13", runs13), ("fig14", runs14))}
 
 
