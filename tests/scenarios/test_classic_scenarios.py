@@ -28,8 +28,10 @@ def test_quick_profile_checks_pass(name):
 
 
 def _fixed_step(name):
-    cfg = get_scenario(name).resolved_config(quick=True)
-    model, protocol, system, integ = build(cfg)
+    """The quick config and the built first run of its study (its derived step included)."""
+    sc = get_scenario(name)
+    cfg = sc.resolved_config(quick=True)
+    model, protocol, system, integ = build(sc.study(cfg).points()[0].config)
     return cfg, model, protocol, system, integ
 
 
@@ -84,6 +86,10 @@ def test_rsf_stability_halving_dt_and_tightening_rtol():
 
 
 def test_scenario_overrides_reach_the_runs():
-    cfg = apply_overrides(get_scenario("classic/dahl-hysteresis").config, {"model.alpha": 2.0})
-    model, *_ = build({k: v for k, v in cfg.items() if k != "frequency_factor"})
-    assert model.alpha == 2.0
+    sc = get_scenario("classic/dahl-hysteresis")
+    cfg = apply_overrides(sc.config, {"model.alpha": 2.0, "runs.fast.protocol.frequency": 5.0})
+    points = sc.study(cfg).points()
+    assert [build(p.config)[0].alpha for p in points] == [2.0, 2.0]
+    # each run's step is one cycle over analysis.steps_per_cycle (the same steps per cycle)
+    assert [(p.config["protocol"]["frequency"], p.config["integrator"]["dt"]) for p in points] == [
+        (1.0, 1e-4), (5.0, 1e-4 / 5.0)]
