@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 import xarray as xr
 
+from frictionlab.scenarios.base import Scenario
 from frictionlab.sweep.store import SweepStore
 
 from frictionlab.core.errors import ConfigError
@@ -91,7 +92,9 @@ def test_drive_velocity_is_a_grid_key_of_the_spring_slider(tmp_path, capsys):
     ("classic/rsf-stability", "model.law=[agin,slip]", r"--grid model.law='agin': .*not one of \['aging', 'slip'\]"),
     ("classic/rsf-stability", "model.a=[0.01,-1]", r"--grid model.a=-1: .*outside the allowed range"),
     ("classic/rsf-stability", "system.mass=[0,1]", r"--grid system.mass=0: .*outside the allowed range"),
-    ("classic/rsf-velocity-step", "model.law=[aging,slip]", r"sets model.law itself.*--grid laws="),
+    # every named run sets its own law: a swept base law is never read (refused before anything runs)
+    ("classic/rsf-velocity-step", "model.law=[aging,slip]",
+     r"--grid model.law='aging': model.law = 'aging' is never read: runs.aging.model.law, runs.slip.model.law"),
 ])
 def test_grid_values_are_checked_like_set_values(scenario, axis, match, tmp_path, capsys):
     with pytest.raises(ConfigError, match=match):
@@ -102,12 +105,17 @@ def test_grid_values_are_checked_like_set_values(scenario, axis, match, tmp_path
     assert not (tmp_path / "c").exists()
 
 
-def test_law_list_swept_one_law_per_point(tmp_path):
-    ds = run_sweep("classic/rsf-velocity-step", ["laws=[aging, slip]"], store=tmp_path / "s", quick=True,
-                   scheduler="serial", metrics=["final_friction"])
-    assert list(ds.data_vars) == ["final_friction", "status", "error", "point_key"]  # no final_friction_aging ...
-    for law, key in zip(("aging", "slip"), ds.point_key.values):
-        assert SweepStore(tmp_path / "s", "classic/rsf-velocity-step").load_point(str(key)).law.values.tolist() == [law]
+def test_list_axis_swept_one_value_per_point(tmp_path):
+    """A key holding a list of runs (a study's axis) swept takes one value per point, not the whole list."""
+    sc = Scenario("classic/axis-test", "a study with an axis (test only, unregistered)",
+                  {"model": {"name": "coulomb"}, "protocol": {"type": "constant_velocity", "duration_s": 0.01,
+                                                              "normal_force_value": 1.0},
+                   "integrator": {"dt": 1e-3}, "axes": {"protocol": {"v": [1e-3, 1e-2, 2e-2]}}})
+    ds = run_sweep(sc, ["axes.protocol.v=[0.001, 0.01]"], store=tmp_path / "s", scheduler="serial",
+                   metrics=["final_friction"])
+    assert list(ds.data_vars) == ["final_friction", "status", "error", "point_key"]  # no final_friction_0.001 ...
+    for v, key in zip((0.001, 0.01), ds.point_key.values):
+        assert SweepStore(tmp_path / "s", "classic/axis-test").load_point(str(key)).v.values.tolist() == [v]
 
 
 def _kinds_run(cfg: dict, quick: bool):

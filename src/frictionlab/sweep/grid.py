@@ -174,6 +174,7 @@ class Grid:
             for v in vals:
                 cfg = apply_overrides(config, {k: [v] if isinstance(node, list) else v})
                 _check_builds(config, cfg, k, v)
+                _check_study_reads(config, cfg, k, v)
             units = key_units(config, k) or (own_units or {}).get(k, "")
             if units:
                 self.units[k] = units
@@ -224,6 +225,19 @@ def _check_builds(base: dict[str, Any], cfg: dict[str, Any], key: str, value: An
     try:
         _build_section(section, cfg[section])
     except FrictionLabError as exc:
+        raise ConfigError(f"--grid {key}={value!r}: {str(exc).splitlines()[0]}") from None
+
+
+def _check_study_reads(base: dict[str, Any], cfg: dict[str, Any], key: str, value: Any) -> None:
+    """A study's config (``[runs]``/``[axes]``): refuse a value that no run reads (a key every named run
+    or an axis sets itself), laid out as the study's points before anything runs."""
+    if not isinstance(base.get("runs"), dict) and not isinstance(base.get("axes"), dict):
+        return
+    from ..solve.study import Study
+
+    try:
+        Study.from_config(cfg).points()
+    except ConfigError as exc:
         raise ConfigError(f"--grid {key}={value!r}: {str(exc).splitlines()[0]}") from None
 
 
