@@ -52,7 +52,9 @@ def test_a_drive_section_is_refused_with_a_pointer_to_protocol():
         run_config(run_cfg, strict=True)
     # a config handed to a scenario's run directly
     with pytest.raises(ConfigError, match=POINTER):
-        sc.run({**sc.config, "drive": {"v": 7.5e-4, "duration": 0.02}}, True)
+        sc.run_study({**sc.config, "drive": {"v": 7.5e-4, "duration": 0.02}})
+    with pytest.raises(ConfigError, match="does not read the config section"):
+        sc.run_study({**sc.config, "drift": {"v": 7.5e-4}})
 
 
 def test_a_drive_section_in_a_scenario_file_is_refused_by_the_cli(tmp_path, capsys):

@@ -49,6 +49,10 @@ def test_runs_and_axes_cover_the_outer_product_and_combine_along_run_and_axis():
 def test_a_run_naming_another_model_replaces_the_section():
     merged = merge_run(BASE, {"model": {"name": "coulomb", "mu": 0.3}})
     assert merged["model"] == {"name": "coulomb", "mu": 0.3}
+    # another form of the same equations (the same parameters) keeps the base's values and preset
+    merged = merge_run({"model": {"name": "subloading", "preset": "fig4", "xi": 3.0}},
+                       {"model": {"name": "subloading_rate"}})
+    assert merged["model"] == {"name": "subloading_rate", "preset": "fig4", "xi": 3.0}
     merged = merge_run(BASE, {"model": {"sigma0": 2.0}})
     assert merged["model"] == {"name": "lugre", "preset": "canudas1995", "sigma0": 2.0}
 
@@ -90,8 +94,16 @@ def test_derive_sets_only_its_declared_keys():
     np.testing.assert_allclose([p.config["integrator"]["dt"] for p in pts], [1e-5, 1e-7], rtol=1e-15)
     with pytest.raises(ConfigError, match="does not declare"):
         Study.from_config(cfg, derive=step, derived=(), context={"analysis": {"scale": 1.0}}).points()
-    with pytest.raises(ConfigError, match="never read: derived"):
-        Study.from_config(BASE, derive=step, derived=("integrator.dt",)).points()
+    with pytest.raises(ConfigError, match="never read: the study computes it for every run"):
+        Study.from_config({**cfg, "integrator": {**cfg["integrator"], "dt": 1e-3}}, derive=step,
+                          derived=("integrator.dt",), context={"analysis": {"scale": 1.0}}).points()
+    # a derive that leaves the base value to some points: it is read there, and accepted
+    def stiff_only(point, ctx):
+        return {"integrator.dt": 1e-7} if point["model"]["sigma0"] > 1e5 else {}
+
+    pts = Study.from_config({**cfg, "integrator": {**cfg["integrator"], "dt": 1e-3}}, derive=stiff_only,
+                            derived=("integrator.dt",)).points()
+    assert [p.config["integrator"]["dt"] for p in pts] == [1e-3, 1e-7]
 
 
 def test_combine_refuses_runs_on_different_time_grids_unless_asked_to_pad():
@@ -140,3 +152,31 @@ def test_a_study_larger_than_the_grid_limit_is_refused_before_anything_is_built(
 
 def test_a_study_without_sections_has_no_runs():
     assert Study.from_config({"analysis": {"n": 3}}).execute().points == []
+
+
+def test_a_run_with_axes_of_its_own_runs_at_its_points_only():
+    """A run's own axis replaces the study's axis of that key; the study's other axes still apply."""
+    cfg = {k: dict(v) for k, v in BASE.items()}
+    del cfg["protocol"]["v"]
+    cfg["axes"] = {"protocol": {"v": [1e-4, 1e-3, 1e-2]}}
+    cfg["runs"] = {"main": {}, "reference": {"integrator": {"driver": "euler", "dt": 1e-6},
+                                              "axes": {"protocol": {"v": [1e-3]}}}}
+    pts = Study.from_config(cfg).points()
+    assert [(p.label, p.coords) for p in pts] == [
+        ("main", (("protocol.v", 1e-4),)), ("main", (("protocol.v", 1e-3),)), ("main", (("protocol.v", 1e-2),)),
+        ("reference", (("protocol.v", 1e-3),))]
+    assert pts[-1].config["integrator"] == {"driver": "euler", "dt": 1e-6}
+    assert apply_overrides(cfg, {"runs.reference.axes.protocol.v": [2e-3]})["runs"]["reference"]["axes"] == {
+        "protocol": {"v": [2e-3]}}
+    with pytest.raises(ConfigError, match="did you mean 'v'"):
+        apply_overrides(cfg, {"runs.reference.axes.protocol.vv": [2e-3]})
+    # a base key read by no run: the study's axes and the reference's both set it
+    cfg["protocol"]["v"] = 1.0
+    with pytest.raises(ConfigError, match="protocol.v = 1.0 is never read: axes.protocol.v, runs.reference.axes"):
+        Study.from_config(cfg).points()
+    del cfg["protocol"]["v"]
+    cfg["axes"]["model"] = {"sigma1": [100.0, 200.0]}
+    pts = Study.from_config(cfg).points()
+    assert [(p.label, p.coords) for p in pts][-2:] == [
+        ("reference", (("protocol.v", 1e-3), ("model.sigma1", 100.0))),
+        ("reference", (("protocol.v", 1e-3), ("model.sigma1", 200.0)))]

@@ -211,7 +211,7 @@ class Scenario:
     post : ``post(result, config) -> Dataset``, the post-processing step of a scenario run by its
         study (``run`` None): the :class:`~frictionlab.solve.study.StudyResult` of every run and
         axis point becomes the dataset the checks read; None: the runs combined
-    derive : ``derive(point config, config) -> {dotted key: value}``: the keys of :attr:`derived` a
+    derive : ``derive(point, config) -> {dotted key: value}``: the keys of :attr:`derived` a
         study computes per point from others (e.g. a step from the run's own time scale)
     open_sections : the sections ``run`` hands whole to the library (``make_model``,
         ``make_protocol``, ``make_system``, :func:`~frictionlab.solve.config.build`, a driver
@@ -355,10 +355,16 @@ class Scenario:
         """Execute :meth:`study` and hand the results to :attr:`post` (default: the runs combined,
         :meth:`~frictionlab.solve.study.StudyResult.combine`; a plain four-section config gives
         exactly :func:`frictionlab.simulate`'s dataset)."""
-        from ..solve.config import check_sections
+        from ..solve.config import check_sections, refuse_moved_sections
+        from ..solve.study import STUDY_SECTIONS
 
         if self.post is None:  # nothing but the study reads the config: no other section may be there
             check_sections({k: v for k, v in cfg.items() if k not in ("runs", "axes")})
+        refuse_moved_sections(cfg)
+        stray = sorted(set(cfg) - set(self.config) - set(STUDY_SECTIONS) - {"scenario"})
+        if stray:
+            raise ConfigError(f"{self.name} does not read the config section(s) {', '.join(stray)}"
+                              f"{suggest(stray[0], list(self.config))}; its sections: {', '.join(self.config)}")
         result = self.study(cfg).execute()
         return self.post(result, cfg) if self.post is not None else result.combine()
 

@@ -242,22 +242,34 @@ def _check_study_key(cfg: dict[str, Any], parts: list[str], value: Any) -> None:
             label = parts[1] if len(parts) > 1 else ""
             raise ConfigError(f"{key}: no run {label!r}{suggest(label, list(runs))}; runs: {', '.join(runs)}; "
                               "set runs.LABEL.SECTION.KEY")
-        if parts[2] not in SECTIONS or len(parts) < 4:
+        if parts[2] not in (*SECTIONS, "axes") or len(parts) < 4:
             raise ConfigError(f"{key}: a run's keys are runs.{parts[1]}.SECTION.KEY with SECTION one of "
-                              f"{', '.join(SECTIONS)}{suggest(parts[2], SECTIONS)}")
+                              f"{', '.join(SECTIONS)}, or its own axes{suggest(parts[2], (*SECTIONS, 'axes'))}")
         merged = merge_run(base, {s: t for s, t in runs[parts[1]].items() if isinstance(t, dict)})
-        apply_overrides(merged, {".".join(parts[2:]): value})
+        if parts[2] == "axes":
+            _check_axis(key, parts[3:], value, [merged])
+        else:
+            apply_overrides(merged, {".".join(parts[2:]): value})
         return
-    if len(parts) < 3 or parts[1] not in SECTIONS:
+    axis = ".".join(parts[1:])
+    runs = [t for t in (cfg.get("runs") or {}).values()
+            if isinstance(t, dict) and axis not in flatten(t.get("axes") or {})] or [{}]
+    # an axis applies to every run without its own axis of that key: each must have the key
+    _check_axis(key, parts[1:], value, [merge_run(base, {s: t for s, t in run.items() if isinstance(t, dict)})
+                                        for run in runs])
+
+
+def _check_axis(key: str, parts: list[str], value: Any, configs: list[dict[str, Any]]) -> None:
+    """An axis ``SECTION.KEY = [values]`` (``parts``) is a non-empty list whose every value each of
+    ``configs`` accepts."""
+    if len(parts) < 2 or parts[0] not in SECTIONS:
         raise ConfigError(f"{key}: an axis is axes.SECTION.KEY = [values] with SECTION one of {', '.join(SECTIONS)}"
-                          f"{suggest(parts[1] if len(parts) > 1 else '', SECTIONS)}")
+                          f"{suggest(parts[0] if parts else '', SECTIONS)}")
     if not isinstance(value, list) or not value:
         raise ConfigError(f"{key} = {value!r} must be a non-empty list of values"[:200])
-    runs = [t for t in (cfg.get("runs") or {}).values() if isinstance(t, dict)] or [{}]
-    for run in runs:  # an axis applies to every run: each must have the key
-        merged = merge_run(base, {s: t for s, t in run.items() if isinstance(t, dict)})
+    for merged in configs:
         for v in value:
-            apply_overrides(merged, {".".join(parts[1:]): v})
+            apply_overrides(merged, {".".join(parts): v})
 
 
 #: largest scenario TOML file read (a scenario file is a few kB; this bounds a mistaken or hostile one)

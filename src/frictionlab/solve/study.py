@@ -11,9 +11,13 @@ every run is run at every point of their outer product)::
     [runs.slip]   model = {law = "slip"}
     [axes]        protocol = {normal_force_value = [1.0, 2.0]}
 
+A run may carry its own ``axes`` table over the study's: an axis of the run replaces the study's
+axis of the same key for that run (a reference solution computed at fewer points) or adds one.
+
 A run table is merged into the base key by key, except that a run naming another model
 (``model.name``), protocol or system (``type``) or driver (``integrator.driver``) replaces that
-section whole (the base's keys belong to the other one). Axis values override the merged run;
+section whole (the base's keys belong to the other one) -- but a model with the same parameters
+(another form of the same equations: ``subloading`` and ``subloading_rate``) keeps the base's values. Axis values override the merged run;
 a ``derive`` function may then set the keys a study computes from others (a step sized by the
 run's own time scale), and only the keys it declares (``derived``).
 
@@ -47,20 +51,41 @@ STUDY_SECTIONS = (*SECTIONS, "runs", "axes")
 #: the key of a section that names what the section is; a run giving another value replaces the section
 _IDENTITY = {"model": "name", "protocol": "type", "system": "type", "integrator": "driver"}
 
-Derive = Callable[[dict[str, Any], Mapping[str, Any]], Mapping[str, Any]]
+Derive = Callable[["Point", Mapping[str, Any]], Mapping[str, Any]]
 
 
 def merge_run(base: Mapping[str, Any], run: Mapping[str, Any]) -> dict[str, Any]:
     """The four-section config of ``run`` over ``base`` (see the module docstring for the rule)."""
     out = copy.deepcopy(dict(base))
     for section, table in run.items():
+        if section == "axes":  # a run's own axes are not a section of its config
+            continue
         ident = _IDENTITY[section]
         own = out.get(section) or {}
         if ident in table and table[ident] != own.get(ident):
-            out[section] = copy.deepcopy(dict(table))
+            kept = _same_physics(own, table) if section == "model" else {}
+            out[section] = {**kept, **copy.deepcopy(dict(table))}
         else:
             out[section] = {**copy.deepcopy(dict(own)), **copy.deepcopy(dict(table))}
     return out
+
+
+def _same_physics(base_model: Mapping[str, Any], run_model: Mapping[str, Any]) -> dict[str, Any]:
+    """The base ``[model]`` values a run naming another model keeps: all of them (preset included) when
+    the two models have the same parameters -- another form of the same equations, e.g. ``subloading``
+    and its rate form ``subloading_rate`` -- and none otherwise (another model's values are not this one's)."""
+    from ..core.registry import get_model_class, presets_of
+
+    if "name" not in base_model:
+        return {}
+    a, b = get_model_class(base_model["name"]), get_model_class(run_model["name"])
+    if set(a.field_names()) != set(b.field_names()):
+        return {}
+    kept = {k: copy.deepcopy(v) for k, v in base_model.items() if k != "name"}
+    if "preset" in kept and kept["preset"] not in presets_of(run_model["name"]):
+        raise ConfigError(f"model {run_model['name']!r} has the parameters of {base_model['name']!r} but not its "
+                          f"preset {kept['preset']!r}; give the run's model.preset")
+    return kept
 
 
 @dataclass(frozen=True)
@@ -71,6 +96,10 @@ class Point:
     label: str
     coords: tuple[tuple[str, Any], ...]
     config: dict[str, Any]
+
+    def __getitem__(self, section: str) -> Any:
+        """``point["protocol"]``: a section of its config (what ``derive`` mostly reads)."""
+        return self.config[section]
 
     def where(self) -> str:
         """``run 'slow' at protocol.v = 0.001`` for messages."""
@@ -87,8 +116,9 @@ class Study:
     base : the four sections shared by every run
     runs : ``{label: partial four-section table}``; empty: one unnamed run (the base)
     axes : ``{dotted key: [values]}``; empty: one point
-    derive : ``derive(point config, context) -> {dotted key: value}``, the keys the study computes
-        per point from others (only keys of ``derived``)
+    derive : ``derive(point, context) -> {dotted key: value}``, the keys the study computes per point
+        from others (only keys of ``derived``); ``point`` is the :class:`Point` (its ``label``,
+        ``coords``, and its config's sections as ``point["protocol"]``)
     derived : the dotted keys ``derive`` sets (a user may not set them: they would be overwritten)
     context : what ``derive`` reads besides the point's config (a scenario's ``[analysis]``)
     """
@@ -114,54 +144,63 @@ class Study:
                    context if context is not None else cfg)
 
     # -- validation ---------------------------------------------------------------------------------
+    def axes_of(self, label: str) -> dict[str, list[Any]]:
+        """The axes run ``label`` is run over: the study's, with the run's own ``axes`` table over them
+        (an axis of the run replaces the study's axis of the same key -- a reference computed at fewer
+        points -- or adds one)."""
+        own = (self.runs.get(label) or {}).get("axes")
+        return {**self.axes, **flatten(dict(own))} if isinstance(own, Mapping) else self.axes
+
     def _check_shape(self) -> None:
         for label, run in self.runs.items():
             if not isinstance(run, Mapping):
                 raise ConfigError(f"runs.{label} must be a table of run sections, got {run!r}"[:200])
             for section, table in run.items():
-                if section not in SECTIONS:
-                    raise ConfigError(f"runs.{label}.{section}: a run has the sections {', '.join(SECTIONS)}"
-                                      f"{suggest(section, SECTIONS)}")
+                if section not in (*SECTIONS, "axes"):
+                    raise ConfigError(f"runs.{label}.{section}: a run has the sections {', '.join(SECTIONS)} and "
+                                      f"its own axes{suggest(section, (*SECTIONS, 'axes'))}")
                 if not isinstance(table, Mapping):
                     raise ConfigError(f"runs.{label}.{section} must be a table, got {table!r}"[:200])
-        for key, values in self.axes.items():
-            section = key.split(".", 1)[0]
-            if section not in SECTIONS or "." not in key:
-                raise ConfigError(f"axes.{key}: an axis is a dotted key of a run section ({', '.join(SECTIONS)}), "
-                                  f"like axes.protocol.v{suggest(section, SECTIONS)}")
-            if not isinstance(values, list) or not values:
-                raise ConfigError(f"axes.{key} = {values!r} must be a non-empty list of values"[:200])
-        count = max(len(self.runs), 1)
-        for values in self.axes.values():
-            count *= len(values)
+        count = 0
+        for label in list(self.runs) or [""]:
+            where = f"runs.{label}.axes (over axes)" if "axes" in (self.runs.get(label) or {}) else "axes"
+            n = 1
+            for key, values in self.axes_of(label).items():
+                section = key.split(".", 1)[0]
+                if section not in SECTIONS or "." not in key:
+                    raise ConfigError(f"{where}.{key}: an axis is a dotted key of a run section "
+                                      f"({', '.join(SECTIONS)}), like axes.protocol.v{suggest(section, SECTIONS)}")
+                if not isinstance(values, list) or not values:
+                    raise ConfigError(f"{where}.{key} = {values!r} must be a non-empty list of values"[:200])
+                if key in self.derived:
+                    raise ConfigError(f"{where}.{key}: this study computes {key} itself, so an axis over it is "
+                                      "never read")
+                n *= len(values)
+            count += n
         if count > MAX_GRID_POINTS:
-            raise ConfigError(f"the study has {count:,} runs ({max(len(self.runs), 1)} x the axes "
-                              f"{' x '.join(str(len(v)) for v in self.axes.values())}), more than the "
+            raise ConfigError(f"the study has {count:,} runs (its runs x their axes), more than the "
                               f"{MAX_GRID_POINTS:,} allowed")
-        for key in self.derived:
-            if key in self.axes:
-                raise ConfigError(f"axes.{key}: this study computes {key} itself, so an axis over it is never read")
 
     def _unread_base_keys(self) -> None:
         """Refuse a base key that every run overrides (or an axis or ``derive`` sets): never read."""
-        setters: dict[str, list[str]] = {}
         base_keys = flatten(self.base)
         for key in base_keys:
             if key.rsplit(".", 1)[-1] in _IDENTITY.values() and key.count(".") == 1:
                 continue  # a section's identity is read to merge every run
-            where = [f"axes.{key}"] if key in self.axes else [f"derived ({key} is computed per run)"] \
-                if key in self.derived else []
-            if not where and self.runs:
-                by = [f"runs.{lab}.{key}" for lab, run in self.runs.items() if _sets(run, self.base, key)]
-                if len(by) == len(self.runs):
-                    where = by
-            if where:
-                setters[key] = where
-        if setters:
-            key, where = next(iter(setters.items()))
-            raise ConfigError(f"{key} = {base_keys[key]!r} is never read: {', '.join(where[:3])}"
-                              f"{' ...' if len(where) > 3 else ''} set{'s' if len(where) == 1 else ''} it for every "
-                              f"run; set {where[0] if not where[0].startswith('derived') else 'its inputs'} instead")
+            where = []
+            for label in list(self.runs) or [""]:
+                if key in self.axes_of(label):
+                    own = flatten(dict((self.runs.get(label) or {}).get("axes") or {}))
+                    where.append(f"runs.{label}.axes.{key}" if key in own else f"axes.{key}")
+                elif label and _sets(self.runs[label], self.base, key):
+                    where.append(f"runs.{label}.{key}")
+                else:
+                    break
+            else:
+                where = list(dict.fromkeys(where))
+                raise ConfigError(f"{key} = {base_keys[key]!r} is never read: {', '.join(where[:3])}"
+                                  f"{' ...' if len(where) > 3 else ''} set{'s' if len(where) == 1 else ''} it for "
+                                  f"every run; set {where[0]} instead")
 
     def points(self) -> list[Point]:
         """Every (run, axis point) with its full config, validated key by key (no simulation).
@@ -177,26 +216,34 @@ class Study:
         self._unread_base_keys()
         if not self.base and not self.runs:
             return []  # nothing to simulate: a scenario whose post step is the experiment (a data fit)
-        labels = list(self.runs) or [""]
-        keys = list(self.axes)
         out = []
-        for label in labels:
-            merged = merge_run(self.base, self.runs.get(label, {}))
-            for values in itertools.product(*(self.axes[k] for k in keys)):
+        derived_everywhere = set(self.derived) & set(flatten(self.base))  # base keys derive may leave unread
+        for label in list(self.runs) or [""]:
+            merged = merge_run(self.base, {s: t for s, t in self.runs.get(label, {}).items() if s != "axes"})
+            axes = self.axes_of(label)
+            keys = list(axes)
+            for values in itertools.product(*(axes[k] for k in keys)):
                 coords = tuple(zip(keys, values))
                 point = Point(label, coords, merged)
                 try:
                     cfg = apply_overrides(merged, dict(coords)) if coords else copy.deepcopy(merged)
                     if self.derive is not None:
-                        extra = dict(self.derive(copy.deepcopy(cfg), self.context))
+                        extra = dict(self.derive(Point(label, coords, copy.deepcopy(cfg)), self.context))
                         stray = sorted(set(extra) - set(self.derived))
                         if stray:
                             raise ConfigError(f"derive set {', '.join(stray)}, which the study does not declare "
                                               f"as derived ({', '.join(self.derived) or 'none'})")
                         cfg = apply_overrides(cfg, extra)
+                        derived_everywhere &= set(extra)
+                    else:
+                        derived_everywhere = set()
                 except ConfigError as exc:
                     raise ConfigError(f"{point.where()}: {exc}") from None
                 out.append(Point(label, coords, cfg))
+        if derived_everywhere:
+            key = sorted(derived_everywhere)[0]
+            raise ConfigError(f"{key} = {flatten(self.base)[key]!r} is never read: the study computes it for every "
+                              "run; set its inputs instead")
         return out
 
     def validate(self) -> list[Point]:
@@ -215,7 +262,8 @@ class Study:
         every point is validated before the first runs."""
         pts = self.validate()
         results = list((map or _serial_map)(run_point, pts))
-        return StudyResult(pts, results, list(self.runs), list(self.axes))
+        keys = list(dict.fromkeys(k for label in list(self.runs) or [""] for k in self.axes_of(label)))
+        return StudyResult(pts, results, list(self.runs), keys)
 
 
 def _sets(run: Mapping[str, Any], base: Mapping[str, Any], key: str) -> bool:
@@ -225,8 +273,10 @@ def _sets(run: Mapping[str, Any], base: Mapping[str, Any], key: str) -> bool:
     if not isinstance(table, Mapping):
         return False
     ident = _IDENTITY[section]
-    if ident in table and table[ident] != (base.get(section) or {}).get(ident):
-        return True
+    own = base.get(section) or {}
+    if ident in table and table[ident] != own.get(ident):
+        kept = _same_physics(own, table) if section == "model" else {}
+        return rest not in flatten(kept) or rest in flatten(dict(table))
     return rest in flatten(dict(table))
 
 
@@ -280,23 +330,30 @@ class StudyResult(Mapping[tuple[str, tuple[tuple[str, Any], ...]], "xr.Dataset"]
     def pick(self, label: str = "", **coords: Any) -> xr.Dataset:
         """The dataset of run ``label`` at the axis values ``coords`` (by the axis key's last part,
         ``v=1e-3`` for ``protocol.v``; the full dotted key works with ``**{"protocol.v": 1e-3}``)."""
-        found = [ds for p, ds in zip(self.points, self.datasets)
+        return self.datasets[self._index(label, coords)]
+
+    def point(self, label: str = "", **coords: Any) -> Point:
+        """The :class:`Point` (label, coords, full config) of run ``label`` at ``coords`` (as :meth:`pick`)."""
+        return self.points[self._index(label, coords)]
+
+    def _index(self, label: str, coords: Mapping[str, Any]) -> int:
+        found = [i for i, p in enumerate(self.points)
                  if p.label == label and all(_coord(p, k) == v for k, v in coords.items())]
         if len(found) != 1:
-            raise KeyError(f"{len(found)} runs match label={label!r}, {coords}")
+            raise KeyError(f"{len(found)} runs match label={label!r}, {dict(coords)}")
         return found[0]
 
     def of_run(self, label: str = "") -> list[xr.Dataset]:
         """The datasets of run ``label`` over the axis points, in order."""
         return [ds for p, ds in zip(self.points, self.datasets) if p.label == label]
 
-    def axis_values(self, key: str) -> list[Any]:
-        """The values of axis ``key`` (dotted), in order."""
+    def axis_values(self, key: str, label: str | None = None) -> list[Any]:
+        """The values of axis ``key`` (dotted), in order, over the runs that have it (or run ``label``)."""
         seen: list[Any] = []
         for p in self.points:
-            v = dict(p.coords)[key]
-            if v not in seen:
-                seen.append(v)
+            coords = dict(p.coords)
+            if key in coords and (label is None or p.label == label) and coords[key] not in seen:
+                seen.append(coords[key])
         return seen
 
     def dim_names(self) -> dict[str, str]:
@@ -328,6 +385,9 @@ class StudyResult(Mapping[tuple[str, tuple[tuple[str, Any], ...]], "xr.Dataset"]
                              combine_attrs="drop_conflicts")
 
         pairs = list(zip(self.points, self.datasets))
+        if any(tuple(k for k, _ in p.coords) != tuple(self.axes) for p in self.points):
+            raise ConfigError("the runs of this study have axes of their own; use each run's dataset "
+                              "(StudyResult.pick / of_run)")
         try:
             if not self.labels:
                 return stack(pairs, 0)
