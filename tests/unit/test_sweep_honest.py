@@ -1,5 +1,5 @@
 """Sweeps sweep: a grid key that the scenario sets itself is refused up front, list axes too,
-and the README example (classic/rsf-stability over system.stiffness) gives distinct rows."""
+and the README example (classic/rsf-stability over axes.system.stiffness) gives distinct rows."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_list_valued_grid_refused_up_front():
 
 def test_readme_stiffness_sweep_rows_differ(tmp_path):
     """K below and above k_c = 500 N/m: the runs (shortened) differ; the stiffness reaches the system."""
-    ds = run_sweep("classic/rsf-stability", ["system.stiffness=[300, 1000]"], store=tmp_path / "k", quick=True,
+    ds = run_sweep("classic/rsf-stability", ["axes.system.stiffness=[300, 1000]"], store=tmp_path / "k", quick=True,
                    scheduler="serial", overrides={"protocol.duration_s": 300.0, "integrator.save_dt": 1.0})
     r = ds["stiffness_ratio"].values.ravel()
     np.testing.assert_allclose(r, [0.6, 2.0], rtol=1e-12)

@@ -27,13 +27,13 @@ def test_rsf_stability_stiffness_sweep_gives_one_column_and_the_regimes(tmp_path
     """The issue's command: 4 stiffnesses around k_c = 500 N/m."""
     monkeypatch.setenv("COLUMNS", "120")
     store, fig = tmp_path / "k", tmp_path / "s.png"
-    code, text = _cli(["sweep", "classic/rsf-stability", "--grid", "system.stiffness=2e2:2e3:4:log", "--metric",
+    code, text = _cli(["sweep", "classic/rsf-stability", "--grid", "axes.system.stiffness=2e2:2e3:4:log", "--metric",
                        "stick_slip_amplitude", "--metric", "stick_slip_period", "--quick", "--plot", str(fig),
                        "--store", str(store), "--scheduler", "serial"], capsys)
     assert code == 0, text
     ds = xr.open_dataset(store / "sweep.nc")
     assert [v for v in ds.data_vars if v.startswith("stick_slip")] == ["stick_slip_amplitude", "stick_slip_period"]
-    assert ds["system.stiffness"].attrs["units"] == "N/m" and "[N/m]" in text and "stick-slip" in text
+    assert ds["axes.system.stiffness"].attrs["units"] == "N/m" and "[N/m]" in text and "stick-slip" in text
     assert list(ds.regime.values) == ["stick-slip", "stick-slip", "steady", "steady"]
     amp, period = ds.stick_slip_amplitude.values, ds.stick_slip_period.values
     assert np.all(np.isfinite(amp[:2])) and np.all(np.isnan(amp[2:])) and np.all(np.isnan(period[2:]))
@@ -57,10 +57,10 @@ def test_rsf_stability_stiffness_sweep_gives_one_column_and_the_regimes(tmp_path
 
 def test_soft_spring_is_never_read_as_steady(tmp_path):
     """K = 0.2 k_c: a period (~1800 s) too long for 2400 s is 'unresolved'; a longer run measures it."""
-    ds = run_sweep("classic/rsf-stability", ["system.stiffness=[100]"], store=tmp_path / "a", quick=True,
+    ds = run_sweep("classic/rsf-stability", ["axes.system.stiffness=[100]"], store=tmp_path / "a", quick=True,
                    scheduler="serial", metrics=["stick_slip_amplitude"])
     assert ds.regime.values.tolist() == ["unresolved"] and np.isnan(ds.stick_slip_amplitude.values[0])
-    ds = run_sweep("classic/rsf-stability", ["system.stiffness=[100]"], store=tmp_path / "b", quick=True,
+    ds = run_sweep("classic/rsf-stability", ["axes.system.stiffness=[100]"], store=tmp_path / "b", quick=True,
                    scheduler="serial", metrics=["stick_slip_amplitude", "stick_slip_period"],
                    overrides={"protocol.duration_s": 7200.0})
     assert ds.regime.values.tolist() == ["stick-slip"]

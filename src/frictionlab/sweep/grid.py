@@ -244,6 +244,8 @@ def _check_study_reads(base: dict[str, Any], cfg: dict[str, Any], key: str, valu
 def key_units(config: dict[str, Any], key: str) -> str:
     """Units of the dotted ``key`` of a ``[model]``, ``[protocol]`` or ``[system]`` section ("" when unknown)."""
     section, _, leaf = key.partition(".")
+    if section == "axes":  # a study's axis: the units of the key it runs over
+        return key_units(config, leaf)
     table = config.get(section)
     if section not in _BUILDERS or not isinstance(table, dict) or "." in leaf:
         return ""
