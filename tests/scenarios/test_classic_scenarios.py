@@ -59,7 +59,7 @@ def test_prescribed_slip_scenarios_dt_halving(name, variable):
 @pytest.mark.slow(reason="six RK4 runs of 3e6 to 1.2e7 steps")
 def test_spring_slider_stick_slip_dt_halving():
     cfg, model, protocol, system, integ = _fixed_step("classic/spring-slider-stick-slip")
-    for v in cfg["drive_velocities"]:
+    for v in cfg["axes"]["protocol"]["v"]:
         prot = ConstantVelocity(v=float(v), duration_s=protocol.duration_s)
         rep = check_convergence(model, prot, system=system, integrator="rk4", dt=integ["dt"], levels=2,
                                 variable="spring_force")

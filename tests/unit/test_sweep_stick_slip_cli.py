@@ -73,11 +73,11 @@ def test_drive_velocity_is_a_grid_key_of_the_spring_slider(tmp_path, capsys):
 
     code, text = _cli(["sweep", "classic/spring-slider-stick-slip", "--grid", "protocol.v=0.05:1:2", "--quick",
                        "--store", str(tmp_path / "refused")], capsys)
-    assert code == 2 and "--grid drive_velocities=START:STOP:NUM" in text
-    ds = run_sweep("classic/spring-slider-stick-slip", ["drive_velocities=[0.1, 1.0]"], store=tmp_path / "v",
+    assert code == 2 and "is never read: axes.protocol.v sets it for every run" in text
+    ds = run_sweep("classic/spring-slider-stick-slip", ["axes.protocol.v=[0.1, 1.0]"], store=tmp_path / "v",
                    quick=True, scheduler="serial", metrics=["stick_slip_amplitude", "stick_slip_period"])
     assert list(ds.data_vars)[:3] == ["stick_slip_amplitude", "stick_slip_period", "regime"]
-    assert ds.regime.values.tolist() == ["stick-slip", "steady"] and ds.drive_velocities.attrs["units"] == "m/s"
+    assert ds.regime.values.tolist() == ["stick-slip", "steady"] and ds["axes.protocol.v"].attrs["units"] == "m/s"
     run = SweepStore(tmp_path / "v", "classic/spring-slider-stick-slip").load_point(str(ds.point_key.values[0]))
     assert run.drive_velocity.values.tolist() == [0.1]  # the point ran its own drive velocity, alone
     # the scenario's own analysis of the spring-force sawtooth (last 60 %) gives the same cycle
