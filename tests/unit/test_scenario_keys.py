@@ -21,9 +21,15 @@ from _cli_call import call  # noqa: E402
 #: the overrides that exit 0 on the old code and whose value no run read
 IGNORED_BEFORE = [
     ("classic/stribeck-curve", "integrator.dt", 1e-3),
-    ("control/canudas1995-position", "integrator.t_end", 3.0),
     ("kloss/fig14", "integrator.t_end", 3.0),
 ]
+
+
+def test_integrator_key_once_ignored_now_reaches_every_run():
+    """control/canudas1995-position ignored integrator.t_end (exit 0, unread); as a study every run reads it."""
+    sc = get_scenario("control/canudas1995-position")
+    points = sc.study(sc.resolved_config({"integrator.t_end": 3.0}, quick=True)).validate()
+    assert [p.config["integrator"]["t_end"] for p in points] == [3.0] * 4
 
 
 def _boom(cfg, quick):  # a run that must never start

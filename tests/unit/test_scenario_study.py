@@ -22,7 +22,6 @@ NOT_YET_PORTED = frozenset({
     "classic/compare-slide-hold-slide",
     "classic/compare-velocity-step",
     "classic/rsf-data-fit",
-    "control/canudas1995-position",
     "control/compensation-comparison",
     "control/kloss-online-estimation",
     "kloss/amontons",
