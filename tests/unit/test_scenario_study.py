@@ -23,7 +23,6 @@ NOT_YET_PORTED = frozenset({
     "classic/compare-velocity-step",
     "classic/rsf-data-fit",
     "control/compensation-comparison",
-    "control/kloss-online-estimation",
     "kloss/amontons",
     "kloss/eq5-eq6",
     "kloss/fig10",
