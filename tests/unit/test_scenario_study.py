@@ -22,7 +22,6 @@ NOT_YET_PORTED = frozenset({
     "classic/compare-slide-hold-slide",
     "classic/compare-velocity-step",
     "classic/rsf-data-fit",
-    "control/compensation-comparison",
     "kloss/amontons",
     "kloss/eq5-eq6",
     "kloss/fig10",
