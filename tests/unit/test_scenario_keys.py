@@ -166,7 +166,7 @@ _SLOW_REASON = "runs every scenario's quick profile once (minutes in all)"
 
 #: declared keys a quick run may leave unread, with the reason (read by the full run only)
 READ_ONLY_SOMETIMES = {
-    "classic/rsf-data-fit": ({"fit.extensions", "fit.ext_starts"},
+    "classic/rsf-data-fit": ({"data.extensions", "data.ext_starts"},
                              "read only for a record whose single-state fit is not noise-limited; "
                              "the quick profile's one record is"),
 }

@@ -21,7 +21,6 @@ NOT_YET_PORTED = frozenset({
     "beam-network/fig8",
     "classic/compare-slide-hold-slide",
     "classic/compare-velocity-step",
-    "classic/rsf-data-fit",
     "kloss/amontons",
     "kloss/eq5-eq6",
     "kloss/fig10",
