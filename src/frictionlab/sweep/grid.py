@@ -14,11 +14,12 @@ Examples
 >>> parse_axis("model.law=[aging, slip]")
 ('model.law', ['aging', 'slip'])
 
-A scenario key that holds a list of runs (``drive_velocities``, ``stiffness_ratios``, ``laws``)
-is swept with single values: each point runs the list of its one value
-(``--grid drive_velocities=0.05:0.5:4:log``). Every value is checked before anything runs, as
-``--set`` would check it: the key exists, the type fits, and a ``[model]``, ``[protocol]`` or
-``[system]`` value builds (``model.law=agin`` is refused with the valid choices).
+A scenario key that holds a list of runs (a study's axis: ``axes.protocol.v``,
+``axes.system.stiffness``) is swept with single values: each point runs the list of its one value
+(``--grid axes.protocol.v=0.05:0.5:4:log``). Every value is checked before anything runs, as
+``--set`` would check it: the key exists, the type fits, a ``[model]``, ``[protocol]`` or
+``[system]`` value builds (``model.law=agin`` is refused with the valid choices), and a study
+reads it (a key every named run or an axis sets itself is refused).
 """
 
 from __future__ import annotations
@@ -272,7 +273,7 @@ def key_units(config: dict[str, Any], key: str) -> str:
 
 @dataclass
 class ListAxisScenario(Scenario):
-    """A scenario whose list-of-runs keys (``drive_velocities``) are swept one value per point.
+    """A scenario whose list-of-runs keys (a study's ``axes.protocol.v``) are swept one value per point.
 
     :meth:`execute` turns a single value of one of :attr:`list_keys` into the list of that value,
     so a sweep point runs exactly the value of its grid coordinate.
