@@ -14,11 +14,9 @@ VOCABULARY = (*STUDY_SECTIONS, "analysis", "data")
 #: scenarios not yet ported to a study (a hand-written run); remove a name when it is ported
 NOT_YET_PORTED = frozenset({
     "beam-network/calibration",
-    "beam-network/fig11",
     "beam-network/fig12",
     "beam-network/fig13",
     "beam-network/fig14",
-    "beam-network/fig8",
     "classic/compare-slide-hold-slide",
     "classic/compare-velocity-step",
     "kloss/amontons",
@@ -36,10 +34,6 @@ NOT_YET_PORTED = frozenset({
     "kloss/pstar-fit",
     "kloss/stick-slip",
     "kloss/tyre-mf52-fit",
-    "microjunction/constant-load-creep",
-    "microjunction/cyclic-load",
-    "microjunction/hold-time-friction",
-    "microjunction/load-hold-unload",
     "rough-contact/fig10",
     "rough-contact/fig11",
     "rough-contact/fig12",

@@ -37,6 +37,7 @@ def test_runs_and_axes_cover_the_outer_product_and_combine_along_run_and_axis():
                                              ("stiff", (("protocol.v", 1e-4),)), ("stiff", (("protocol.v", 1e-2),))]
     ds = res.combine()
     assert dict(ds.friction_force.sizes)["run"] == 2 and list(ds.v.values) == [1e-4, 1e-2]
+    assert len(res.seconds) == 4 and all(s > 0 for s in res.seconds) and res.seconds_of("soft", v=1e-4) > 0
     one = res.pick("stiff", v=1e-2)
     ref = run_config({**{k: v for k, v in BASE.items()}, "model": {**BASE["model"], "sigma0": 1e6},
                       "protocol": {**BASE["protocol"], "v": 1e-2}})
@@ -53,6 +54,9 @@ def test_a_run_naming_another_model_replaces_the_section():
     merged = merge_run({"model": {"name": "subloading", "preset": "fig4", "xi": 3.0}},
                        {"model": {"name": "subloading_rate"}})
     assert merged["model"] == {"name": "subloading_rate", "preset": "fig4", "xi": 3.0}
+    # a base [integrator] naming no driver: its numerics are shared by the runs' drivers
+    merged = merge_run({"integrator": {"dt": 1e-3}}, {"integrator": {"driver": "rk4"}})
+    assert merged["integrator"] == {"dt": 1e-3, "driver": "rk4"}
     merged = merge_run(BASE, {"model": {"sigma0": 2.0}})
     assert merged["model"] == {"name": "lugre", "preset": "canudas1995", "sigma0": 2.0}
 

@@ -15,8 +15,9 @@ A run may carry its own ``axes`` table over the study's: an axis of the run repl
 axis of the same key for that run (a reference solution computed at fewer points) or adds one.
 
 A run table is merged into the base key by key, except that a run naming another model
-(``model.name``), protocol or system (``type``) or driver (``integrator.driver``) replaces that
-section whole (the base's keys belong to the other one) -- but a model with the same parameters
+(``model.name``), protocol or system (``type``) or driver (``integrator.driver``) than the base
+names replaces that section whole (the base's keys belong to the other one; a base ``[integrator]``
+that names no driver holds numerics every run's driver shares, ``dt``, ``save_dt``, ...) -- but a model with the same parameters
 (another form of the same equations: ``subloading`` and ``subloading_rate``) keeps the base's values. Axis values override the merged run;
 a ``derive`` function may then set the keys a study computes from others (a step sized by the
 run's own time scale), and only the keys it declares (``derived``).
@@ -62,7 +63,7 @@ def merge_run(base: Mapping[str, Any], run: Mapping[str, Any]) -> dict[str, Any]
             continue
         ident = _IDENTITY[section]
         own = out.get(section) or {}
-        if ident in table and table[ident] != own.get(ident):
+        if ident in table and ident in own and table[ident] != own[ident]:
             kept = _same_physics(own, table) if section == "model" else {}
             out[section] = {**kept, **copy.deepcopy(dict(table))}
         else:
@@ -261,9 +262,10 @@ class Study:
         """Build and simulate every point (``map(run_point, points)`` when given, e.g. a pool's map);
         every point is validated before the first runs."""
         pts = self.validate()
-        results = list((map or _serial_map)(run_point, pts))
+        timed = list((map or _serial_map)(timed_run_point, pts))
+        results = [ds for ds, _ in timed]
         keys = list(dict.fromkeys(k for label in list(self.runs) or [""] for k in self.axes_of(label)))
-        return StudyResult(pts, results, list(self.runs), keys)
+        return StudyResult(pts, results, list(self.runs), keys, [sec for _, sec in timed])
 
 
 def _sets(run: Mapping[str, Any], base: Mapping[str, Any], key: str) -> bool:
@@ -274,7 +276,7 @@ def _sets(run: Mapping[str, Any], base: Mapping[str, Any], key: str) -> bool:
         return False
     ident = _IDENTITY[section]
     own = base.get(section) or {}
-    if ident in table and table[ident] != own.get(ident):
+    if ident in table and ident in own and table[ident] != own[ident]:
         kept = _same_physics(own, table) if section == "model" else {}
         return rest not in flatten(kept) or rest in flatten(dict(table))
     return rest in flatten(dict(table))
@@ -294,6 +296,19 @@ def run_point(point: Point) -> xr.Dataset:
         raise _located(exc, point) from None
 
 
+def timed_run_point(point: Point) -> tuple[Any, float]:
+    """:func:`run_point` and its wall time [s] (the result read inside the timing: a lazy result is built)."""
+    import time
+
+    from ..core.result import LazyDataset
+
+    t0 = time.perf_counter()
+    ds = run_point(point)
+    if isinstance(ds, LazyDataset):  # built now, inside the timing: a study's results are Datasets
+        ds = ds.to_dataset()
+    return ds, time.perf_counter() - t0
+
+
 def _located(exc: FrictionLabError, point: Point) -> FrictionLabError:
     """``exc`` with the run and axis point it came from in front of its message (same class)."""
     try:
@@ -309,11 +324,19 @@ class StudyResult(Mapping[tuple[str, tuple[tuple[str, Any], ...]], "xr.Dataset"]
     along ``run`` and the axes when they share their time grid.
     """
 
-    def __init__(self, points: list[Point], datasets: list[Any], labels: list[str], axes: list[str]) -> None:
+    def __init__(self, points: list[Point], datasets: list[Any], labels: list[str], axes: list[str],
+                 seconds: list[float] | None = None) -> None:
         self.points = points
         self.datasets = datasets
         self.labels = labels
         self.axes = axes
+        #: wall time of each point's simulate [s], in the order of :attr:`points` (a pool's map times each
+        #: point in its worker)
+        self.seconds = seconds if seconds is not None else [float("nan")] * len(points)
+
+    def seconds_of(self, label: str = "", **coords: Any) -> float:
+        """The wall time [s] of run ``label`` at ``coords`` (as :meth:`pick`)."""
+        return self.seconds[self._index(label, coords)]
 
     def __getitem__(self, key: tuple[str, tuple[tuple[str, Any], ...]]) -> xr.Dataset:
         for p, ds in zip(self.points, self.datasets):
