@@ -11,7 +11,6 @@
 * :func:`to_control` -- a law as a python-control ``nlsys`` (:mod:`frictionlab.control.nlsys`).
 """
 
-from . import driver as _driver  # noqa: F401  (registers the 'servo' driver)
 from .compensation import feedthrough
 from .nlsys import to_control
 from .passivity import check_lugre_observer, lugre_observer_condition

@@ -23,10 +23,9 @@ from .servo import ServoSystem
 __all__: list[str] = []
 
 
-def _drive_servo(law: AbstractLaw, protocol: Any, system: ServoSystem, *, dt: float | None, t_end: float | None,
-                 save_dt: float | None) -> xr.Dataset:
+def _drive_servo(run: Any) -> xr.Dataset:
     """Driver ``"servo"``: :func:`~frictionlab.control.run.run_servo` (compiled closed loop)."""
-    return run_servo(law, system, protocol, dt=dt, t_end=t_end, save_dt=save_dt)
+    return run_servo(run.model, run.system, run.protocol, dt=run.dt, t_end=run.t_end, save_dt=run.save_dt)
 
 
 register_driver(AbstractLaw, "servo", _drive_servo, systems=(ServoSystem,),

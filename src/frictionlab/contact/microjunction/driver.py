@@ -8,12 +8,13 @@ Two drivers, registered on :class:`~frictionlab.contact.microjunction.junction.M
     a Greenwood--Williamson-style ensemble of junctions sharing the load,
     :func:`~frictionlab.contact.microjunction.ensemble.integrate_ensemble`.
 
-Both take the load history from the protocol's ``normal_force`` [N]
+Both take the load history from the protocol's ``normal_force`` [N] over the whole protocol
 (:meth:`ForceHistory.from_protocol <frictionlab.contact.microjunction.junction.ForceHistory.from_protocol>`,
 one history piece per protocol segment). The friction is Bowden--Tabor, ``friction_force =
 tau A(t)`` with ``tau = shear_strength_ratio * sigma_y``: it follows the creeping contact area
 and does not depend on the slip, so the protocol's velocity only gives ``slip_velocity`` and
-``slip`` (its integral). The ensemble's height statistics (``n_junctions``, ``sigma_z`` [m])
+``slip`` (its integral, :func:`~frictionlab.solve.contract.protocol_slip`), which the driver contract
+fills in (:mod:`frictionlab.solve.contract`). The ensemble's height statistics (``n_junctions``, ``sigma_z`` [m])
 are options of the ``"ensemble"`` driver because a single junction has none.
 
 The solvers are adaptive :func:`scipy.integrate.solve_ivp` pairs (options ``solver`` --
@@ -34,57 +35,25 @@ import numpy as np
 import xarray as xr
 
 from ...core.errors import ConfigError
-from ...solve.drivers import protocol_attrs, register_driver
+from ...solve.contract import Run, protocol_slip
+from ...solve.drivers import register_driver
 from .ensemble import JunctionEnsemble, integrate_ensemble
 from .junction import ForceHistory, Microjunction, integrate_junction
 
 __all__ = ["protocol_slip"]
 
 
-def protocol_slip(protocol: Any, t: np.ndarray) -> np.ndarray:
-    """Slip :math:`\\int_0^t v\\,dt'` [m] of the protocol's velocity at times ``t`` [s].
-
-    Exact on pieces of constant velocity; Simpson's rule (64 panels) where it varies.
-    """
-    t = np.asarray(t, dtype=float)
-    out = np.zeros_like(t)
-    base = 0.0
-    for sg in protocol.segments():
-        a, b = float(sg.t_start), float(sg.t_end)
-        inside = (t > a) & (t <= b) if a > 0 else (t >= a) & (t <= b)
-        if sg.velocity is not None:
-            out[inside] = base + float(sg.velocity) * (t[inside] - a)
-            base += float(sg.velocity) * (b - a)
-            continue
-        for k in np.flatnonzero(inside):
-            out[k] = base + _simpson(protocol, a, float(t[k]))
-        base += _simpson(protocol, a, b)
-    out[t > float(protocol.duration)] = base
-    return out
-
-
-def _simpson(protocol: Any, a: float, b: float, n: int = 64) -> float:
-    if b <= a:
-        return 0.0
-    x = np.linspace(a, b, 2 * n + 1)
-    v = protocol.velocity(x)
-    return float((b - a) / (6 * n) * (v[0] + v[-1] + 4 * v[1:-1:2].sum() + 2 * v[2:-1:2].sum()))
-
-
-def _grid(protocol: Any, t_end: float | None, save_dt: float | None) -> tuple[float, np.ndarray]:
-    T = float(protocol.duration)
-    if t_end is not None and abs(t_end - T) > 1e-12 * max(1.0, T):
-        raise ConfigError(f"the microjunction drivers run the whole load history ({T:g} s); t_end = {t_end:g} s "
-                          "is not supported (shorten the protocol instead)")
+def _grid(T: float, save_dt: float | None) -> np.ndarray:
+    """The output times over the whole load history ``T`` [s]: 1000 intervals, or every ``save_dt``."""
     if save_dt is None:
-        return T, np.linspace(0.0, T, 1001)
+        return np.linspace(0.0, T, 1001)
     if not (save_dt > 0 and math.isfinite(save_dt)):
         raise ConfigError(f"save_dt = {save_dt!r} s must be a positive finite time")
     n = max(1, int(round(T / save_dt)))
     if abs(n * save_dt - T) <= 1e-9 * T:
-        return T, np.linspace(0.0, T, n + 1)
+        return np.linspace(0.0, T, n + 1)
     k = np.arange(0, int(math.floor(T / save_dt)) + 1) * save_dt
-    return T, np.append(k[k < T * (1 - 1e-12)], T)
+    return np.append(k[k < T * (1 - 1e-12)], T)
 
 
 def _history(model: Microjunction, protocol: Any, dt: float | None) -> ForceHistory:
@@ -100,44 +69,38 @@ def _history(model: Microjunction, protocol: Any, dt: float | None) -> ForceHist
     return hist
 
 
-def _complete(ds: xr.Dataset, protocol: Any, driver: str, dt: float | None, extra: dict[str, Any]) -> xr.Dataset:
-    t = ds.time.values
-    ds["slip_velocity"] = ("time", protocol.velocity(t), {"units": "m/s"})
-    ds["slip"] = ("time", protocol_slip(protocol, t), {"units": "m"})
-    ds.attrs.update({"driver": driver, "integrator": driver, "protocol": protocol.type_name,
-                     "system": "prescribed_slip", "max_step": float(dt) if dt is not None else math.inf, **extra})
-    ds.attrs.update(protocol_attrs(protocol))
+def _attrs(ds: xr.Dataset, dt: float | None, solver: str, rtol: float, atol: float) -> xr.Dataset:
+    ds.attrs.update({"max_step": float(dt) if dt is not None else math.inf, "solver": solver, "rtol": float(rtol),
+                     "atol": float(atol)})
     return ds
 
 
-def _drive_junction(model: Microjunction, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
-                    save_dt: float | None, mode: str = "hybrid", history_method: str = "commit",
-                    solver: str = "DOP853", rtol: float = 1e-8, atol: float = 1e-10) -> xr.Dataset:
+def _drive_junction(run: Run, *, mode: str = "hybrid", history_method: str = "commit", solver: str = "DOP853",
+                    rtol: float = 1e-8, atol: float = 1e-10) -> xr.Dataset:
     """Driver ``"junction"`` (default): one junction, :func:`integrate_junction`."""
-    _, grid = _grid(protocol, t_end, save_dt)
-    hist = _history(model, protocol, dt)
-    sol = integrate_junction(model, hist, t_eval=grid, mode=mode, history_method=history_method, method=solver,
-                             rtol=float(rtol), atol=float(atol))
-    return _complete(sol.to_dataset(model), protocol, "junction", dt,
-                     {"solver": solver, "rtol": float(rtol), "atol": float(atol)})
+    model = run.model
+    hist = _history(model, run.protocol, run.dt)
+    sol = integrate_junction(model, hist, t_eval=_grid(run.t_end, run.save_dt), mode=mode,
+                             history_method=history_method, method=solver, rtol=float(rtol), atol=float(atol))
+    return _attrs(sol.to_dataset(model), run.dt, solver, rtol, atol)
 
 
-def _drive_ensemble(model: Microjunction, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
-                    save_dt: float | None, n_junctions: int = 1000, sigma_z: float = 20e-9, solver: str = "RK45",
+def _drive_ensemble(run: Run, *, n_junctions: int = 1000, sigma_z: float = 20e-9, solver: str = "RK45",
                     rtol: float = 1e-4, atol: float = 1e-8) -> xr.Dataset:
     """Driver ``"ensemble"``: ``n_junctions`` junctions with Gaussian summit heights (std ``sigma_z`` [m])."""
-    _, grid = _grid(protocol, t_end, save_dt)
-    hist = _history(model, protocol, dt)
+    model = run.model
+    hist = _history(model, run.protocol, run.dt)
     ens = JunctionEnsemble(n_junctions=n_junctions, sigma_z=float(sigma_z))
-    sol = integrate_ensemble(model, ens, hist, t_eval=grid, method=solver, rtol=float(rtol), atol=float(atol))
-    return _complete(sol.to_dataset(model, ens), protocol, "ensemble", dt,
-                     {"solver": solver, "rtol": float(rtol), "atol": float(atol)})
+    sol = integrate_ensemble(model, ens, hist, t_eval=_grid(run.t_end, run.save_dt), method=solver, rtol=float(rtol),
+                             atol=float(atol))
+    return _attrs(sol.to_dataset(model, ens), run.dt, solver, rtol, atol)
 
 
-register_driver(Microjunction, "junction", _drive_junction, default=True,
+#: both drivers run the whole load history: the protocol's duration is the end of the run
+register_driver(Microjunction, "junction", _drive_junction, default=True, t_end="whole",
                 options={"mode": "hybrid", "history_method": "commit", "solver": "DOP853", "rtol": 1e-8,
                          "atol": 1e-10},
                 description="one creeping Jackson-Green junction under the protocol's normal-load history")
-register_driver(Microjunction, "ensemble", _drive_ensemble,
+register_driver(Microjunction, "ensemble", _drive_ensemble, t_end="whole",
                 options={"n_junctions": 1000, "sigma_z": 20e-9, "solver": "RK45", "rtol": 1e-4, "atol": 1e-8},
                 description="Greenwood-Williamson ensemble of junctions sharing the protocol's normal load")
