@@ -216,8 +216,8 @@ def test_rough_contact_modules_import_no_numba_until_a_kernel_runs():
 
 
 def test_the_drivers_of_simulate_need_no_unrelated_model_package():
-    """``simulate`` of a rate-state law imports the modules registering drivers on its classes
-    (``solve.drivers.DRIVER_MODULES``), not every model package."""
+    """``simulate`` of a rate-state law imports the modules declared to register drivers on its classes
+    (``core.registry.declare_drivers``), not every model package."""
     code = ("from frictionlab.laws import RateState\nfrom frictionlab.solve import default_driver\n"
             "from frictionlab.systems import QuasiStaticSlider\n"
             "assert default_driver(RateState(), QuasiStaticSlider(stiffness=1e3)).name == 'quasi_static'")
