@@ -65,8 +65,8 @@ def cases(names):
             for system in systems:
                 if not drv.hosts(system) or (isinstance(system, QuasiStaticSlider) and QuasiStaticSlider not in drv.systems):
                     continue
-                if isinstance(system, MassSystem) and drv.adaptive and dname != "radau":
-                    continue  # the same run_law path as under prescribed slip; explicit ones crawl on stiff laws
+                if isinstance(system, MassSystem) and drv.adaptive:
+                    continue  # the same run_law path as under prescribed slip; they crawl on stiff laws
                 kinds = dict(prots)
                 if drv.feedback and name.startswith("subloading"):
                     kinds = {"pulsating": PulsatingThreshold(v=1e-4, upper=0.5 * model.s_max * model.tau0 if hasattr(model, "s_max") else 0.5 * fn,

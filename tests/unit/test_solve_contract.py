@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -39,7 +35,7 @@ def test_every_registered_model_has_its_drivers_discoverable(name):
         assert drv.t_end in T_END and drv.saving in SAVING
 
 
-def _fresh_lookup(name: str) -> dict:
+def _fresh_lookup(fresh_json, name: str) -> dict:
     """In a fresh process that imports only the model's own module: the names the MRO lookup finds
     and whether it needed the full discovery of every package."""
     cls = get_model_class(name)
@@ -51,26 +47,23 @@ def _fresh_lookup(name: str) -> dict:
             "out = {'default': d, 'names': names, 'discovered': registry._DISCOVERED,\n"
             "       'families': sorted({m.split('.')[2] for m in sys.modules if m.startswith(('frictionlab.contact.', "
             "'frictionlab.laws.'))})}\nprint(json.dumps(out))")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return fresh_json(code)
 
 
 @pytest.mark.parametrize("name", model_names())
-def test_a_fresh_process_finds_a_models_drivers_from_its_module_alone(name):
+def test_a_fresh_process_finds_a_models_drivers_from_its_module_alone(fresh_json, name):
     """Importing the model's module is enough: the lookup imports the declared driver modules of its MRO
     (no full discovery, no other family), and finds every driver the full listing has except those a
     package registers on a shared base class (the servo, found once its package is imported)."""
-    got = _fresh_lookup(name)
+    got = _fresh_lookup(fresh_json, name)
     table = drivers_for(get_model_class(name))
     assert got["default"] == default_driver(get_model_class(name)).name
     assert set(got["names"]) == set(table) - {"servo"}
     assert not got["discovered"]
 
 
-def test_fresh_lookup_of_a_rate_state_law_imports_no_other_family():
-    got = _fresh_lookup("rate_state")
+def test_fresh_lookup_of_a_rate_state_law_imports_no_other_family(fresh_json):
+    got = _fresh_lookup(fresh_json, "rate_state")
     assert got["default"] == "quasi_static" and {"quasi_static", "rk4", "radau"} <= set(got["names"])
     assert not got["discovered"]
     # its own modules only (the driver module serves rate_state and rate_state2): no other law, no contact model
