@@ -35,14 +35,17 @@ def _hash_values(var) -> str:
     return h.hexdigest()[:16]
 
 
+#: attributes that name the software and the call, not the result (core/provenance.py)
+_PROVENANCE = {"frictionlab_call", "frictionlab_version", "history", "source", "date_created", "git_revision"}
+
+
 def digest(ds) -> dict:
     ds = ds.to_dataset() if hasattr(ds, "to_dataset") and type(ds).__name__ == "LazyDataset" else ds
-    skip = {"frictionlab_call", "frictionlab_version", "history", "source", "date_created"}
     out = {"vars": {}, "var_attrs": {}, "attrs": {}}
     for name in sorted(map(str, ds.variables)):
         out["vars"][name] = _hash_values(ds[name])
         out["var_attrs"][name] = {k: repr(v) for k, v in sorted(ds[name].attrs.items())}
-    out["attrs"] = {k: repr(v) for k, v in sorted(ds.attrs.items()) if k not in skip}
+    out["attrs"] = {k: repr(v) for k, v in sorted(ds.attrs.items()) if k not in _PROVENANCE}
     return out
 
 
@@ -123,7 +126,7 @@ def compare(a_path: str, b_path: str) -> int:
             diff_vals += 1
         else:
             same_vals += 1
-        ka, kb = x["attrs"], y["attrs"]
+        ka, kb = ({k: v for k, v in d["attrs"].items() if k not in _PROVENANCE} for d in (x, y))
         at_add = sorted(set(kb) - set(ka))
         at_rem = sorted(set(ka) - set(kb))
         at_chg = sorted(k for k in set(ka) & set(kb) if ka[k] != kb[k])

@@ -18,10 +18,12 @@ place, for every driver:
    after each multiple of ``save_dt`` and the last one (:func:`pick_rows`); a string
    ``refuse_save_dt="why"`` refuses ``save_dt`` with that reason before the run.
 3. **Standard variables in SI** (:func:`complete`, on a result over ``time`` alone): a variable of
-   the standard set the driver does not return is filled from the protocol -- ``slip_velocity``
-   [m/s] its velocity, ``slip`` [m] the integral of it (:func:`protocol_slip`), ``normal_force`` its
-   normal force [the model's ``force_units``] -- and ``friction_coefficient`` is
-   ``friction_force / normal_force`` where the load is positive (NaN elsewhere).
+   the standard set the driver does not return is filled from the protocol -- ``normal_force`` its
+   normal force [the model's ``force_units``] and, under prescribed slip only (the protocol's
+   velocity is then the slip velocity; in any other system the slip is the system's state, which
+   its driver returns), ``slip_velocity`` [m/s] its velocity and ``slip`` [m] the integral of it
+   (:func:`protocol_slip`) -- and ``friction_coefficient`` is ``friction_force / normal_force``
+   where the load is positive (NaN elsewhere).
 4. **Attributes**: the run's attributes (:func:`~frictionlab.solve.drivers.run_attrs`: model
    parameters, model, protocol and system names and fields, the citation, ``driver`` and
    ``integrator``) for every key the driver did not set itself.
@@ -118,8 +120,13 @@ def complete(ds: Any, run: Run) -> Any:
     """Fill the standard variables the driver did not return (module docstring, 3.); returns ``ds``."""
     from ..core.result import variable_names
 
+    from ..systems.prescribed_slip import PrescribedSlip
+
     names = variable_names(ds)
-    missing = {"slip_velocity", "slip", "normal_force", "friction_coefficient"} - names
+    filled = {"normal_force", "friction_coefficient"}
+    if isinstance(run.system, PrescribedSlip):
+        filled |= {"slip_velocity", "slip"}
+    missing = filled - names
     if not missing or "friction_force" not in names or ds["friction_force"].dims != ("time",):
         return ds
     t = np.asarray(ds["time"].values, dtype=float)
