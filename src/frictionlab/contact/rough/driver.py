@@ -196,7 +196,7 @@ def _drive_sliding(run: Run, *, s_max: float = 0.25, hold_dt: float = 0.25, shif
     the module docstring; the solver options are those of
     :class:`~frictionlab.contact.rough.numerics.SolverOptions`.
     """
-    protocol, dt = run.protocol, run.dt
+    model, protocol, dt = run.model, run.protocol, run.dt
     for sg in protocol.segments():
         if sg.kind == "ramp" and sg.velocity is not None:
             raise ConfigError(f"rough_contact slides at a prescribed velocity; protocol {protocol.type_name!r} "
@@ -208,8 +208,8 @@ def _drive_sliding(run: Run, *, s_max: float = 0.25, hold_dt: float = 0.25, shif
     if pdf_after_slip is not None and not (pdf_after_slip >= 0 and math.isfinite(pdf_after_slip)):
         raise ConfigError(f"option 'pdf_after_slip' of driver 'sliding' must be a slip >= 0 [m], "
                           f"got {pdf_after_slip!r}")
-    m = run.model
-    num = _numerics(m, numerics)
+    num = _numerics(model, numerics)
+    m = model
     s_step, h_step = step_controls(protocol, m.dx, s_max, hold_dt, dt)
     h = rigid_surface(m)
     ds = run_sliding(m, h, protocol, nx=m.patch_nx, ny=m.patch_ny, W=None, s_max=s_step, hold_dt=h_step,
@@ -238,9 +238,9 @@ def _drive_hold(run: Run, *, t_first: float | None = None, per_decade: int = 40,
     maps and force PDFs at the first step at or after each time (0 = the loaded state).
     The rigid surface under the patch is the first ``patch_nx`` rows of the model's surface.
     """
-    if run.dt is not None:
+    model, protocol, dt, t_end = run.model, run.protocol, run.dt, run.t_end
+    if dt is not None:
         raise ConfigError(f"driver 'hold' of rough_contact: dt is not supported ({_LOG_STEPS})")
-    protocol = run.protocol
     segs = protocol.segments()
     fns = {sg.normal_force for sg in segs}
     if any(sg.velocity != 0.0 for sg in segs) or len(fns) != 1 or None in fns:
@@ -250,9 +250,9 @@ def _drive_hold(run: Run, *, t_first: float | None = None, per_decade: int = 40,
     if not per_decade >= 1:
         raise ConfigError(f"option 'per_decade' of driver 'hold' must be >= 1, got {per_decade!r}")
     fn = float(segs[0].normal_force)
-    T = run.t_end
-    m = run.model
-    num = _numerics(m, numerics)
+    T = t_end
+    num = _numerics(model, numerics)
+    m = model
     h = rigid_surface(m)[: m.patch_nx]
     ds = run_static(m, h, fn / F_STAR, t_end=T, t_first=t_first, per_decade=int(per_decade), vp_max_dup=vp_max_dup,
                     sigma=m.surface_sigma, snapshot_times=tuple(float(t) for t in snapshot_times), numerics=num)
