@@ -110,7 +110,7 @@ _SECTIONS = [
     ("Packaged datasets", "frictionlab.datasets", True),
     ("Testing helpers", "frictionlab.testing", True),
 ]
-_SKIP = re.compile(r"(^|\.)(_[^.]*|cli|compare_cli)$|\.templates(\.|$)")  # templates: numba loop sources
+_SKIP = re.compile(r"(^|\.)(_[^.]*)$|\.templates(\.|$)")  # templates: numba loop sources
 
 
 def _modules(package: str, recursive: bool) -> list[str]:

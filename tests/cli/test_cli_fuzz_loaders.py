@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from frictionlab.core.errors import FrictionLabError
 from frictionlab.fit.data import load_timeseries, load_xy
 from frictionlab.scenarios import get_scenario
-from frictionlab.scenarios.config import apply_overrides, build, load_toml, parse_set
+from frictionlab.solve.config import apply_overrides, build, load_toml, parse_set
 from frictionlab.sweep.grid import parse_grid
 
 from _fuzz_inputs import grid_item, setting

@@ -100,7 +100,7 @@ def test_sweep_file_grid_of_derived_key_refused(toy, tmp_path, cli):
 def test_every_dump_loads_back(tmp_path):
     """The derived-key check never refuses a file `--dump` wrote (full and quick profile of every scenario)."""
     from frictionlab.scenarios.base import get_scenario, scenario_names
-    from frictionlab.scenarios.config import dump_toml
+    from frictionlab.solve.config import dump_toml
 
     for name in scenario_names():
         if name.startswith("zz"):

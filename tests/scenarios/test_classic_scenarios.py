@@ -9,7 +9,7 @@ from frictionlab.solve.convergence import check_convergence, relative_change
 from frictionlab.core.registry import make_model
 from frictionlab.protocols import ConstantVelocity
 from frictionlab.scenarios import get_scenario
-from frictionlab.scenarios.config import apply_overrides, build
+from frictionlab.solve.config import apply_overrides, build
 
 MINE = ["classic/stribeck-curve", "classic/rsf-slide-hold-slide", "classic/spring-slider-stick-slip",
         "classic/rsf-stability", "classic/dahl-hysteresis"]
@@ -39,8 +39,8 @@ def test_stribeck_curve_dt_halving():
     law = make_model(m.pop("name"), m.pop("preset"), **m)
     for v in (1e-5, 3e-3, 1e-1):
         tau = 1.5 / (law.sigma0 * v)
-        dt = tau / cfg["integrator"]["steps_per_tau"]
-        rep = check_convergence(law, ConstantVelocity(v=v, duration_s=cfg["sweep"]["relaxation_times"] * tau),
+        dt = tau / cfg["analysis"]["steps_per_tau"]
+        rep = check_convergence(law, ConstantVelocity(v=v, duration_s=cfg["analysis"]["relaxation_times"] * tau),
                                 integrator="rk4", dt=dt, levels=2)
         assert rep.relative_changes[0] < 0.01, str(rep)
 

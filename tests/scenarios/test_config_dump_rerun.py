@@ -1,7 +1,7 @@
 """A ``--dump``ed scenario TOML re-runs with ``frictionlab run FILE.toml`` to the same result.
 
 Covers every classic, subloading and Kloss scenario whose run goes through
-:func:`frictionlab.scenarios.config.run_config` (the others build their objects by hand), and
+:func:`frictionlab.solve.config.run_config` (the others build their objects by hand), and
 every rough-contact scenario (their runs call :func:`frictionlab.simulate` with the
 ``[model]``/``[protocol]``/``[integrator]`` sections), on the quick profile, through the CLI itself.
 """
@@ -17,7 +17,7 @@ from frictionlab.cli import app
 from frictionlab.core.errors import ConfigError
 from frictionlab.scenarios import get_scenario
 from frictionlab.scenarios.base import scenario_names
-from frictionlab.scenarios.config import apply_overrides, config_driver, run_config
+from frictionlab.solve.config import apply_overrides, config_driver, run_config
 
 
 def _through_run_config(name: str) -> bool:

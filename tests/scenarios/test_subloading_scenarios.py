@@ -75,7 +75,7 @@ ALL = NAMES + ["subloading/stick-slip-map"]
 def test_four_section_config(name):
     """No [numerics]: the run goes through simulate with an [integrator] table naming its driver."""
     from frictionlab.core.errors import ConfigError
-    from frictionlab.scenarios.config import config_driver
+    from frictionlab.solve.config import config_driver
 
     sc = get_scenario(name)
     cfg = sc.config

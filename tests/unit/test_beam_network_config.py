@@ -15,7 +15,7 @@ from frictionlab.cli import app
 from frictionlab.core.errors import ConfigError
 from frictionlab.scenarios.base import get_scenario, scenario_names
 from frictionlab.scenarios.beam_network._common import params_from, stage_protocol
-from frictionlab.scenarios.config import apply_overrides, run_config
+from frictionlab.solve.config import apply_overrides, run_config
 
 BEAM = [n for n in scenario_names() if n.startswith("beam-network/")]
 #: sections the beam-network scenarios add to the four, each for what is truly scenario-specific
@@ -52,7 +52,9 @@ def test_a_drive_section_is_refused_with_a_pointer_to_protocol():
         run_config(run_cfg, strict=True)
     # a config handed to a scenario's run directly
     with pytest.raises(ConfigError, match=POINTER):
-        sc.run({**sc.config, "drive": {"v": 7.5e-4, "duration": 0.02}}, True)
+        sc.run_study({**sc.config, "drive": {"v": 7.5e-4, "duration": 0.02}})
+    with pytest.raises(ConfigError, match="does not read the config section"):
+        sc.run_study({**sc.config, "drift": {"v": 7.5e-4}})
 
 
 def test_a_drive_section_in_a_scenario_file_is_refused_by_the_cli(tmp_path, capsys):

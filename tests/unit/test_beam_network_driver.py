@@ -88,7 +88,7 @@ def test_fig8_set_integrator_dt_changes_the_result():
     from frictionlab.scenarios import get_scenario
 
     sc = get_scenario("beam-network/fig8")
-    short = {"protocol.duration_s": 0.1, "integrator.beam_save_dt": 1e-2}
+    short = {"protocol.duration_s": 0.1, "runs.lbnm.integrator.beam_save_dt": 1e-2}
     a, _ = sc.execute(short)
     b, cfg = sc.execute({**short, "integrator.dt": 1e-5})
     assert cfg["integrator"]["dt"] == 1e-5 and b.attrs["dt"] == 1e-5 and a.attrs["dt"] == 2e-5
@@ -131,18 +131,20 @@ def test_fig8_and_calibration_run_the_lbnm_through_simulate(monkeypatch):
     for mod in (fig8, calibration):
         assert "run_lbnm" not in vars(mod) and "run_lbnm(" not in inspect.getsource(mod), mod.__name__
     calls = []
-    real = fig8.simulate
+    import frictionlab.solve.config as config
 
-    def spy(model, protocol, **kw):
-        calls.append((kw.get("integrator"), model.load_distribution))
-        return real(model, protocol, **kw)
+    real = config.run_config
 
-    monkeypatch.setattr(fig8, "simulate", spy)
-    ds, _ = get_scenario("beam-network/fig8").execute({"protocol.duration_s": 0.05, "integrator.beam_save_dt": 1e-2})
-    # the last two: both models with Table 3's printed v_s (what the printed parameters give, beside the calibration)
+    def spy(cfg, **kw):  # every run of the study goes through the strict config path and simulate
+        calls.append((cfg["integrator"]["driver"], cfg["model"].get("load_distribution", "fig7")))
+        return real(cfg, **kw)
+
+    monkeypatch.setattr(config, "run_config", spy)
+    ds, _ = get_scenario("beam-network/fig8").execute({"protocol.duration_s": 0.05,
+                                                       "runs.lbnm.integrator.beam_save_dt": 1e-2})
     assert calls == [("lbnm", "fig7"), ("mlbnm", "fig7"), ("mlbnm", "fig7"), ("lbnm", "column_mean"), ("lbnm", "fig7"),
                      ("mlbnm", "fig7")]
     assert ds.sizes["model"] == 6 and np.all(np.isfinite(ds.friction_force.values))
     assert list(ds.model.values[-2:]) == ["LBNM-printed-vs", "MLBNM-printed-vs"]
-    with pytest.raises(ConfigError, match="load_distribution = 'uniform': beam-network/fig8 runs"):
+    with pytest.raises(ConfigError, match="model.load_distribution: beam-network/fig8 sets model.load_distribution"):
         get_scenario("beam-network/fig8").execute({"protocol.duration_s": 0.05, "model.load_distribution": "uniform"})

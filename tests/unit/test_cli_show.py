@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import tomllib
 
 import pytest
 from typer.testing import CliRunner
 
 from frictionlab.cli import app
-from frictionlab.cli_show import catalogue, describe
+from frictionlab.cli.show import catalogue, describe
 from frictionlab.core.errors import ConfigError
 from frictionlab.core.registry import get_model_class, make_model, presets_of
 from frictionlab.scenarios import get_scenario, scenario_names
-from frictionlab.scenarios.config import expand_preset
+from frictionlab.solve.config import expand_preset
 
 runner = CliRunner()
 
@@ -151,7 +152,7 @@ print("COMPILED", compiled)
 
 def test_list_descriptions_carry_no_rst_markup():
     """`list` shows plain text: a docstring's ``:math:`...``` role or ````literal```` quoting is unwrapped."""
-    from frictionlab.cli_show import catalogue
+    from frictionlab.cli.show import catalogue
 
     rows = catalogue(kind="model")
     coulomb = next(r for r in rows if r[1] == "coulomb")
@@ -178,8 +179,8 @@ def test_index_file_equals_the_live_registries(tmp_path):
     """A fresh `list` / `show MODEL|SCENARIO` prints from the index file; that file is what the registries give."""
     import json
 
-    from frictionlab.cli_index import LAYOUT
-    from frictionlab.cli_show import _wrap_rows, build_index
+    from frictionlab.cli.index import LAYOUT
+    from frictionlab.cli.show import _wrap_rows, build_index
 
     first = _fresh_cli(["list"], tmp_path)  # builds the index and writes it
     files = list((tmp_path / "catalogue").glob("index-*.json"))
@@ -201,7 +202,7 @@ def test_index_file_equals_the_live_registries(tmp_path):
 
 
 def test_index_rebuilt_when_corrupt_or_the_source_changes(tmp_path, monkeypatch):
-    from frictionlab import cli_index
+    from frictionlab.cli import index as cli_index
 
     monkeypatch.setenv("FRICTIONLAB_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(cli_index, "_MEMO", {})
@@ -222,6 +223,17 @@ def test_index_rebuilt_when_corrupt_or_the_source_changes(tmp_path, monkeypatch)
 
     os.utime(src / "sub" / "b.py", ns=(0, 10**9))
     assert cli_index.source_stamp(str(src)) != stamp
+
+
+def test_index_stamp_covers_the_whole_package():
+    """The default stamp hashes every source file of frictionlab, not only the CLI's own folder: an
+    edit to a model, preset or scenario must build a new index (the CLI moved into ``frictionlab/cli/``)."""
+    import frictionlab
+    from frictionlab.cli import index as cli_index
+
+    package = os.path.dirname(os.path.abspath(frictionlab.__file__))
+    assert cli_index.source_stamp() == cli_index.source_stamp(package)
+    assert cli_index.source_stamp() != cli_index.source_stamp(os.path.dirname(os.path.abspath(cli_index.__file__)))
 
 
 def test_show_sees_what_this_process_registered(monkeypatch):

@@ -9,7 +9,7 @@ import pytest
 
 from frictionlab.analysis import compare as C
 from frictionlab.analysis.response import interp_segments
-from frictionlab.core.errors import ConfigError
+from frictionlab.core.errors import ConfigError, ParameterError
 from frictionlab.core.registry import make_model, model_names
 from frictionlab.plot.compare import plot_compare
 from frictionlab.protocols import SlideHoldSlide, VelocitySteps
@@ -189,6 +189,18 @@ def test_bad_input():
         C.compare({"type": "velocity_steps"}, ["coulomb"])
     with pytest.raises(ConfigError, match="law"):
         C.compare(VS, ["coulomb"], law="ageing")
+
+
+def test_build_protocol_defaults_and_fields():
+    """``frictionlab compare PROTOCOL --set FIELD=...``: the type's defaults, each given field replacing its own."""
+    p = C.build_protocol("velocity_steps")
+    assert list(p.velocities) == [1e-4, 1e-3] and list(p.durations) == [1.0, 1.0] and p.duration == 2.0
+    p = C.build_protocol("velocity_steps", {"durations": [0.2, 0.3]})
+    assert list(p.velocities) == [1e-4, 1e-3] and p.duration == pytest.approx(0.5)
+    assert C.build_protocol("slide_hold_slide").duration > 11.1
+    assert C.build_protocol("constant_velocity", {"v": 2e-3, "duration_s": 0.5}).velocity(0.1) == 2e-3
+    with pytest.raises(ParameterError, match="did you mean 'velocities'"):
+        C.build_protocol("velocity_steps", {"velocitys": [1e-3]})
 
 
 def test_cli_compare(tmp_path):

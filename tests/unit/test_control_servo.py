@@ -152,7 +152,7 @@ def test_ekf_estimates_lugre_state_and_coulomb_level():
 
 def test_servo_is_a_registered_system_and_driver():
     """``[system] type = "servo"`` with a model table runs through simulate's driver lookup, no special case."""
-    from frictionlab.scenarios.config import dump_toml, run_config
+    from frictionlab.solve.config import dump_toml, run_config
     from frictionlab.solve.drivers import default_driver, drivers_for
     from frictionlab.systems import make_system, system_names
 

@@ -7,7 +7,7 @@ import xarray as xr
 
 from frictionlab.core.errors import ConfigError, ParameterError
 from frictionlab.scenarios import get_scenario
-from frictionlab.scenarios.config import apply_overrides, dump_toml, parse_set, run_config
+from frictionlab.solve.config import apply_overrides, dump_toml, parse_set, run_config
 
 
 def test_parse_set_types():

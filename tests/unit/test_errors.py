@@ -14,7 +14,7 @@ from frictionlab.solve import simulate
 from frictionlab.laws import GMS, Dahl, LuGre, RateState, Stribeck
 from frictionlab.protocols import ConstantVelocity
 from frictionlab.scenarios import get_scenario
-from frictionlab.scenarios.config import apply_overrides
+from frictionlab.solve.config import apply_overrides
 from frictionlab.systems import MassSystem, spring_slider
 
 

@@ -80,7 +80,7 @@ def test_undetermined_parameters_exit_1(tmp_path):
 def test_help_states_the_floor():
     res = CliRunner().invoke(app, ["fit", "--help"], terminal_width=200)
     assert "--min-fit" in res.output and "default 50" in res.output
-    from frictionlab.fit.cli import DEFAULT_MIN_FIT
+    from frictionlab.cli.fit import DEFAULT_MIN_FIT
 
     assert DEFAULT_MIN_FIT == MIN_FIT
 

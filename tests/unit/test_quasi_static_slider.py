@@ -10,7 +10,7 @@ from frictionlab.core.errors import ConfigError, IntegrationError
 from frictionlab.laws import RateState, RateState2
 from frictionlab.plot import displacement_plot, phase_plane
 from frictionlab.protocols import VelocitySteps
-from frictionlab.scenarios.config import run_config
+from frictionlab.solve.config import run_config
 from frictionlab.solve.drivers import default_driver, drivers_for
 from frictionlab.systems import PrescribedSlip, QuasiStaticSlider, spring_slider
 

@@ -55,10 +55,26 @@ from ..solve import simulate
 from .response import first_velocity_change, hold_peaks, hold_windows, interp_segments, step_response, time_grid
 
 __all__ = ["QuickFull", "Setup", "SETUPS", "setup_run", "run_model", "compare", "fixed_step", "rsf_table",
-           "format_table", "plausibility", "MU_IMPLAUSIBLE", "DRIFT_WINDOW", "DRIFT_TOLERANCE"]
+           "format_table", "plausibility", "MU_IMPLAUSIBLE", "DRIFT_WINDOW", "DRIFT_TOLERANCE", "DEFAULT_PROTOCOLS",
+           "build_protocol"]
 
 #: variables every run returns (over ``time``)
 STANDARD = ("slip", "slip_velocity", "friction_force", "normal_force", "friction_coefficient")
+
+#: the fields of a protocol type that the command line sets none of (velocity steps: those of the
+#: compare-velocity-step scenario)
+DEFAULT_PROTOCOLS = {
+    "velocity_steps": {"velocities": [1e-4, 1e-3], "durations": [1.0, 1.0]},
+    "slide_hold_slide": {"v": 1e-3, "slide_duration": 0.2, "holds": [0.1, 1.0, 10.0]},
+}
+
+
+def build_protocol(kind: str, fields: Mapping[str, Any] | None = None) -> AbstractProtocol:
+    """The protocol of type ``kind`` (``frictionlab compare PROTOCOL``): its :data:`DEFAULT_PROTOCOLS`
+    fields, updated by ``fields``."""
+    from ..protocols import make_protocol
+
+    return make_protocol({"type": kind, **DEFAULT_PROTOCOLS.get(kind, {}), **(fields or {})})
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ run the console script's code (``frictionlab.cli.main``) with output discarded.
 
 Targets (issue 19): ``import frictionlab`` <= 0.3 s and ``frictionlab --help`` <= 0.5 s; (issue 16)
 ``frictionlab list`` <= 0.5 s and ``frictionlab show lugre`` <= 0.7 s. ``list`` and ``show MODEL``
-read the metadata index (:mod:`frictionlab.cli_index`), built once per source tree by importing
+read the metadata index (:mod:`frictionlab.cli.index`), built once per source tree by importing
 every model and scenario module; the index is built before the timed runs, and the time of one
 ``list`` that has to build it (an empty cache directory) is printed as well. The heavy modules
 each call loads are listed by ``tests/unit/test_imports_lazy.py``, which fails if ``import

@@ -13,8 +13,8 @@ from .errors import DataError
 if TYPE_CHECKING:
     import xarray as xr
 
-__all__ = ["STANDARD_UNITS", "CSV_MAX_ROWS", "make_dataset", "LazyDataset", "LazyVariable", "add_attrs", "default_attrs", "variable_names", "write_netcdf",
-           "write_csv", "read_netcdf"]
+__all__ = ["STANDARD_UNITS", "CSV_MAX_ROWS", "make_dataset", "LazyDataset", "LazyVariable", "add_attrs", "default_attrs",
+           "variable_names", "write_netcdf", "write_csv", "csv_note", "read_netcdf"]
 
 #: standard variable names and their units
 STANDARD_UNITS: dict[str, str] = {
@@ -29,6 +29,8 @@ STANDARD_UNITS: dict[str, str] = {
     "driver_position": "m",
     "spring_force": "N",
     "contact_area": "m^2",
+    "approach": "m",
+    "pressure": "Pa",
     "dilatation": "m",
     "applied_force": "N",
 }
@@ -414,3 +416,13 @@ def write_csv(ds: xr.Dataset, path: str | Path, *, max_rows: int | None = None) 
         else:
             df.to_csv(tmp)
     return path
+
+
+def csv_note(path: str | Path) -> str:
+    """How the CSV that :func:`write_csv` wrote at ``path`` holds its series: ``decimated: one time
+    sample in every k of n (and the last), m rows of at most M`` from its first line, else
+    ``every sample``."""
+    with open(path, encoding="utf-8") as fh:
+        first = fh.readline()
+    return "decimated: " + first.split("decimated: ", 1)[1].split(";")[0] if first.startswith("# frictionlab: decimated") \
+        else "every sample"

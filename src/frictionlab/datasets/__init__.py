@@ -10,13 +10,14 @@ name; :func:`resolve` turns a name or a path into a path (``frictionlab data lis
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..core.errors import DataError, suggest
 
 DATASET_DIR = Path(__file__).resolve().parent
 
-__all__ = ["DATASET_DIR", "names", "path", "header", "columns", "resolve"]
+__all__ = ["DATASET_DIR", "names", "path", "header", "title", "columns", "resolve"]
 
 
 def _hint(stem: str, known: list[str]) -> str:
@@ -51,6 +52,12 @@ def header(name: str) -> str:
                 break
             lines.append(line[1:].strip())
     return "\n".join(lines)
+
+
+def title(name: str) -> str:
+    """The first sentence of dataset ``name``'s header (not cut at initials such as "Ladson, C." or "et al.")."""
+    text = " ".join(header(name).split("\n\n", 1)[0].split())
+    return re.split(r"(?<![A-Z])(?<!\bal)(?<!\bNo)(?<!Fig)(?<!Eq)\.\s+(?=[A-Z(\[])", text, maxsplit=1)[0].rstrip(".")
 
 
 def columns(name: str) -> tuple[list[str], int]:

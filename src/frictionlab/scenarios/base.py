@@ -1,9 +1,12 @@
 """Scenarios: the papers' numerical experiments as declarative, checkable objects.
 
-A :class:`Scenario` has a name ``<paper>/<experiment>``, a nested ``config`` (TOML-able:
-``model``, ``protocol``, ``system``, ``integrator`` and any scenario-specific sections), a
-``run(config, quick) -> xarray.Dataset`` function, ``checks(ds, config) -> [Check]`` that
-compare the result with the paper's claims or closed forms, and an optional ``plot``.
+A :class:`Scenario` is a study plus checks: a name ``<paper>/<experiment>``, a nested ``config``
+(TOML-able: the study's ``model``, ``protocol``, ``system``, ``integrator``, ``runs`` and ``axes``,
+:mod:`frictionlab.solve.study`, and ``analysis``/``data`` for what its post-processing and checks
+read), an optional ``post(result, config) -> xarray.Dataset`` that turns the runs into the dataset
+the checks read, ``checks(ds, config) -> [Check]`` that compare it with the paper's claims or
+closed forms, and an optional ``plot``. The library runs the study; a scenario that still
+hand-writes ``run(config, quick)`` is being ported.
 Scenario modules in this package register themselves with :func:`register_scenario`
 and are discovered on first use.
 """
@@ -22,6 +25,8 @@ from ..core.errors import ConfigError, suggest
 
 if TYPE_CHECKING:
     import xarray as xr
+
+    from ..solve.study import Study, StudyResult
 
 __all__ = ["Check", "Mutation", "Scenario", "register_scenario", "get_scenario", "scenario_names", "load_scenario",
            "check", "deviation", "not_testable", "as_kind", "VERDICTS", "KINDS"]
@@ -180,7 +185,9 @@ class Scenario:
     name : ``<paper>/<experiment>``
     description : what it reproduces (figure, parameters, protocol choices)
     config : default nested configuration; ``--set a.b=value`` edits it
-    run : ``run(config, quick) -> Dataset``; defaults to :func:`frictionlab.scenarios.config.run_config`
+    run : ``run(config, quick) -> Dataset`` (a hand-written run, being retired); None: the library runs
+        the scenario's study (:meth:`run_study`: its ``[model]``, ``[protocol]``, ``[system]``,
+        ``[integrator]``, ``[runs]`` and ``[axes]``, :mod:`frictionlab.solve.study`) and :attr:`post`
     checks : ``checks(ds, config) -> list[Check]``
     plot : ``plot(ds) -> matplotlib Figure``
     quick : dotted-key overrides applied for ``--quick`` runs
@@ -201,8 +208,13 @@ class Scenario:
     optional : ``{dotted key: what it does}``: keys absent from ``config`` that ``run`` reads when
         given (e.g. an optional ``integrator.save_dt``); with the keys of ``config`` (and of its
         quick profile) they are the keys ``--set``, ``--grid`` and scenario files may give
+    post : ``post(result, config) -> Dataset``, the post-processing step of a scenario run by its
+        study (``run`` None): the :class:`~frictionlab.solve.study.StudyResult` of every run and
+        axis point becomes the dataset the checks read; None: the runs combined
+    derive : ``derive(point, config) -> {dotted key: value}``: the keys of :attr:`derived` a
+        study computes per point from others (e.g. a step from the run's own time scale)
     open_sections : the sections ``run`` hands whole to the library (``make_model``,
-        ``make_protocol``, ``make_system``, :func:`~frictionlab.scenarios.config.build`, a driver
+        ``make_protocol``, ``make_system``, :func:`~frictionlab.solve.config.build`, a driver
         through ``simulate``), so every field the library knows there is read; None: ``model``
         where the config names a model, ``protocol`` and ``system`` where it names their type,
         ``integrator`` where it names a driver, and all four with the default ``run``. Any other
@@ -227,19 +239,21 @@ class Scenario:
     units: dict[str, str] = field(default_factory=dict)
     optional: dict[str, str] = field(default_factory=dict)
     open_sections: tuple[str, ...] | None = None
+    post: Callable[[StudyResult, dict[str, Any]], xr.Dataset] | None = None
+    derive: Callable[[dict[str, Any], Mapping[str, Any]], Mapping[str, Any]] | None = None
 
     @property
     def paper(self) -> str:
         return self.name.split("/", 1)[0]
 
     def resolved_config(self, overrides: dict[str, Any] | None = None, quick: bool = False) -> dict[str, Any]:
-        from .config import apply_overrides
+        from ..solve.config import apply_overrides
 
         cfg = copy.deepcopy(self.config)
         if quick and self.quick:
             cfg = apply_overrides(cfg, self.quick, strict=False)
         if overrides:
-            from .config import flatten
+            from ..solve.config import flatten
 
             # a table set whole is checked key by key: a misspelt key inside it is refused, not carried along
             keys = [k2 for k, v in overrides.items()
@@ -266,17 +280,19 @@ class Scenario:
         """The sections whose every library field ``run`` reads (:attr:`open_sections`)."""
         if self.open_sections is not None:
             return tuple(self.open_sections)
-        from .config import SECTIONS
+        from ..solve.config import SECTIONS
 
-        if self.run is None:
-            return SECTIONS
+        if self.run is None:  # the study reads its four sections, runs and axes whole
+            from ..solve.study import STUDY_SECTIONS
+
+            return STUDY_SECTIONS
         return tuple(s for s in SECTIONS if isinstance(self.config.get(s), dict)
                      and {"model": "name", "integrator": "driver"}.get(s, "type") in self.config[s])
 
     def declared_keys(self) -> set[str]:
         """The dotted keys of the config, of its quick profile and :attr:`optional`: what ``run`` reads
         beyond the library fields of :meth:`library_sections`."""
-        from .config import apply_overrides, flatten
+        from ..solve.config import apply_overrides, flatten
 
         quick = apply_overrides(self.config, self.quick, strict=False) if self.quick else {}
         return set(flatten(self.config)) | set(flatten(quick)) | set(self.optional)
@@ -303,11 +319,11 @@ class Scenario:
                               f"{known}")
 
     def _refuse_unknown(self, key: str, section: str) -> None:
-        """The error :func:`~frictionlab.scenarios.config.apply_overrides` gives ``key`` where it says
+        """The error :func:`~frictionlab.solve.config.apply_overrides` gives ``key`` where it says
         more than "not read": a section that is gone or unknown, a value that is not a table, a key
         of a scenario section unknown there (a generic section's "unknown key" lists the library's
         keys, not the run's: :meth:`refuse_unread` answers that one)."""
-        from .config import SECTIONS, apply_overrides
+        from ..solve.config import SECTIONS, apply_overrides
 
         try:
             apply_overrides(self.config, {key: None})
@@ -317,18 +333,40 @@ class Scenario:
 
     def execute(self, overrides: dict[str, Any] | None = None, quick: bool = False) -> tuple[xr.Dataset, dict[str, Any]]:
         """Run with ``overrides``; returns ``(dataset, config used)``."""
-        from .config import run_config
-
         from ..core.datafiles import describe, files_read
 
         cfg = self.resolved_config(overrides, quick)
-        runner = self.run or (lambda c, q: run_config(c, strict=True))
         with files_read() as reads:
-            ds = runner(cfg, quick)
+            ds = self.run(cfg, quick) if self.run is not None else self.run_study(cfg)
         ds.attrs["scenario"] = self.name
         if reads:  # the data files the run parsed, with their checksums (provenance of a data fit)
             ds.attrs["data_files"] = describe(reads)
         return ds, cfg
+
+    def study(self, cfg: dict[str, Any]) -> Study:
+        """The :class:`~frictionlab.solve.study.Study` of a resolved config: its four sections,
+        ``[runs]`` and ``[axes]``, with :attr:`derive` setting the keys of :attr:`derived`."""
+        from ..solve.study import Study
+
+        return Study.from_config(cfg, derive=self.derive, derived=tuple(self.derived) if self.derive else (),
+                                 context=cfg)
+
+    def run_study(self, cfg: dict[str, Any]) -> xr.Dataset:
+        """Execute :meth:`study` and hand the results to :attr:`post` (default: the runs combined,
+        :meth:`~frictionlab.solve.study.StudyResult.combine`; a plain four-section config gives
+        exactly :func:`frictionlab.simulate`'s dataset)."""
+        from ..solve.config import check_sections, refuse_moved_sections
+        from ..solve.study import STUDY_SECTIONS
+
+        if self.post is None:  # nothing but the study reads the config: no other section may be there
+            check_sections({k: v for k, v in cfg.items() if k not in ("runs", "axes")})
+        refuse_moved_sections(cfg)
+        stray = sorted(set(cfg) - set(self.config) - set(STUDY_SECTIONS) - {"scenario"})
+        if stray:
+            raise ConfigError(f"{self.name} does not read the config section(s) {', '.join(stray)}"
+                              f"{suggest(stray[0], list(self.config))}; its sections: {', '.join(self.config)}")
+        result = self.study(cfg).execute()
+        return self.post(result, cfg) if self.post is not None else result.combine()
 
     def evaluate(self, ds: xr.Dataset, cfg: dict[str, Any]) -> list[Check]:
         return list(self.checks(ds, cfg)) if self.checks else []
@@ -352,7 +390,7 @@ def _discover() -> None:
     _DISCOVERED = True
     pkg = importlib.import_module("frictionlab.scenarios")
     for mod in pkgutil.walk_packages(pkg.__path__, "frictionlab.scenarios."):
-        if mod.name.rsplit(".", 1)[-1] not in ("base", "config"):
+        if mod.name.rsplit(".", 1)[-1] != "base":
             importlib.import_module(mod.name)
 
 
@@ -398,7 +436,7 @@ def load_scenario(target: str) -> Scenario:
     from dataclasses import replace
     from pathlib import Path
 
-    from .config import _clean, apply_overrides, expand_preset, flatten, load_toml
+    from ..solve.config import _clean, apply_overrides, expand_preset, flatten, load_toml
 
     if not (target.endswith(".toml") or Path(target).is_file()):
         return get_scenario(target)

@@ -35,7 +35,7 @@ import numpy as np
 from ..core.errors import ConfigError, FrictionLabError
 from ..core.validation import check_grid_size
 from ..scenarios.base import Scenario
-from ..scenarios.config import apply_overrides, parse_value
+from ..solve.config import apply_overrides, parse_value
 
 __all__ = ["Grid", "ListAxisScenario", "parse_axis", "parse_grid", "key_units"]
 
@@ -156,7 +156,7 @@ class Grid:
     def validate(self, config: dict[str, Any], own_units: Mapping[str, str] | None = None) -> None:
         """Check every axis key and value against a scenario ``config`` (with suggestions).
 
-        Each axis is applied with :func:`frictionlab.scenarios.config.apply_overrides` (strict),
+        Each axis is applied with :func:`frictionlab.solve.config.apply_overrides` (strict),
         so an unknown key is refused with a 'did you mean' suggestion and a value of the
         wrong type names the key. A key whose value in ``config`` is a list of runs takes single
         values (:attr:`list_keys`: each point runs the list of its one value). A value of a

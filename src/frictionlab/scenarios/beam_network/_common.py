@@ -15,7 +15,7 @@ from ...protocols import ConstantVelocity
 from ...protocols.base import make_protocol
 from ...solve import simulate
 from ..base import Check, Mutation, check
-from ..config import refuse_moved_sections
+from ...solve.config import refuse_moved_sections
 
 REFERENCES = [CITATION]
 

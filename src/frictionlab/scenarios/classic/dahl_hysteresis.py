@@ -10,7 +10,7 @@ import xarray as xr
 from ...core.registry import make_model
 from ...plot import versus
 from ..base import Mutation, Scenario, check, register_scenario
-from ..config import apply_overrides, run_config
+from ...solve.config import apply_overrides, run_config
 
 CONFIG = {
     "model": {"name": "dahl", "preset": "unit"},

@@ -30,7 +30,7 @@ import xarray as xr
 from ...plot import time_series
 from ...protocols import SlideHoldSlide
 from ..base import Mutation, Scenario, check, register_scenario
-from ..config import run_config
+from ...solve.config import run_config
 
 V = 1e-5
 CONFIG = {

@@ -11,7 +11,7 @@ from ...core.registry import make_model
 from ...plot import time_series
 from ...reference.rate_state import critical_stiffness
 from ..base import Mutation, Scenario, check, register_scenario
-from ..config import apply_overrides, run_config
+from ...solve.config import apply_overrides, run_config
 
 V = 1e-6
 CONFIG = {

@@ -10,7 +10,7 @@ import xarray as xr
 from ...plot import time_series
 from ...reference.rate_state import direct_effect, steady_mu
 from ..base import Mutation, Scenario, check, register_scenario
-from ..config import apply_overrides, run_config
+from ...solve.config import apply_overrides, run_config
 
 V1, V2 = 1e-6, 1e-5
 CONFIG = {

@@ -17,7 +17,7 @@ from ...core.registry import make_model
 from ...plot import time_series
 from ...reference.lugre import steady_friction
 from ..base import Mutation, Scenario, check, register_scenario
-from ..config import apply_overrides, run_config
+from ...solve.config import apply_overrides, run_config
 
 CONFIG = {
     "model": {"name": "lugre", "preset": "canudas1995"},

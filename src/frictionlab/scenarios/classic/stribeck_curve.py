@@ -5,22 +5,24 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ...core.validation import MAX_GRID_POINTS, check_count
 from ...analysis.steady_state import steady_state
 from ...core.registry import make_model
-from ...solve import simulate
 from ...plot import curves
-from ...protocols import ConstantVelocity
 from ...reference.lugre import steady_friction
 from ..base import Mutation, Scenario, check, register_scenario
 
+#: the swept slip velocities [m/s]: 25 log-spaced magnitudes 1e-5..1e-1 m/s in both directions
+VELOCITIES = np.concatenate([-np.logspace(-5, -1, 25)[::-1], np.logspace(-5, -1, 25)]).tolist()
 CONFIG = {
     "model": {"name": "lugre", "preset": "canudas1995"},
-    "sweep": {"v_min": 1e-5, "v_max": 1e-1, "n": 25, "both_signs": True, "normal_force": 1.0,
-              # each run lasts `relaxation_times` bristle relaxation times tau = g(v) / (sigma0 |v|)
-              "relaxation_times": 40.0},
-    "integrator": {"driver": "rk4", "steps_per_tau": 20.0},
+    "protocol": {"type": "constant_velocity", "normal_force_value": 1.0},
+    "integrator": {"driver": "rk4", "max_points": 400},
+    "axes": {"protocol": {"v": VELOCITIES}},
+    # each run lasts `relaxation_times` bristle relaxation times tau = g(v) / (sigma0 |v|), with tau /
+    # `steps_per_tau` as its step (derive)
+    "analysis": {"relaxation_times": 40.0, "steps_per_tau": 20.0},
 }
+QUICK_VELOCITIES = np.concatenate([-np.logspace(-5, -1, 9)[::-1], np.logspace(-5, -1, 9)]).tolist()
 # Canudas de Wit et al. 1995, Table/Section 5 parameters (the description states them); the paper checks
 # evaluate the paper's steady state Fc + (Fs - Fc) exp(-(v/vs)^2) + sigma2 v with these, not with the model that ran
 PRINTED = {"fc": 1.0, "fs": 1.5, "vs": 1e-3, "sigma2": 0.4, "delta": 2.0}
@@ -34,33 +36,29 @@ def _model(cfg: dict):
     return make_model(m.pop("name"), m.pop("preset", None), **m)
 
 
-def velocities(cfg: dict) -> np.ndarray:
-    s = cfg["sweep"]
-    v = np.logspace(np.log10(s["v_min"]), np.log10(s["v_max"]), check_count("sweep.n", s["n"], minimum=2, maximum=MAX_GRID_POINTS))
-    return np.concatenate([-v[::-1], v]) if s.get("both_signs", True) else v
-
-
-def steady_run(model, v: float, cfg: dict) -> tuple[float, float]:
-    """Simulate at constant ``v`` until the bristle state has relaxed; return (F_ss, settling time)."""
-    s = cfg["sweep"]
-    fn = float(s.get("normal_force", 1.0))
+def relaxation_time(model, v: float, fn: float) -> float:
+    """The bristle relaxation time tau = g(v) / (sigma0 |v|) [s] at slip velocity ``v``."""
     g = abs(float(model.friction_curve(np.array([v]), fn)[0]) - model.sigma2 * v)
-    tau = g / (model.sigma0 * abs(v))
-    duration = float(s["relaxation_times"]) * tau
-    dt = tau / float(cfg["integrator"]["steps_per_tau"])
-    ds = simulate(model, ConstantVelocity(v=v, duration_s=duration, normal_force_value=fn),
-                  integrator=cfg["integrator"]["driver"], dt=dt, max_points=400)
-    ss = steady_state(ds.time.values, ds.friction_force.values, rtol=1e-6, tail=0.05)
-    return ss.value, ss.time
+    return g / (model.sigma0 * abs(v))
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
+def derive(point: dict, cfg: dict) -> dict:
+    """Each run's duration and step from its own relaxation time (``analysis`` says how many)."""
+    v, fn = float(point["protocol"]["v"]), float(point["protocol"]["normal_force_value"])
+    tau = relaxation_time(_model(point), v, fn)
+    a = cfg["analysis"]
+    return {"protocol.duration_s": float(a["relaxation_times"]) * tau, "integrator.dt": tau / float(a["steps_per_tau"])}
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """The steady friction of every run and the closed form of the model that ran."""
     model = _model(cfg)
-    vs = velocities(cfg)
-    fn = float(cfg["sweep"].get("normal_force", 1.0))
+    vs = np.array(result.axis_values("protocol.v"), dtype=float)
+    fn = float(cfg["protocol"]["normal_force_value"])
     sim, t_settle = np.empty(vs.size), np.empty(vs.size)
-    for i, v in enumerate(vs):
-        sim[i], t_settle[i] = steady_run(model, float(v), cfg)
+    for i, ds in enumerate(result.of_run()):
+        ss = steady_state(ds.time.values, ds.friction_force.values, rtol=1e-6, tail=0.05)
+        sim[i], t_settle[i] = ss.value, ss.time
     exact = steady_friction(vs, model.fc, model.fs, model.vs, model.sigma2, model.delta, fn, model.normal_scaling)
     return xr.Dataset(
         {"friction_force": ("slip_velocity", sim, {"units": "N", "long_name": "simulated steady-state friction"}),
@@ -125,8 +123,12 @@ register_scenario(Scenario(
                  "N s/m, Fc 1 N, Fs 1.5 N, vs 1 mm/s) slid at constant velocity, 25 log-spaced velocities "
                  "1e-5..1e-1 m/s in both directions, each until the bristle state has relaxed (40 relaxation "
                  "times); the simulated steady friction is compared with the closed form."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"sweep.n": 9},
+    config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
+    quick={"axes.protocol.v": QUICK_VELOCITIES},
+    derived={"protocol.duration_s": "analysis.relaxation_times (each run lasts that many relaxation times)",
+             "integrator.dt": "analysis.steps_per_tau (each run's step is its relaxation time over it)"},
+    moved={"sweep": "the velocities are axes.protocol.v = [...] (m/s), the normal force protocol.normal_force_value, "
+                    "the run length and step analysis.relaxation_times and analysis.steps_per_tau",
+           "integrator.steps_per_tau": "analysis.steps_per_tau"},
     references=["Canudas de Wit et al. 1995", "Olsson et al. 1998"],
-    open_sections=("model",),  # the step of each run is tau / integrator.steps_per_tau: [integrator] is ours
 ))

@@ -28,7 +28,7 @@ import xarray as xr
 from ...plot import plt
 from ...reference import kloss as ref
 from ..base import Mutation, Scenario, check, deviation, register_scenario
-from ..config import run_config
+from ...solve.config import run_config
 from ._common import REFS, law_of
 
 CONFIG = {
@@ -116,7 +116,7 @@ def _euler_claim(ds: xr.Dataset, cfg: dict, idx: list[int]) -> list:
     """Fig. 6 is integrated by explicit Euler at 1 ms: is that the solution of eqs. (23)-(24)? The third
     velocity reversal's position against a converged RK4 solution, with a dt study as evidence."""
     from ...solve import simulate
-    from ..config import build
+    from ...solve.config import build
 
     model, proto, system, _ = build(cfg)
     dt = float(cfg["integrator"]["dt"])

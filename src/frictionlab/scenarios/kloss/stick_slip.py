@@ -27,7 +27,7 @@ import xarray as xr
 from ...plot import plt
 from ...reference import kloss as ref
 from ..base import Mutation, Scenario, check, register_scenario
-from ..config import run_config
+from ...solve.config import run_config
 from ._common import REFS, law_of
 
 CONFIG = {

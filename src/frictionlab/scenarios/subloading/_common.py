@@ -19,6 +19,10 @@ MPA = 1e6  # Pa per MPa
 REFERENCE = "Ozaki, Matsuura & Maegawa (2020), Friction 8(4) 768-783, doi:10.1007/s40544-019-0322-2"
 
 
+#: ``Scenario.derived`` of a ported subloading scenario: its study runs the subloading model, another name is refused
+MODEL_NAME = {"model.name": "the parameters of the 'subloading' model (Ozaki et al. 2020), which these scenarios run"}
+
+
 def model_overrides(cfg: dict[str, Any]) -> dict[str, Any]:
     """The ``[model]`` parameters set over its preset; ``name`` must be ``"subloading"`` (the scenarios
     build the subloading model and its rate form; another name would be ignored)."""
@@ -78,6 +82,24 @@ def reference(model: SubloadingRate, protocol, cfg: dict[str, Any], vmax: float)
     if ref["driver"] == "rate_reference":
         return simulate(model, protocol, integrator="rate_reference", du=du)
     return simulate(model, protocol, integrator=ref["driver"], dt=du / vmax)
+
+
+def slide_duration(point: dict[str, Any], cfg: dict[str, Any]) -> dict[str, float]:
+    """``derive`` of a slide from rest over ``analysis.slide`` [m] at ``protocol.v``: its duration."""
+    return {"protocol.duration_s": float(cfg["analysis"]["slide"]) / float(point["protocol"]["v"])}
+
+
+def rate_step(point: dict[str, Any], du: float, vmax: float) -> dict[str, float]:
+    """The step of a rate-form reference run at slip increments ``du`` [m]: ``integrator.dt = du / vmax``
+    for the core ``rk4``, ``integrator.du`` for ``rate_reference`` (RK4 with the normal-stress rate as input)."""
+    if point["integrator"]["driver"] == "rate_reference":
+        return {"integrator.du": float(du)}
+    return {"integrator.dt": float(du) / vmax}
+
+
+def result_has(result: Any, label: str, v: float) -> bool:
+    """Whether run ``label`` of a study result ran at ``protocol.v = v`` (rel. 1e-9)."""
+    return any(p.label == label and abs(dict(p.coords)["protocol.v"] - v) <= 1e-9 * abs(v) for p in result.points)
 
 
 def on_grid(x: np.ndarray, y: np.ndarray, grid: np.ndarray) -> np.ndarray:

@@ -26,9 +26,8 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ...protocols.base import make_protocol
 from ..base import Mutation, Scenario, check, register_scenario
-from ._common import MM, MPA, REFERENCE, models, run_integrator
+from ._common import MM, MODEL_NAME, MPA, REFERENCE, models
 
 CONFIG = {
     # the Fig. 4 set with c = 0 (tau = tau0 at every speed)
@@ -62,9 +61,10 @@ def eq3(mu0: float, t: np.ndarray, up: np.ndarray, mu_min: float, mu_max: float,
     return mu
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
+def post(result, cfg: dict) -> xr.Dataset:
+    """The run's mu = S_r tau / f_n and plastic slip (what eq. 3 is integrated along)."""
     m, _ = models(cfg)
-    d = run_integrator(m, make_protocol(cfg["protocol"]), cfg)
+    d = result.combine()
     fn = d.normal_stress.values
     return xr.Dataset(
         {"mu_model": ("time", d.sliding_surface.values / fn, {"units": "1", "long_name": "S_r tau / f_n of the run"}),
@@ -115,6 +115,6 @@ register_scenario(Scenario(
     description=("Ozaki et al. 2020 Appendix: the contact-area laws (eqs. 7-8, 44-47) give eq. (3) for mu = S_r tau / "
                  "f_n; Fig. 4 set with c = 0, slide-hold-slide at 0.1 mm/s and 0.3 MPa (ours), eq. (3) integrated "
                  "along the run's plastic slip."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
+    config=CONFIG, post=post, checks=checks, plot=plot, derived=MODEL_NAME,
     references=[REFERENCE],
 ))

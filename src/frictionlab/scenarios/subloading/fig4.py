@@ -12,36 +12,56 @@ import xarray as xr
 from scipy.optimize import minimize_scalar
 
 from ..base import Mutation, Scenario, check, register_scenario
-from ._common import MM, MPA, REFERENCE, models, on_grid, protocol_from, reference, rel, run_integrator
+from ._common import MM, MODEL_NAME, MPA, REFERENCE, models, on_grid, rate_step, rel, result_has
 
 CONFIG = {
     "model": {"name": "subloading", "preset": "fig4"},
-    # the normal stress [Pa]; v and duration_s are set per speed of [sweep]
+    # the normal stress [Pa]; v per point of the axis, duration_s from the slide
     "protocol": {"type": "constant_velocity", "normal_force_value": 0.3 * MPA},
-    # speeds [m/s] (1e-3 ... 1e3 mm/s, ours) and the slide from rest at each [m]
-    "sweep": {"velocities": [1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1.0], "slide": 3.0 * MM},
     # the compiled return mapping, slip increment du_max [m] per step (1e-5 mm)
     "integrator": {"driver": "prescribed", "du_max": 1e-5 * MM},
-    # the rate form with the core RK4 at slip increments du [m] (2e-6 mm), at these speeds [m/s], over this slide [m]
-    "reference": {"driver": "rk4", "du": 2e-6 * MM, "velocities": [1e-5, 1e-3, 0.1], "slide": 0.5 * MM},
+    # speeds [m/s] (1e-3 ... 1e3 mm/s, ours)
+    "axes": {"protocol": {"v": [1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1.0]}},
+    # the rate form with the core RK4 at three of the speeds [m/s] (its step from analysis.reference_du)
+    "runs": {"return_map": {},
+             "rate_form": {"model": {"name": "subloading_rate"}, "integrator": {"driver": "rk4"},
+                           "axes": {"protocol": {"v": [1e-5, 1e-3, 0.1]}}}},
+    # the slide from rest at each speed [m] (return mapping; rate form), the rate form's slip increment [m]
+    "analysis": {"slide": 3.0 * MM, "reference_slide": 0.5 * MM, "reference_du": 2e-6 * MM},
 }
-DERIVED = {"protocol.v": "sweep.velocities", "protocol.duration_s": "sweep.slide"}
+DERIVED = {"protocol.duration_s": "analysis.slide (analysis.reference_slide for the rate form)",
+           "integrator.dt": "analysis.reference_du (the rate form's RK4 step is reference_du / v)",
+           "integrator.du": "analysis.reference_du (the rate form's slip increment with driver rate_reference)",
+           **MODEL_NAME}
+MOVED = {"sweep": "the speeds are axes.protocol.v [m/s], the slide analysis.slide [m]",
+         "reference": "the rate form is runs.rate_form (its speeds runs.rate_form.axes.protocol.v, driver "
+                      "runs.rate_form.integrator.driver), its slide analysis.reference_slide, its slip increment "
+                      "analysis.reference_du"}
 #: an earlier prototype of ours: peak ratios (variant L), for information
 PROTOTYPE_PEAKS = {0.01: 0.316, 0.1: 0.314, 1.0: 0.317, 10.0: 0.324, 100.0: 0.342, 1000.0: 0.386}
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    m, mr = models(cfg)
+def derive(point: dict, cfg: dict) -> dict:
+    """Each run slides its length from rest; the rate form's RK4 step is its slip increment over v."""
+    a, v = cfg["analysis"], float(point["protocol"]["v"])
+    if point["model"]["name"] == "subloading_rate":
+        return {"protocol.duration_s": float(a["reference_slide"]) / v, **rate_step(point, a["reference_du"], v)}
+    return {"protocol.duration_s": float(a["slide"]) / v}
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """Stress, sliding ratio and contact ratio of every speed on a common slip grid, peak and steady
+    values, and the deviation of the return mapping from the rate form where both ran."""
+    m, _ = models(cfg)
     fn = float(cfg["protocol"]["normal_force_value"])
-    vels = [float(v) for v in cfg["sweep"]["velocities"]]
-    L = float(cfg["sweep"]["slide"])
+    vels = [float(v) for v in result.axis_values("protocol.v") if result_has(result, "return_map", v)]
+    L = float(cfg["analysis"]["slide"])
     grid = np.linspace(0.0, min(L, 1.0 * MM), 2001)
-    ref_vels = [float(v) for v in cfg["reference"]["velocities"]]
-    Lr = float(cfg["reference"]["slide"])
+    Lr = float(cfg["analysis"]["reference_slide"])
     rgrid = np.linspace(0.0, Lr, 1001)
     ft, R, Sr, stats, ref_dev = [], [], [], [], []
     for v in vels:
-        d = run_integrator(m, protocol_from(cfg, v=v, duration_s=L / v), cfg)
+        d = result.pick("return_map", v=v)
         s, f = d.slip.values, d.shear_stress.values
         ft.append(on_grid(s, f, grid))
         R.append(on_grid(s, d.sliding_ratio.values, grid))
@@ -49,8 +69,8 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
         k = int(np.argmax(f))
         stats.append((f[k] / fn, s[k], f[-1] / fn, float(d.sliding_ratio.values.max()), float(d.sliding_ratio.values[-1]),
                       float(np.max(np.diff(f) / np.maximum(np.diff(s), 1e-30)))))
-        if any(abs(v - vr) <= 1e-9 * vr for vr in ref_vels):
-            dr = reference(mr, protocol_from(cfg, v=v, duration_s=Lr / v), cfg, v)
+        if result_has(result, "rate_form", v):
+            dr = result.pick("rate_form", v=v)
             a = on_grid(s, f, rgrid)
             b = on_grid(dr.slip.values, dr.friction_force.values, rgrid)
             ref_dev.append((rel(float(a.max()), float(b.max())), rel(float(a[-1]), float(b[-1])),
@@ -178,8 +198,8 @@ register_scenario(Scenario(
                  "r = 1000 /mm, variant L, f_n = 0.3 MPa). Constant speeds 1e-3 ... 1e3 mm/s (not in the "
                  "paper; ours), slide 3 mm from rest, implicit return mapping (du = 1e-5 mm) checked against the "
                  "rate form integrated by the core RK4."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"sweep.velocities": [1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1.0],
-           "reference.velocities": [1e-3], "reference.slide": 0.3 * MM},
-    references=[REFERENCE], derived=DERIVED,
+    config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
+    quick={"axes.protocol.v": [1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1.0],
+           "runs.rate_form.axes.protocol.v": [1e-3], "analysis.reference_slide": 0.3 * MM},
+    references=[REFERENCE], derived=DERIVED, moved=MOVED,
 ))

@@ -12,48 +12,61 @@ import numpy as np
 import xarray as xr
 
 from ..base import Scenario, check, register_scenario
-from ._common import MM, MPA, REFERENCE, models, on_grid, reference, run_integrator, swept_model_key
-from ._path import path_protocol, path_slips
+from ._common import MM, MODEL_NAME, MPA, REFERENCE, models, on_grid
+from ._path import path_slips
+
+#: final normal stresses at C-D [Pa] (ours)
+FN_END = [x * MPA for x in (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)]
+
+
+def _loads(fn_end: list[float]) -> list[list[float]]:
+    """The load lists of the path A-B-C-D ending at each of ``fn_end`` [Pa] (0.1 MPa at A and B)."""
+    return [[0.1 * MPA, 0.1 * MPA, fe, fe] for fe in fn_end]
+
 
 CONFIG = {
     "model": {"name": "subloading", "preset": "fig6"},
     # 1 mm/s; f_n = 0.1 MPa at A (0) and B (0.1 mm), 0.5 MPa at C (0.2 mm) and D (0.5 mm)
     "protocol": {"type": "normal_load", "v": 1.0 * MM, "times": [0.0, 0.1, 0.2, 0.5],
                  "loads": [0.1 * MPA, 0.1 * MPA, 0.5 * MPA, 0.5 * MPA]},
-    # final normal stress at C-D [Pa] and pressure sensitivity b [1/Pa] (5, 10, 20 /MPa)
-    "sweep": {"fn_end": [x * MPA for x in (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)],
-              "b": [5.0 / MPA, 10.0 / MPA, 20.0 / MPA]},
+    "integrator": {"driver": "prescribed", "du_max": 1e-5 * MM},
+    # pressure sensitivity b [1/Pa] (5, 10, 20 /MPa, ours)
+    "axes": {"model": {"b": [5.0 / MPA, 10.0 / MPA, 20.0 / MPA]}},
+    # the path (Fig. 6b), the same by the rate form (RK4 with the normal-stress rate as input, slip
+    # increments du [m]), and the path to each final normal stress at C-D [Pa] (Fig. 6c)
+    "runs": {"path": {},
+             "path_rate_form": {"model": {"name": "subloading_rate"},
+                                "integrator": {"driver": "rate_reference", "du": 2e-6 * MM}},
+             "pressure": {"axes": {"protocol": {"loads": _loads(FN_END)}}}},
     # slip window of the mean f_t / f_n [m]
     "analysis": {"window": [0.3 * MM, 0.4 * MM]},
-    "integrator": {"driver": "prescribed", "du_max": 1e-5 * MM},
-    # RK4 on the rate form with the normal-stress rate as input, slip increments du [m]
-    "reference": {"driver": "rate_reference", "du": 2e-6 * MM},
 }
-# the run builds the normal-load path A-B-C-D itself from [protocol] v, times and loads (type names it)
-DERIVED = {"model.b": "sweep.b", "protocol.type": "protocol.v, protocol.times and protocol.loads (the path A-B-C-D)"}
+MOVED = {"sweep": "b is axes.model.b [1/Pa]; the final stresses are the paths of runs.pressure.axes.protocol.loads "
+                  "(each [f_A, f_B, f_C, f_D] in Pa)",
+         "reference": "the rate form is runs.path_rate_form (its driver and du there)"}
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    swept_model_key(cfg, 'b', 'sweep.b')
-    bs = [float(b) for b in cfg["sweep"]["b"]]
+def post(result, cfg: dict) -> xr.Dataset:
+    """Fig. 6b curves on a slip grid with the rate form's deviation, and Fig. 6c's mean f_t / f_n over the
+    window against the closed form, per b and final stress."""
+    bs = [float(b) for b in result.axis_values("model.b")]
     grid = np.linspace(0.0, path_slips(cfg)[3], 2001)
     w0, w1 = (float(x) for x in cfg["analysis"]["window"])
-    sweep = [float(x) for x in cfg["sweep"]["fn_end"]]
+    paths = result.axis_values("protocol.loads")
+    sweep = [float(x[2]) for x in paths]
     ft, fn_c, ref_dev, ratio, rmax = [], [], [], [], []
     for b in bs:
-        m, mr = models(cfg, b=b)
-        pr = path_protocol(cfg)
-        d = run_integrator(m, pr, cfg)
+        d = result.pick("path", b=b)
         ft.append(on_grid(d.slip.values, d.shear_stress.values, grid))
         fn_c.append(on_grid(d.slip.values, d.normal_stress.values, grid))
         rmax.append(float(d.sliding_ratio.max()))
-        dr = reference(mr, pr, cfg, float(cfg["protocol"]["v"]))
+        dr = result.pick("path_rate_form", b=b)
         ref = on_grid(dr.slip.values, dr.friction_force.values, grid)
         err = np.abs(ft[-1] - ref) / np.max(np.abs(ref))
         ref_dev.append((float(err[grid > 0.01 * MM].max()), float(err.max())))
         row = []
-        for fe in sweep:
-            ds = run_integrator(m, path_protocol(cfg, fn_end=fe), cfg)
+        for loads in paths:
+            ds = result.pick("pressure", b=b, loads=loads)
             sel = (ds.slip.values >= w0) & (ds.slip.values <= w1)
             row.append(float(np.mean(ds.shear_stress.values[sel] / ds.normal_stress.values[sel])))
         ratio.append(row)
@@ -139,8 +152,9 @@ register_scenario(Scenario(
     description=("Ozaki et al. 2020 Fig. 6: pressure dependency without rate dependency (c = 0, kappa = xi = "
                  "infinity), v = 1 mm/s, normal path A-B-C-D = 0, 0.1, 0.2, 0.5 mm with f_n 0.1 -> f_n,end MPa and "
                  "b = 5, 10, 20 /MPa (abscissae, start value and b are not in the paper: our reconstruction); variant L."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"sweep.fn_end": [0.2 * MPA, 0.5 * MPA, 1.0 * MPA], "integrator.du_max": 2e-5 * MM},
-    derived=DERIVED, open_sections=("model", "integrator"),
+    config=CONFIG, post=post, checks=checks, plot=plot,
+    quick={"runs.pressure.axes.protocol.loads": _loads([0.2 * MPA, 0.5 * MPA, 1.0 * MPA]),
+           "integrator.du_max": 2e-5 * MM},
+    derived=MODEL_NAME, moved=MOVED,
     references=[REFERENCE],
 ))

@@ -13,56 +13,92 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, deviation, register_scenario
-from ._common import MM, MPA, REFERENCE, models, on_grid, reference, run_integrator
-from ._path import path_protocol, path_slips
+from ...core.errors import ConfigError
+from ._common import MM, MODEL_NAME, MPA, REFERENCE, models, on_grid
+from .fig6 import _loads
+from ._path import path_slips
+
+#: final normal stresses at C-D [Pa] (ours)
+FN_END = [x * MPA for x in (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)]
+#: speeds below / above the minimum of the steady ratio [m/s] (ours)
+QUICK_LOADS = [[0.1 * MPA, 0.1 * MPA, x * MPA, x * MPA] for x in (0.2, 0.5, 1.0)]
+WEAKENING, STRENGTHENING = [0.01 * MM, 0.1 * MM, 1.0 * MM], [10.0 * MM, 100.0 * MM, 1000.0 * MM]
+
+
+def _steady_run(speeds: list[float], fn_end: list[float]) -> dict:
+    """A run of the long path (D at analysis.steady_end) at ``speeds`` [m/s] to each of ``fn_end`` [Pa]."""
+    return {"axes": {"protocol": {"v": speeds, "loads": _loads(fn_end)}}}
+
 
 CONFIG = {
     "model": {"name": "subloading", "preset": "fig7"},
     # 1 mm/s; f_n = 0.1 MPa at A (0) and B (0.1 mm), 0.5 MPa at C (0.2 mm) and D (0.5 mm)
     "protocol": {"type": "normal_load", "v": 1.0 * MM, "times": [0.0, 0.1, 0.2, 0.5],
                  "loads": [0.1 * MPA, 0.1 * MPA, 0.5 * MPA, 0.5 * MPA]},
-    # final normal stress at C-D [Pa]; speeds [m/s] below / above the minimum of the steady ratio;
-    # end of the long path for the steady state [m]
-    "sweep": {"fn_end": [x * MPA for x in (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)],
-              "weakening_speeds": [0.01 * MM, 0.1 * MM, 1.0 * MM],
-              "strengthening_speeds": [10.0 * MM, 100.0 * MM, 1000.0 * MM], "steady_end": 3.0 * MM},
     "integrator": {"driver": "prescribed", "du_max": 1e-5 * MM},
-    # RK4 on the rate form with the normal-stress rate as input, slip increments du [m]
-    "reference": {"driver": "rate_reference", "du": 2e-6 * MM},
+    # Fig. 7a: the path; by the rate form (RK4 with the normal-stress rate as input, slip increments du [m]);
+    # the Fig. 6 counterpart (rate effects off, same b). Figs. 7b, c: the long path at weakening and
+    # strengthening speeds [m/s] to each final normal stress at C-D [Pa]
+    "runs": {"path": {},
+             "path_rate_form": {"model": {"name": "subloading_rate"},
+                                "integrator": {"driver": "rate_reference", "du": 2e-6 * MM}},
+             "path_no_rate": {"model": {"c": 0.0, "kappa": 0.0, "xi": 0.0}},
+             "weakening": _steady_run(WEAKENING, FN_END),
+             "strengthening": _steady_run(STRENGTHENING, FN_END)},
+    # end of the long path for the steady state [m] (the times of the path follow from its slips and v)
+    "analysis": {"steady_end": 3.0 * MM},
 }
+MOVED = {"sweep": "the speeds are runs.weakening.axes.protocol.v and runs.strengthening.axes.protocol.v [m/s], "
+                  "the final stresses the paths of their axes.protocol.loads ([f_A, f_B, f_C, f_D] in Pa), the "
+                  "end of the long path analysis.steady_end [m]",
+         "reference": "the rate form is runs.path_rate_form (its driver and du there)"}
+DERIVED = {"protocol.times": "protocol.times at protocol.v = 1 mm/s (the slips A, B, C) and analysis.steady_end (D) "
+                             "for the long paths", **MODEL_NAME}
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    sw = cfg["sweep"]
-    m, mr = models(cfg)
+def derive(point: dict, cfg: dict) -> dict:
+    """The long paths (runs weakening and strengthening) keep the slips A, B, C of the base path, end at
+    analysis.steady_end, and take their times at their own speed."""
+    if point.label not in ("weakening", "strengthening"):
+        return {}
+    slips = path_slips(cfg)
+    slips[-1] = float(cfg["analysis"]["steady_end"])
+    return {"protocol.times": [float(x) for x in slips / float(point["protocol"]["v"])]}
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """Fig. 7a curves on a slip grid (with the rate form's deviation and the Fig. 6 counterpart) and the
+    steady and window ratios of the long paths against the closed form."""
+    m, _ = models(cfg)
     grid = np.linspace(0.0, path_slips(cfg)[3], 2001)
-    pr = path_protocol(cfg)
-    d = run_integrator(m, pr, cfg)
+    d = result.pick("path")
     ft = on_grid(d.slip.values, d.shear_stress.values, grid)
     rmax = float(d.sliding_ratio.max())
-    dr = reference(mr, pr, cfg, float(cfg["protocol"]["v"]))
+    dr = result.pick("path_rate_form")
     ref = on_grid(dr.slip.values, dr.shear_stress.values, grid)
     err = np.abs(ft - ref) / np.max(np.abs(ref))
-    # Fig. 6 counterpart (rate effects off, same b) for the B -> C comparison
-    m6, _ = models(cfg, c=0.0, kappa=0.0, xi=0.0)
-    d6 = run_integrator(m6, pr, cfg)
+    d6 = result.pick("path_no_rate")
     ft6 = on_grid(d6.slip.values, d6.shear_stress.values, grid)
-    speeds = [float(v) for v in sw["weakening_speeds"]] + [float(v) for v in sw["strengthening_speeds"]]
-    sweep = [float(x) for x in sw["fn_end"]]
+    paths = result.axis_values("protocol.loads", "weakening")
+    if paths != result.axis_values("protocol.loads", "strengthening"):
+        raise ConfigError("runs.weakening and runs.strengthening must run the same paths (axes.protocol.loads)")
+    speeds = result.axis_values("protocol.v", "weakening") + result.axis_values("protocol.v", "strengthening")
+    sweep = [float(x[2]) for x in paths]
     steady, window, closed = [], [], []
-    for v in speeds:
-        row, roww, rowc = [], [], []
-        for fe in sweep:
-            ds = run_integrator(m, path_protocol(cfg, v=v, fn_end=fe, end=float(sw["steady_end"])), cfg)
-            s = ds.slip.values
-            ratio = ds.shear_stress.values / ds.normal_stress.values
-            row.append(float(ratio[-1]))
-            sel = (s >= 0.3 * MM) & (s <= 0.4 * MM)
-            roww.append(float(np.mean(ratio[sel])))
-            rowc.append(float(m.steady_stress(v, fe)) / fe)
-        steady.append(row)
-        window.append(roww)
-        closed.append(rowc)
+    for label in ("weakening", "strengthening"):
+        for v in result.axis_values("protocol.v", label):
+            row, roww, rowc = [], [], []
+            for loads in paths:
+                ds = result.pick(label, v=v, loads=loads)
+                s = ds.slip.values
+                ratio = ds.shear_stress.values / ds.normal_stress.values
+                row.append(float(ratio[-1]))
+                sel = (s >= 0.3 * MM) & (s <= 0.4 * MM)
+                roww.append(float(np.mean(ratio[sel])))
+                rowc.append(float(m.steady_stress(v, loads[2])) / loads[2])
+            steady.append(row)
+            window.append(roww)
+            closed.append(rowc)
     return xr.Dataset(
         {"shear_stress": ("slip", ft, {"units": "Pa"}),
          "shear_stress_no_rate": ("slip", ft6, {"units": "Pa"}),
@@ -75,7 +111,8 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
                 "fn_end": ("fn_end", np.array(sweep), {"units": "Pa"})},
         attrs={**m.attrs(), "model": m.name, "max_sliding_ratio": rmax,
                "reference_deviation": float(err[grid > 0.01 * MM].max()),
-               "reference_deviation_whole": float(err.max())})
+               "reference_deviation_whole": float(err.max()), "weakening_speeds": len(speeds) - len(
+                   result.axis_values("protocol.v", "strengthening"))})
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
@@ -108,7 +145,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     out.append(check("(b, c) the ratio falls with f_n at every speed", "monotone decrease", "yes" if falls else "no", falls,
                      insensitive="the steady f_t is A_ss(v) tau(v) (printed) or P(f_n) A_ss(v) tau(v) (rescaled): "
                                  "divided by f_n both fall with f_n for any parameters"))
-    nw = len(cfg["sweep"]["weakening_speeds"])
+    nw = int(ds.attrs["weakening_speeds"])
     wk, sg = st[:nw], st[nw:]
     order_b = bool(np.all(np.diff(wk, axis=0) < 0))
     order_c = bool(np.all(np.diff(sg, axis=0) > 0))
@@ -193,10 +230,9 @@ register_scenario(Scenario(
     description=("Ozaki et al. 2020 Fig. 7: pressure plus rate dependency (P-common, b = 10 /MPa, variant L; 'same "
                  "as Fig. 3' read as Fig. 4) on the A-B-C-D path of Fig. 6 (our reconstruction); steady ratios at "
                  "0.01-1 and 10-1000 mm/s (ours) with the C-D hold extended to 3 mm so the state converges."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"sweep.fn_end": [0.2 * MPA, 0.5 * MPA, 1.0 * MPA], "sweep.weakening_speeds": [0.01 * MM, 1.0 * MM],
-           "sweep.strengthening_speeds": [10.0 * MM, 1000.0 * MM], "integrator.du_max": 2e-5 * MM},
-    # the run builds the normal-load path A-B-C-D itself from [protocol] v, times and loads (type names it)
-    derived={"protocol.type": "protocol.v, protocol.times and protocol.loads (the path A-B-C-D)"},
-    open_sections=("model", "integrator"), references=[REFERENCE],
+    config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
+    quick={"runs.weakening.axes.protocol": {"v": [0.01 * MM, 1.0 * MM], "loads": QUICK_LOADS},
+           "runs.strengthening.axes.protocol": {"v": [10.0 * MM, 1000.0 * MM], "loads": QUICK_LOADS},
+           "integrator.du_max": 2e-5 * MM},
+    derived=DERIVED, moved=MOVED, references=[REFERENCE],
 ))

@@ -21,33 +21,33 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
-from ._common import MM, MPA, REFERENCE, models, protocol_from, run_integrator
+from ._common import MM, MODEL_NAME, MPA, REFERENCE, models, slide_duration
 
 CONFIG = {
     "model": {"name": "subloading", "preset": "fig4"},
-    # v [m/s] (1 um/s, ours); normal_force_value and duration_s are set per stress of [sweep]
+    # v [m/s] (1 um/s, ours); duration_s from analysis.slide
     "protocol": {"type": "constant_velocity", "v": 1e-6},
-    # constant normal stresses [Pa] (ours) and the slide from rest at each [m]
-    "sweep": {"normal_stresses": [0.1 * MPA, 0.2 * MPA, 0.3 * MPA], "slide": 0.02 * MM},
     # the compiled return mapping, slip increment du_max [m] per step (1e-5 mm): the resolution of the microslip
     "integrator": {"driver": "prescribed", "du_max": 1e-5 * MM},
-    # the ratio R read as the end of the microscopic sliding (gross sliding is R = 1)
-    "analysis": {"gross_ratio": 0.99},
+    # constant normal stresses [Pa] (ours)
+    "axes": {"protocol": {"normal_force_value": [0.1 * MPA, 0.2 * MPA, 0.3 * MPA]}},
+    # the slide from rest at each stress [m]; the ratio R read as the end of the microscopic sliding (gross
+    # sliding is R = 1)
+    "analysis": {"slide": 0.02 * MM, "gross_ratio": 0.99},
 }
-DERIVED = {"protocol.normal_force_value": "sweep.normal_stresses", "protocol.duration_s": "sweep.slide"}
+DERIVED = {"protocol.duration_s": "analysis.slide (the slide from rest at protocol.v)", **MODEL_NAME}
+MOVED = {"sweep": "the normal stresses are axes.protocol.normal_force_value [Pa], the slide analysis.slide [m]"}
 _RIGID = Mutation("tangential contact modulus alpha_t read as 1e4 MPa/mm (100 x the printed 100 MPa/mm): "
                   "no elastic sliding to speak of", {"model.alpha_t": 1e13})
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
+def post(result, cfg: dict) -> xr.Dataset:
+    """The slip at which R first reaches analysis.gross_ratio, with S_r and tau there, per stress."""
     m, _ = models(cfg)
-    v = float(cfg["protocol"]["v"])
-    L = float(cfg["sweep"]["slide"])
     rg = float(cfg["analysis"]["gross_ratio"])
-    fns = [float(x) for x in cfg["sweep"]["normal_stresses"]]
+    fns = [float(x) for x in result.axis_values("protocol.normal_force_value")]
     micro, sr, tau, reached = [], [], [], []
-    for fn in fns:
-        d = run_integrator(m, protocol_from(cfg, duration_s=L / v, normal_force_value=fn), cfg)
+    for d in result.of_run():
         R = d.sliding_ratio.values
         hit = R >= rg
         i = int(np.argmax(hit))
@@ -106,6 +106,6 @@ register_scenario(Scenario(
     name="subloading/microslip-load",
     description=("Ozaki et al. 2020 Sec. 4.1: the microscopic sliding before gross sliding (slip to R = 0.99) under "
                  "constant normal stresses 0.1, 0.2, 0.3 MPa (ours), Fig. 4 set, slide from rest at 1 um/s (ours)."),
-    config=CONFIG, run=run, checks=checks, plot=plot, derived=DERIVED,
+    config=CONFIG, post=post, derive=slide_duration, checks=checks, plot=plot, derived=DERIVED, moved=MOVED,
     references=[REFERENCE],
 ))

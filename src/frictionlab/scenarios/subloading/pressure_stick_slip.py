@@ -26,23 +26,23 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, deviation, register_scenario
-from ._common import MM, MPA, REFERENCE, models, protocol_from, run_integrator
+from ._common import MM, MODEL_NAME, MPA, REFERENCE, models
 from .fig9 import STICK_SLIP
 
 CONFIG = {
     # the Fig. 9 set with c = 0 (the clearest stick-slip of Fig. 9)
     "model": {"name": "subloading", "preset": "fig9", "c": 0.0},
-    # V = 0.01 mm/s; normal_force_value is set per stress of [sweep]
+    # V = 0.01 mm/s; normal_force_value per stress of the axis
     "protocol": {"type": "constant_velocity", "v": 0.01 * MM, "duration_s": 200.0},
     # K = 40 N/mm; M = 3 read as 3 N s^2/mm = 3000 kg (the reading that gives Fig. 9's stick-slip)
     "system": {"type": "mass", "mass": 3000.0, "stiffness": 40.0 / MM},
     "integrator": {"driver": "oscillator", "dt": 1e-3, "save_dt": 0.01, "area": 100.0 * MM**2},
     # constant normal stresses [Pa] (ours)
-    "sweep": {"normal_stresses": [0.3 * MPA, 0.6 * MPA, 1.2 * MPA]},
+    "axes": {"protocol": {"normal_force_value": [0.3 * MPA, 0.6 * MPA, 1.2 * MPA]}},
     # start of the late window of the sawtooth metrics [s]
     "analysis": {"window_start": 100.0},
 }
-DERIVED = {"protocol.normal_force_value": "sweep.normal_stresses"}
+MOVED = {"sweep": "the normal stresses are axes.protocol.normal_force_value [Pa]"}
 #: two sawtooths whose late peak and trough forces differ by less than this (relative) are the same: 0.1 %,
 #: below what Fig. 9's axes resolve
 SAME = 1e-3
@@ -51,15 +51,15 @@ _SCALED = Mutation("the rescaled S_r = (1 - exp(-b f_n)) phi taken as the printe
 _LITERAL = Mutation("eqs. 7, 8, 18 as printed (variant literal)", {"model.variant": "literal"})
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
+def post(result, cfg: dict) -> xr.Dataset:
+    """Peak and trough spring force of the late window at each stress, and the steady force of the model."""
     m, _ = models(cfg)
-    fns = [float(x) for x in cfg["sweep"]["normal_stresses"]]
+    fns = [float(x) for x in result.axis_values("protocol.normal_force_value")]
     t0 = float(cfg["analysis"]["window_start"])
     fmax, fmin, steady = [], [], []
     area = float(cfg["integrator"]["area"])
     v = float(cfg["protocol"]["v"])
-    for fn in fns:
-        d = run_integrator(m, protocol_from(cfg, normal_force_value=fn), cfg)
+    for fn, d in zip(fns, result.of_run()):
         t, f = d.time.values, d.spring_force.values
         w = t >= min(t0, 0.5 * t[-1])
         fmax.append(float(f[w].max()))
@@ -131,6 +131,6 @@ register_scenario(Scenario(
     description=("Ozaki et al. 2020 Sec. 4.3: the stick-slip of eq. (39) (Fig. 9 system, c = 0, M = 3 read as "
                  "3 N s^2/mm) at constant normal stresses 0.3, 0.6, 1.2 MPa (ours): with the printed eqs. 7, 8, 18 "
                  "the sawtooth does not depend on f_n (a deviation); the rescaled surface gives the effect."),
-    config=CONFIG, run=run, checks=checks, plot=plot, derived=DERIVED,
+    config=CONFIG, post=post, checks=checks, plot=plot, derived=MODEL_NAME, moved=MOVED,
     references=[REFERENCE],
 ))

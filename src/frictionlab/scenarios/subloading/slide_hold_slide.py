@@ -14,8 +14,9 @@ import numpy as np
 import xarray as xr
 
 from ...protocols import SlideHoldSlide
+from ...protocols.base import make_protocol
 from ..base import Mutation, Scenario, check, register_scenario
-from ._common import MM, MPA, REFERENCE, models, reference, rel, run_integrator
+from ._common import MM, MODEL_NAME, MPA, REFERENCE, models, rel
 
 CONFIG = {
     "model": {"name": "subloading", "preset": "fig4"},
@@ -23,17 +24,19 @@ CONFIG = {
                  "hold_velocity": 0.0, "normal_force_value": 3e5},
     # slip increment du_max [m] per step (1e-5 mm), at most dt_max [s] (the holds)
     "integrator": {"driver": "prescribed", "du_max": 1e-5 * MM, "dt_max": 1e-3},
-    # RK4 on the rate form (shortest hold), slip increments du [m]
-    "reference": {"driver": "rate_reference", "du": 2e-6 * MM},
+    # the return mapping and the rate form (RK4 with the normal-stress rate as input, slip increments du [m])
+    # over the shortest hold alone, compared at the peak after it
+    "runs": {"holds": {},
+             "short_hold": {"protocol": {"holds": [1.0]}},
+             "short_hold_rate_form": {"model": {"name": "subloading_rate"}, "protocol": {"holds": [1.0]},
+                                      "integrator": {"driver": "rate_reference", "du": 2e-6 * MM}}},
 }
+MOVED = {"reference": "the rate form is runs.short_hold_rate_form (its driver and du there); its hold "
+                      "runs.short_hold.protocol.holds and runs.short_hold_rate_form.protocol.holds"}
 
 
-def _protocol(cfg: dict, holds=None) -> SlideHoldSlide:
-    pc = {k: v for k, v in cfg["protocol"].items() if k != "type"}
-    if holds is not None:
-        pc["holds"] = holds
-    pc["holds"] = tuple(pc["holds"])
-    return SlideHoldSlide(**pc)
+def _protocol(table: dict) -> SlideHoldSlide:
+    return make_protocol(table)  # type: ignore[return-value]
 
 
 def _peaks(ds: xr.Dataset, pr: SlideHoldSlide) -> list[float]:
@@ -46,10 +49,12 @@ def _peaks(ds: xr.Dataset, pr: SlideHoldSlide) -> list[float]:
     return out
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    m, mr = models(cfg)
-    pr = _protocol(cfg)
-    d = run_integrator(m, pr, cfg)
+def post(result, cfg: dict) -> xr.Dataset:
+    """Peaks after each hold, S_r at the ends of the holds against its closed form, and the peak after
+    the shortest hold of the return mapping and of the rate form."""
+    m, _ = models(cfg)
+    pr = _protocol(cfg["protocol"])
+    d = result.pick("holds")
     pk = _peaks(d, pr)
     t = d.time.values
     A_end, A_start, A_exact, df_hold = [], [], [], []
@@ -62,11 +67,10 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
         # xi = 0 encodes xi -> infinity (no recovery at rest)
         A_exact.append(m.s_max - (m.s_max - q0) * (np.exp(-(t[i1] - t[i0]) / m.xi) if m.xi > 0 else 1.0))
         df_hold.append(float(np.ptp(d.shear_stress.values[i0:i1 + 1])))
-    # rate-form reference for the shortest hold only (a uniform-step explicit run)
-    pr1 = _protocol(cfg, holds=[min(pr.holds)])
-    dr = reference(mr, pr1, cfg, float(pr1.v))
-    d1 = run_integrator(m, pr1, cfg)
-    ref_pk = (_peaks(d1, pr1)[0], _peaks(dr, pr1)[0])
+    # the shortest hold alone: return mapping and rate form (a uniform-step explicit run)
+    d1, dr = result.pick("short_hold"), result.pick("short_hold_rate_form")
+    ref_pk = (_peaks(d1, _protocol(result.point("short_hold").config["protocol"]))[0],
+              _peaks(dr, _protocol(result.point("short_hold_rate_form").config["protocol"]))[0])
     ds = d.assign_coords(hold=("hold", np.array(pr.holds), {"units": "s"}))
     ds["peak_after_hold"] = ("hold", np.array(pk), {"units": "Pa"})
     ds["contact_ratio_hold_start"] = ("hold", np.array(A_start), {"units": "1"})
@@ -124,7 +128,7 @@ register_scenario(Scenario(
                  "Fig. 3(e) behaviour): slide 0.6 mm at 1 mm/s, holds 1, 10, 100 s under load (no unloading step, "
                  "no unloading), reslide 0.6 mm after each; static friction recovers with hold time through the "
                  "creep term (eq. 8)."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
+    config=CONFIG, post=post, checks=checks, plot=plot,
     quick={},
-    references=[REFERENCE],
+    references=[REFERENCE], derived=MODEL_NAME, moved=MOVED,
 ))

@@ -5,21 +5,12 @@ Every name printed here is accepted by ``frictionlab fit`` wherever a CSV path i
 
 from __future__ import annotations
 
-import re
 import textwrap
 from typing import Annotated
 
 import typer
 
 __all__ = ["register"]
-
-
-def _title(name: str) -> str:
-    """The header's first sentence (not cut at initials such as "Ladson, C." or "et al.")."""
-    from .datasets import header
-
-    text = " ".join(header(name).split("\n\n", 1)[0].split())
-    return re.split(r"(?<![A-Z])(?<!\bal)(?<!\bNo)(?<!Fig)(?<!Eq)\.\s+(?=[A-Z(\[])", text, maxsplit=1)[0].rstrip(".")
 
 
 def register(app: typer.Typer) -> None:
@@ -30,19 +21,19 @@ def register(app: typer.Typer) -> None:
     @data_app.command("list")
     def data_list() -> None:
         """Every packaged dataset with the first sentence of its source header."""
-        from .datasets import columns, names
+        from ..datasets import columns, names, title
 
         for n in names():
             cols, rows = columns(n)
             typer.echo(n)
-            text = _title(n) + f". {rows} rows; columns: {', '.join(cols)}."
+            text = title(n) + f". {rows} rows; columns: {', '.join(cols)}."
             typer.echo(textwrap.fill(text, width=100, initial_indent="    ", subsequent_indent="    ",
                                      break_on_hyphens=False))
 
     @data_app.command("show")
     def data_show(name: Annotated[str, typer.Argument(help="dataset name (see 'frictionlab data list')")]) -> None:
         """The dataset's source header (citation, licence, units), its columns and a fit hint."""
-        from .datasets import columns, header, path
+        from ..datasets import columns, header, path
 
         p = path(name)
         cols, rows = columns(name)
@@ -54,6 +45,6 @@ def register(app: typer.Typer) -> None:
     @data_app.command("path")
     def data_path(name: Annotated[str, typer.Argument(help="dataset name")]) -> None:
         """Print the file path of a packaged dataset (for scripts: pandas.read_csv(path, comment='#'))."""
-        from .datasets import path
+        from ..datasets import path
 
         typer.echo(str(path(name)))

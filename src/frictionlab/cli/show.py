@@ -10,7 +10,7 @@ of a protocol or system type prints its fields. Nothing here runs or compiles a 
 
 ``list``, ``show MODEL`` and ``show SCENARIO`` print from :func:`build_index` (everything they
 show, as text; ``show SCENARIO --set ...`` computes its config); a
-fresh process reads it from the index file of :mod:`frictionlab.cli_index` instead of importing
+fresh process reads it from the index file of :mod:`frictionlab.cli.index` instead of importing
 every model and scenario module (numba, scipy, xarray), a process that has loaded the
 registries builds it from them.
 """
@@ -26,9 +26,9 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from .core.docstrings import docstring_params as _docstring_params
-from .core.docstrings import plain as _plain
-from .core.errors import ConfigError, suggest
+from ..core.docstrings import docstring_params as _docstring_params
+from ..core.docstrings import plain as _plain
+from ..core.errors import ConfigError, suggest
 
 __all__ = ["register", "catalogue", "describe", "KINDS"]
 
@@ -42,7 +42,7 @@ def _first_paragraph(text: str | None) -> str:
 
 def _papers_by_name() -> dict[tuple[str, str], set[str]]:
     """``(kind, name) -> papers`` whose scenarios use that model / protocol / system type."""
-    from .scenarios import get_scenario, scenario_names
+    from ..scenarios import get_scenario, scenario_names
 
     out: dict[tuple[str, str], set[str]] = {}
     for n in scenario_names():
@@ -60,10 +60,10 @@ def _live_rows() -> list[list[str]]:
     A model, protocol or system belongs to the papers whose scenarios use it; a rate law no
     scenario uses belongs to ``classic``.
     """
-    from .core.registry import get_model_class, model_names, presets_of
-    from .protocols.base import _PROTOCOLS
-    from .scenarios import get_scenario, scenario_names
-    from .systems.base import _SYSTEMS
+    from ..core.registry import get_model_class, model_names, presets_of
+    from ..protocols.base import _PROTOCOLS
+    from ..scenarios import get_scenario, scenario_names
+    from ..systems.base import _SYSTEMS
 
     papers = _papers_by_name()
     rows: list[list[str]] = []
@@ -83,10 +83,10 @@ def _live_rows() -> list[list[str]]:
 
 
 def _live_names() -> dict[str, list[str]]:
-    from .core.registry import model_names
-    from .protocols.base import _PROTOCOLS
-    from .scenarios import scenario_names
-    from .systems.base import _SYSTEMS
+    from ..core.registry import model_names
+    from ..protocols.base import _PROTOCOLS
+    from ..scenarios import scenario_names
+    from ..systems.base import _SYSTEMS
 
     models = model_names()  # first: registers the control package's system too
     return {"model": models, "scenario": scenario_names(), "protocol": sorted(_PROTOCOLS), "system": sorted(_SYSTEMS)}
@@ -94,7 +94,7 @@ def _live_names() -> dict[str, list[str]]:
 
 def build_index() -> dict[str, Any]:
     """What ``list`` and ``show`` print, from the live registries (imports every model and
-    scenario module); :func:`frictionlab.cli_index.cached_index` keeps it on disk."""
+    scenario module); :func:`frictionlab.cli.index.cached_index` keeps it on disk."""
     names = _live_names()
     return {"rows": _live_rows(), "papers": sorted({n.split("/")[0] for n in names["scenario"]}), "names": names,
             "models": {n: _model_info(n) for n in names["model"]},
@@ -104,7 +104,7 @@ def build_index() -> dict[str, Any]:
 def _scenario_info_or_none(name: str) -> dict[str, Any] | None:
     """:func:`_scenario_info`, or None for a scenario whose config cannot be shown (``show`` then
     computes it and reports the error)."""
-    from .core.errors import FrictionLabError
+    from ..core.errors import FrictionLabError
 
     try:
         return _scenario_info(name)
@@ -120,7 +120,7 @@ def _live() -> bool:
 
 
 def _index() -> dict[str, Any]:
-    from .cli_index import cached_index
+    from .index import cached_index
 
     return cached_index(build_index)
 
@@ -223,10 +223,10 @@ def _fields_table(fields: list[list[str]], values: dict[str, str] | None, width:
 
 def _model_info(name: str) -> dict[str, Any]:
     """What ``show MODEL[/PRESET]`` prints of a model, as JSON-able text (imports the model and drivers)."""
-    from .core.errors import ParameterError
-    from .core.registry import get_model_class, presets_of
-    from .solve.drivers import default_driver, drivers_for
-    from .systems.base import _SYSTEMS
+    from ..core.errors import ParameterError
+    from ..core.registry import get_model_class, presets_of
+    from ..solve.drivers import default_driver, drivers_for
+    from ..systems.base import _SYSTEMS
 
     cls = get_model_class(name)
     sn, su = getattr(cls, "state_names", ()), getattr(cls, "state_units", ())
@@ -298,8 +298,8 @@ def _scenario_info(name: str, overrides: dict[str, Any] | None = None,
                    profiles: tuple[bool, ...] = (False, True)) -> dict[str, Any]:
     """What ``show SCENARIO`` prints, as text: the resolved config as TOML per profile (full,
     quick), with ``overrides`` applied (imports the scenario and the models)."""
-    from .scenarios import get_scenario
-    from .scenarios.config import dump_toml
+    from ..scenarios import get_scenario
+    from ..solve.config import dump_toml
 
     sc = get_scenario(name)
     return {"description": " ".join(sc.description.split()), "references": list(sc.references),
@@ -363,12 +363,12 @@ def describe(target: str, *, overrides: dict[str, Any] | None = None, quick: boo
     if overrides or quick:
         raise ConfigError("--set and --quick apply to scenarios only")
     if target in names["protocol"]:
-        from .protocols.base import _PROTOCOLS
+        from ..protocols.base import _PROTOCOLS
 
         return _describe_type("protocol", _PROTOCOLS[target], width)
     if target in names["system"]:
-        from .core.registry import discover
-        from .systems.base import _SYSTEMS
+        from ..core.registry import discover
+        from ..systems.base import _SYSTEMS
 
         discover()  # the control package's servo system
         return _describe_type("system", _SYSTEMS[target], width)
@@ -415,7 +415,7 @@ def register(app: typer.Typer) -> None:
         """Show a model's parameters (units, defaults, ranges), drivers and presets, or a scenario's config."""
         overrides: dict[str, Any] = {}
         if set_:  # scenarios only; the config module loads the scenario machinery
-            from .scenarios.config import parse_set
+            from ..solve.config import parse_set
 
             overrides = parse_set(set_)
         typer.echo(describe(target, overrides=overrides, quick=quick, width=_width(), preset=preset), nl=False)

@@ -70,12 +70,12 @@ def register(app: typer.Typer) -> None:
         if fmt == "c":
             if kind != "both" or step != 1e-4 or stop_time is not None:
                 raise ConfigError("--kind, --step and --stop-time are options of 'export fmu', not of 'export c'")
-            from .csource import write_c
+            from ..export.csource import write_c
 
             for path in write_c(model, out):
                 typer.echo(f"wrote {path}")
             return
-        from .fmu import export_fmu
+        from ..export.fmu import export_fmu
 
         path = export_fmu(model, out, kind=kind, step=step, stop_time=stop_time)
         typer.echo(f"wrote {path}")

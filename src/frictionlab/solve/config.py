@@ -31,7 +31,7 @@ from ..systems.base import _SYSTEMS, make_system, system_names
 if TYPE_CHECKING:
     import xarray as xr
 
-    from ..solve.drivers import Driver
+    from .drivers import Driver
 
 __all__ = ["SECTIONS", "INTEGRATOR_KEYS", "parse_set", "flatten", "apply_overrides", "load_toml", "dump_toml", "build",
            "run_config", "config_driver", "expand_preset", "MOVED_SECTIONS", "refuse_moved_sections"]
@@ -126,7 +126,7 @@ def config_driver(cfg: dict[str, Any]) -> Driver:
     """The driver a config runs: ``[integrator] driver``, else the model's default for its system."""
     if "model" not in cfg or "name" not in cfg["model"]:
         raise ConfigError("config needs a [model] table with a 'name'")
-    from ..solve.drivers import default_driver, driver_for
+    from .drivers import default_driver, driver_for
 
     cls = get_model_class(cfg["model"]["name"])
     integ = cfg.get("integrator") or {}
@@ -163,7 +163,7 @@ def _refuse_driver_option_as_model_key(section: str, node: dict[str, Any], key: 
     """A ``model.X`` where X is an option of one of the model's drivers (numerics that left the model)."""
     if section != "model" or not isinstance(node.get("name"), str):
         return
-    from ..solve.drivers import drivers_for
+    from .drivers import drivers_for
 
     owners = [d.name for d in drivers_for(get_model_class(node["name"])).values() if leaf in d.options]
     if owners:
@@ -187,6 +187,11 @@ def apply_overrides(cfg: dict[str, Any], overrides: dict[str, Any], strict: bool
     cfg = copy.deepcopy(cfg)
     for key, value in overrides.items():
         parts = key.split(".")
+        if strict and parts[0] in ("runs", "axes") and isinstance(cfg.get(parts[0]), dict):
+            _check_study_key(cfg, parts, value)
+            strict_here = False  # checked against the run's (or the base's) sections just now
+        else:
+            strict_here = strict
         node = cfg
         for i, part in enumerate(parts[:-1]):
             if part in node and not isinstance(node[part], dict):
@@ -195,15 +200,15 @@ def apply_overrides(cfg: dict[str, Any], overrides: dict[str, Any], strict: bool
             if part not in node:
                 if i == 0:
                     refuse_moved_sections([part])
-                if strict and i == 0 and part not in SECTIONS:
+                if strict_here and i == 0 and part not in SECTIONS:
                     raise ConfigError(f"unknown config section {part!r} in {key!r}{suggest(part, list(node))}; sections: {', '.join(k for k, v in node.items() if isinstance(v, dict))}")
                 node = node.setdefault(part, {})
             else:
                 node = node[part]
         leaf = parts[-1]
-        if strict and len(parts) == 1 and leaf not in node:
+        if strict_here and len(parts) == 1 and leaf not in node:
             raise ConfigError(f"unknown config key {key!r}{suggest(leaf, list(node))}")
-        if strict and len(parts) >= 2 and leaf not in node:
+        if strict_here and len(parts) >= 2 and leaf not in node:
             allowed = _allowed_keys(parts[0], node, cfg) if len(parts) == 2 else None
             if allowed is None:
                 allowed = list(node)
@@ -213,7 +218,7 @@ def apply_overrides(cfg: dict[str, Any], overrides: dict[str, Any], strict: bool
         if isinstance(node.get(leaf), dict) and not isinstance(value, dict):
             raise ConfigError(f"cannot set {key!r} to {value!r}: it is a table; set its keys instead "
                               f"(e.g. {key}.{next(iter(node[leaf]), 'name')}=...)")
-        if strict and leaf in node and node[leaf] is not None and value is not None:
+        if strict_here and leaf in node and node[leaf] is not None and value is not None:
             old = node[leaf]
             if isinstance(old, bool) != isinstance(value, bool) or (
                 isinstance(old, (int, float)) and not isinstance(old, bool) and not isinstance(value, (int, float))
@@ -221,6 +226,50 @@ def apply_overrides(cfg: dict[str, Any], overrides: dict[str, Any], strict: bool
                 raise ConfigError(f"{key} = {value!r} has the wrong type: expected {type(old).__name__} like {old!r}")
         node[leaf] = value
     return cfg
+
+
+def _check_study_key(cfg: dict[str, Any], parts: list[str], value: Any) -> None:
+    """Validate ``runs.LABEL.SECTION.KEY`` against that run's merged config and ``axes.SECTION.KEY``
+    (a list) against the base config, as :func:`apply_overrides` checks a run configuration's keys
+    (a study, :mod:`frictionlab.solve.study`)."""
+    from .study import merge_run
+
+    base = {s: cfg[s] for s in SECTIONS if isinstance(cfg.get(s), dict)}
+    key = ".".join(parts)
+    if parts[0] == "runs":
+        runs = cfg["runs"]
+        if len(parts) < 3 or parts[1] not in runs:
+            label = parts[1] if len(parts) > 1 else ""
+            raise ConfigError(f"{key}: no run {label!r}{suggest(label, list(runs))}; runs: {', '.join(runs)}; "
+                              "set runs.LABEL.SECTION.KEY")
+        if parts[2] not in (*SECTIONS, "axes") or len(parts) < 4:
+            raise ConfigError(f"{key}: a run's keys are runs.{parts[1]}.SECTION.KEY with SECTION one of "
+                              f"{', '.join(SECTIONS)}, or its own axes{suggest(parts[2], (*SECTIONS, 'axes'))}")
+        merged = merge_run(base, {s: t for s, t in runs[parts[1]].items() if isinstance(t, dict)})
+        if parts[2] == "axes":
+            _check_axis(key, parts[3:], value, [merged])
+        else:
+            apply_overrides(merged, {".".join(parts[2:]): value})
+        return
+    axis = ".".join(parts[1:])
+    runs = [t for t in (cfg.get("runs") or {}).values()
+            if isinstance(t, dict) and axis not in flatten(t.get("axes") or {})] or [{}]
+    # an axis applies to every run without its own axis of that key: each must have the key
+    _check_axis(key, parts[1:], value, [merge_run(base, {s: t for s, t in run.items() if isinstance(t, dict)})
+                                        for run in runs])
+
+
+def _check_axis(key: str, parts: list[str], value: Any, configs: list[dict[str, Any]]) -> None:
+    """An axis ``SECTION.KEY = [values]`` (``parts``) is a non-empty list whose every value each of
+    ``configs`` accepts."""
+    if len(parts) < 2 or parts[0] not in SECTIONS:
+        raise ConfigError(f"{key}: an axis is axes.SECTION.KEY = [values] with SECTION one of {', '.join(SECTIONS)}"
+                          f"{suggest(parts[0] if parts else '', SECTIONS)}")
+    if not isinstance(value, list) or not value:
+        raise ConfigError(f"{key} = {value!r} must be a non-empty list of values"[:200])
+    for merged in configs:
+        for v in value:
+            apply_overrides(merged, {".".join(parts): v})
 
 
 #: largest scenario TOML file read (a scenario file is a few kB; this bounds a mistaken or hostile one)
@@ -361,7 +410,7 @@ def build(cfg: dict[str, Any]):
     integ = dict(cfg.get("integrator") or {})
     integ.pop("driver", None)
     common = {k: integ.pop(k) for k in ("dt", "t_end", "save_dt") if k in integ}
-    from ..solve.drivers import check_options
+    from .drivers import check_options
 
     options = check_options(drv, integ)
     given = {k: v for k, v in options.items() if k in integ}
@@ -376,7 +425,7 @@ def run_config(cfg: dict[str, Any], *, strict: bool = False) -> xr.Dataset:
     """
     if strict:
         check_sections(cfg)
-    from ..solve import simulate
+    from .simulate import simulate
 
     model, protocol, system, integ = build(cfg)
     driver = integ.pop("driver")

@@ -4,7 +4,7 @@ registries, kept on disk under a stamp of frictionlab's source.
 Listing the library means importing every model and scenario module, which loads numpy, numba,
 scipy, xarray and matplotlib (several seconds in a fresh process before anything is printed).
 The index is what ``list`` and ``show`` print, as text -- computed by importing everything, as
-before (:func:`frictionlab.cli_show.build_index`), then written as JSON to
+before (:func:`frictionlab.cli.show.build_index`), then written as JSON to
 ``<cache root>/catalogue/index-<layout>-<stamp>.json`` (the cache root of
 :func:`frictionlab.core.jitcache.cache_dir`: ``$FRICTIONLAB_CACHE_DIR``, else
 ``$XDG_CACHE_HOME/frictionlab``, else ``~/.cache/frictionlab``). ``<stamp>`` hashes the path,
@@ -34,7 +34,7 @@ _MEMO: dict[str, Any] = {}
 
 def index_path() -> Path:
     """The index file of this source tree (it may not exist yet)."""
-    from .core.jitcache import cache_dir
+    from ..core.jitcache import cache_dir
 
     return cache_dir().parent / "catalogue" / f"index-{LAYOUT}-{source_stamp()}.json"
 
@@ -46,7 +46,7 @@ def source_stamp(root: str | None = None) -> str:
     import hashlib
 
     h = hashlib.sha256()
-    todo = [root or os.path.dirname(os.path.abspath(__file__))]
+    todo = [root or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
     while todo:
         folder = todo.pop()
         with os.scandir(folder) as entries:

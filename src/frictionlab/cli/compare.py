@@ -9,26 +9,18 @@ import typer
 
 from ..core.errors import ConfigError
 
-__all__ = ["register", "build_protocol"]
-
-#: protocol used when none is given on the command line (the compare-velocity-step scenario)
-DEFAULT_PROTOCOLS = {
-    "velocity_steps": {"velocities": [1e-4, 1e-3], "durations": [1.0, 1.0]},
-    "slide_hold_slide": {"v": 1e-3, "slide_duration": 0.2, "holds": [0.1, 1.0, 10.0]},
-}
+__all__ = ["register"]
 
 
-def build_protocol(kind: str, settings: list[str] | None):
-    """Protocol of type ``kind`` from ``key=value`` settings (values parsed as in ``--set``)."""
-    from ..protocols import make_protocol
-    from ..scenarios.config import parse_set
+def _protocol_fields(settings: list[str] | None) -> dict:
+    """The ``--set`` protocol fields (values parsed as in ``run --set``); plain field names only."""
+    from ..solve.config import parse_set
 
-    cfg = {"type": kind, **DEFAULT_PROTOCOLS.get(kind, {})}
-    for k, v in parse_set(settings or []).items():
+    fields = parse_set(settings or [])
+    for k in fields:
         if "." in k:
             raise ConfigError(f"protocol setting {k!r}: give plain field names (e.g. velocities=[1e-6,1e-5])")
-        cfg[k] = v
-    return make_protocol(cfg)
+    return fields
 
 
 def register(app: typer.Typer) -> None:
@@ -54,9 +46,9 @@ def register(app: typer.Typer) -> None:
         from ..core.result import write_netcdf
         from ..plot import save
         from ..plot.compare import plot_compare
-        from .compare import compare as run_compare, format_table, rsf_table
+        from ..analysis.compare import build_protocol, compare as run_compare, format_table, rsf_table
 
-        proto = build_protocol(protocol, set_)
+        proto = build_protocol(protocol, _protocol_fields(set_))
         writable_dir(out)
         names = [m.strip() for m in models.split(",") if m.strip()] if models else None
         system = None

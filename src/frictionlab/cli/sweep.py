@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Optional
 
 import typer
 
@@ -24,7 +24,7 @@ def result_table(ds, title: str, max_rows: int = 40):
     from rich.markup import escape
     from rich.table import Table
 
-    from .plot import key_label, metric_label, metric_names
+    from ..sweep.plot import key_label, metric_label, metric_names
 
     keys = list(json.loads(ds.attrs["grid"]))
     metrics = metric_names(ds)
@@ -51,82 +51,6 @@ def result_table(ds, title: str, max_rows: int = 40):
     if n > max_rows:
         t.caption = f"first {max_rows} of {n} points; all are in sweep.nc"
     return t
-
-
-def _save_figure(fig, path: Path) -> Path:
-    from ..core.files import atomic_target
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_target(path) as tmp:
-        fig.savefig(tmp, dpi=110, format=path.suffix.lstrip(".") or "png")
-    return path
-
-
-FIGURES = "figures.json"
-
-
-def _drawn_from(store: Path) -> list[str]:
-    """The figure files drawn from ``store`` so far (``STORE/figures.json``)."""
-    import json
-
-    try:
-        data = json.loads((store / FIGURES).read_text())
-    except (OSError, ValueError):
-        return []
-    return [str(p) for p in data] if isinstance(data, list) else []
-
-
-def check_figure(path: Path, store: Path, overwrite: bool) -> None:
-    """Refuse to replace an existing figure file that was not drawn from ``store`` (without ``overwrite``).
-
-    A figure drawn from a store is recorded in ``STORE/figures.json`` (:func:`record_figure`), so
-    the same sweep (resumed, or drawn again) replaces its own figure; a figure of another sweep, or
-    any other file, stays unless ``--overwrite``.
-    """
-    from ..core.errors import ConfigError
-
-    if not path.exists() or overwrite or path.resolve().parent == store.resolve():
-        return
-    if str(path.resolve()) not in _drawn_from(store):
-        raise ConfigError(f"{str(path)!r} exists and was not drawn from the sweep in {str(store)!r}: refusing to "
-                          "replace it; choose another file, or pass --overwrite to replace it")
-
-
-def record_figure(path: Path, store: Path) -> None:
-    """Add ``path`` to the figures drawn from ``store`` (``STORE/figures.json``)."""
-    import json
-
-    from ..core.files import write_text_atomic
-
-    drawn = _drawn_from(store)
-    if str(path.resolve()) not in drawn:
-        write_text_atomic(store / FIGURES, json.dumps([*drawn, str(path.resolve())], indent=1) + "\n")
-
-
-FIGURE_SUFFIXES = (".png", ".pdf", ".svg")
-
-
-def _check_figure_path(path: Path, option: str) -> None:
-    from ..core.errors import ConfigError
-
-    if path.suffix.lower() not in FIGURE_SUFFIXES:
-        raise ConfigError(f"{option} {str(path)!r}: give a .png, .pdf or .svg file")
-
-
-def _plot_store(store: Path, metrics: list[str] | None, out: Path | None, console, overwrite: bool = False) -> Path:
-    from .plot import plot_sweep
-    from .runner import gather
-
-    if out is not None:
-        _check_figure_path(out, "--out")
-    ds = gather(store)
-    path = out or store / "sweep.png"
-    check_figure(path, store, overwrite)
-    fig = plot_sweep(ds, metrics)
-    path = _save_figure(fig, path)
-    record_figure(path, store)
-    console.print(f"wrote {path}", markup=False)
-    return path
 
 
 def register(app: typer.Typer) -> None:
@@ -185,16 +109,17 @@ def register(app: typer.Typer) -> None:
         from ..core.errors import ConfigError
         from ..core.result import write_netcdf
         from ..scenarios.base import load_scenario
-        from ..scenarios.config import parse_set
-        from .grid import parse_grid
-        from .metrics import resolve_metrics
-        from .runner import run_sweep
+        from ..solve.config import parse_set
+        from ..sweep.figures import check_figure, check_figure_path, draw, draw_store
+        from ..sweep.grid import parse_grid
+        from ..sweep.metrics import resolve_metrics
+        from ..sweep.runner import run_sweep
 
         console = Console()
         if scenario == "plot":
             if plot_store is None:
                 raise ConfigError("usage: frictionlab sweep plot STORE [--metric NAME ...] [--out FILE]")
-            _plot_store(plot_store, metric, out, console, overwrite)
+            console.print(f"wrote {draw_store(plot_store, metric, out, overwrite)}", markup=False)
             return
         if plot_store is not None:
             raise ConfigError(f"unexpected argument {str(plot_store)!r}: a sweep takes one SCENARIO (did you mean "
@@ -206,7 +131,7 @@ def register(app: typer.Typer) -> None:
         if workers is not None and workers < 1:
             raise ConfigError(f"--workers must be >= 1, got {workers}")
         if plot is not None:
-            _check_figure_path(plot, "--plot")
+            check_figure_path(plot, "--plot")
         if traces is not None and traces not in ("full", "reduced", "none"):
             raise ConfigError(f"--traces {traces!r}: give full, reduced or none")
         resolve_metrics(metric or None, sc)  # an unknown metric stops here, before anything runs
@@ -235,9 +160,6 @@ def register(app: typer.Typer) -> None:
                 console.print(f"[red]failed[/red] {key}: " + escape(err.splitlines()[0]))
         console.print(f"wrote {result}; {g.size - n_failed}/{g.size} points finished", markup=False)
         if plot is not None:
-            from .plot import plot_sweep
-
-            console.print(f"wrote {_save_figure(plot_sweep(ds), plot)}", markup=False)
-            record_figure(plot, path)
+            console.print(f"wrote {draw(ds, plot, path)}", markup=False)
         if n_failed:
             raise SystemExit(1)

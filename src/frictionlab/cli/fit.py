@@ -92,12 +92,12 @@ def register(app: typer.Typer) -> None:
         import warnings
 
         from ..plot import save
-        from .data import load_timeseries, load_xy, slip_scale
-        from .fitter import Fitter, FitWarning
+        from ..fit.data import load_timeseries, load_xy, slip_scale
+        from ..fit.fitter import Fitter, FitWarning
 
         from ..core.files import writable_dir
         from ..core.progress import ProgressLines
-        from .fitter import check_starts
+        from ..fit.fitter import check_starts
 
         check_starts(n_starts, seed, ("--n-starts", "--seed"))  # before the data is read
 
@@ -108,7 +108,7 @@ def register(app: typer.Typer) -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FitWarning)  # the report prints them
             if model == "rsf":
-                from .rsf import fit_velocity_step, load_velocity_step
+                from ..fit.rsf import fit_velocity_step, load_velocity_step
 
                 unused = [o for o, v in (("--where", where), ("--velocity", velocity), ("--x-scale", x_scale != 1.0),
                                          ("--y-scale", y_scale != 1.0)) if v]
