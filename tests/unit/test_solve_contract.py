@@ -145,3 +145,18 @@ def test_pick_rows_keeps_the_first_step_at_or_after_each_multiple_and_the_last()
 def test_protocol_slip_integrates_pieces_exactly():
     prot = VelocitySteps(velocities=(1.0, 3.0), durations=(1.0, 2.0))
     assert protocol_slip(prot, np.array([0.0, 0.5, 1.0, 2.0, 3.0, 4.0])).tolist() == [0.0, 0.5, 1.0, 4.0, 7.0, 7.0]
+
+
+def test_outside_prescribed_slip_the_slip_is_the_systems_own():
+    """Under a servo the slip is the plant's position (fixed base), not the integral of the reference:
+    the contract fills the slip from the protocol only under prescribed slip. The servo result carries
+    the standard variables, its friction coefficient filled by the contract."""
+    from frictionlab.control import ServoSystem
+    from frictionlab.laws import Coulomb
+    from frictionlab.protocols.reference import PositionSinusoid
+
+    ref = PositionSinusoid(amplitude=1e-3, frequency=1.0, duration_s=0.5, normal_force_value=2.0)
+    ds = simulate(Coulomb(), ref, system=ServoSystem(), integrator="servo")
+    np.testing.assert_array_equal(ds.slip.values, ds.position.values)
+    assert ds.slip.attrs["units"] == "m" and ds.attrs["driver"] == "servo" and ds.attrs["mu"] == Coulomb().mu
+    np.testing.assert_array_equal(ds.friction_coefficient.values, ds.friction_force.values / 2.0)
