@@ -436,9 +436,9 @@ def test_fitter_api_bounds_starts_and_seed():
 
 
 @pytest.mark.parametrize("scenario, setting, needle", [
-    ("kloss/fig4a", "curve.n=1000000000", "curve.n = 1000000000 needs about 119 GiB of memory"),
-    ("kloss/fig4a", "curve.n=1.5", "curve.n = 1.5 must be a whole number"),
-    ("kloss/pstar-fit", "bragg.n=10000000000000", "bragg.n = 10000000000000 needs about"),
+    ("kloss/fig10", "analysis.curve.n=1000000000", "analysis.curve.n = 1000000000 needs about 119 GiB of memory"),
+    ("kloss/fig10", "analysis.curve.n=1.5", "analysis.curve.n = 1.5 must be a whole number"),
+    ("kloss/pstar-fit", "analysis.bragg.n=10000000000000", "analysis.bragg.n = 10000000000000 needs about"),
 ])
 def test_curve_sizes_refused_before_allocating(scenario, setting, needle, cli, tmp_path, monkeypatch):
     monkeypatch.delenv("FRICTIONLAB_MAX_MEMORY", raising=False)

@@ -98,7 +98,16 @@ def test_rough_static_scenario_runs_the_hold_driver_with_integrator_options():
     assert ds.sizes["time"] == 1 + 3 * 9 + 1  # t = 0+, then 3 steps per decade from 1e-4 s (1e-4/lam_max) to 1e5 s
 
 
-@pytest.mark.parametrize("name, key", [("beam-network/fig8", "allow_unstable"), ("microjunction/cyclic-load", "driver")])
+def test_a_study_passes_a_shared_integrator_option_to_every_run():
+    """beam-network/fig8 (a study since issue 31) hands [integrator] to each run's driver: an option both
+    drivers take (allow_unstable) reaches all six runs (its hand-written run refused it before)."""
+    sc = get_scenario("beam-network/fig8")
+    cfg = sc.resolved_config({"integrator.allow_unstable": True}, quick=True)
+    points = sc.study(cfg).points()
+    assert len(points) == 6 and all(p.config["integrator"]["allow_unstable"] is True for p in points)
+
+
+@pytest.mark.parametrize("name, key", [("microjunction/cyclic-load", "driver")])
 def test_scenarios_refuse_integrator_keys_their_runs_do_not_use(name, key):
     value = True if key == "allow_unstable" else "ensemble"
     with pytest.raises(ConfigError, match=f"got {key}|does not read integrator.{key}|sets integrator.{key} itself"):
