@@ -89,6 +89,43 @@ def driver_modules(owner: type) -> tuple[str, ...]:
 
 _DISCOVERED = False
 
+#: The modules that register each model and add its presets. A lookup by name (:func:`get_model_class`,
+#: :func:`make_model`, :func:`presets_of`) imports these instead of every model package (a first
+#: ``make_model("kloss")`` imported the rough-contact, beam-network and microjunction packages too); a
+#: name not listed falls back to :func:`discover`. A new ``register_model`` or ``add_presets`` call adds
+#: its module here (``tests/unit/test_imports_lazy.py`` checks the table against a full discovery).
+MODEL_MODULES: dict[str, tuple[str, ...]] = {
+    "beam_network": ("frictionlab.contact.beam_network.params",),
+    "coulomb": ("frictionlab.laws.coulomb",),
+    "dahl": ("frictionlab.laws.dahl",),
+    "gms": ("frictionlab.laws.gms",),
+    "kloss": ("frictionlab.laws.kloss",),
+    "kloss_dynamic": ("frictionlab.laws.kloss",),
+    "lugre": ("frictionlab.laws.lugre",),
+    "microjunction": ("frictionlab.contact.microjunction.junction", "frictionlab.contact.microjunction.presets"),
+    "rate_state": ("frictionlab.laws.rate_state",),
+    "rate_state2": ("frictionlab.laws.rate_state2",),
+    "rough_contact": ("frictionlab.contact.rough.model",),
+    "stribeck": ("frictionlab.laws.stribeck",),
+    "subloading": ("frictionlab.laws.subloading",),
+    "subloading_rate": ("frictionlab.laws.subloading",),
+}
+
+_LOOKED_UP: set[str] = set()
+
+
+def _import_model(name: str) -> None:
+    """Import the modules registering model ``name`` (:data:`MODEL_MODULES`); all of them
+    (:func:`discover`) when it is not listed or they do not register it."""
+    if _DISCOVERED or name in _LOOKED_UP:
+        return
+    for module in MODEL_MODULES.get(name, ()):
+        importlib.import_module(module)
+    if name in _MODELS and name in MODEL_MODULES:
+        _LOOKED_UP.add(name)
+    else:
+        discover()
+
 
 def discover() -> None:
     """Import every module of the model and system packages so that they register (models, presets,
@@ -112,9 +149,9 @@ def model_names() -> list[str]:
 
 
 def get_model_class(name: str) -> type:
-    discover()
     if not isinstance(name, str):
         raise ConfigError(f"model name must be a string like 'lugre', got {type(name).__name__} {name!r}"[:200])
+    _import_model(name)
     if name not in _MODELS:
         raise ConfigError(f"unknown model {name!r}{suggest(name, _MODELS)}; known: {', '.join(sorted(_MODELS))}")
     return _MODELS[name]
