@@ -104,6 +104,31 @@ def driver_options(cfg: dict[str, Any], driver: str, **set_here: Any) -> tuple[s
     return name, {**integ, **set_here}
 
 
+#: ``derived`` entry of a ported scenario: the study's runs are of the rough-contact model whatever
+#: ``model.name`` would say (another model's name would replace the section, none of its keys read)
+MODEL_NAME = {"model.name": "the parameters of the 'rough_contact' model (Hulikal, Lapusta & Bhattacharya), which "
+                            "these scenarios run"}
+
+
+def one_driver(point: Any, driver: str) -> None:
+    """Refuse a study point (:class:`~frictionlab.solve.study.Point`) whose ``integrator.driver`` is not
+    ``driver``: a scenario's checks read what that driver records (called from the scenario's ``derive``)."""
+    name = (point["integrator"] or {}).get("driver", driver)
+    if name != driver:
+        raise ConfigError(f"this scenario runs the {driver!r} driver of rough_contact; got integrator.driver = {name!r}")
+
+
+def point_model(result: Any, index: int = 0) -> RoughContact:
+    """The model of the ``index``-th point of a study result (a post step reading its surface or sizes)."""
+    return build_model(result.points[index].config)
+
+
+def combined(result: Any, cfg: dict[str, Any]) -> xr.Dataset:
+    """The post step of a scenario whose dataset is its runs combined and whose ``[analysis]`` only
+    its ``derive`` and checks read."""
+    return result.combine()
+
+
 def hold(cfg: dict[str, Any], model: RoughContact, *, duration_s: float | None = None, **options: Any) -> xr.Dataset:
     """The hold of ``[protocol]`` (to ``duration_s`` [s] when given) through :func:`frictionlab.simulate`
     (``"hold"`` driver, ``[integrator]`` options and ``options``); the driver's SI result."""
