@@ -107,8 +107,9 @@ def test_scenarios_refuse_integrator_keys_their_runs_do_not_use(name, key):
 
 
 #: sections the rough-contact scenarios may add to the four: process pool, fig14's mean-field reference, the
-#: lists a figure runs over and what its checks need
-ROUGH_EXTRA_SECTIONS = {"parallel", "reference", "sweep", "analysis"}
+#: lists a figure runs over (``sweep`` until the figure is a study, then its ``runs`` and ``axes``) and what its
+#: checks need
+ROUGH_EXTRA_SECTIONS = {"parallel", "reference", "sweep", "analysis", "runs", "axes"}
 
 
 def test_rough_scenarios_use_the_four_sections_and_name_their_driver():

@@ -46,7 +46,6 @@ NOT_YET_PORTED = frozenset({
     "kloss/tyre-mf52-fit",
     "rough-contact/fig10",
     "rough-contact/fig11",
-    "rough-contact/fig12",
     "rough-contact/fig13",
     "rough-contact/fig14",
     "rough-contact/fig15",
