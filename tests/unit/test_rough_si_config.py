@@ -22,7 +22,7 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "frictionlab"
     ("rough-contact/fig5", "protocol.footnote_velocity_um_s", "analysis.footnote_velocity [m/s]"),
     ("rough-contact/fig5", "protocol.t_end_c", "sweep.sets_duration_s [s]"),
     ("rough-contact/fig6", "protocol.meanfield_n", "analysis.meanfield_n"),
-    ("rough-contact/fig7", "protocol.A_cr", "sweep.A_cr"),
+    ("rough-contact/fig7", "protocol.A_cr", "axes.model.A_cr"),
     ("rough-contact/fig8", "protocol.pressures_MPa", "sweep.pressures [Pa]"),
     ("rough-contact/fig3", "protocol.R", "analysis.R [m]"),
     ("rough-contact/fig9", "protocol.v", "protocol.velocities [m/s]"),

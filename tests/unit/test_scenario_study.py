@@ -54,7 +54,6 @@ NOT_YET_PORTED = frozenset({
     "rough-contact/fig4",
     "rough-contact/fig5",
     "rough-contact/fig6",
-    "rough-contact/fig7",
     "rough-contact/fig8",
     "subloading/fig11",
     "subloading/fig12",
