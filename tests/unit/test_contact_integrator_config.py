@@ -63,7 +63,7 @@ def test_rough_scenario_passes_every_integrator_key_to_the_driver():
     assert ds.solver_iterations.values.sum() < tight.solver_iterations.values.sum()
     with pytest.raises(ConfigError, match="unknown key 'integrator.rtol'"):
         sc.execute({**SMALL_SLIDING, "integrator.rtol": 1e-6}, quick=True)
-    with pytest.raises(ConfigError, match="integrator.snapshot_times is set by this scenario"):
+    with pytest.raises(ConfigError, match="sets integrator.snapshot_times itself"):
         sc.execute({**SMALL_SLIDING, "integrator.snapshot_times": [1.0]}, quick=True)
     with pytest.raises(ConfigError, match="runs the 'sliding' driver"):
         sc.execute({**SMALL_SLIDING, "integrator.driver": "hold"}, quick=True)
