@@ -44,7 +44,6 @@ NOT_YET_PORTED = frozenset({
     "kloss/pstar-fit",
     "kloss/stick-slip",
     "kloss/tyre-mf52-fit",
-    "rough-contact/fig11",
     "rough-contact/fig13",
     "rough-contact/fig14",
     "rough-contact/fig15",
