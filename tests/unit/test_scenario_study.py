@@ -49,7 +49,6 @@ NOT_YET_PORTED = frozenset({
     "rough-contact/fig15",
     "rough-contact/fig17",
     "rough-contact/fig3",
-    "rough-contact/fig5",
     "rough-contact/fig6",
     "rough-contact/fig8",
     "subloading/fig11",
