@@ -36,7 +36,7 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "frictionlab"
     ("rough-contact/fig14", "protocol.sets", "sweep.sets"),
     ("rough-contact/fig15", "protocol.A_cr", "sweep.A_cr"),
     ("rough-contact/fig16", "protocol.pressure_MPa", "protocol.normal_force_value [N]"),
-    ("rough-contact/fig17", "protocol.control", "analysis.control"),
+    ("rough-contact/fig17", "protocol.control", "runs.viscoelastic"),
 ])
 def test_a_former_key_is_refused_with_a_pointer_to_the_new_one(name, old, new):
     with pytest.raises(ConfigError, match=re.escape(f"{name} has no {old} any more") + ".*" + re.escape(new)):

@@ -47,7 +47,6 @@ NOT_YET_PORTED = frozenset({
     "rough-contact/fig13",
     "rough-contact/fig14",
     "rough-contact/fig15",
-    "rough-contact/fig17",
     "rough-contact/fig3",
     "rough-contact/fig6",
     "rough-contact/fig8",
