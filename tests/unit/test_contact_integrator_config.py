@@ -89,7 +89,9 @@ def test_rough_static_scenario_runs_the_hold_driver_with_integrator_options():
     sc = get_scenario("rough-contact/fig6")
     assert sc.resolved_config(quick=True)["integrator"] == {"driver": "hold", "per_decade": 8}
     small = {"model.patch_nx": 16, "model.patch_ny": 16, "model.surface_mx": 16, "model.surface_beta": 2.0,
-             "analysis.meanfield_n": 16, "protocol.normal_force_value": 1e8 * 16 * 16 * 1e-12}
+             "protocol.normal_force_value": 1e8 * 16 * 16 * 1e-12,
+             **{f"runs.meanfield.model.{k}": 16 for k in ("patch_nx", "patch_ny", "surface_mx")},
+             "runs.meanfield.protocol.normal_force_value": 1e8 * 16 * 16 * 1e-12}
     with pytest.raises(ConfigError, match="log-spaced"):
         sc.execute({**small, "integrator.dt": 1.0}, quick=True)
     with pytest.raises(ConfigError, match="unknown key 'integrator.tol_sliding'"):

@@ -23,7 +23,8 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "frictionlab"
     ("rough-contact/fig5", "protocol.t_end_c", "runs.blue/green/red.protocol.duration_s [s]"),
     ("rough-contact/fig5", "sweep.sets", "runs.blue, runs.green and runs.red"),
     ("rough-contact/fig4", "sweep.seeds", "runs.realisations.axes.model.surface_seed"),
-    ("rough-contact/fig6", "protocol.meanfield_n", "analysis.meanfield_n"),
+    ("rough-contact/fig6", "protocol.meanfield_n", "runs.meanfield.model.patch_nx"),
+    ("rough-contact/fig6", "analysis.meanfield_n", "runs.meanfield.model.patch_nx"),
     ("rough-contact/fig7", "protocol.A_cr", "axes.model.A_cr"),
     ("rough-contact/fig8", "protocol.pressures_MPa", "sweep.pressures [Pa]"),
     ("rough-contact/fig3", "protocol.R", "analysis.R [m]"),
@@ -82,3 +83,14 @@ def test_the_paper_unit_conversion_lives_in_one_module():
         text = p.read_text(encoding="utf-8")
         assert not re.search(r"\b(L|T|V|F|STRESS)_STAR\b|to_paper_units|sliding_to_si|hold_to_si", text), p.name
     assert "to_paper_units" not in (SRC / "contact" / "rough" / "driver.py").read_text(encoding="utf-8")
+
+
+def test_fig6_refuses_a_mean_field_hold_at_another_pressure():
+    """fig6's mean-field run has its own patch and load: a load that is not the Boussinesq hold's nominal pressure
+    on that patch is refused (the two holds compare the same material at the same pressure)."""
+    small = {"model.patch_nx": 8, "model.patch_ny": 8, "model.surface_mx": 8, "model.surface_beta": 2.0,
+             "protocol.normal_force_value": 1e8 * 8 * 8 * 1e-12, "integrator.per_decade": 2,
+             **{f"runs.meanfield.model.{k}": 8 for k in ("patch_nx", "patch_ny", "surface_mx")}}
+    with pytest.raises(ConfigError, match=r"run 'meanfield': this hold runs at 50 MPa, the base at 100 MPa"):
+        get_scenario("rough-contact/fig6").execute({**small, "runs.meanfield.protocol.normal_force_value": 0.5e8 * 64e-12},
+                                                   quick=True)

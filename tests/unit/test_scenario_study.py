@@ -48,7 +48,6 @@ NOT_YET_PORTED = frozenset({
     "rough-contact/fig14",
     "rough-contact/fig15",
     "rough-contact/fig3",
-    "rough-contact/fig6",
     "rough-contact/fig8",
     "subloading/fig11",
     "subloading/fig12",
