@@ -35,7 +35,7 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "frictionlab"
     ("rough-contact/fig13", "protocol.map_velocities", "analysis.map_velocities [m/s]"),
     ("rough-contact/fig14", "protocol.seg", "protocol.distances [m]"),
     ("rough-contact/fig14", "protocol.sets", "sweep.sets"),
-    ("rough-contact/fig15", "protocol.A_cr", "sweep.A_cr"),
+    ("rough-contact/fig15", "protocol.A_cr", "axes.model.A_cr"),
     ("rough-contact/fig16", "protocol.pressure_MPa", "protocol.normal_force_value [N]"),
     ("rough-contact/fig17", "protocol.control", "runs.viscoelastic"),
 ])
@@ -94,3 +94,14 @@ def test_fig6_refuses_a_mean_field_hold_at_another_pressure():
     with pytest.raises(ConfigError, match=r"run 'meanfield': this hold runs at 50 MPa, the base at 100 MPa"):
         get_scenario("rough-contact/fig6").execute({**small, "runs.meanfield.protocol.normal_force_value": 0.5e8 * 64e-12},
                                                    quick=True)
+
+
+def test_fig15_reference_must_slide_the_jump_runs_path():
+    """fig15's reference run carries its own protocol (constant v over the jump run's path): a jump protocol changed
+    without it is refused before anything runs, naming the reference's keys."""
+    sc = get_scenario("rough-contact/fig15")
+    with pytest.raises(ConfigError, match=r"run 'reference'.*it must slide the jump run's path: "
+                                          r"runs\.reference\.protocol\.velocities = \[[0-9.e-]+\], distances = \[0\.00012"):
+        sc.study(sc.resolved_config({"protocol.distances": [30e-6] * 4}, quick=True)).points()
+    assert len(sc.study(sc.resolved_config({"protocol.distances": [30e-6] * 4,
+                                            "runs.reference.protocol.distances": [120e-6]}, quick=True)).points()) == 6
