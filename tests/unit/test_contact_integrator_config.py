@@ -140,8 +140,12 @@ def test_rough_scenarios_use_the_four_sections_and_name_their_driver():
                 assert name in ("rough-contact/fig3", "rough-contact/fig8"), name  # direct solves, no time programme
 
 
-def test_fig3_takes_tol_from_integrator_and_refuses_other_keys():
+def test_fig3_takes_tol_from_analysis_and_refuses_run_sections():
+    """fig3 solves the Hertz indentations directly (no time run): its tolerance is analysis.tol, and a run
+    section's key is refused with a pointer (the former integrator.tol to its new place)."""
     sc = get_scenario("rough-contact/fig3")
-    assert sc.resolved_config()["integrator"] == {"tol": 1e-10}
-    with pytest.raises(ConfigError, match="takes tol only, got dt|does not read integrator.dt"):
+    assert sc.resolved_config()["analysis"]["tol"] == 1e-10 and "integrator" not in sc.resolved_config()
+    with pytest.raises(ConfigError, match="has no integrator any more: the scenario runs no model in time"):
         sc.execute({"integrator.dt": 1e-3}, quick=True)
+    with pytest.raises(ConfigError, match="has no integrator.tol any more: .*analysis.tol"):
+        sc.execute({"integrator.tol": 1e-8}, quick=True)

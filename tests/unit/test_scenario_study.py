@@ -46,7 +46,6 @@ NOT_YET_PORTED = frozenset({
     "kloss/tyre-mf52-fit",
     "rough-contact/fig13",
     "rough-contact/fig14",
-    "rough-contact/fig3",
     "rough-contact/fig8",
     "subloading/fig11",
     "subloading/fig12",
