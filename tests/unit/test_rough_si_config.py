@@ -65,7 +65,8 @@ def test_a_velocity_axis_leaves_no_protocol_velocity_to_set():
     never read."""
     for name in ("rough-contact/fig11", "rough-contact/fig12"):
         sc = get_scenario(name)
-        with pytest.raises(ConfigError, match=r"protocol\.velocities = \[1e-06\] is never read: axes\.protocol\.velocities"):
+        never_read = r"protocol\.velocities = \[1e-06\] is never read: axes\.protocol\.velocities"
+        with pytest.raises(ConfigError, match=never_read):
             sc.study(sc.resolved_config({"protocol.velocities": [1e-6]})).points()
         assert all(len(v) == 1 and v[0] < 1e-2 for v in sc.config["axes"]["protocol"]["velocities"])  # m/s
         with pytest.raises(ConfigError, match=r"sweep\.velocities.*axes\.protocol\.velocities"):
@@ -92,8 +93,8 @@ def test_fig6_refuses_a_mean_field_hold_at_another_pressure():
              "protocol.normal_force_value": 1e8 * 8 * 8 * 1e-12, "integrator.per_decade": 2,
              **{f"runs.meanfield.model.{k}": 8 for k in ("patch_nx", "patch_ny", "surface_mx")}}
     with pytest.raises(ConfigError, match=r"run 'meanfield': this hold runs at 50 MPa, the base at 100 MPa"):
-        get_scenario("rough-contact/fig6").execute({**small, "runs.meanfield.protocol.normal_force_value": 0.5e8 * 64e-12},
-                                                   quick=True)
+        get_scenario("rough-contact/fig6").execute(
+            {**small, "runs.meanfield.protocol.normal_force_value": 0.5e8 * 64e-12}, quick=True)
 
 
 def test_fig15_reference_must_slide_the_jump_runs_path():

@@ -96,7 +96,8 @@ def driver_options(cfg: dict[str, Any], driver: str, **set_here: Any) -> tuple[s
     integ = dict(cfg.get("integrator") or {})
     name = integ.pop("driver", driver)
     if name != driver:
-        raise ConfigError(f"this scenario runs the {driver!r} driver of rough_contact; got integrator.driver = {name!r}")
+        raise ConfigError(f"this scenario runs the {driver!r} driver of rough_contact; "
+                          f"got integrator.driver = {name!r}")
     clash = sorted(set(integ) & set(set_here))
     if clash:
         raise ConfigError(f"integrator.{clash[0]} is set by this scenario from its other sections; "
@@ -115,7 +116,16 @@ def one_driver(point: Any, driver: str) -> None:
     ``driver``: a scenario's checks read what that driver records (called from the scenario's ``derive``)."""
     name = (point["integrator"] or {}).get("driver", driver)
     if name != driver:
-        raise ConfigError(f"this scenario runs the {driver!r} driver of rough_contact; got integrator.driver = {name!r}")
+        raise ConfigError(f"this scenario runs the {driver!r} driver of rough_contact; "
+                          f"got integrator.driver = {name!r}")
+
+
+def runs_driver(driver: str) -> Any:
+    """The ``derive`` of a scenario that computes no key: it refuses a run of another driver than ``driver``."""
+    def derive(point: Any, cfg: dict[str, Any]) -> dict[str, Any]:
+        one_driver(point, driver)
+        return {}
+    return derive
 
 
 def point_model(result: Any, index: int = 0) -> RoughContact:

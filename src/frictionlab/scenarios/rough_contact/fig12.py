@@ -15,7 +15,7 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
-from ._common import MODEL_NAME, one_driver
+from ._common import MODEL_NAME, runs_driver
 from ._sliding import INTEGRATOR, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, UM, window_mean
 
 #: no viscoelastic relaxation (A = 0 in eq. 5): the contacts do not depend on the velocity
@@ -30,11 +30,6 @@ CONFIG = {
 }
 MOVED = {**MOVED_SLIDING, "sweep.velocities": "the velocities are axes.protocol.velocities [m/s], one list [v] per run"}
 VARS = ["dilatation", "contact_area", "real_contact_area", "friction_coefficient", "normal_force", "time"]
-
-
-def derive(point, cfg: dict) -> dict:
-    one_driver(point, "sliding")
-    return {}
 
 
 def post(result, cfg: dict) -> xr.Dataset:
@@ -84,7 +79,7 @@ register_scenario(Scenario(
     name="rough-contact/fig12",
     description=("Hulikal et al. Fig. 12: dilatation and contact area vs slip and time from the same loaded state "
                  "at v = 1, 5, 10, 100; Boussinesq, viscoelastic Table 1, 100 MPa, 512^2 on 1024 x 512." + QUICK_VELOCITY_NOTE),
-    config=CONFIG, run=None, derive=derive, post=post, checks=checks, plot=plot,
+    config=CONFIG, run=None, derive=runs_driver("sliding"), post=post, checks=checks, plot=plot,
     units={"axes.protocol.velocities": "m/s"},
     quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.distances": [40.0 * UM]},
     references=REFS, slow=True, derived=dict(MODEL_NAME), moved=MOVED,

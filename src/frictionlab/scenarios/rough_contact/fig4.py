@@ -16,7 +16,8 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
-from ._common import INTEGRATOR, MODEL, MODEL_NAME, MOVED_HOLD, UM, force_on_patch, hold_protocol, one_driver, quick_size
+from ._common import (INTEGRATOR, MODEL, MODEL_NAME, MOVED_HOLD, UM, force_on_patch, hold_protocol, quick_size,
+                      runs_driver)
 
 #: no viscoelastic relaxation (A = 0 in eq. 5): nothing evolves during the hold
 NO_RELAX = Mutation("no viscoelastic relaxation: A = 0 in eq. 5", {"model.As": [0.0]})
@@ -42,11 +43,6 @@ _SEEDS = ("the surface realisations besides the base surface are the seeds of "
           "runs.realisations.axes.model.surface_seed")
 MOVED = {**MOVED_HOLD, "protocol.snapshots": "the snapshot times are integrator.snapshot_times [s]",
          "protocol.seeds": _SEEDS, "sweep.seeds": _SEEDS}
-
-
-def derive(point, cfg: dict) -> dict:
-    one_driver(point, "hold")
-    return {}
 
 
 def post(result, cfg: dict) -> xr.Dataset:
@@ -143,7 +139,7 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 4: static hold at 100 MPa, viscoelastic lambda=1, A=0.2, 512^2, "
                  "beta=10; contact map by first-contact epoch, force PDFs at t=0+ and t=1e3, mean "
                  "contact radius (15 seeds)."),
-    config=CONFIG, run=None, derive=derive, post=post, checks=checks, plot=plot,
+    config=CONFIG, run=None, derive=runs_driver("hold"), post=post, checks=checks, plot=plot,
     quick={**quick_size(128), "integrator.per_decade": 8, "runs.realisations.axes.model.surface_seed": [1, 2]},
     references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True, moved=MOVED, derived=dict(MODEL_NAME),
 ))

@@ -37,7 +37,7 @@ import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
 from ._common import (INTEGRATOR, MODEL, MODEL_NAME, MOVED_HOLD, UM, growth_fraction, growth_span_decades,
-                      hold_protocol, monotone, one_driver, quick_size)
+                      hold_protocol, monotone, quick_size, runs_driver)
 
 COMBOS = {"blue": (1.0, 0.2), "green": (1.0, 1.0), "red": (0.1, 0.02)}
 #: Fig. 5c's holds [s]
@@ -61,7 +61,8 @@ _SETS = "the sets are runs.blue, runs.green and runs.red (their model.lams and m
 _SETS_DURATION = "Fig. 5c's holds last runs.blue/green/red.protocol.duration_s [s]"
 MOVED = {**MOVED_HOLD, "protocol.t_end_c": _SETS_DURATION, "sweep.sets_duration_s": _SETS_DURATION,
          "protocol.sets": _SETS, "sweep.sets": _SETS,
-         "protocol.rough_sigma": "runs.rough.model.surface_sigma", "sweep.rough_sigma": "runs.rough.model.surface_sigma",
+         "protocol.rough_sigma": "runs.rough.model.surface_sigma",
+         "sweep.rough_sigma": "runs.rough.model.surface_sigma",
          "protocol.footnote_velocity_um_s": "analysis.footnote_velocity [m/s]",
          "protocol.footnote_t0_s": "analysis.footnote_t0 [s]"}
 #: "about 3 decades" (Sect. 4.2): a span that rounds to 3 (the paper counts whole decades: 3 here, 4 in Fig. 6)
@@ -77,21 +78,19 @@ FIG6_MATERIAL = Mutation("the Fig. 6 material (four timescales) instead of Table
 RED_A_UNSCALED = Mutation("red read as (0.1, 0.2): lambda scaled by 1/10, A not (the invariance as printed)",
                           {"runs.red.model.lams": [0.1], "runs.red.model.As": [0.2]})
 #: green read with the red set's lambda: saturation 10x later
-GREEN_SLOW = Mutation("green read as (0.1, 1): lambda = 0.1 instead of blue's 1", {"runs.green.model.lams": [0.1], "runs.green.model.As": [1.0]})
+GREEN_SLOW = Mutation("green read as (0.1, 1): lambda = 0.1 instead of blue's 1",
+                      {"runs.green.model.lams": [0.1], "runs.green.model.As": [1.0]})
 #: green read with a smaller amplitude than blue
-GREEN_SMALL = Mutation("green read as (1, 0.1): a smaller A than blue", {"runs.green.model.lams": [1.0], "runs.green.model.As": [0.1]})
+GREEN_SMALL = Mutation("green read as (1, 0.1): a smaller A than blue",
+                       {"runs.green.model.lams": [1.0], "runs.green.model.As": [0.1]})
 #: Fig. 5c's holds ended before the red set (lambda = 0.1) has relaxed
-SHORT_HOLD = Mutation("Fig. 5c holds ended at t = 10 (red, lambda = 0.1, not yet relaxed)", {f"runs.{k}.protocol.duration_s": 10.0 for k in COMBOS})
+SHORT_HOLD = Mutation("Fig. 5c holds ended at t = 10 (red, lambda = 0.1, not yet relaxed)",
+                      {f"runs.{k}.protocol.duration_s": 10.0 for k in COMBOS})
 #: footnote 2's velocity (1 mm/s) read as the non-dimensional v = 1 (1 um/s)
 FOOTNOTE_V = Mutation("footnote 2's v = 1 mm/s read as 1 um/s", {"analysis.footnote_velocity": 1e-6})
 #: an interaction-dependent material: Boussinesq with Fig. 5c's green (A = 1) against the mean field's Table 1
 INTERACTION_MATERIAL = Mutation("the Table 1 material read as (1, 1) (A/lambda 5x larger): the growth then differs "
                                 "between interaction and mean field", {"model.As": [1.0]})
-
-
-def derive(point, cfg: dict) -> dict:
-    one_driver(point, "hold")
-    return {}
 
 
 def post(result, cfg: dict) -> xr.Dataset:
@@ -251,7 +250,7 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 5: static ageing at 100 MPa, 512^2; (a,b) d, A and mu_s vs log t for "
                  "Boussinesq and mean field, (lambda, A) = (1, 0.2) to t=1e3; (c) (1,0.2), (1,1), (0.1,0.02) "
                  "to 1e4, 40 log steps per decade; a rougher and an exponential-ACF surface (Sect. 6)."),
-    config=CONFIG, run=None, derive=derive, post=post, checks=checks, plot=plot,
+    config=CONFIG, run=None, derive=runs_driver("hold"), post=post, checks=checks, plot=plot,
     units={"analysis.footnote_velocity": "m/s", "analysis.footnote_t0": "s"},
     quick={**quick_size(96), "integrator.per_decade": 10},
     references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True, moved=MOVED, derived=dict(MODEL_NAME),

@@ -16,7 +16,7 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
-from ._common import INTEGRATOR, MODEL, MODEL_NAME, MOVED_HOLD, hold_protocol, monotone, one_driver, quick_size
+from ._common import INTEGRATOR, MODEL, MODEL_NAME, MOVED_HOLD, hold_protocol, monotone, quick_size, runs_driver
 
 #: strain hardening (Table 1: B = 0): the yield force grows with the accumulated creep, which then stops
 HARDENING = Mutation("strain hardening B = 1e4 /um in eq. 12 (Table 1: B = 0)", {"model.B": 1e4})
@@ -30,11 +30,6 @@ CONFIG = {
 }
 MOVED = {**MOVED_HOLD, "protocol.A_cr": "the creep rates are axes.model.A_cr",
          "sweep.A_cr": "the creep rates are axes.model.A_cr"}
-
-
-def derive(point, cfg: dict) -> dict:
-    one_driver(point, "hold")
-    return {}
 
 
 def post(result, cfg: dict) -> xr.Dataset:
@@ -112,7 +107,8 @@ register_scenario(Scenario(
     name="rough-contact/fig7",
     description=("Hulikal et al. Fig. 7: viscoplastic ageing (n=3, Fy0=0.016, no hardening), A_cr = 1e-5, 1e-4, "
                  "1e-3, 100 MPa hold to 1e4, 512^2, Boussinesq and mean field."),
-    config=CONFIG, run=None, derive=derive, post=post, checks=checks, plot=plot, units={"axes.model.A_cr": "um/s"},
+    config=CONFIG, run=None, derive=runs_driver("hold"), post=post, checks=checks, plot=plot,
+    units={"axes.model.A_cr": "um/s"},
     quick={**quick_size(64), "integrator.per_decade": 8},
     references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True, moved=MOVED, derived=dict(MODEL_NAME),
 ))
