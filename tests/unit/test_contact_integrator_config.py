@@ -63,7 +63,7 @@ def test_rough_scenario_passes_every_integrator_key_to_the_driver():
     assert ds.solver_iterations.values.sum() < tight.solver_iterations.values.sum()
     with pytest.raises(ConfigError, match="unknown key 'integrator.rtol'"):
         sc.execute({**SMALL_SLIDING, "integrator.rtol": 1e-6}, quick=True)
-    with pytest.raises(ConfigError, match="integrator.snapshot_times is set by this scenario"):
+    with pytest.raises(ConfigError, match="sets integrator.snapshot_times itself"):
         sc.execute({**SMALL_SLIDING, "integrator.snapshot_times": [1.0]}, quick=True)
     with pytest.raises(ConfigError, match="runs the 'sliding' driver"):
         sc.execute({**SMALL_SLIDING, "integrator.driver": "hold"}, quick=True)
@@ -89,7 +89,9 @@ def test_rough_static_scenario_runs_the_hold_driver_with_integrator_options():
     sc = get_scenario("rough-contact/fig6")
     assert sc.resolved_config(quick=True)["integrator"] == {"driver": "hold", "per_decade": 8}
     small = {"model.patch_nx": 16, "model.patch_ny": 16, "model.surface_mx": 16, "model.surface_beta": 2.0,
-             "analysis.meanfield_n": 16, "protocol.normal_force_value": 1e8 * 16 * 16 * 1e-12}
+             "protocol.normal_force_value": 1e8 * 16 * 16 * 1e-12,
+             **{f"runs.meanfield.model.{k}": 16 for k in ("patch_nx", "patch_ny", "surface_mx")},
+             "runs.meanfield.protocol.normal_force_value": 1e8 * 16 * 16 * 1e-12}
     with pytest.raises(ConfigError, match="log-spaced"):
         sc.execute({**small, "integrator.dt": 1.0}, quick=True)
     with pytest.raises(ConfigError, match="unknown key 'integrator.tol_sliding'"):
@@ -116,8 +118,9 @@ def test_scenarios_refuse_integrator_keys_their_runs_do_not_use(name, key):
 
 
 #: sections the rough-contact scenarios may add to the four: process pool, fig14's mean-field reference, the
-#: lists a figure runs over and what its checks need
-ROUGH_EXTRA_SECTIONS = {"parallel", "reference", "sweep", "analysis"}
+#: lists a figure runs over (``sweep`` until the figure is a study, then its ``runs`` and ``axes``) and what its
+#: checks need
+ROUGH_EXTRA_SECTIONS = {"parallel", "reference", "sweep", "analysis", "runs", "axes"}
 
 
 def test_rough_scenarios_use_the_four_sections_and_name_their_driver():
@@ -146,8 +149,12 @@ def test_rough_scenarios_use_the_four_sections_and_name_their_driver():
                 assert name in ("rough-contact/fig3", "rough-contact/fig8"), name  # direct solves, no time programme
 
 
-def test_fig3_takes_tol_from_integrator_and_refuses_other_keys():
+def test_fig3_takes_tol_from_analysis_and_refuses_run_sections():
+    """fig3 solves the Hertz indentations directly (no time run): its tolerance is analysis.tol, and a run
+    section's key is refused with a pointer (the former integrator.tol to its new place)."""
     sc = get_scenario("rough-contact/fig3")
-    assert sc.resolved_config()["integrator"] == {"tol": 1e-10}
-    with pytest.raises(ConfigError, match="takes tol only, got dt|does not read integrator.dt"):
+    assert sc.resolved_config()["analysis"]["tol"] == 1e-10 and "integrator" not in sc.resolved_config()
+    with pytest.raises(ConfigError, match="has no integrator any more: the scenario runs no model in time"):
         sc.execute({"integrator.dt": 1e-3}, quick=True)
+    with pytest.raises(ConfigError, match="has no integrator.tol any more: .*analysis.tol"):
+        sc.execute({"integrator.tol": 1e-8}, quick=True)

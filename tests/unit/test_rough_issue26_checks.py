@@ -9,6 +9,7 @@ import pytest
 import xarray as xr
 
 from frictionlab.contact.rough.elasticity import SQUARE_SELF_COEF
+from frictionlab.scenarios.base import get_scenario
 from frictionlab.scenarios.rough_contact import fig3, fig8, fig13, fig14
 
 
@@ -46,7 +47,7 @@ def test_fig3_self_term_is_a_deviation_from_loves_value():
     printed = fig3._self_term_checks(xr.Dataset(attrs={"love_centre_quadrature": quad, "self_coef": 3.8}))
     assert printed[0].kind == "verification" and printed[0].status == "pass"
     assert printed[1].status == "deviation" and "+7.8 %" in printed[1].measured
-    assert printed[1].mutations[0].overrides == {"model.self_coef": SQUARE_SELF_COEF}
+    assert printed[1].mutations[0].overrides == {"analysis.self_coef": SQUARE_SELF_COEF}
     exact = fig3._self_term_checks(xr.Dataset(attrs={"love_centre_quadrature": quad, "self_coef": SQUARE_SELF_COEF}))
     assert exact[1].status == "pass" and exact[1].claim == printed[1].claim  # same claim, so a mutation can judge it
 
@@ -57,9 +58,9 @@ def test_fig3_has_no_check_that_reports_its_input():
 
 
 def _fig3_tiny():
-    cfg = {"model": {"self_coef": 3.8}, "analysis": {"R": 1e-6, "delta_min": 0.03e-6, "delta_max": 0.1e-6, "n_delta": 3},
-           "sweep": {"inv_dx": [16, 32], "profiles": ["paraboloid"]}, "integrator": {"tol": 1e-8}}
-    return fig3.run(cfg, True), cfg
+    cfg = {"analysis": {"self_coef": 3.8, "R": 1e-6, "delta_min": 0.03e-6, "delta_max": 0.1e-6, "n_delta": 3,
+                        "inv_dx": [16, 32], "profiles": ["paraboloid"], "tol": 1e-8}}
+    return get_scenario("rough-contact/fig3").run_study(cfg), cfg
 
 
 def test_fig8_caption_check_names_the_points_outside_one_sd():

@@ -96,12 +96,47 @@ def driver_options(cfg: dict[str, Any], driver: str, **set_here: Any) -> tuple[s
     integ = dict(cfg.get("integrator") or {})
     name = integ.pop("driver", driver)
     if name != driver:
-        raise ConfigError(f"this scenario runs the {driver!r} driver of rough_contact; got integrator.driver = {name!r}")
+        raise ConfigError(f"this scenario runs the {driver!r} driver of rough_contact; "
+                          f"got integrator.driver = {name!r}")
     clash = sorted(set(integ) & set(set_here))
     if clash:
         raise ConfigError(f"integrator.{clash[0]} is set by this scenario from its other sections; "
                           "change those keys instead")
     return name, {**integ, **set_here}
+
+
+#: ``derived`` entry of a ported scenario: the study's runs are of the rough-contact model whatever
+#: ``model.name`` would say (another model's name would replace the section, none of its keys read)
+MODEL_NAME = {"model.name": "the parameters of the 'rough_contact' model (Hulikal, Lapusta & Bhattacharya), which "
+                            "these scenarios run"}
+
+
+def one_driver(point: Any, driver: str) -> None:
+    """Refuse a study point (:class:`~frictionlab.solve.study.Point`) whose ``integrator.driver`` is not
+    ``driver``: a scenario's checks read what that driver records (called from the scenario's ``derive``)."""
+    name = (point["integrator"] or {}).get("driver", driver)
+    if name != driver:
+        raise ConfigError(f"this scenario runs the {driver!r} driver of rough_contact; "
+                          f"got integrator.driver = {name!r}")
+
+
+def runs_driver(driver: str) -> Any:
+    """The ``derive`` of a scenario that computes no key: it refuses a run of another driver than ``driver``."""
+    def derive(point: Any, cfg: dict[str, Any]) -> dict[str, Any]:
+        one_driver(point, driver)
+        return {}
+    return derive
+
+
+def point_model(result: Any, index: int = 0) -> RoughContact:
+    """The model of the ``index``-th point of a study result (a post step reading its surface or sizes)."""
+    return build_model(result.points[index].config)
+
+
+def combined(result: Any, cfg: dict[str, Any]) -> xr.Dataset:
+    """The post step of a scenario whose dataset is its runs combined and whose ``[analysis]`` only
+    its ``derive`` and checks read."""
+    return result.combine()
 
 
 def hold(cfg: dict[str, Any], model: RoughContact, *, duration_s: float | None = None, **options: Any) -> xr.Dataset:

@@ -9,6 +9,9 @@ Notes
 -----
 The run-in length and the window position are not stated in the paper: run-in 50,
 window at the patch corner (64 x 64; the whole patch in the quick profile).
+
+The study is the one slide of ``[protocol]``; its slip (``protocol.distances``) and the snapshot times
+(``integrator.snapshot_times``) are derived from ``[analysis]``.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
-from ._sliding import INTEGRATOR, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, REFS, UM, build_model, slide
+from ._common import MODEL_NAME, one_driver
+from ._sliding import INTEGRATOR, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, REFS, UM, build_model
 
 #: the velocity of Fig. 10 read in nm/s (v = 0.005 um/s): 0.005 um of slip between the snapshots
 V_NM = Mutation("v = 5 read as 5 nm/s (0.005 um of slip between the snapshots)", {"protocol.velocities": [5e-9]})
@@ -31,21 +35,31 @@ CONFIG = {
     "analysis": {"run_in": 50.0 * UM, "n_snapshots": 10, "snapshot_dt": 1.0, "replace_betas": 4.0, "window": 64},
 }
 DERIVED = {"protocol.distances": "analysis.run_in, analysis.n_snapshots, analysis.snapshot_dt and "
-                                 "analysis.replace_betas (the slip runs to the last snapshot)"}
+                                 "analysis.replace_betas (the slip runs to the last snapshot)",
+           "integrator.snapshot_times": "analysis.run_in, analysis.n_snapshots, analysis.snapshot_dt and "
+                                       "analysis.replace_betas", **MODEL_NAME}
 MOVED = {**MOVED_SLIDING, **{f"protocol.{k}": f"it is analysis.{k}" + (" [m]" if k == "run_in" else "")
                              for k in ("run_in", "n_snapshots", "snapshot_dt", "replace_betas", "window")}}
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
+def derive(point, cfg: dict) -> dict:
+    """The snapshot times [s] (after the run-in, every ``snapshot_dt``, and one after ``replace_betas``
+    correlation lengths more) and the slip [m] to the last of them."""
+    one_driver(point, "sliding")
     an = cfg["analysis"]
-    v = float(cfg["protocol"]["velocities"][0])
+    v = float(point["protocol"]["velocities"][0])
     t0 = float(an["run_in"]) / v
     times = [t0 + k * float(an["snapshot_dt"]) for k in range(int(an["n_snapshots"]))]
-    m = build_model(cfg, interaction="boussinesq")
-    t_last = times[-1] + float(an["replace_betas"]) * m.surface_beta * UM / v  # surface_beta in um (model field)
+    beta = build_model(point.config).surface_beta  # um (model field)
+    t_last = times[-1] + float(an["replace_betas"]) * beta * UM / v
     times.append(t_last)
-    ds = slide(cfg, m, distances=[v * t_last], snapshot_times=tuple(times))
-    ds.attrs["window"] = int(min(int(an["window"]), int(cfg["model"]["patch_nx"])))
+    return {"protocol.distances": [v * t_last], "integrator.snapshot_times": tuple(times)}
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """The slide's dataset, with the plotted window (elements, at most the patch)."""
+    ds = result.combine()
+    ds.attrs["window"] = int(min(int(cfg["analysis"]["window"]), int(result.points[0]["model"]["patch_nx"])))
     return ds
 
 
@@ -109,7 +123,8 @@ register_scenario(Scenario(
     name="rough-contact/fig10",
     description=("Hulikal et al. Fig. 10: force maps at 10 times spaced dt = 1 while sliding at v = 5 (slip 5 between "
                  "maps), full field linear/log and a 64 x 64 window; Boussinesq, viscoelastic Table 1."),
-    config=CONFIG, run=run, checks=checks, plot=plot, units={"analysis.run_in": "m", "analysis.snapshot_dt": "s"},
+    config=CONFIG, run=None, derive=derive, post=post, checks=checks, plot=plot,
+    units={"analysis.run_in": "m", "analysis.snapshot_dt": "s"},
     quick={**QUICK_BASE, "model.surface_mx": 160, "analysis.run_in": 20.0 * UM},
     references=REFS, slow=True, derived=DERIVED, moved=MOVED,
 ))

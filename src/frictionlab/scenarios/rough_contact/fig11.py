@@ -6,6 +6,10 @@ of contact forces normalised by the total element count and the bin width, so th
 moment is the contact fraction and its first the mean force per element, as Sect. 5.2 reads them)
 is pooled over the second half of the slip (our steady state: the paper does not say how it
 measured it).
+
+The study is one slide per point of ``axes.model.interaction`` x ``axes.protocol.velocities`` (one
+single-step list ``[v]`` [m/s] per run); the driver pools the PDF after half the slip
+(``integrator.pdf_after_slip``, derived); the post step keeps the PDFs and the steady means.
 """
 
 from __future__ import annotations
@@ -14,8 +18,8 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
-from ._sliding import (MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, UM, build_model, slide,
-                       INTEGRATOR)
+from ._common import MODEL_NAME, one_driver
+from ._sliding import INTEGRATOR, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, UM
 
 #: no viscoelastic relaxation (A = 0 in eq. 5): the contacts do not depend on the velocity
 NO_RELAX = Mutation("no viscoelastic relaxation: A = 0 in eq. 5", {"model.As": [0.0]})
@@ -24,28 +28,39 @@ CONFIG = {
     "model": dict(MODEL),
     "integrator": dict(INTEGRATOR),
     "protocol": {**PROTOCOL, "distances": [200.0 * UM]},
-    "sweep": {"velocities": [1.0 * UM, 10.0 * UM, 100.0 * UM]},  # one run per velocity [m/s]
+    # both interactions, one run per velocity [m/s]
+    "axes": {"model": {"interaction": ["boussinesq", "meanfield"]},
+             "protocol": {"velocities": [[1.0 * UM], [10.0 * UM], [100.0 * UM]]}},
 }
-DERIVED = {"protocol.velocities": "sweep.velocities (one run per velocity)"}
-MOVED = {**MOVED_SLIDING}
+DERIVED = {"integrator.pdf_after_slip": "protocol.distances (the PDF is pooled over the second half of the slip)",
+           **MODEL_NAME}
+MOVED = {**MOVED_SLIDING, "sweep.velocities": "the velocities are axes.protocol.velocities [m/s], one list [v] per run"}
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
+def derive(point, cfg: dict) -> dict:
+    one_driver(point, "sliding")
+    return {"integrator.pdf_after_slip": 0.5 * float(point["protocol"]["distances"][0])}
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """Per interaction and velocity: the pooled force PDF, the steady contact fraction (second half of
+    the slip) and the mean force per element; ``W_over_N`` [N] the load per element."""
     L = float(cfg["protocol"]["distances"][0])
-    vels = [float(v) for v in cfg["sweep"]["velocities"]]
+    inters = result.axis_values("model.interaction")
+    vlists = result.axis_values("protocol.velocities")
+    vels = [float(v[0]) for v in vlists]
     rows = []
-    for inter in ("boussinesq", "meanfield"):
-        m = build_model(cfg, interaction=inter)
+    for inter in inters:
         per = []
-        for v in vels:
-            r = slide(cfg, m, [v], pdf_after_slip=0.5 * L)
+        for vl in vlists:
+            r = result.pick(interaction=inter, velocities=vl)
             per.append(xr.Dataset({"force_pdf": r.force_pdf, "force_bin_width": r.force_bin_width,
                                    "contact_area": ((), float(r.contact_area.values[r.slip.values >= 0.5 * L].mean()),
                                                     {"units": "1", "description": "fraction of the patch in contact"}),
                                    "mean_force_per_element": ((), float(np.mean(r.normal_force.values)) / (r.nx * r.ny),
                                                               {"units": "N"})}))
         rows.append(xr.concat(per, dim="v").assign_coords(v=("v", vels, {"units": "m/s"})))
-    ds = xr.concat(rows, dim="interaction").assign_coords(interaction=["boussinesq", "meanfield"])
+    ds = xr.concat(rows, dim="interaction").assign_coords(interaction=list(inters))
     n = int(cfg["model"]["patch_nx"])
     ds.attrs["W_over_N"] = float(r.normal_force.values[0]) / (n * n)  # N
     return ds
@@ -85,7 +100,8 @@ register_scenario(Scenario(
     name="rough-contact/fig11",
     description=("Hulikal et al. Fig. 11: steady-state contact-force PDFs at v = 1, 10, 100, viscoelastic Table 1, "
                  "100 MPa, Boussinesq and mean field, 512^2 on 1024 x 512." + QUICK_VELOCITY_NOTE),
-    config=CONFIG, run=run, checks=checks, plot=plot, units={"sweep.velocities": "m/s"},
+    config=CONFIG, run=None, derive=derive, post=post, checks=checks, plot=plot,
+    units={"axes.protocol.velocities": "m/s"},
     quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.distances": [40.0 * UM]},
     references=REFS, slow=True, derived=DERIVED, moved=MOVED,
 ))

@@ -4,6 +4,9 @@ Boussinesq, Table 1 viscoelastic material, 100 MPa; from the same t = 0+ state s
 each v in {1, 5, 10, 100} (Sect. 5.3, Fig. 12). All runs see the same rigid path, so steady means over
 the same slip window (the second half; the paper does not say how it measured steady state) compare the speeds without sampling noise between
 different stretches of surface.
+
+The study runs one slide per velocity: an axis over ``protocol.velocities``, one single-step list
+``[v]`` [m/s] per run (``axes.protocol.velocities``); the post step stacks the runs by step along ``v``.
 """
 
 from __future__ import annotations
@@ -12,8 +15,8 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
-from ._sliding import (MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, UM, build_model, slide,
-                       window_mean, INTEGRATOR)
+from ._common import MODEL_NAME, runs_driver
+from ._sliding import INTEGRATOR, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, UM, window_mean
 
 #: no viscoelastic relaxation (A = 0 in eq. 5): the contacts do not depend on the velocity
 NO_RELAX = Mutation("no viscoelastic relaxation: A = 0 in eq. 5", {"model.As": [0.0]})
@@ -22,19 +25,18 @@ CONFIG = {
     "model": dict(MODEL),
     "integrator": dict(INTEGRATOR),
     "protocol": {**PROTOCOL, "distances": [200.0 * UM]},
-    "sweep": {"velocities": [1.0 * UM, 5.0 * UM, 10.0 * UM, 100.0 * UM]},  # one run per velocity [m/s]
+    # one run per velocity [m/s]
+    "axes": {"protocol": {"velocities": [[1.0 * UM], [5.0 * UM], [10.0 * UM], [100.0 * UM]]}},
 }
-DERIVED = {"protocol.velocities": "sweep.velocities (one run per velocity)"}
-MOVED = {**MOVED_SLIDING}
+MOVED = {**MOVED_SLIDING, "sweep.velocities": "the velocities are axes.protocol.velocities [m/s], one list [v] per run"}
 VARS = ["dilatation", "contact_area", "real_contact_area", "friction_coefficient", "normal_force", "time"]
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    vels = [float(v) for v in cfg["sweep"]["velocities"]]
-    m = build_model(cfg, interaction="boussinesq")
-    runs = []
-    for v in vels:
-        r = slide(cfg, m, [v])
+def post(result, cfg: dict) -> xr.Dataset:
+    """The runs by step, stacked along ``v`` [m/s]; ``slip_total`` [m] of the protocol."""
+    runs, vels = [], []
+    for p, r in zip(result.points, result.datasets):
+        vels.append(float(p["protocol"]["velocities"][0]))
         r = r.assign_coords(step=("time", np.arange(r.sizes["time"]))).swap_dims({"time": "step"})
         runs.append(r.reset_coords("time")[VARS + ["slip"]])
     ds = xr.concat(runs, dim="v").assign_coords(v=("v", vels, {"units": "m/s"}))
@@ -77,7 +79,8 @@ register_scenario(Scenario(
     name="rough-contact/fig12",
     description=("Hulikal et al. Fig. 12: dilatation and contact area vs slip and time from the same loaded state "
                  "at v = 1, 5, 10, 100; Boussinesq, viscoelastic Table 1, 100 MPa, 512^2 on 1024 x 512." + QUICK_VELOCITY_NOTE),
-    config=CONFIG, run=run, checks=checks, plot=plot, units={"sweep.velocities": "m/s"},
+    config=CONFIG, run=None, derive=runs_driver("sliding"), post=post, checks=checks, plot=plot,
+    units={"axes.protocol.velocities": "m/s"},
     quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.distances": [40.0 * UM]},
-    references=REFS, slow=True, derived=DERIVED, moved=MOVED,
+    references=REFS, slow=True, derived=dict(MODEL_NAME), moved=MOVED,
 ))

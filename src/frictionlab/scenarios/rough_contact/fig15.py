@@ -6,6 +6,11 @@ the Fig. 14 schedule 10 -> 1 -> 10 -> 1, Boussinesq, 100 MPa (Sect. 5.6, Fig. 15
 ``rough-contact/fig14``, every jump run is compared with a constant v = 10 run over the same
 rigid path. Creep is integrated with the linearised implicit step, substepping a slip step so
 that max |du_p| <= 0.02 sigma (our step control; the paper's is not printed).
+
+The study: runs ``jump`` (the base protocol) and ``reference`` (constant v over the same path: its
+own ``protocol`` table, the jump run's first velocity and total slip; another is refused before
+anything runs) at every point of ``axes.model.interaction`` x ``axes.model.A_cr``; the post step
+compares each jump run with its reference on the same rigid path.
 """
 
 from __future__ import annotations
@@ -14,8 +19,9 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
-from ._sliding import (MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, UM, build_model, on_path,
-                       slide, INTEGRATOR)
+from ...core.errors import ConfigError
+from ._common import MODEL_NAME, one_driver
+from ._sliding import INTEGRATOR, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, UM, on_path
 from .fig14 import _analyse, segment
 
 #: no velocity hardening (alpha = 0 in eq. 14): no direct effect, every set weakens
@@ -28,23 +34,45 @@ CONFIG = {
     "integrator": dict(INTEGRATOR),
     # the schedule of Fig. 14: 10 -> 1 -> 10 -> 1 um/s, equal slips [m]
     "protocol": {**PROTOCOL, "velocities": [10.0 * UM, 1.0 * UM, 10.0 * UM, 1.0 * UM], "distances": [100.0 * UM] * 4},
-    # creep rates A_cr of the model [um/s, its units] and interactions: one jump run and one reference each
-    "sweep": {"A_cr": [1e-5, 1e-4, 1e-3], "interactions": ["boussinesq"]},
+    # the jump run, and the reference at the first velocity over the same path (total slip)
+    "runs": {"jump": {}, "reference": {"protocol": {"velocities": [10.0 * UM], "distances": [100.0 * UM * 4]}}},
+    # interactions and creep rates A_cr of the model [um/s, its units]: one jump run and one reference each
+    "axes": {"model": {"interaction": ["boussinesq"], "A_cr": [1e-5, 1e-4, 1e-3]}},
 }
-MOVED = {**MOVED_SLIDING, "protocol.A_cr": "the creep rates are sweep.A_cr", "protocol.interactions": "sweep.interactions"}
+_ACR = "the creep rates are axes.model.A_cr"
+_INTER = "the interactions are axes.model.interaction"
+MOVED = {**MOVED_SLIDING, "protocol.A_cr": _ACR, "sweep.A_cr": _ACR, "protocol.interactions": _INTER,
+         "sweep.interactions": _INTER}
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    pr, sw = cfg["protocol"], cfg["sweep"]
-    vels = [float(v) for v in pr["velocities"]]
+def derive(point, cfg: dict) -> dict:
+    """Nothing to set: refuses another driver, unequal jump steps, and a reference that does not slide the jump
+    run's path (its first velocity, the total slip)."""
+    one_driver(point, "sliding")
+    if point.label == "reference":
+        vels = [float(v) for v in cfg["protocol"]["velocities"]]
+        want = ([vels[0]], [segment(cfg) * len(vels)])
+        got = ([float(v) for v in point["protocol"]["velocities"]], [float(x) for x in point["protocol"]["distances"]])
+        if len(got[0]) != 1 or len(got[1]) != 1 or any(abs(g[0] / w[0] - 1) > 1e-9 for g, w in zip(got, want)):
+            raise ConfigError(f"the reference slides velocities {got[0]!r}, distances {got[1]!r}; it must slide the "
+                              f"jump run's path: runs.reference.protocol.velocities = {want[0]!r}, distances = "
+                              f"{want[1]!r}")
+    return {}
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """Per interaction and A_cr: the jump run against its same-path reference (jumps, steady and transient
+    differences)."""
+    vels = [float(v) for v in cfg["protocol"]["velocities"]]
     seg = segment(cfg)
+    inters = result.axis_values("model.interaction")
+    acrs = [float(a) for a in result.axis_values("model.A_cr")]
     rows = []
-    for inter in sw["interactions"]:
+    for inter in inters:
         per = []
-        for acr in sw["A_cr"]:
-            m = build_model(cfg, interaction=inter, A_cr=float(acr))
-            jump = slide(cfg, m)
-            ref = slide(cfg, m, [vels[0]], [seg * len(vels)])
+        for acr in acrs:
+            jump, ref = result.pick("jump", interaction=inter, A_cr=acr), result.pick("reference", interaction=inter,
+                                                                                       A_cr=acr)
             an = _analyse(jump, ref, vels, seg)
             per.append(xr.Dataset({
                 "slip": ("step", jump.slip.values), "friction_coefficient": ("step", jump.friction_coefficient.values),
@@ -56,8 +84,8 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
                 "max_plastic_shortening": ((), float(jump.max_plastic_shortening.values[-1]), {"units": "m"}),
                 "substeps": ((), float(jump.n_substeps.values.sum())),
             }))
-        rows.append(xr.concat(per, dim="A_cr", join="outer").assign_coords(A_cr=[float(a) for a in sw["A_cr"]]))
-    ds = xr.concat(rows, dim="interaction", join="outer").assign_coords(interaction=list(sw["interactions"]))
+        rows.append(xr.concat(per, dim="A_cr", join="outer").assign_coords(A_cr=acrs))
+    ds = xr.concat(rows, dim="interaction", join="outer").assign_coords(interaction=list(inters))
     ds.attrs["seg"] = seg
     return ds
 
@@ -108,7 +136,8 @@ register_scenario(Scenario(
     name="rough-contact/fig15",
     description=("Hulikal et al. Fig. 15: velocity jumps 10 -> 1 -> 10 -> 1 with viscoplastic asperities, "
                  "A_cr = 1e-5, 1e-4, 1e-3, Boussinesq, 100 MPa, 512^2 on 1024 x 512." + QUICK_VELOCITY_NOTE),
-    config=CONFIG, run=run, checks=checks, plot=plot, units={"sweep.A_cr": "um/s"},
-    quick={**QUICK_BASE, "model.surface_mx": 168, "protocol.distances": [25.0 * UM] * 4},
-    references=REFS, slow=True, moved=MOVED,
+    config=CONFIG, run=None, derive=derive, post=post, checks=checks, plot=plot, units={"axes.model.A_cr": "um/s"},
+    quick={**QUICK_BASE, "model.surface_mx": 168, "protocol.distances": [25.0 * UM] * 4,
+           "runs.reference.protocol.distances": [25.0 * UM * 4]},
+    references=REFS, slow=True, moved=MOVED, derived=dict(MODEL_NAME),
 ))

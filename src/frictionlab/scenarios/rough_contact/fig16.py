@@ -4,6 +4,10 @@ Table 1 viscoplastic material with A_cr = 1e-3 (Fig. 16 does not print its creep
 effect is visible), Boussinesq, 100 MPa, slide v = 10 for ``slip`` (paper 200) (Sect. 5.6, Fig. 16). Outputs the surface
 u_p + h(x0 + xbar, y0) at the start and the end, a line profile along x through the most
 deformed element and the map of u_p.
+
+The study is the one slide of ``[protocol]`` (``"sliding"`` driver, surface snapshots at the start
+and at the end of the first step: ``integrator.snapshot_times``, derived); the post step adds the
+highest rigid height each element passed over (read from the model's surface, no simulation).
 """
 
 from __future__ import annotations
@@ -14,7 +18,8 @@ import xarray as xr
 from ...contact.rough.driver import rigid_surface
 from ...contact.rough.units import to_si_value
 from ..base import Mutation, Scenario, check, register_scenario
-from ._sliding import INTEGRATOR, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, REFS, UM, build_model, slide
+from ._common import MODEL_NAME, one_driver, point_model
+from ._sliding import INTEGRATOR, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, REFS, UM
 
 #: the yield force read 100x larger (Table 1: 0.016 = 4 GPa): creep, and any blunting, become negligible
 FY_100X = Mutation("initial yield force read as 1.6 (Table 1: 0.016, i.e. 4 GPa)", {"model.Fy0": 1.6})
@@ -28,11 +33,23 @@ CONFIG = {
 }
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    pr = cfg["protocol"]
-    v, L = float(pr["velocities"][0]), float(sum(pr["distances"]))
-    m = build_model(cfg, interaction="boussinesq")
-    ds = slide(cfg, m, snapshot_times=(0.0, float(pr["distances"][0]) / v))
+DERIVED = {"integrator.snapshot_times": "protocol.velocities and protocol.distances (the start and the end of the "
+                                         "first step)"}
+
+
+def derive(point, cfg: dict) -> dict:
+    """The surface snapshots of Fig. 16: at t = 0 and at the end of the first velocity step [s]."""
+    one_driver(point, "sliding")
+    pr = point["protocol"]
+    return {"integrator.snapshot_times": (0.0, float(pr["distances"][0]) / float(pr["velocities"][0]))}
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """The slide's dataset with the highest rigid height each element passed over and the surface
+    without its plastic shortening at the end."""
+    ds = result.combine()
+    m = point_model(result)
+    L = float(sum(result.points[0]["protocol"]["distances"]))
     h = rigid_surface(m)  # heights in the model's um
     n = m.patch_nx
     # highest rigid height each element passed over (integer rows of its path)
@@ -97,7 +114,7 @@ register_scenario(Scenario(
     name="rough-contact/fig16",
     description=("Hulikal et al. Fig. 16: surface u_p + h before/after sliding 200 at v = 10 with viscoplastic "
                  "asperities (A_cr = 1e-3), Boussinesq, 100 MPa, 512^2 on 1024 x 512; profile and u_p map."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
+    config=CONFIG, run=None, post=post, derive=derive, derived={**DERIVED, **MODEL_NAME}, checks=checks, plot=plot,
     quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.distances": [50.0 * UM]},
     references=REFS, slow=True, moved=dict(MOVED_SLIDING),
 ))

@@ -11,6 +11,10 @@ Method
 On the way back the patch passes the same rigid positions again, so the reverse record is
 compared with the forward record *at the same slip position* (second half of the path, away
 from the turning point and the initial loading): the difference is the history effect.
+
+The study: runs ``viscoplastic`` (the material of Fig. 17, ``model.material`` and its ``A_cr``) and
+``viscoelastic`` (the control: the base, Table 1's material) over the same protocol; the post step
+keeps each run's record and its reverse - forward offsets along ``material``.
 """
 
 from __future__ import annotations
@@ -18,22 +22,25 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ...contact.rough.model import VISCOPLASTIC_ONLY
 from ...core.errors import ConfigError
 from ..base import Mutation, Scenario, check, register_scenario
-from ._sliding import INTEGRATOR, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, REFS, UM, build_model, slide
+from ._common import MODEL_NAME, one_driver
+from ._sliding import INTEGRATOR, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, REFS, UM
 
 #: the yield force read 100x larger (Table 1: 0.016 = 4 GPa): no permanent deformation, no history
-FY_100X = Mutation("initial yield force read as 1.6 (Table 1: 0.016, i.e. 4 GPa)", {"model.Fy0": 1.6})
+FY_100X = Mutation("initial yield force read as 1.6 (Table 1: 0.016, i.e. 4 GPa)", {"runs.viscoplastic.model.Fy0": 1.6})
 
 CONFIG = {
-    "model": {**MODEL, "preset": "fig7", "A_cr": 1e-3},
+    # the control's material (Table 1 viscoelastic); the viscoplastic run names its own
+    "model": dict(MODEL),
     "integrator": dict(INTEGRATOR),
     # forward at +10 um/s, then back at -10 um/s over the same slip [m]
     "protocol": {**PROTOCOL, "velocities": [10.0 * UM, -10.0 * UM], "distances": [150.0 * UM, 150.0 * UM]},
-    "analysis": {"control": True},  # also run the Table 1 viscoelastic material
+    "runs": {"viscoplastic": {"model": {"material": "viscoplastic", "A_cr": 1e-3}},
+             "viscoelastic": {}},  # the control: the Table 1 viscoelastic material
 }
-MOVED = {**MOVED_SLIDING, "protocol.control": "the viscoelastic control is analysis.control"}
+_CONTROL = "the viscoelastic control is runs.viscoelastic (the base material), always run"
+MOVED = {**MOVED_SLIDING, "protocol.control": _CONTROL, "analysis.control": _CONTROL}
 
 
 def _offsets(r: xr.Dataset, L: float) -> tuple[float, float]:
@@ -52,28 +59,29 @@ def _offsets(r: xr.Dataset, L: float) -> tuple[float, float]:
     return out[0], out[1]
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    pr = cfg["protocol"]
+def derive(point, cfg: dict) -> dict:
+    """Nothing to set: refuses another driver and a protocol that does not go forward and back over the same slip."""
+    one_driver(point, "sliding")
+    pr = point["protocol"]
     vels, dist = [float(x) for x in pr["velocities"]], [float(x) for x in pr["distances"]]
     if len(vels) != 2 or vels[0] <= 0 or vels[1] != -vels[0] or len(dist) != 2 or dist[1] != dist[0]:
         raise ConfigError(f"protocol velocities {vels!r}, distances {dist!r}: this scenario slides forward and back "
                           "over the same slip ([v, -v], [L, L], v > 0)")
-    L = dist[0]
-    mats = ["viscoplastic"] + (["viscoelastic"] if cfg["analysis"].get("control", True) else [])
+    return {}
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """Each run's record along ``material`` with its reverse - forward offsets of dilatation and mu."""
+    L = float(cfg["protocol"]["distances"][0])
     rows = []
-    for mat in mats:
-        # the control is the Table 1 viscoelastic material: the creep and yield fields of [model]
-        # do not apply to it (a viscoelastic model refuses them set away from their defaults)
-        m = build_model(cfg, interaction="boussinesq", material=mat) if mat == "viscoplastic" else \
-            build_model({**cfg, "model": {k: v for k, v in cfg["model"].items() if k not in VISCOPLASTIC_ONLY}},
-                        interaction="boussinesq", material=mat)
-        r = slide(cfg, m)
+    for label in result.labels:
+        r = result.pick(label)
         dd, dmu = _offsets(r, L)
         rows.append(xr.Dataset({k: ("step", r[k].values, r[k].attrs) for k in
                                 ("slip", "slip_velocity", "dilatation", "friction_coefficient", "normal_force")}
                                | {"reverse_dilatation_offset": ((), dd, {"units": "m"}),
                                   "reverse_mu_offset": ((), dmu, {"units": "1"})}))
-    ds = xr.concat(rows, dim="material", join="outer").assign_coords(material=mats)
+    ds = xr.concat(rows, dim="material", join="outer").assign_coords(material=list(result.labels))
     ds.attrs["slip"] = L  # m
     return ds
 
@@ -123,7 +131,7 @@ register_scenario(Scenario(
     name="rough-contact/fig17",
     description=("Hulikal et al. Fig. 17: forward (v = +10, 150) then reverse (v = -10, 150) sliding with viscoplastic "
                  "asperities (A_cr = 1e-3), Boussinesq, 100 MPa, 512^2 on 1024 x 512; viscoelastic control."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
+    config=CONFIG, run=None, derive=derive, post=post, checks=checks, plot=plot,
     quick={**QUICK_BASE, "model.surface_mx": 112, "protocol.distances": [40.0 * UM, 40.0 * UM]},
-    references=REFS, slow=True, moved=MOVED,
+    references=REFS, slow=True, moved=MOVED, derived=dict(MODEL_NAME),
 ))

@@ -22,7 +22,13 @@ as evidence. With a/dx >= 32 the Hertz comparison cannot tell the two (both with
 Units: the configuration (``analysis.R``, the indentations) and the results are SI; the elements and
 the Hertz closed forms (:mod:`frictionlab.reference.hertz`, written in the paper's units: lengths in
 L* = 1 um, forces in F*) compute in the paper's units, converted by
-:mod:`frictionlab.contact.rough.units`. ``sweep.inv_dx`` is the number of elements per um.
+:mod:`frictionlab.contact.rough.units`. ``analysis.inv_dx`` is the number of elements per um.
+
+Study: none. The paper's experiment is a sequence of static, displacement-controlled solves of an
+elastic half-space under a rigid indenter (Sect. 3), not a time run of the rough-contact model
+(no surface, no load programme, no material), so the scenario has no ``[model]``/``[protocol]``
+and its post step solves the curves from ``[analysis]`` (element spacings, profiles, indentations,
+the self term of eq. 7 and the solver tolerance).
 """
 
 from __future__ import annotations
@@ -33,31 +39,35 @@ import xarray as xr
 from ...contact.rough.elasticity import SQUARE_SELF_COEF, BoussinesqFFT, StepOperator
 from ...contact.rough.solver import pk_solve_disp
 from ...contact.rough.units import to_paper, to_si_value
-from ...core.errors import ConfigError
 from ...reference import hertz
 from ..base import Mutation, Scenario, check, deviation, register_scenario
 
 #: the self term of eq. 7 doubled (a point force regularised over a square of side Delta/2): the
 #: wrong near field moves the Hertz force, radius and central pressure by 1.5-2.5 %
-SELF_2X = Mutation("self term of eq. 7 doubled (7.6 instead of the printed 3.8)", {"model.self_coef": 7.6})
+SELF_2X = Mutation("self term of eq. 7 doubled (7.6 instead of the printed 3.8)", {"analysis.self_coef": 7.6})
 #: the self term read as Love's exact centre value: the paper's 3.8 then is Love's solution
 SELF_LOVE = Mutation("self term read as Love's exact centre value 4 ln(1 + sqrt 2) = 3.5255",
-                     {"model.self_coef": SQUARE_SELF_COEF})
+                     {"analysis.self_coef": SQUARE_SELF_COEF})
 
 #: metres per micrometre (L*)
 UM = 1e-6
 
 CONFIG = {
-    "model": {"self_coef": 3.8},
-    # element spacings (elements per um) and indenter profiles, one curve each
-    "sweep": {"inv_dx": [32, 64, 128, 256], "profiles": ["paraboloid", "sphere"]},
-    # the sphere's radius R [m] (the paper's 1) and n_delta indentations [m] from delta_min to delta_max
-    "analysis": {"R": 1.0 * UM, "delta_min": 1e-3 * UM, "delta_max": 0.1 * UM, "n_delta": 25},
-    "integrator": {"tol": 1e-10},
+    # the self term of eq. 7; element spacings (elements per um) and indenter profiles, one curve each; the
+    # sphere's radius R [m] (the paper's 1) and n_delta indentations [m] from delta_min to delta_max; the
+    # projected-CG tolerance of each solve
+    "analysis": {"self_coef": 3.8, "inv_dx": [32, 64, 128, 256], "profiles": ["paraboloid", "sphere"],
+                 "R": 1.0 * UM, "delta_min": 1e-3 * UM, "delta_max": 0.1 * UM, "n_delta": 25, "tol": 1e-10},
 }
-MOVED = {**{f"protocol.{k}": f"it is sweep.{k}" for k in ("inv_dx", "profiles")},
+MOVED = {**{f"protocol.{k}": f"it is analysis.{k}" for k in ("inv_dx", "profiles")},
          **{f"protocol.{k}": f"it is analysis.{k}" + ("" if k == "n_delta" else " [m]")
-            for k in ("R", "delta_min", "delta_max", "n_delta")}}
+            for k in ("R", "delta_min", "delta_max", "n_delta")},
+         "sweep": "the spacings and profiles are analysis.inv_dx and analysis.profiles",
+         "model.self_coef": "the self term of eq. 7 is analysis.self_coef (no model runs: direct solves)",
+         "integrator.tol": "the solves' tolerance is analysis.tol (no time run: direct solves)",
+         # no time run: the scenario has none of a run's sections
+         **{sec: "the scenario runs no model in time: direct solves of Sect. 3 set by [analysis]"
+            for sec in ("model", "protocol", "system", "integrator")}}
 
 
 def solve_curve(inv_dx: int, profile: str, deltas: np.ndarray, R: float, self_coef: float, tol: float):
@@ -88,22 +98,19 @@ def solve_curve(inv_dx: int, profile: str, deltas: np.ndarray, R: float, self_co
     return out, C0
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    sw, an = cfg["sweep"], cfg["analysis"]
-    integ = dict(cfg.get("integrator") or {})
-    if set(integ) - {"tol"}:
-        raise ConfigError("rough-contact/fig3 solves each indentation directly (displacement control, "
-                          f"Polonsky-Keer); its [integrator] takes tol only, got {', '.join(sorted(set(integ) - {'tol'}))}")
+def post(result, cfg: dict) -> xr.Dataset:
+    """The Hertz curves of every profile and spacing (direct solves, the study has no runs) and the closed forms."""
+    an = cfg["analysis"]
     # the elements and the closed forms compute in the paper's units (um, F*)
     R = to_paper(float(an["R"]), "m")
     deltas = np.geomspace(to_paper(float(an["delta_min"]), "m"), to_paper(float(an["delta_max"]), "m"), int(an["n_delta"]))
-    inv = [int(v) for v in sw["inv_dx"]]
-    profs = list(sw["profiles"])
+    inv = [int(v) for v in an["inv_dx"]]
+    profs = list(an["profiles"])
     data = {k: np.full((len(profs), len(inv), len(deltas)), np.nan) for k in ("F_b", "a_b", "pc_b", "F_mf", "a_mf")}
     C0s = np.empty(len(inv))
     for a, prof in enumerate(profs):
         for b, k in enumerate(inv):
-            o, C0s[b] = solve_curve(k, prof, deltas, R, cfg["model"]["self_coef"], float(integ["tol"]))
+            o, C0s[b] = solve_curve(k, prof, deltas, R, an["self_coef"], float(an["tol"]))
             for key in o:
                 data[key][a, b] = o[key]
     names = {"F_b": ("force_boussinesq", "N"), "a_b": ("radius_boussinesq", "m"),
@@ -123,7 +130,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     ds["radius_meanfield_closed"] = ("delta", to_si_value(hertz.meanfield_radius(deltas, R), "m"), {"units": "m"})
     ds["force_meanfield_closed"] = (("inv_dx", "delta"), to_si_value(np.array(
         [hertz.meanfield_force(deltas, c, 1.0 / k, R) for c, k in zip(C0s, inv)]), "N"), {"units": "N"})
-    ds.attrs.update({"R": float(an["R"]), "self_coef": float(cfg["model"]["self_coef"]),
+    ds.attrs.update({"R": float(an["R"]), "self_coef": float(an["self_coef"]),
                      "love_centre_quadrature": _love_centre_quadrature()})
     return ds
 
@@ -246,8 +253,9 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 3: sphere (R=1) on a rigid flat, Boussinesq elements (no fitted "
                  "parameter, self term 3.8/dx) vs no interaction (C0 fitted at delta_max, Sect. 3); "
                  "dx = 1/32..1/256, 25 indentations 1e-3..0.1, displacement control."),
-    config=CONFIG, run=run, checks=checks, plot=plot, units={"analysis.R": "m", "analysis.delta_min": "m", "analysis.delta_max": "m", "sweep.inv_dx": "1/um"},
-    quick={"sweep.inv_dx": [32, 128], "analysis.n_delta": 10, "analysis.delta_min": 0.01 * UM,
-           "sweep.profiles": ["paraboloid"]}, moved=MOVED,
+    config=CONFIG, run=None, post=post, checks=checks, plot=plot,
+    units={"analysis.R": "m", "analysis.delta_min": "m", "analysis.delta_max": "m", "analysis.inv_dx": "1/um"},
+    quick={"analysis.inv_dx": [32, 128], "analysis.n_delta": 10, "analysis.delta_min": 0.01 * UM,
+           "analysis.profiles": ["paraboloid"]}, moved=MOVED,
     references=["Hulikal, Lapusta & Bhattacharya (2015)", "Johnson, Contact Mechanics (1985)"],
 ))

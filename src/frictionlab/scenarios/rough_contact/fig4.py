@@ -3,6 +3,11 @@
 Table 1 viscoelastic material (lambda = 1, A = 0.2), 100 MPa, instantaneous loading at t = 0+,
 then a hold to t = 1e3 (Sect. 4, 4.1). Boussinesq interaction and mean field on the same surface;
 mean contact radius over several surface realisations (Fig. 4d).
+
+The study: runs ``boussinesq`` and ``meanfield`` (the two interactions on the base surface) and
+``realisations`` (Boussinesq holds on the other surfaces of Fig. 4d, its own axis
+``runs.realisations.axes.model.surface_seed``); the post step stacks the two interactions and adds
+the mean and spread of the contact radius over the ``boussinesq`` run and the realisations.
 """
 
 from __future__ import annotations
@@ -11,7 +16,8 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
-from ._common import INTEGRATOR, MODEL, MOVED_HOLD, UM, build_model, force_on_patch, hold, hold_protocol, quick_size
+from ._common import (INTEGRATOR, MODEL, MODEL_NAME, MOVED_HOLD, UM, force_on_patch, hold_protocol, quick_size,
+                      runs_driver)
 
 #: no viscoelastic relaxation (A = 0 in eq. 5): nothing evolves during the hold
 NO_RELAX = Mutation("no viscoelastic relaxation: A = 0 in eq. 5", {"model.As": [0.0]})
@@ -27,31 +33,26 @@ CONFIG = {
     "protocol": hold_protocol(1e3),
     # the force maps and PDFs of Fig. 4 [s]
     "integrator": {**INTEGRATOR, "snapshot_times": [0.0, 10.0, 100.0, 1e3]},
-    "sweep": {"seeds": 15},  # surface realisations of Fig. 4d
+    "runs": {"boussinesq": {"model": {"interaction": "boussinesq"}},
+             "meanfield": {"model": {"interaction": "meanfield"}},
+             # the other surface realisations of Fig. 4d (15 with the base surface, seed 0)
+             "realisations": {"model": {"interaction": "boussinesq"},
+                              "axes": {"model": {"surface_seed": list(range(1, 15))}}}},
 }
+_SEEDS = ("the surface realisations besides the base surface are the seeds of "
+          "runs.realisations.axes.model.surface_seed")
 MOVED = {**MOVED_HOLD, "protocol.snapshots": "the snapshot times are integrator.snapshot_times [s]",
-         "protocol.seeds": "the number of surface realisations is sweep.seeds"}
+         "protocol.seeds": _SEEDS, "sweep.seeds": _SEEDS}
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    runs = []
-    for inter in ("boussinesq", "meanfield"):
-        m = build_model(cfg, interaction=inter)
-        runs.append(hold(cfg, m))
+def post(result, cfg: dict) -> xr.Dataset:
+    """The holds of both interactions along ``interaction``, with the mean contact radius (and its
+    spread) over the Boussinesq holds on every surface realisation (Fig. 4d)."""
+    runs = [result.pick("boussinesq"), result.pick("meanfield")]
     ds = xr.concat(runs, dim="interaction", combine_attrs="drop_conflicts", coords="minimal",
                    compat="override")
     ds = ds.assign_coords(interaction=["boussinesq", "meanfield"])
-    # Fig. 4d: mean contact radius over realisations (Boussinesq)
-    radii = []
-    base_seed = int(cfg["model"]["surface_seed"])
-    m = build_model(cfg, interaction="boussinesq")
-    for s in range(int(cfg["sweep"]["seeds"])):
-        if s == 0:
-            radii.append(runs[0].mean_contact_radius.values)
-            continue
-        r = hold(cfg, m.replace(surface_seed=base_seed + s))
-        radii.append(r.mean_contact_radius.values)
-    radii = np.array(radii)
+    radii = np.array([r.mean_contact_radius.values for r in [runs[0], *result.of_run("realisations")]])
     ds["radius_mean"] = ("time", radii.mean(axis=0), {"units": "m"})
     ds["radius_std"] = ("time", radii.std(axis=0), {"units": "m"})
     ds.attrs["n_seeds"] = len(radii)
@@ -138,7 +139,7 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 4: static hold at 100 MPa, viscoelastic lambda=1, A=0.2, 512^2, "
                  "beta=10; contact map by first-contact epoch, force PDFs at t=0+ and t=1e3, mean "
                  "contact radius (15 seeds)."),
-    config=CONFIG, run=run, checks=checks, plot=plot, units={"sweep.seeds": "1"},
-    quick={**quick_size(128), "integrator.per_decade": 8, "sweep.seeds": 3},
-    references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True, moved=MOVED,
+    config=CONFIG, run=None, derive=runs_driver("hold"), post=post, checks=checks, plot=plot,
+    quick={**quick_size(128), "integrator.per_decade": 8, "runs.realisations.axes.model.surface_seed": [1, 2]},
+    references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True, moved=MOVED, derived=dict(MODEL_NAME),
 ))

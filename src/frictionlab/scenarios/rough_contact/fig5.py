@@ -4,10 +4,10 @@
 (c) mu_s(t) for (lambda, A) = (1, 0.2) blue, (1, 1) green, (0.1, 0.02) red, hold to 1e4,
 Boussinesq. The caption of Fig. 5(c) names the three sets only by colour and by their lambda and
 A/lambda (Sect. 4.2: blue and green share lambda = 1, blue and red share A/lambda); the values are
-our reading (``sweep.sets``).
+our reading (``runs.blue``, ``runs.green``, ``runs.red``).
 
 Also, with the Table 1 material and Boussinesq interaction: a hold on a rougher surface
-(``sweep.rough_sigma``; Sect. 6: roughness "does not change either the duration or the amount
+(``runs.rough``; Sect. 6: roughness "does not change either the duration or the amount
 of the friction increase during static contact") and one on a surface with the exponential
 autocorrelation of Sect. 6 (the paper verified "that the qualitative friction behavior during
 both static/sliding contact remains the same"), and footnote 2's estimate of the viscoelastic
@@ -23,6 +23,11 @@ blue shifted by exactly one decade, a check to solver tolerance.
 log-time span between 2 % and 98 % of the total growth of mu_s, and "about 3" read as a span
 that rounds to 3 decades (2.5 to 3.5): the paper counts such phases in whole decades (3 for
 Fig. 5b, "over 4 decades" for Fig. 6).
+
+The study is one hold per named run: ``boussinesq`` and ``meanfield`` (Figs. 5a, b), ``rough`` and
+``expacf`` (Sect. 6), and the sets ``blue``, ``green``, ``red`` (Fig. 5c: their ``model.lams``,
+``model.As`` and a longer ``protocol.duration_s``); the post step stacks the two interactions and
+keeps mu_s of every other run on its own time axis (``mu_<run>``, ``time_<run>``).
 """
 
 from __future__ import annotations
@@ -31,22 +36,33 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
-from ._common import (INTEGRATOR, MODEL, MOVED_HOLD, UM, build_model, growth_fraction, growth_span_decades, hold,
-                      hold_protocol, monotone, quick_size)
+from ._common import (INTEGRATOR, MODEL, MODEL_NAME, MOVED_HOLD, UM, growth_fraction, growth_span_decades,
+                      hold_protocol, monotone, quick_size, runs_driver)
 
 COMBOS = {"blue": (1.0, 0.2), "green": (1.0, 1.0), "red": (0.1, 0.02)}
+#: Fig. 5c's holds [s]
+SETS_DURATION = 1e4
+BOUSSINESQ = {"interaction": "boussinesq"}
 CONFIG = {
     "model": dict(MODEL),
     "protocol": hold_protocol(1e3),
-    # Fig. 5c: the (lambda, A) sets [1/s] held for sets_duration_s [s]; the rougher surface's rms height
-    # rough_sigma (the model's surface_sigma, in its um)
-    "sweep": {"sets": {k: list(v) for k, v in COMBOS.items()}, "sets_duration_s": 1e4, "rough_sigma": 2.0},
+    "runs": {"boussinesq": {"model": dict(BOUSSINESQ)}, "meanfield": {"model": {"interaction": "meanfield"}},
+             # Sect. 6: a rougher surface (the model's surface_sigma, in its um) and the exponential autocorrelation
+             "rough": {"model": {**BOUSSINESQ, "surface_sigma": 2.0}},
+             "expacf": {"model": {**BOUSSINESQ, "surface_acf": "exponential"}},
+             # Fig. 5c: the (lambda, A) sets [1/s], held longer
+             **{k: {"model": {**BOUSSINESQ, "lams": [lam], "As": [A]}, "protocol": {"duration_s": SETS_DURATION}}
+                for k, (lam, A) in COMBOS.items()}},
     # footnote 2's sliding velocity [m/s] and time scale [s]
     "analysis": {"footnote_velocity": 1e-3, "footnote_t0": 1.0},
     "integrator": dict(INTEGRATOR),
 }
-MOVED = {**MOVED_HOLD, "protocol.t_end_c": "Fig. 5c's holds last sweep.sets_duration_s [s]",
-         "protocol.sets": "the sets are sweep.sets", "protocol.rough_sigma": "sweep.rough_sigma",
+_SETS = "the sets are runs.blue, runs.green and runs.red (their model.lams and model.As)"
+_SETS_DURATION = "Fig. 5c's holds last runs.blue/green/red.protocol.duration_s [s]"
+MOVED = {**MOVED_HOLD, "protocol.t_end_c": _SETS_DURATION, "sweep.sets_duration_s": _SETS_DURATION,
+         "protocol.sets": _SETS, "sweep.sets": _SETS,
+         "protocol.rough_sigma": "runs.rough.model.surface_sigma",
+         "sweep.rough_sigma": "runs.rough.model.surface_sigma",
          "protocol.footnote_velocity_um_s": "analysis.footnote_velocity [m/s]",
          "protocol.footnote_t0_s": "analysis.footnote_t0 [s]"}
 #: "about 3 decades" (Sect. 4.2): a span that rounds to 3 (the paper counts whole decades: 3 here, 4 in Fig. 6)
@@ -60,13 +76,16 @@ FIG6_MATERIAL = Mutation("the Fig. 6 material (four timescales) instead of Table
                          {"model.lams": [1.0, 0.1, 0.01, 0.001], "model.As": [0.05, 0.005, 0.0005, 0.00005]})
 #: red with A not scaled (the invariance read with lambda only, as printed): A/lambda 2 instead of 0.2
 RED_A_UNSCALED = Mutation("red read as (0.1, 0.2): lambda scaled by 1/10, A not (the invariance as printed)",
-                          {"sweep.sets.red": [0.1, 0.2]})
+                          {"runs.red.model.lams": [0.1], "runs.red.model.As": [0.2]})
 #: green read with the red set's lambda: saturation 10x later
-GREEN_SLOW = Mutation("green read as (0.1, 1): lambda = 0.1 instead of blue's 1", {"sweep.sets.green": [0.1, 1.0]})
+GREEN_SLOW = Mutation("green read as (0.1, 1): lambda = 0.1 instead of blue's 1",
+                      {"runs.green.model.lams": [0.1], "runs.green.model.As": [1.0]})
 #: green read with a smaller amplitude than blue
-GREEN_SMALL = Mutation("green read as (1, 0.1): a smaller A than blue", {"sweep.sets.green": [1.0, 0.1]})
+GREEN_SMALL = Mutation("green read as (1, 0.1): a smaller A than blue",
+                       {"runs.green.model.lams": [1.0], "runs.green.model.As": [0.1]})
 #: Fig. 5c's holds ended before the red set (lambda = 0.1) has relaxed
-SHORT_HOLD = Mutation("Fig. 5c holds ended at t = 10 (red, lambda = 0.1, not yet relaxed)", {"sweep.sets_duration_s": 10.0})
+SHORT_HOLD = Mutation("Fig. 5c holds ended at t = 10 (red, lambda = 0.1, not yet relaxed)",
+                      {f"runs.{k}.protocol.duration_s": 10.0 for k in COMBOS})
 #: footnote 2's velocity (1 mm/s) read as the non-dimensional v = 1 (1 um/s)
 FOOTNOTE_V = Mutation("footnote 2's v = 1 mm/s read as 1 um/s", {"analysis.footnote_velocity": 1e-6})
 #: an interaction-dependent material: Boussinesq with Fig. 5c's green (A = 1) against the mean field's Table 1
@@ -74,26 +93,16 @@ INTERACTION_MATERIAL = Mutation("the Table 1 material read as (1, 1) (A/lambda 5
                                 "between interaction and mean field", {"model.As": [1.0]})
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    sw = cfg["sweep"]
-    ab = []
-    for inter in ("boussinesq", "meanfield"):
-        r = hold(cfg, build_model(cfg, interaction=inter))
-        ab.append(r[["dilatation", "real_contact_area", "contact_area", "friction_coefficient", "iterations",
-                     "normal_force"]])
+def post(result, cfg: dict) -> xr.Dataset:
+    """The two interactions' holds along ``interaction``; mu_s of every other run as ``mu_<run>`` on its own
+    time axis ``time_<run>``."""
+    ab = [result.pick(inter)[["dilatation", "real_contact_area", "contact_area", "friction_coefficient", "iterations",
+                              "normal_force"]] for inter in ("boussinesq", "meanfield")]
     ds = xr.concat(ab, dim="interaction").assign_coords(interaction=["boussinesq", "meanfield"])
     out = xr.Dataset()
-    for name, key, over in (("rough", "sigma", {"surface_sigma": float(sw["rough_sigma"])}),
-                            ("expacf", "acf", {"surface_acf": "exponential"})):
-        r = hold(cfg, build_model(cfg, interaction="boussinesq", **over))
+    for name in [lab for lab in result.labels if lab not in ("boussinesq", "meanfield")]:
+        r = result.pick(name)
         out[f"mu_{name}"] = xr.DataArray(r.friction_coefficient.values, dims=(f"time_{name}",), attrs={"units": "1"})
-        out = out.assign_coords({f"time_{name}": (f"time_{name}", r.time.values, {"units": "s"})})
-    for name, (lam, A) in sw["sets"].items():
-        lam, A = float(lam), float(A)
-        r = hold(cfg, build_model(cfg, interaction="boussinesq", lams=(lam,), As=(A,)),
-                 duration_s=float(sw["sets_duration_s"]))
-        out[f"mu_{name}"] = xr.DataArray(r.friction_coefficient.values, dims=(f"time_{name}",),
-                                         attrs={"units": "1"})
         out = out.assign_coords({f"time_{name}": (f"time_{name}", r.time.values, {"units": "s"})})
     ds = xr.merge([ds, out], combine_attrs="drop_conflicts")
     ds.attrs.update({k: v for k, v in r.attrs.items() if k in ("nx", "ny")})
@@ -173,7 +182,7 @@ def _surface_checks(ds: xr.Dataset, mu: np.ndarray, cfg: dict) -> list:
     closed = ("in the mean-field limit the relative growth is Phibar(eta_relaxed)/Phibar(eta_0) with eta set by "
               "p C0/sigma; it moves by 0.3 % between sigma = 0.5 and 2 (closed form), so no plausible wrong parameter "
               "moves it by the tolerance")
-    rough = (f"rms roughness {float(cfg['sweep']['rough_sigma']):g} um instead of "
+    rough = (f"rms roughness {float(cfg['runs']['rough']['model']['surface_sigma']):g} um instead of "
              f"{float(cfg['model']['surface_sigma']):g}")
     m, tt = ds.mu_rough.values, ds.time_rough.values
     g, t9 = m[-1] / m[0], _t90(tt, m)
@@ -241,7 +250,8 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 5: static ageing at 100 MPa, 512^2; (a,b) d, A and mu_s vs log t for "
                  "Boussinesq and mean field, (lambda, A) = (1, 0.2) to t=1e3; (c) (1,0.2), (1,1), (0.1,0.02) "
                  "to 1e4, 40 log steps per decade; a rougher and an exponential-ACF surface (Sect. 6)."),
-    config=CONFIG, run=run, checks=checks, plot=plot, units={"sweep.sets_duration_s": "s", "sweep.rough_sigma": "um", "analysis.footnote_velocity": "m/s", "analysis.footnote_t0": "s"},
+    config=CONFIG, run=None, derive=runs_driver("hold"), post=post, checks=checks, plot=plot,
+    units={"analysis.footnote_velocity": "m/s", "analysis.footnote_t0": "s"},
     quick={**quick_size(96), "integrator.per_decade": 10},
-    references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True, moved=MOVED,
+    references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True, moved=MOVED, derived=dict(MODEL_NAME),
 ))

@@ -6,11 +6,17 @@ as in Table 1; 100 MPa hold to t = 1e5, Boussinesq and mean field (Sect. 4.2, Fi
 The "log-linear" check compares the growth of mu_s per decade; mu_s moves in steps of one
 element, tau_s Delta^2/W (0.0015 at 128^2, 9.5e-5 at 512^2, 100 MPa), while a decade adds about
 0.01-0.02: at 128^2 a decade is 7-15 elements and the ratio of two decades carries ~30-40 %
-counting noise. The mean field (cheap: one sort per step) therefore runs on
-``analysis.meanfield_n`` (512^2 by default, at the same nominal pressure, also in the quick profile: 100-250 elements per
-decade), and each check states its resolution. The final value is compared with the direct
-solve of the relaxed state (compliance 1 + sum A_k/lambda_k = 1.2, the same as the single-rate
-Table 1 material; exp(-lambda_min t_end) = e^-100).
+counting noise. The mean field (cheap: one sort per step) therefore runs on its own patch
+(``runs.meanfield``: 512^2 by default, at the same nominal pressure, also in the quick profile:
+100-250 elements per decade), and each check states its resolution. The final value is compared
+with the direct solve of the relaxed state (compliance 1 + sum A_k/lambda_k = 1.2, the same as the
+single-rate Table 1 material; exp(-lambda_min t_end) = e^-100).
+
+The study: runs ``boussinesq`` (the base patch) and ``meanfield`` (its own patch and the normal
+force of the same nominal pressure on it; a run at another pressure is refused before anything runs). The post step
+stacks the two holds and adds, per run, the relaxed state's mu_s: one static solve of the run's
+model on its surface with the relaxed compliance (a reference for a verification check, no time
+run) and the mu_s of one contact element.
 """
 
 from __future__ import annotations
@@ -23,8 +29,10 @@ from ...contact.rough.model import load_from_pressure
 from ...contact.rough.solver import meanfield_solve, pk_solve
 from ...reference.meanfield_rough import relaxed_compliance
 from ..base import Mutation, Scenario, check, register_scenario
-from ._common import (INTEGRATOR, MODEL, MOVED_HOLD, build_model, force_on_patch, growth_fraction, growth_span_decades,
-                      hold, hold_protocol, monotone, numerics, patch_pressure, quick_size, surface)
+from ...core.errors import ConfigError
+from ._common import (INTEGRATOR, MODEL, MODEL_NAME, MOVED_HOLD, build_model, force_on_patch, growth_fraction,
+                      growth_span_decades, hold_protocol, monotone, numerics, one_driver, patch_pressure, point_model,
+                      quick_size, surface)
 
 #: Table 1's single relaxation time instead of Fig. 6's four (same sum A/lambda): growth over ~2 decades
 SINGLE_RATE = Mutation("Table 1's single relaxation time (lambda, A) = (1, 0.2) instead of Fig. 6's four",
@@ -42,10 +50,15 @@ _MONOTONE = ("eq. 5 with positive A_k and lambda_k relaxes every contact force a
 CONFIG = {
     "model": {**MODEL, "preset": "fig6"},
     "protocol": hold_protocol(1e5),
-    "analysis": {"meanfield_n": 512},  # patch of the mean-field hold (elements per side), same nominal pressure
     "integrator": dict(INTEGRATOR),
+    # the mean-field hold on a 512^2 patch (its own surface) at the same nominal pressure
+    "runs": {"boussinesq": {"model": {"interaction": "boussinesq"}},
+             "meanfield": {"model": {"interaction": "meanfield", "patch_nx": 512, "patch_ny": 512, "surface_mx": 512},
+                           "protocol": {"normal_force_value": force_on_patch(100e6, 512)}}},
 }
-MOVED = {**MOVED_HOLD, "protocol.meanfield_n": "analysis.meanfield_n"}
+_MEANFIELD_N = ("the mean-field patch is runs.meanfield.model.patch_nx, patch_ny and surface_mx, its load "
+                "runs.meanfield.protocol.normal_force_value [N] (the same nominal pressure)")
+MOVED = {**MOVED_HOLD, "protocol.meanfield_n": _MEANFIELD_N, "analysis.meanfield_n": _MEANFIELD_N}
 
 
 def _relaxed_mu(m, h: np.ndarray, W: float, c: float, num) -> float:
@@ -59,25 +72,34 @@ def _relaxed_mu(m, h: np.ndarray, W: float, c: float, num) -> float:
     return m.tau_s * float(np.count_nonzero(op.be.to_numpy(r.p) > 0)) * m.dx**2 / W
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
+def derive(point, cfg: dict) -> dict:
+    """Nothing to set: refuses another driver and a run at another nominal pressure than the base's."""
+    one_driver(point, "hold")
+    own = patch_pressure(build_model(point.config), float(point["protocol"]["normal_force_value"]))
+    base = patch_pressure(build_model(cfg), float(cfg["protocol"]["normal_force_value"]))
+    if abs(own / base - 1) > 1e-9:
+        raise ConfigError(f"this hold runs at {own / 1e6:g} MPa, the base at {base / 1e6:g} MPa: the two holds compare "
+                          "the same nominal pressure (set runs.meanfield.protocol.normal_force_value for its patch)")
+    return {}
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """The two holds along ``interaction``, each with the relaxed state's mu_s (a direct solve) and the mu_s of one
+    contact element."""
     t_end = float(cfg["protocol"]["duration_s"])
-    pressure = patch_pressure(build_model(cfg), float(cfg["protocol"]["normal_force_value"]))  # Pa
     runs, finals, loads = [], [], []
-    for inter in ("boussinesq", "meanfield"):
-        n = int(cfg["analysis"]["meanfield_n"]) if inter == "meanfield" else int(cfg["model"]["patch_nx"])
-        m = build_model(cfg, interaction=inter, **({"patch_nx": n, "patch_ny": n, "surface_mx": n}
-                                                   if inter == "meanfield" else {}))
-        h = surface(m)
-        own = cfg if inter == "boussinesq" else \
-            {**cfg, "protocol": {**cfg["protocol"], "normal_force_value": force_on_patch(pressure, n, m.dx)}}
-        r = hold(own, m)
+    for i, p in enumerate(result.points):
+        m = point_model(result, i)
+        pressure = patch_pressure(m, float(p["protocol"]["normal_force_value"]))  # Pa
+        r = result.datasets[i]
         runs.append(r[["dilatation", "contact_area", "friction_coefficient", "mean_contact_radius", "iterations",
                        "normal_force"]])
         # the relaxed state (sum A/lambda = 0.2 as the single-rate Table 1 material): one direct solve
+        n = m.patch_nx
         W = load_from_pressure(pressure, n, n, m.dx)
-        finals.append(_relaxed_mu(m, h, W, relaxed_compliance(m.lams, m.As, t_end), numerics(cfg)))
+        finals.append(_relaxed_mu(m, surface(m), W, relaxed_compliance(m.lams, m.As, t_end), numerics(p.config)))
         loads.append((n, m.tau_s * m.dx**2 / W))
-    ds = xr.concat(runs, dim="interaction").assign_coords(interaction=["boussinesq", "meanfield"])
+    ds = xr.concat(runs, dim="interaction").assign_coords(interaction=list(result.labels))
     ds["mu_final_single_rate"] = ("interaction", np.array(finals), {"units": "1"})
     ds["size"] = ("interaction", [x[0] for x in loads])
     ds["mu_per_element"] = ("interaction", [x[1] for x in loads], {"units": "1", "description": "tau_s Delta^2 / W"})
@@ -148,7 +170,7 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 6: static ageing with N_T=4 relaxation rates 1..1e-3 (sum A/lambda=0.2), "
                  "100 MPa, 512^2, hold to 1e5, Boussinesq and mean field. Quick: Boussinesq on 128^2, mean field "
                  "still on 512^2 (resolves the per-decade growth; one element = 0.0015 at 128^2)."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
+    config=CONFIG, run=None, derive=derive, post=post, checks=checks, plot=plot,
     quick={**quick_size(128), "integrator.per_decade": 8},
-    references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True, moved=MOVED,
+    references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True, moved=MOVED, derived=dict(MODEL_NAME),
 ))

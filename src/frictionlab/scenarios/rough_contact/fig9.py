@@ -7,7 +7,9 @@ every step.
 Notes
 -----
 The paper shows one typical element; which one is not stated. Many seeded random
-probes are recorded and the checks use those that touch the rigid surface.
+probes are recorded and the checks use those that touch the rigid surface: the study is the one
+slide of ``[protocol]`` (``"sliding"`` driver) whose ``integrator.probes`` are derived from
+``analysis.n_probes`` and ``analysis.probe_seed``.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
-from ._common import force_on_patch
-from ._sliding import INTEGRATOR, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, REFS, UM, build_model, slide
+from ._common import MODEL_NAME, combined, force_on_patch, one_driver
+from ._sliding import INTEGRATOR, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, REFS, UM
 
 #: the nominal pressure read as 1 MPa (Sect. 5: 100 MPa): too few contacts for a probe to touch twice (the
 #: normal force of 1 MPa on the quick profile's 64 x 64 um patch, where mutations run)
@@ -34,13 +36,17 @@ MOVED = {**MOVED_SLIDING, "protocol.n_probes": "the probe count is analysis.n_pr
          "protocol.probe_seed": "the probes' seed is analysis.probe_seed"}
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
+DERIVED = {"integrator.probes": "analysis.n_probes and analysis.probe_seed (seeded random elements)"}
+
+
+def derive(point, cfg: dict) -> dict:
+    """The probe elements: ``analysis.n_probes`` distinct elements of the patch drawn with ``analysis.probe_seed``."""
+    one_driver(point, "sliding")
     an = cfg["analysis"]
-    n = int(cfg["model"]["patch_nx"])
+    n = int(point["model"]["patch_nx"])
     rng = np.random.default_rng(int(an["probe_seed"]))
     flat = rng.choice(n * n, size=min(int(an["n_probes"]), n * n), replace=False)
-    probes = tuple((int(k // n), int(k % n)) for k in flat)
-    return slide(cfg, build_model(cfg, interaction="boussinesq"), probes=probes)
+    return {"integrator.probes": tuple((int(k // n), int(k % n)) for k in flat)}
 
 
 def _episodes(in_contact: np.ndarray) -> int:
@@ -103,7 +109,7 @@ register_scenario(Scenario(
     name="rough-contact/fig9",
     description=("Hulikal et al. Fig. 9: force, length change and gap of single elements while sliding at v = 5, "
                  "Boussinesq, viscoelastic lambda = 1, A = 0.2, 100 MPa, 512^2 on 1024 x 512."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
+    config=CONFIG, run=None, derive=derive, derived={**DERIVED, **MODEL_NAME}, post=combined, checks=checks, plot=plot,
     quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.distances": [40.0 * UM], "analysis.n_probes": 200},
     references=REFS, slow=True, moved=MOVED,
 ))
