@@ -20,7 +20,7 @@ from frictionlab.solve.config import apply_overrides, run_config
 BEAM = [n for n in scenario_names() if n.startswith("beam-network/")]
 #: sections the beam-network scenarios add to the four, each for what is truly scenario-specific
 EXTRA = {"sweep_a", "sweep_b", "sweep_c", "sweep_d", "sweep_e", "materials", "velocity_sweep", "load_sweep",
-         "claims", "printed", "damping", "map", "refine", "analysis"}
+         "claims", "printed", "damping", "map", "refine", "analysis", "runs", "axes"}
 POINTER = r"config section \[drive\] is gone: its keys are \[protocol\] \(the stage programme: " \
           r"type = \"constant_velocity\", v \[m/s\], duration_s \[s\]\)"
 

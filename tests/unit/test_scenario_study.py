@@ -15,7 +15,6 @@ VOCABULARY = (*STUDY_SECTIONS, "analysis", "data")
 NOT_YET_PORTED = frozenset({
     "beam-network/calibration",
     "beam-network/fig12",
-    "beam-network/fig13",
     "beam-network/fig14",
     "classic/compare-slide-hold-slide",
     "classic/compare-velocity-step",

@@ -213,6 +213,10 @@ class Scenario:
         axis point becomes the dataset the checks read; None: the runs combined
     derive : ``derive(point, config) -> {dotted key: value}``: the keys of :attr:`derived` a
         study computes per point from others (e.g. a step from the run's own time scale)
+    study_map : how :meth:`run_study` executes the points (``map`` of
+        :meth:`~frictionlab.solve.study.Study.execute`), e.g. a model family's strategy that runs
+        many points in one parallel loop (:func:`frictionlab.contact.beam_network.batch.batch_map`);
+        None: one point after the other
     open_sections : the sections ``run`` hands whole to the library (``make_model``,
         ``make_protocol``, ``make_system``, :func:`~frictionlab.solve.config.build`, a driver
         through ``simulate``), so every field the library knows there is read; None: ``model``
@@ -241,6 +245,7 @@ class Scenario:
     open_sections: tuple[str, ...] | None = None
     post: Callable[[StudyResult, dict[str, Any]], xr.Dataset] | None = None
     derive: Callable[[dict[str, Any], Mapping[str, Any]], Mapping[str, Any]] | None = None
+    study_map: Callable[[Callable[[Any], Any], list[Any]], Any] | None = None
 
     @property
     def paper(self) -> str:
@@ -365,7 +370,7 @@ class Scenario:
         if stray:
             raise ConfigError(f"{self.name} does not read the config section(s) {', '.join(stray)}"
                               f"{suggest(stray[0], list(self.config))}; its sections: {', '.join(self.config)}")
-        result = self.study(cfg).execute()
+        result = self.study(cfg).execute(map=self.study_map)
         return self.post(result, cfg) if self.post is not None else result.combine()
 
     def evaluate(self, ds: xr.Dataset, cfg: dict[str, Any]) -> list[Check]:

@@ -49,7 +49,7 @@ from ...core.errors import ConfigError
 from ...core.result import sanitize_attrs
 from ...solve.drivers import protocol_attrs, register_driver
 from .lbnm import run_lbnm
-from .mlbnm import run_mlbnm, run_mlbnm_batch
+from .mlbnm import run_mlbnm_batch, run_mlbnm_cases
 from .params import BeamNetworkParams
 
 __all__: list[str] = []
@@ -121,9 +121,27 @@ def _drive_mlbnm(model: BeamNetworkParams, protocol: Any, system: Any, *, dt: fl
     if save_columns or not raise_on_failure:
         raise ConfigError("driver 'mlbnm': save_columns and raise_on_failure apply to batches (batch_params / "
                           "batch_velocities); a single run always saves its per-IUB fields and raises on divergence")
-    ds = run_mlbnm(model, v, T, dt=h, save_dt=sv,
-                   scheme=scheme, single=single, n_picard=n_picard, allow_unstable=allow_unstable)
-    return _standard(ds, model, protocol, v, "mlbnm")
+    return drive_mlbnm_cases([model], [protocol], dt=dt, t_end=t_end, save_dt=save_dt, scheme=scheme,
+                             n_picard=n_picard, single=single, allow_unstable=allow_unstable)[0]
+
+
+def drive_mlbnm_cases(models: list[BeamNetworkParams], protocols: list[Any], *, dt: float | None,
+                      t_end: float | None, save_dt: float | None, scheme: str = "semi-implicit", n_picard: int = 1,
+                      single: bool = False, allow_unstable: bool = False) -> list[xr.Dataset]:
+    """Driver ``"mlbnm"`` for many single runs at once: each (model, protocol) pair's Dataset as the
+    driver gives it for that run alone, all computed in one parallel loop (:func:`run_mlbnm_cases`).
+
+    The runs must share their duration and what a batch shares (the Stribeck law, the number of
+    IUBs); a single run of the driver is this with one pair.
+    """
+    stages = [_stage(m, p, "mlbnm", t_end) for m, p in zip(models, protocols)]
+    T = stages[0][1]
+    if any(abs(t - T) > 1e-12 * T for _, t in stages):
+        raise ConfigError("driver 'mlbnm': the runs of one loop must share their duration")
+    h, sv = _steps(T, dt, save_dt, "mlbnm")
+    dss = run_mlbnm_cases(models, [v for v, _ in stages], T, dt=h, save_dt=sv, scheme=scheme, single=single,
+                          n_picard=n_picard, allow_unstable=allow_unstable)
+    return [_standard(ds, m, p, v, "mlbnm") for ds, m, p, (v, _) in zip(dss, models, protocols, stages)]
 
 
 def _batch(model: BeamNetworkParams, protocol: Any, v: float, T: float, h: float, sv: float, changes: list,

@@ -70,6 +70,18 @@ def params_from(cfg: dict[str, Any], **extra: Any) -> BeamNetworkParams:
     return make_model("beam_network", preset, **m)
 
 
+def stage_load(point: Any, cfg: dict[str, Any]) -> dict[str, Any]:
+    """``derive`` of a beam-network study: the stage's normal force is the run's ``model.normal_load``
+    (the load sets the contact patch through the Fig. 7 polynomial; the drivers refuse another)."""
+    m = dict(point["model"])
+    m.pop("name", None)
+    return {"protocol.normal_force_value": float(make_model("beam_network", m.pop("preset", None), **m).normal_load)}
+
+
+#: the ``derived`` entry of :func:`stage_load`
+STAGE_LOAD = {"protocol.normal_force_value": "model.normal_load (it sets the contact patch, Fig. 7)"}
+
+
 def stage_protocol(cfg: dict[str, Any], p: BeamNetworkParams) -> ConstantVelocity:
     """The ``[protocol]`` table: one constant stage velocity ``v`` [m/s] for ``duration_s`` [s].
 
