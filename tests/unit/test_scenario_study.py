@@ -14,7 +14,6 @@ VOCABULARY = (*STUDY_SECTIONS, "analysis", "data")
 #: scenarios not yet ported to a study (a hand-written run); remove a name when it is ported
 NOT_YET_PORTED = frozenset({
     "beam-network/calibration",
-    "beam-network/fig12",
     "beam-network/fig14",
     "classic/compare-slide-hold-slide",
     "classic/compare-velocity-step",
