@@ -13,7 +13,6 @@ VOCABULARY = (*STUDY_SECTIONS, "analysis", "data")
 
 #: scenarios not yet ported to a study (a hand-written run); remove a name when it is ported
 NOT_YET_PORTED = frozenset({
-    "beam-network/calibration",
     "classic/compare-slide-hold-slide",
     "classic/compare-velocity-step",
     "classic/dahl-hysteresis",

@@ -217,10 +217,11 @@ class Scenario:
         :meth:`~frictionlab.solve.study.Study.execute`), e.g. a model family's strategy that runs
         many points in one parallel loop (:func:`frictionlab.contact.beam_network.batch.batch_map`);
         None: one point after the other
-    refine : ``refine(result, config) -> {"runs": {...}} or None``: an adaptive experiment (a bisection
-        whose next points depend on the runs so far). :meth:`run_study` executes the named runs it
-        returns over the base four sections (without the study's axes), adds their results to
-        ``result`` and asks again, until it returns None; :attr:`post` gets every run
+    refine : ``refine(result, config) -> {"runs": {...}, ...} or None``: an adaptive experiment (a
+        bisection whose next points depend on the runs so far). :meth:`run_study` executes the named
+        runs it returns over the base four sections (without the study's runs and axes; a section it
+        returns too replaces the base's), adds their results to ``result`` and asks again, until it
+        returns None; :attr:`post` gets every run
     open_sections : the sections ``run`` hands whole to the library (``make_model``,
         ``make_protocol``, ``make_system``, :func:`~frictionlab.solve.config.build`, a driver
         through ``simulate``), so every field the library knows there is read; None: ``model``
@@ -377,8 +378,8 @@ class Scenario:
                               f"{suggest(stray[0], list(self.config))}; its sections: {', '.join(self.config)}")
         result = self.study(cfg).execute(map=self.study_map)
         while self.refine is not None and (more := self.refine(result, cfg)):
-            result = _extended(result, self.study({k: v for k, v in cfg.items() if k not in ("runs", "axes")}
-                                                  | {"runs": dict(more["runs"])}).execute(map=self.study_map))
+            base = {k: v for k, v in cfg.items() if k not in ("runs", "axes")}
+            result = _extended(result, self.study({**base, **more}).execute(map=self.study_map))
         return self.post(result, cfg) if self.post is not None else result.combine()
 
     def evaluate(self, ds: xr.Dataset, cfg: dict[str, Any]) -> list[Check]:
@@ -486,6 +487,8 @@ def _extended(result: StudyResult, more: StudyResult) -> StudyResult:
     """``result`` with the runs of ``more`` (a refinement's, :attr:`Scenario.refine`) after its own."""
     from ..solve.study import StudyResult
 
+    if not more.labels:
+        raise ConfigError("a refinement names its runs ({'runs': {label: ...}}), each label new")
     clash = sorted(set(more.labels) & set(result.labels))
     if clash:
         raise ConfigError(f"a refinement ran the run(s) {', '.join(clash)} again; name each refinement run anew")
