@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from frictionlab.cli import app
 from frictionlab.core.errors import ConfigError
 from frictionlab.scenarios.base import get_scenario, scenario_names
-from frictionlab.scenarios.beam_network._common import params_from, stage_protocol
+from frictionlab.scenarios.beam_network._common import stage_load
 from frictionlab.solve.config import apply_overrides, run_config
 
 BEAM = [n for n in scenario_names() if n.startswith("beam-network/")]
@@ -69,16 +69,17 @@ def test_a_drive_section_in_a_scenario_file_is_refused_by_the_cli(tmp_path, caps
     assert not (tmp_path / "o").exists() or not any((tmp_path / "o").iterdir())
 
 
-def test_stage_protocol_takes_the_model_load_and_refuses_another():
-    cfg = get_scenario("beam-network/fig9").resolved_config()
-    p = params_from(cfg)
-    prot = stage_protocol(cfg, p)
-    assert (prot.v, prot.duration, prot.normal_force_value) == (7.5e-4, 6.0, 88.0)
-    bad = apply_overrides(cfg, {"protocol.normal_force_value": 50.0})
-    with pytest.raises(ConfigError, match="normal_force_value = 50.0 N differs from model.normal_load = 88 N"):
-        stage_protocol(bad, p)
-    with pytest.raises(ConfigError, match="use type = \"constant_velocity\""):
-        stage_protocol({**cfg, "protocol": {"type": "velocity_steps"}}, p)
+def test_every_point_of_a_beam_study_gets_its_model_load_as_the_stage_force():
+    """``stage_load`` (the studies' derive): each point's protocol normal force is its own model.normal_load (fig14
+    sweeps the load), so the driver's refusal of a mismatch never fires on a scenario."""
+    sc = get_scenario("beam-network/fig14")
+    cfg = sc.resolved_config(quick=True)
+    points = sc.study(cfg).points()
+    assert len(points) == 150
+    assert all(p["protocol"]["normal_force_value"] == p["model"]["normal_load"] for p in points)
+    assert stage_load(points[0], cfg) == {"protocol.normal_force_value": 20.0}
+    with pytest.raises(ConfigError, match="sets protocol.normal_force_value itself"):
+        sc.resolved_config({"protocol.normal_force_value": 50.0})
 
 
 @pytest.mark.parametrize("name, key", [("beam-network/fig14", "protocol.normal_force_value"),
