@@ -29,11 +29,11 @@ hold = get_scenario("microjunction/hold-time-friction")
 ds_h, cfg_h = hold.execute(quick=True)
 
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.8))
-for f in ds_c.load_star.values:
-    a = ds_c.area_star.sel(load_star=f)
-    ax1.semilogx(ds_c.time, a / a[0], label=f"$F^*$ = {f:g}")
+for i, f in enumerate(ds_c.load_star.values):
+    a = ds_c.contact_area.isel(held_load=i)
+    ax1.semilogx(ds_c.time, a / a[0], label=f"$F^*$ = {f:g} ({float(ds_c.held_load[i]):.2g} N)")
 ax1.set_xlabel("time [s]")
-ax1.set_ylabel(r"contact area $A^*(t)/A^*(1\,\mathrm{ms})$ [1]")
+ax1.set_ylabel(r"contact area $A(t)/A(1\,\mathrm{ms})$ [1]")
 ax1.set_title("constant-load creep")
 ax1.legend(fontsize="small")
 

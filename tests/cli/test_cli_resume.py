@@ -25,9 +25,10 @@ from frictionlab.scenarios.rough_contact import fig13
 
 FIG13 = "rough-contact/fig13"
 #: 2 sets x 2 velocities on a 16^2 patch: 4 independent runs of a few tenths of a second
-TINY = ["model.patch_nx=16", "model.patch_ny=16", "model.surface_mx=32", "protocol.slip=4.0",
-        "protocol.sets=[[1.0, 1.0], [1.0, 2.0]]", "protocol.extra_sets=[]", "protocol.velocities=[1.0, 10.0]", "protocol.map_set=[1.0, 1.0]"]
-RUNS = [(1.0, 1.0), (1.0, 10.0), (2.0, 1.0), (2.0, 10.0)]  # (A, v) in task order
+TINY = ["model.patch_nx=16", "model.patch_ny=16", "model.surface_mx=32", "protocol.distances=[4e-6]",
+        "protocol.normal_force_value=0.0256", "sweep.sets=[[1.0, 1.0], [1.0, 2.0]]", "sweep.extra_sets=[]",
+        "sweep.velocities=[1e-6, 1e-5]", "analysis.map_set=[1.0, 1.0]"]
+RUNS = [(1.0, 1e-6), (1.0, 1e-5), (2.0, 1e-6), (2.0, 1e-5)]  # (A, v [m/s]) in task order
 
 
 def run_fig13(out: Path, cli, *extra: str) -> tuple[int, str, str]:

@@ -70,15 +70,19 @@ def test_steady_sliding_paired_difference_is_resolved_at_the_stated_velocities()
 
 
 def _fig14_reference_ds(d_stated, d_shifted, se, path=1e4):
+    """fig14's reference curve (SI: velocities in m/s, path and memory in m; ``path`` given in um)."""
     import xarray as xr
 
-    vels = [1.0, 10.0, 100.0, 1000.0]
+    from frictionlab.scenarios.base import get_scenario
+    from frictionlab.scenarios.rough_contact.fig14 import _ref_velocities
+
+    vels = _ref_velocities(get_scenario("rough-contact/fig14").resolved_config())  # 1, 10, 100, 1000 um/s
     mu = np.array([[0.7, 0.7 - d_stated[k], 0.5, 0.5 - d_shifted[k]] for k in range(2)])
     dse = np.full((2, 4, 4), se)
     return xr.Dataset({"mu_ss_meanfield_large": (("set", "ref_velocity"), mu),
                        "mu_ss_diff_se": (("set", "ref_velocity", "ref_velocity_b"), dse)},
                       coords={"set": ["blue", "red"], "ref_velocity": vels},
-                      attrs={"reference_path_um": path, "reference_memory_um": 1000.0})
+                      attrs={"reference_path": path * 1e-6, "reference_memory": 1000e-6})
 
 
 @pytest.mark.parametrize("d_shifted, se, ok", [((-0.013, 0.058), 0.002, (True, True)),

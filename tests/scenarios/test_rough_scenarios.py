@@ -47,9 +47,9 @@ def test_fig8_closed_form_check_needs_resolution():
     pass with a tolerance of three standard errors over three seeds, about 0.36); a deviation
     resting on it is then refused."""
     sc = get_scenario("rough-contact/fig8")
-    ds, cfg = sc.execute({"protocol.sizes": [32], "protocol.seeds": 2, "protocol.meanfield_size": 64,
-                          "protocol.meanfield_seeds": 3, "protocol.iid_seeds": 3,
-                          "protocol.pressures_MPa": [25.0, 100.0, 400.0]}, quick=True)
+    ds, cfg = sc.execute({"sweep.sizes": [32], "sweep.seeds": 2, "analysis.meanfield_size": 64,
+                          "analysis.meanfield_seeds": 3, "analysis.iid_seeds": 3,
+                          "sweep.pressures": [25e6, 100e6, 400e6]}, quick=True)
     verdicts = sc.evaluate(ds, cfg)
     cf = [c for c in verdicts if c.claim.startswith("mean field (")]
     assert len(cf) == 4 and all("3 SE" in c.expected for c in cf)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from frictionlab.core.errors import ConfigError
+from frictionlab.protocols import make_protocol
 from frictionlab.scenarios.base import get_scenario
 from frictionlab.solve.config import run_config
 
@@ -49,8 +50,8 @@ def test_beam_network_scenario_uses_integrator_dt():
 
 
 SMALL_SLIDING = {"model.patch_nx": 8, "model.patch_ny": 8, "model.surface_mx": 24, "model.surface_beta": 2.0,
-                 "protocol.pressure_MPa": 1000.0, "protocol.run_in": 2.0, "protocol.n_snapshots": 2,
-                 "protocol.replace_betas": 1.0}
+                 "protocol.normal_force_value": 1e9 * 8 * 8 * 1e-12, "analysis.run_in": 2e-6,
+                 "analysis.n_snapshots": 2, "analysis.replace_betas": 1.0}  # 1 GPa on the 8 x 8 um patch
 
 
 def test_rough_scenario_passes_every_integrator_key_to_the_driver():
@@ -75,19 +76,20 @@ def test_rough_scenario_refuses_the_former_model_solver_keys():
 
 
 def test_microjunction_scenario_uses_integrator_dt():
-    from frictionlab.scenarios.microjunction._common import solver_opts
-
-    cfg = get_scenario("microjunction/cyclic-load").resolved_config({"integrator.dt": 1e-3})
-    assert solver_opts(cfg)["max_step"] == 1e-3
-    with pytest.raises(ConfigError, match="does not read integrator.dt"):
-        get_scenario("microjunction/hold-time-friction").execute({"integrator.dt": 1e-3}, quick=True)
+    """The microjunction scenarios hand [integrator] to simulate's junction driver: dt caps its step
+    (hold-time-friction refused dt before it ran through simulate; now every scenario uses it)."""
+    sc = get_scenario("microjunction/load-hold-unload")
+    ds, cfg = sc.execute({"integrator.dt": 0.01}, quick=True)
+    free, _ = sc.execute(quick=True)
+    assert ds.attrs["max_step"] == 0.01 and ds.attrs["driver"] == "junction"
+    assert ds.attrs["n_steps"] > free.attrs["n_steps"] and free.attrs["max_step"] == np.inf
 
 
 def test_rough_static_scenario_runs_the_hold_driver_with_integrator_options():
     sc = get_scenario("rough-contact/fig6")
     assert sc.resolved_config(quick=True)["integrator"] == {"driver": "hold", "per_decade": 8}
     small = {"model.patch_nx": 16, "model.patch_ny": 16, "model.surface_mx": 16, "model.surface_beta": 2.0,
-             "protocol.meanfield_n": 16}
+             "analysis.meanfield_n": 16, "protocol.normal_force_value": 1e8 * 16 * 16 * 1e-12}
     with pytest.raises(ConfigError, match="log-spaced"):
         sc.execute({**small, "integrator.dt": 1.0}, quick=True)
     with pytest.raises(ConfigError, match="unknown key 'integrator.tol_sliding'"):
@@ -96,16 +98,26 @@ def test_rough_static_scenario_runs_the_hold_driver_with_integrator_options():
     assert ds.sizes["time"] == 1 + 3 * 9 + 1  # t = 0+, then 3 steps per decade from 1e-4 s (1e-4/lam_max) to 1e5 s
 
 
-@pytest.mark.parametrize("name, key", [("beam-network/fig8", "allow_unstable"), ("microjunction/cyclic-load", "driver")])
+def test_a_study_passes_a_shared_integrator_option_to_every_run():
+    """beam-network/fig8 (a study since issue 31) hands [integrator] to each run's driver: an option both
+    drivers take (allow_unstable) reaches all six runs (its hand-written run refused it before)."""
+    sc = get_scenario("beam-network/fig8")
+    cfg = sc.resolved_config({"integrator.allow_unstable": True}, quick=True)
+    points = sc.study(cfg).points()
+    assert len(points) == 6 and all(p.config["integrator"]["allow_unstable"] is True for p in points)
+
+
+@pytest.mark.parametrize("name, key", [("microjunction/cyclic-load", "driver")])
 def test_scenarios_refuse_integrator_keys_their_runs_do_not_use(name, key):
     value = True if key == "allow_unstable" else "ensemble"
-    with pytest.raises(ConfigError, match=f"got {key}|does not read integrator.{key}"):
+    with pytest.raises(ConfigError, match=f"got {key}|does not read integrator.{key}|sets integrator.{key} itself"):
         get_scenario(name).execute({f"integrator.{key}": value, "protocol.duration_s": 0.01} if name.startswith("beam")
                                    else {f"integrator.{key}": value}, quick=True)
 
 
-#: sections the rough-contact scenarios may add to the four: process pool, fig14's mean-field reference
-ROUGH_EXTRA_SECTIONS = {"parallel", "reference"}
+#: sections the rough-contact scenarios may add to the four: process pool, fig14's mean-field reference, the
+#: lists a figure runs over and what its checks need
+ROUGH_EXTRA_SECTIONS = {"parallel", "reference", "sweep", "analysis"}
 
 
 def test_rough_scenarios_use_the_four_sections_and_name_their_driver():
@@ -121,6 +133,17 @@ def test_rough_scenarios_use_the_four_sections_and_name_their_driver():
                 assert cfg["model"]["name"] == "rough_contact"
                 assert cfg["integrator"]["driver"] in ("sliding", "hold"), name
                 assert not {"solver", "tol", "tol_sliding", "max_iter", "backend"} & set(cfg["model"]), name
+            if "protocol" in cfg:  # a protocol of the library, SI (issue 31): a hold or velocity steps
+                # a scenario that sets velocities or distances per run (a derived key) leaves them out
+                steps = cfg["protocol"]["type"] == "velocity_steps"
+                prot = make_protocol({"velocities": [1e-6], "distances": [1e-6], **cfg["protocol"]} if steps
+                                     else cfg["protocol"])
+                assert prot.type_name in ("constant_velocity", "velocity_steps"), name
+                # 100 MPa on the patch (the paper's nominal pressure)
+                area = cfg["model"]["patch_nx"] * cfg["model"]["patch_ny"] * 1e-12
+                assert prot.normal_force_value / area == pytest.approx(100e6, rel=1e-12), (name, quick)
+            else:
+                assert name in ("rough-contact/fig3", "rough-contact/fig8"), name  # direct solves, no time programme
 
 
 def test_fig3_takes_tol_from_integrator_and_refuses_other_keys():

@@ -146,3 +146,60 @@ def test_a_variable_read_early_follows_the_dataset_once_built():
     v = ds.slip
     ds["slip"] = ("time", np.ones(5), {"units": "m"})  # builds and replaces the variable
     assert np.array_equal(v.values, np.ones(5))
+
+
+def test_a_positional_selection_is_read_without_the_dataset():
+    """``float(ds.friction_force[-1])``, ``ds.slip[1:3].values``, ``f"{ds.slip[-1]:.3g}"`` and ``.item()``
+    answer from the driver's array as the DataArray would (issue 32: a first simulate whose result is
+    read that way imports no xarray); anything else about the selection is the DataArray's selection."""
+    from frictionlab.core.result import LazyVariable
+
+    data = {"slip": T * 2e-6, "slip_velocity": np.full(5, 2e-6), "state_theta": T + 1.0}  # DATA as made (a test
+    # above changes its arrays in place)
+    ds = LazyDataset(T, data, units=UNITS, attrs=ATTRS)
+    ref = make_dataset(T, {k: v.copy() for k, v in data.items()}, units=UNITS, attrs=ATTRS)
+    last, part = ds.slip[-1], ds.state_theta[1:4:2]
+    assert type(last) is LazyVariable and type(part) is LazyVariable
+    assert float(last) == float(ref.slip[-1]) == 2e-6 and int(ds.state_theta[-1]) == 2 and bool(ds.slip[0]) is False
+    assert complex(last) == complex(ref.slip[-1]) and last.item() == ref.slip[-1].item()
+    assert f"{last:.3g}" == f"{ref.slip[-1]:.3g}" == "2e-06"
+    assert last.values.shape == () and type(last.values) is np.ndarray  # a 0-d array, as the DataArray's values
+    assert np.array_equal(part.values, ref.state_theta[1:4:2].values) and part.shape == (2,) and len(part) == 2
+    assert np.shares_memory(part.values, data["state_theta"])  # a view, as the DataArray's selection
+    assert ds.slip[np.int64(2)].item() == 1e-6 and last.name == "slip"
+    with pytest.raises(IndexError):
+        ds.slip[5]
+    with pytest.raises(TypeError):
+        len(last)
+    assert object.__getattribute__(ds, "_ds") is None  # nothing above built the Dataset
+    xr.testing.assert_identical(last.to_dataarray(), ref.slip[-1])  # the time coordinate of the selection
+    assert last.attrs["units"] == "m" and float(last.time) == 1.0
+    xr.testing.assert_identical(part * 2, ref.state_theta[1:4:2] * 2)
+    with pytest.raises(NotImplementedError):  # a format spec on an array: the DataArray's refusal
+        f"{part:.3g}"
+    # other keys (labels, boolean masks, a selection of a selection) are the DataArray's
+    xr.testing.assert_identical(ds.slip[[0, 2]], ref.slip[[0, 2]])
+    xr.testing.assert_identical(part[1], ref.state_theta[1:4:2][1])
+
+
+def test_wrapping_arrays_imports_no_dask_array_and_dask_still_works():
+    """``make_dataset`` keeps xarray from importing dask.array to ask whether an array is a dask one
+    (``core/dask_probe.py``); a dask array given later, and ``.chunk()``, are dask as before."""
+    code = ("import sys, numpy as np\nfrom frictionlab.core.result import make_dataset\n"
+            "ds = make_dataset(np.arange(4.0), {'slip': np.arange(4.0)})\n"
+            "assert float(ds.slip.mean()) == 1.5 and ds.sel(time=slice(1, 2)).sizes['time'] == 2\n"
+            "assert 'dask.array' not in sys.modules, 'dask.array imported'\n"
+            "import dask.array as da, xarray as xr\n"
+            "assert type(ds.chunk({'time': 2}).slip.data) is da.Array\n"
+            "d = xr.Dataset({'a': ('x', da.ones(4, chunks=2))})\n"
+            "assert type(d.a.data) is da.Array and float(d.a.sum()) == 4.0\n"
+            "from xarray.namedarray.pycompat import array_type, mod_version\n"
+            "assert array_type('dask') == (da.Array,) and str(mod_version('dask')) == __import__('dask').__version__\n")
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("dask.array")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]

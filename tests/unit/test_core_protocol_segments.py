@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from frictionlab.fit.data import RecordedInput
+from frictionlab.core.errors import ParameterError
 from frictionlab.protocols import (ConstantVelocity, ForceRamp, NormalLoadProgramme, PulsatingThreshold,
-                                   SlideHoldSlide, Sinusoidal, VelocitySteps)
+                                   RampedNormalLoad, SlideHoldSlide, Sinusoidal, VelocitySteps)
 from frictionlab.protocols.base import _PROTOCOLS, SEGMENT_KINDS, Segment
 from frictionlab.protocols.reference import PositionRamp, PositionSinusoid, PositionSteps
 
@@ -52,6 +53,25 @@ def test_normal_load_programme_is_continuous():
     assert p.breakpoints == ()  # kinks, no jumps
 
 
+def test_ramped_normal_load_hold_and_cycles():
+    hold = RampedNormalLoad(preload=0.5, mean=2.0, ramp=0.01, duration_s=3.0, v=1e-6)
+    assert _summary(hold) == [(0.0, 0.01, "load", 1e-6, None), (0.01, 3.0, "slide", 1e-6, 2.0)]
+    np.testing.assert_allclose(hold.normal_force([0.0, 0.005, 0.01, 2.0]), [0.5, 1.25, 2.0, 2.0], rtol=1e-15)
+    cyc = RampedNormalLoad(mean=10.0, amplitude=5.0, period=0.2, ramp=1e-3, duration_s=0.5)
+    segs = cyc.segments()  # one piece per period, the last one shorter
+    assert [s.kind for s in segs] == ["load", "cyclic", "cyclic", "cyclic"]
+    assert [s.t_end for s in segs] == pytest.approx([1e-3, 0.201, 0.401, 0.5])
+    t = np.array([1e-3, 1e-3 + 0.05, 1e-3 + 0.15, 0.4])
+    np.testing.assert_allclose(cyc.normal_force(t), [10.0, 15.0, 5.0, 10.0 + 5.0 * np.sin(2 * np.pi * 1.995)],
+                               rtol=1e-12)
+    assert cyc.features == {"load_change"} and cyc.breakpoints == ()
+    assert RampedNormalLoad(preload=3.0, mean=3.0, duration_s=2.0).features == set()
+    with pytest.raises(ParameterError, match="tension"):
+        RampedNormalLoad(mean=1.0, amplitude=2.0)
+    with pytest.raises(ParameterError, match="ramp"):
+        RampedNormalLoad(ramp=2.0, duration_s=1.0)
+
+
 def test_force_ramp():
     assert _summary(ForceRamp(rate=2.0, duration_s=3.0)) == [(0.0, 3.0, "ramp", 0.0, 1.0)]
     assert ForceRamp(rate=0.0).segments()[0].kind == "hold"
@@ -67,7 +87,8 @@ def test_recorded_input_pieces_and_jump():
 
 ALL = [PositionSinusoid(), PositionSteps(positions=(1.0, 2.0), times=(0.0, 4.0)),
        PositionRamp(t_start=0.5), PositionSinusoid(normal_force_end=3.0), ConstantVelocity(), VelocitySteps(durations=(1.0, 2.0, 3.0)), SlideHoldSlide(), Sinusoidal(),
-       PulsatingThreshold(), NormalLoadProgramme(), ForceRamp(), RecordedInput()]
+       PulsatingThreshold(), NormalLoadProgramme(), ForceRamp(), RecordedInput(), RampedNormalLoad(),
+       RampedNormalLoad(amplitude=0.5, period=0.3)]
 
 
 def test_every_registered_protocol_is_covered():

@@ -19,7 +19,7 @@ HEAVY = ("xarray", "pandas", "numba", "scipy", "matplotlib", "dask", "distribute
 #: packages whose ``__init__`` exports names lazily (``frictionlab.core.lazy``)
 LAZY_PACKAGES = ("frictionlab", "frictionlab.core", "frictionlab.fit", "frictionlab.sweep", "frictionlab.analysis",
                  "frictionlab.laws", "frictionlab.systems", "frictionlab.solve", "frictionlab.protocols",
-                 "frictionlab.export")
+                 "frictionlab.export", "frictionlab.control")
 
 
 def _heavy_after(code: str, heavy: tuple[str, ...] = HEAVY) -> list[str]:
@@ -208,16 +208,16 @@ def test_rough_contact_modules_import_no_numba_until_a_kernel_runs():
     """The operator, solver, preconditioner and labelling modules define their kernels with
     ``core.lazy.lazy_njit``: numba is imported at the first call of one of them."""
     code = ("import frictionlab.contact.rough.physical, frictionlab.contact.rough.precond\n"
-            "from frictionlab.contact.rough import solver\n"
-            "assert 'not loaded' in repr(solver._nb_finish)")
+            "from frictionlab.contact.rough import solver, solver_compiled\n"
+            "assert solver.pk_solve and 'not loaded' in repr(solver_compiled._nb_finish)")
     assert _loaded(_modules_after(code), ("numba", "scipy")) == []
-    code += "\nimport numpy as np\nassert solver._nb_finish(np.ones(4), np.zeros(4), np.ones(4))[0] == -1.0"
+    code += "\nimport numpy as np\nassert solver_compiled._nb_finish(np.ones(4), np.zeros(4), np.ones(4))[0] == -1.0"
     assert _loaded(_modules_after(code), ("numba",)) == ["numba"]
 
 
 def test_the_drivers_of_simulate_need_no_unrelated_model_package():
-    """``simulate`` of a rate-state law imports the modules registering drivers on its classes
-    (``solve.drivers.DRIVER_MODULES``), not every model package."""
+    """``simulate`` of a rate-state law imports the modules declared to register drivers on its classes
+    (``core.registry.declare_drivers``), not every model package."""
     code = ("from frictionlab.laws import RateState\nfrom frictionlab.solve import default_driver\n"
             "from frictionlab.systems import QuasiStaticSlider\n"
             "assert default_driver(RateState(), QuasiStaticSlider(stiffness=1e3)).name == 'quasi_static'")
@@ -271,3 +271,66 @@ def test_the_protocol_registry_is_complete_however_few_modules_were_imported():
             " 'times': [0.0, 1.0]}).type_name == 'position_steps'\n"
             "assert {'velocity_steps', 'recorded', 'pulsating_threshold'} <= set(protocol_names())")
     _modules_after(code)
+
+
+#: what a process's first ``simulate`` of a rate law on the compiled fixed-step loops never needs while it
+#: reads result values (issue 32: 4.5 s for a first LuGre simulate; the servo driver's module imported
+#: xarray and the closed loop at every lookup of the generic drivers, and the Dataset built at once
+#: imported xarray, pandas and dask.array); the servo's package (its driver is declared by
+#: ``control/servo.py``: a run without a servo system never looks it up)
+NOT_FOR_A_FIRST_LAW_RUN = ("xarray", "pandas", "dask", "matplotlib", "scipy.integrate", "scipy.optimize",
+                           "frictionlab.control", "frictionlab.contact",
+                           "frictionlab.scenarios", "frictionlab.fit", "frictionlab.laws.gms", "frictionlab.laws.dahl")
+
+
+def _last_json(code: str) -> object:
+    """The JSON printed on the last line by ``code`` run in a fresh interpreter."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("model", ["fl.laws.LuGre()", "fl.make_model('kloss')"])
+def test_a_first_simulate_read_by_value_loads_only_what_it_needs(model):
+    """``float(ds.friction_force[-1])``, ``ds.slip.values`` and a formatted value of a first ``simulate``
+    (``frictionlab bench startup``) import no xarray, pandas or dask; ``make_model`` imports that model's
+    module only (``core.registry.MODEL_MODULES``). Using the result as a Dataset builds it: xarray, but
+    still no dask.array (``core/dask_probe.py``)."""
+    code = ("import json, sys\nimport frictionlab as fl\n"
+            f"ds = fl.simulate({model}, fl.protocols.ConstantVelocity(v=1e-3, duration_s=0.1), dt=1e-4)\n"
+            "f = float(ds.friction_force[-1])\nassert ds.slip.values.shape == (1001,) and f > 0\n"
+            "assert f'{ds.friction_force[-1]:.6e}' == f'{f:.6e}'\n"
+            "print(json.dumps(sorted(sys.modules)))\n"
+            "import xarray\nassert isinstance(ds, xarray.Dataset) and float(ds.friction_force.isel(time=-1)) == f\n")
+    mods = set(_last_json(code))
+    assert _loaded(mods, NOT_FOR_A_FIRST_LAW_RUN) == []
+    assert {"numpy", "numba", "frictionlab.solve.law_drivers"} <= mods
+    mods = _modules_after(code.replace("print(json.dumps(sorted(sys.modules)))\n", "")
+                          + "assert float(ds.slip.mean()) > 0\n")
+    assert "xarray" in mods and _loaded(mods, ("dask.array", "matplotlib")) == []
+
+
+def test_the_model_modules_table_is_what_discovery_registers():
+    """``core.registry.MODEL_MODULES`` names, for every model, each module that registers it or adds
+    its presets (recorded during a full ``discover()``), and a lookup by name sees the same class and
+    presets as after a full discovery."""
+    code = ("import json, sys\nimport frictionlab.core.registry as R\n"
+            "seen = {}\norig_reg, orig_add = R.register_model, R.add_presets\n"
+            "def reg(cls):\n    seen.setdefault(cls.name, set()).add(cls.__module__)\n    return orig_reg(cls)\n"
+            "def add(name, presets):\n    seen.setdefault(name, set()).add(sys._getframe(1).f_globals['__name__'])\n"
+            "    return orig_add(name, presets)\n"
+            "R.register_model, R.add_presets = reg, add\nR.discover()\n"
+            "print(json.dumps({k: sorted(v) for k, v in seen.items()}))")
+    seen = _last_json(code)
+    from frictionlab.core.registry import MODEL_MODULES
+
+    assert {k: sorted(v) for k, v in MODEL_MODULES.items()} == seen
+    lookups = ("import json\nfrom frictionlab.core.registry import presets_of, get_model_class\n"
+               "out = {n: [get_model_class(n).__module__, sorted(presets_of(n))] for n in %r}\n"
+               "from frictionlab.core import registry\nassert not registry._DISCOVERED\n"
+               "print(json.dumps(out))" % sorted(seen))
+    from frictionlab.core.registry import get_model_class, presets_of
+
+    assert _last_json(lookups) == {
+        n: [get_model_class(n).__module__, sorted(presets_of(n))] for n in seen}

@@ -53,11 +53,69 @@ def test_ensemble_matches_integrate_ensemble():
 
 def test_from_protocol_keeps_the_programme_pieces_and_slopes():
     prot = NormalLoadProgramme(times=(0.0, 1.0, 3.0, 4.0), loads=(0.0, 2.0, 2.0, 1.0))
-    h = ForceHistory.from_protocol(prot, 1.0, normalised=True)
+    h = ForceHistory.from_protocol(prot)
     assert h.edges == (0.0, 1.0, 3.0, 4.0)
     assert [h.rate(0.5, 0), h.rate(2.0, 1), h.rate(3.5, 2)] == [2.0, 0.0, -1.0]
     assert h.max_step == (1.0 / 50, np.inf, 1.0 / 50)
     assert h.force(3.5) == pytest.approx(1.5, rel=1e-15)
+
+
+def test_from_protocol_is_bit_equal_to_piecewise_linear_in_newtons():
+    """The scenarios now give their loads in N: the history the driver builds from them is the
+    one of the former F* knots, bit for bit (values on the ramps as numpy.interp computes them)."""
+    from frictionlab.contact.microjunction.scales import Scales
+
+    m = _model()
+    fc = m.constants["force_c"]
+    knots, loads = [0.0, 1e-3, 1.0, 1.001, 3.0], [m.f0, 20.0, 20.0, 10.0, 10.0]
+    old = ForceHistory.piecewise_linear(knots, loads)
+    new = ForceHistory.from_protocol(NormalLoadProgramme(times=tuple(knots), loads=tuple(f * fc for f in loads)),
+                                     Scales.of(m))
+    t = np.concatenate([np.linspace(0.0, 3.0, 3001), knots, [1e-4, 3.3e-4, 1.0005]])
+    assert [new.force(x) for x in t] == [old.force(x) for x in t]
+    assert [new.rate(x, k) for k, x in enumerate([5e-4, 0.5, 1.0005, 2.0])] == \
+        [old.rate(x, k) for k, x in enumerate([5e-4, 0.5, 1.0005, 2.0])]
+    assert new.max_step == old.max_step and new.edges == old.edges
+
+
+def test_from_protocol_follows_load_cycles():
+    """A cycle of a sinusoidal load has its end values at its midpoint too: it was taken for a
+    constant piece (force and rate held at the mean). Fails on the old code."""
+    from frictionlab.protocols import RampedNormalLoad
+
+    prot = RampedNormalLoad(mean=10.0, amplitude=5.0, period=0.2, ramp=1e-3, duration_s=1.0)
+    h = ForceHistory.from_protocol(prot)
+    w = 2 * np.pi / 0.2
+    for k, t in ((1, 0.051), (2, 0.301), (4, 0.7), (5, 0.9)):
+        assert h.force(t) == pytest.approx(float(prot.normal_force(t)), rel=1e-15)
+        assert h.rate(t, k) == pytest.approx(5.0 * w * np.cos(w * (t - 1e-3)), rel=1e-6, abs=1e-6)
+    assert h.rate(5e-4, 0) == pytest.approx(1e4, rel=1e-12) and h.max_step[1:3] == pytest.approx((0.004, 0.004))
+
+
+def test_save_times_and_initial_state():
+    m = _model()
+    fc = m.constants["force_c"]
+    prot = NormalLoadProgramme(times=(0.0, 1e-3, 2.0), loads=(0.0, 20 * fc, 20 * fc))
+    te = [1e-3, 0.01, 0.1, 1.0, 2.0]
+    ds = fl.simulate(m, prot, save_times=te, rtol=1e-9, atol=1e-12)
+    dense = fl.simulate(m, prot, save_dt=1e-3, rtol=1e-9, atol=1e-12)
+    assert ds.time.values.tolist() == te
+    # the output grid is read from the dense output: the steps, hence the values, are the grid's own
+    np.testing.assert_allclose(ds.approach.values, dense.approach.sel(time=te, method="nearest").values, rtol=1e-8)
+    with pytest.raises(ConfigError, match="not both"):
+        fl.simulate(m, prot, save_times=te, save_dt=0.1)
+    with pytest.raises(ConfigError, match="increase strictly"):
+        fl.simulate(m, prot, save_times=[0.5, 0.1])
+    with pytest.raises(ConfigError, match="save_times"):
+        fl.simulate(m, prot, save_times=[0.5, "x"])
+    # a restart from the state at t = 1 s under the held load continues the same trajectory
+    one = ds.sel(time=1.0)
+    rest = fl.simulate(m, NormalLoadProgramme(times=(0.0, 1.0), loads=(20 * fc, 20 * fc)), save_times=[1.0],
+                       initial_state=[float(one.approach), float(one.contact_area)], rtol=1e-9, atol=1e-12)
+    assert rest.approach.values[-1] == pytest.approx(float(ds.approach[-1]), rel=1e-6)
+    assert rest.approach.values[-1] > float(one.approach) * 1.05
+    with pytest.raises(ConfigError, match="initial_state"):
+        fl.simulate(m, prot, initial_state=[1e-9])
 
 
 def test_protocol_slip_is_exact_on_pieces():
@@ -88,6 +146,19 @@ def test_check_model_every_preset(preset):
     assert r.driver == "junction" and r.relative_change < 1e-6
 
 
+def test_ensemble_driver_meets_the_contracts_result_checks():
+    """check_model runs the default driver ('junction'); the ensemble driver's results pass the same
+    result checks (standard SI names and units, the protocol's load, an area in m^2, provenance) under
+    each of the contract's protocols."""
+    from frictionlab.testing import _standard_variables, contract_protocols
+
+    m = _model()
+    for kind, prot in contract_protocols(m.typical_inputs).items():
+        ds = fl.simulate(m, prot, integrator="ensemble", n_junctions=30, save_dt=0.01)
+        _standard_variables(ds, m, f"ensemble ({kind})", "ensemble", prot)
+        assert ds.contact_area.attrs["units"] == "m^2" and ds.approach.attrs["units"] == "m"
+
+
 @pytest.mark.parametrize("driver", ["junction", "ensemble"])
 def test_simulate_returns_the_si_standard_names_with_starred_extras(driver):
     """Issue 31's call: the standard variables in SI (slip, friction and normal force, the friction
@@ -106,3 +177,12 @@ def test_simulate_returns_the_si_standard_names_with_starred_extras(driver):
     assert starred and all(ds[v].attrs["units"] == "1" for v in starred)
     if driver == "junction":  # the area in m^2 is the normalised area times the critical area
         np.testing.assert_allclose(ds.contact_area.values, ds.area_star.values * m.constants["area_c"], rtol=1e-12)
+    # the approach [m] and the mean pressure [Pa] are standard names too; the model is named as registered
+    assert ds.approach.attrs["units"] == "m" and ds.pressure.attrs["units"] == "Pa"
+    np.testing.assert_allclose(ds.pressure.values, ds.normal_force.values / ds.contact_area.values, rtol=1e-12)
+    np.testing.assert_allclose(ds.pressure_star.values if driver == "junction" else
+                               ds.force_star.values / ds.area_star.values * 2 / 3 * m.constants["cnu"],
+                               ds.pressure.values / m.sigma_y, rtol=1e-12)
+    assert ds.attrs["model"] == "microjunction" and ds.attrs["driver"] == driver
+    assert not [v for v in ds.data_vars if ds[v].attrs["units"] == "1" and not str(v).endswith("_star")
+                and v not in ("friction_coefficient", "on_plastic_area", "n_contacts")]

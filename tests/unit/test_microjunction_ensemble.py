@@ -7,7 +7,7 @@ import pytest
 
 from frictionlab.contact.microjunction import ForceHistory, Microjunction, integrate_junction
 from frictionlab.contact.microjunction.ensemble import (
-    JunctionEnsemble, ensemble_rates, integrate_ensemble, static_friction_after_holds,
+    JunctionEnsemble, ensemble_rates, integrate_ensemble,
 )
 from frictionlab.core.errors import ParameterError
 
@@ -55,20 +55,11 @@ def test_ensemble_rates_shape_and_constraint():
     assert r[0] < 0  # creep: the flat approaches
 
 
-def test_static_friction_after_holds_grows():
-    th, mu, area = static_friction_after_holds(M.replace(c1=1.42e-6), [1.0, 10.0, 100.0], 20.0)
-    assert np.all(np.diff(mu) > 0) and np.all(np.diff(area) > 0)
-    c = M.constants
-    assert mu[0] == pytest.approx(M.shear_strength * c["area_c"] * area[0] / (c["force_c"] * 20.0), rel=1e-12)
-
-
 def test_bad_inputs():
     with pytest.raises(ParameterError, match="n_junctions"):
         JunctionEnsemble(n_junctions=0)
     with pytest.raises(ParameterError, match="sigma_z"):
         JunctionEnsemble(sigma_z=-1e-9)
-    with pytest.raises(ParameterError, match="holds"):
-        static_friction_after_holds(M, [10.0, 1.0], 20.0)
     with pytest.raises(ParameterError, match="t_eval"):
         integrate_ensemble(M, JunctionEnsemble(n_junctions=3), ForceHistory.piecewise_linear([0, 1], [5, 5]),
                            t_eval=[0.5, 0.1])

@@ -153,21 +153,26 @@ def test_sliding_records_snapshots_probes_and_pooled_pdf_in_si():
         fl.simulate(m, prot, probes=[1, 2])
 
 
-def test_hold_records_snapshots_and_to_paper_units_inverts_the_si_conversion():
-    from frictionlab.contact.rough.driver import to_paper_units
+def test_hold_records_snapshots_in_si_converted_by_the_units_module():
+    """The hold driver's result is the kernel's record converted by contact/rough/units.py alone: every
+    variable is the paper-unit value times its scale, with the SI unit and the standard names."""
+    from frictionlab.contact.rough.units import F_STAR as F, L_STAR as L, to_paper, to_si_value
 
     m = _model(surface_mx=16)
     fn = 10 * m.typical_inputs["normal_force"]
     ds = fl.simulate(m, ConstantVelocity(v=0.0, duration_s=10.0, normal_force_value=fn), integrator="hold",
                      per_decade=3, snapshot_times=[0.0, 10.0])
-    ref = run_static(m, rigid_surface(m), fn / F_STAR, t_end=10.0, per_decade=3, snapshot_times=(0.0, 10.0))
-    p = to_paper_units(ds)
-    for v in ("dilatation", "contact_area", "area_fraction", "mean_contact_radius", "friction_coefficient",
-              "normal_force", "force_pdf", "mean_force_per_contact"):
-        np.testing.assert_allclose(p[v].values, ref[v].values, rtol=1e-12, err_msg=v)
-        assert p[v].attrs["units"] == ref[v].attrs["units"], v
-    np.testing.assert_allclose(p.contact_force.values, ref.contact_force.values, rtol=1e-6)
-    assert p.attrs["W"] == pytest.approx(ref.attrs["W"], rel=1e-12)
+    ref = run_static(m, rigid_surface(m), to_paper(fn, "N"), t_end=10.0, per_decade=3, snapshot_times=(0.0, 10.0))
+    for si, paper, unit, scale in (("dilatation", "dilatation", "m", L), ("real_contact_area", "contact_area", "m^2", L**2),
+                                   ("contact_area", "area_fraction", "1", 1.0), ("mean_contact_radius", None, "m", L),
+                                   ("friction_coefficient", None, "1", 1.0), ("force_pdf", None, "1/N", 1 / F),
+                                   ("mean_force_per_contact", None, "N", F), ("contact_force", None, "N", F)):
+        np.testing.assert_allclose(ds[si].values, ref[paper or si].values * scale, rtol=1e-6 if si == "contact_force"
+                                   else 1e-12, err_msg=si)
+        assert ds[si].attrs["units"] == unit, si
+    np.testing.assert_allclose(ds.normal_force.values, -ref.normal_force.values * F, rtol=1e-12)
+    assert to_si_value(1.0, "Pa") == pytest.approx(F / L**2) and to_paper(to_si_value(2.5, "m/s"), "m/s") == 2.5
+    assert "W" not in ds.attrs and ds.attrs["F_star_N"] == F
 
 
 @pytest.mark.parametrize("preset", sorted(presets_of("rough_contact")))

@@ -51,7 +51,7 @@ def test_parallel_section_as_figs_13_and_14():
     for other in ("rough-contact/fig13", "rough-contact/fig14"):
         assert sc.resolved_config()["parallel"] == get_scenario(other).resolved_config()["parallel"] == {"workers": 1}
     assert sc.resolved_config(quick=True)["parallel"] == {"workers": 1}
-    assert "workers" not in sc.resolved_config()["protocol"]
+    assert "protocol" not in sc.resolved_config()  # direct solves: no protocol, its former keys moved
 
 
 def test_former_protocol_workers_is_refused_with_a_pointer(tmp_path):
@@ -63,6 +63,9 @@ def test_former_protocol_workers_is_refused_with_a_pointer(tmp_path):
     with pytest.raises(ConfigError, match=r"protocol\.workers.*parallel\.workers"):
         load_scenario(str(f))
     cfg = sc.resolved_config(quick=True)
-    cfg["protocol"]["workers"] = 2  # an API caller handing run() the old key
+    cfg["protocol"] = {"workers": 2}  # an API caller handing run() the old key
     with pytest.raises(ConfigError, match=r"protocol\.workers.*parallel\.workers"):
         fig8.run(cfg, True)
+    # the other keys of the former [protocol] point to where they went, in SI
+    with pytest.raises(ConfigError, match=r"protocol\.pressures_MPa.*sweep\.pressures \[Pa\]"):
+        sc.resolved_config({"protocol.pressures_MPa": [100.0]})

@@ -13,9 +13,10 @@ from frictionlab.scenarios.rough_contact import fig3, fig8, fig13, fig14
 
 
 def _jump_record(area: list[float], jumps: list[float]) -> xr.Dataset:
-    slip = np.arange(len(area), dtype=float)
-    return xr.Dataset({"contact_area": ("step", np.asarray(area, float)), "slip": ("step", slip),
-                       "jump_slip": ("jump", np.asarray(jumps, float))})
+    """Contact elements per step, one um of slip per step (SI: slip in m)."""
+    slip = np.arange(len(area), dtype=float) * 1e-6
+    return xr.Dataset({"n_contact_elements": ("step", np.asarray(area, float)), "slip": ("step", slip),
+                       "jump_slip": ("jump", np.asarray(jumps, float) * 1e-6)})
 
 
 def test_fig14_continuity_bound_leaves_out_the_post_jump_steps():
@@ -31,12 +32,12 @@ def test_fig14_continuity_bound_leaves_out_the_post_jump_steps():
 
 def test_fig14_reference_paths_are_ten_memory_lengths():
     """At v = 1000 and lambda = 1 the memory is 1000 um; the former 400 um periodic path fed each element
-    its own past (issue 26): the path is now >= 10 memory lengths, 10^4 um."""
+    its own past (issue 26): the path is now >= 10 memory lengths, 10^4 um (SI: metres)."""
     path, memory = fig14.reference_path(fig14.CONFIG)
-    assert memory == pytest.approx(1000.0)
-    assert path >= 10 * memory == pytest.approx(1e4)
-    slow = {**fig14.CONFIG, "protocol": {**fig14.CONFIG["protocol"], "sets": {"x": [0.5, 1.0]}}}
-    assert fig14.reference_path(slow) == pytest.approx((2e4, 2e3))
+    assert memory == pytest.approx(1000e-6)
+    assert path >= 10 * memory * (1 - 1e-12) and path == pytest.approx(1e-2)
+    slow = {**fig14.CONFIG, "sweep": {**fig14.CONFIG["sweep"], "sets": {"x": [0.5, 1.0]}}}
+    assert fig14.reference_path(slow) == pytest.approx((2e-2, 2e-3))
 
 
 def test_fig3_self_term_is_a_deviation_from_loves_value():
@@ -56,14 +57,13 @@ def test_fig3_has_no_check_that_reports_its_input():
 
 
 def _fig3_tiny():
-    cfg = {"model": {"self_coef": 3.8}, "protocol": {"R": 1.0, "delta_min": 0.03, "delta_max": 0.1, "n_delta": 3,
-                                                     "inv_dx": [16, 32], "profiles": ["paraboloid"]},
-           "integrator": {"tol": 1e-8}}
+    cfg = {"model": {"self_coef": 3.8}, "analysis": {"R": 1e-6, "delta_min": 0.03e-6, "delta_max": 0.1e-6, "n_delta": 3},
+           "sweep": {"inv_dx": [16, 32], "profiles": ["paraboloid"]}, "integrator": {"tol": 1e-8}}
     return fig3.run(cfg, True), cfg
 
 
 def test_fig8_caption_check_names_the_points_outside_one_sd():
-    sizes, P = [128, 256], [25.0, 100.0, 400.0]
+    sizes, P = [128, 256], [25e6, 100e6, 400e6]  # Pa
     z = np.random.default_rng(0).standard_normal(15)
     z = (z - z.mean()) / z.std(ddof=1)  # exactly mean 0, standard deviation 1
     means = np.array([[0.50, 0.50, 0.49], [0.50, 0.50, 0.48]])
@@ -83,11 +83,11 @@ def test_fig13_invariance_in_contact_elements_and_the_papers_sets_apart():
     v = [1.0, 10.0, 100.0]
     area = np.array([[1.5, 1.46, 1.45], [2.1, 1.6, 1.46], [1.6, 1.46, 1.45], [8.0, 2.5, 1.6]]) / 100
     radius = np.array([[3.0, 3.1, 3.0], [3.0, 3.2, 3.1], [3.2, 3.1, 3.0], [5.0, 3.5, 3.0]])
-    ds = xr.Dataset({"area_fraction": (("set", "v"), area), "mean_contact_radius": (("set", "v"), radius)},
+    ds = xr.Dataset({"contact_area": (("set", "v"), area), "mean_contact_radius": (("set", "v"), radius)},
                     coords={"set": names, "lam": ("set", [1.0, 1.0, 0.1, 1.0]), "A": ("set", [0.1, 1.0, 0.1, 10.0]),
                             "v": v, "paper_set": ("set", [True, True, True, False])},
                     attrs={"invariance_pairs": 2, "invariance_max_elements": 1.0})
-    cfg = {"protocol": {"sets": [[1.0, 0.1], [1.0, 1.0], [0.1, 0.1]]}}
+    cfg = {"sweep": {"sets": [[1.0, 0.1], [1.0, 1.0], [0.1, 0.1]]}}
     out = {c.claim: c for c in fig13.checks(ds, cfg)}
     inv = next(c for k, c in out.items() if k.startswith("(1, 1) and (0.1, 0.1)"))
     assert inv.status == "fail" and "exact" in inv.expected  # double precision: one element is a difference

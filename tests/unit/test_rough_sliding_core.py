@@ -8,7 +8,7 @@ import pytest
 
 from frictionlab.contact.rough.numerics import SolverOptions
 from frictionlab.contact.rough.model import RoughContact, RoughContactSim, load_from_pressure
-from frictionlab.contact.rough.sliding import (RigidSurface, check_slip_budget, direct_effect, plan_steps,
+from frictionlab.contact.rough.sliding import (RigidSurface, SlidingOptions, check_slip_budget, direct_effect, plan_steps,
                                                required_rigid_length, run_sliding, steady_mean)
 from frictionlab.contact.rough.surface import make_surface
 from frictionlab.core.errors import DataError, ParameterError
@@ -188,11 +188,25 @@ def test_probes_and_snapshots(rigid, W):
     ({"every": 0}, "every"),
     ({"probes": ((40, 0),)}, "probe"),
     ({"W": -1.0}, "normal load"),
+    ({"smax": 0.5}, "no option 'smax'"),
 ])
 def test_bad_sliding_arguments(rigid, W, kw, match):
     args = {"W": W, **kw}
     with pytest.raises(ParameterError, match=match):
         run_sliding(RoughContact(interaction="meanfield"), rigid, ConstantVelocity(v=1 * UM, duration_s=1.0), **args)
+
+
+def test_a_continued_run_keeps_the_state_s_time_and_slip(rigid, W):
+    """``run_sliding(..., sim=sim)`` continues where the state is: the contact state owns its time and
+    slip, the continuation records from there and equals one run of both pieces."""
+    m = RoughContact(interaction="meanfield")
+    opts = SlidingOptions(W=W, s_max=0.5)
+    whole = run_sliding(m, rigid, ConstantVelocity(v=5 * UM, duration_s=2.0), opts)
+    first, sim = run_sliding(m, rigid, ConstantVelocity(v=5 * UM, duration_s=1.0), opts, return_sim=True)
+    assert sim.t == pytest.approx(1.0) and sim.xbar == pytest.approx(5.0)
+    rest = run_sliding(m, rigid, ConstantVelocity(v=5 * UM, duration_s=1.0), opts, sim=sim)
+    np.testing.assert_allclose(rest.slip.values, whole.slip.values[first.sizes["time"] - 1:], rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(rest.contact_area.values, whole.contact_area.values[first.sizes["time"] - 1:])
 
 
 def test_bad_schedules_and_surfaces(rigid, W):

@@ -117,14 +117,14 @@ def test_scenario_precision_control_is_checked_in_the_run():
     cfg = sc.resolved_config({"integrator.sliding_fft_precision": "single", "model.patch_nx": 24,
                               "model.patch_ny": 24}, quick=True)
     assert _sliding.single_sliding(cfg)
-    at = _sliding.precision_control(cfg, _sliding.build_model(cfg, interaction="boussinesq"), 10.0)
+    at = _sliding.precision_control(cfg, _sliding.build_model(cfg, interaction="boussinesq"), 10e-6)
     assert at["precision_control_steps"] == 20  # 10 um at 0.5 um per step
-    assert 0.0 < at["precision_control_dilatation_um"] <= at["precision_control_tol_dilatation_um"]
+    assert 0.0 < at["precision_control_dilatation"] <= at["precision_control_tol_dilatation"]  # m
     (ok,) = _sliding.precision_checks(xr.Dataset(attrs=at))
-    assert ok.passed
-    (bad,) = _sliding.precision_checks(xr.Dataset(attrs={**at, "precision_control_tol_dilatation_um": 1e-12}))
+    assert ok.passed and "v = 10 um/s" in ok.claim
+    (bad,) = _sliding.precision_checks(xr.Dataset(attrs={**at, "precision_control_tol_dilatation": 1e-18}))
     assert not bad.passed
     assert _sliding.precision_checks(xr.Dataset()) == []
     # the mean field (no FFT) runs double under the same [integrator]
-    mf = _sliding.slide(cfg, _sliding.build_model(cfg, interaction="meanfield"), [10.0], [1.0], si=True)
+    mf = _sliding.slide(cfg, _sliding.build_model(cfg, interaction="meanfield"), [10e-6], [1e-6])
     assert mf.attrs["sliding_fft_precision"] == "double"

@@ -8,15 +8,17 @@ import pytest
 import xarray as xr
 
 from frictionlab.contact.rough.model import RoughContact, load_from_pressure
-from frictionlab.contact.rough.sliding import fit_rate_state, rate_state_series, run_sliding
+from frictionlab.contact.rough.sliding import run_sliding
+from frictionlab.fit.rsf_rough import fit_rate_state, rate_state_series
 from frictionlab.contact.rough.surface import make_surface
+from frictionlab.contact.rough.units import sliding_to_si
 from frictionlab.core.errors import DataError
 from frictionlab.protocols import ConstantVelocity, VelocitySteps
 
 
 def _aging_record(mu0=0.5, a=0.01, b=0.03, dc=3.0, vels=(10.0, 1.0, 10.0), seg=20.0):
-    """Closed-form aging-law friction (um, s units) under piecewise-constant v, sampled like
-    a sliding run (0.25 um per step), in the layout returned by run_sliding."""
+    """Closed-form aging-law friction (computed in um, s) under piecewise-constant v, sampled like
+    a sliding run (0.25 um per step), in the SI layout of the ``sliding`` driver."""
     v0 = vels[0]
     theta = dc / v0
     t, s, v_rec, mu = [0.0], [0.0], [v0], [mu0]
@@ -31,11 +33,11 @@ def _aging_record(mu0=0.5, a=0.01, b=0.03, dc=3.0, vels=(10.0, 1.0, 10.0), seg=2
             s.append(s[-1] + v * dt)
             v_rec.append(v)
             mu.append(mu0 + a * math.log(v / v0) + b * math.log(v0 * theta / dc))
-    ds = xr.Dataset({"slip": ("time", s), "slip_velocity": ("time", v_rec), "friction_coefficient": ("time", mu),
-                     "jump_slip": ("jump", jumps), "area_at_jump": ("jump", [a / 2e-4] * len(jumps))},
-                    coords={"time": t})
-    ds.attrs.update({"alpha": 2e-4, "W": 1.0})
-    return ds
+    v_old, v_new = np.array(vels[:-1]) * 1e-6, np.array(vels[1:]) * 1e-6
+    return xr.Dataset({"slip": ("time", np.array(s) * 1e-6), "slip_velocity": ("time", np.array(v_rec) * 1e-6),
+                       "friction_coefficient": ("time", mu), "jump_slip": ("jump", np.array(jumps) * 1e-6),
+                       "v_old": ("jump", v_old), "v_new": ("jump", v_new),
+                       "direct_effect_expected": ("jump", a * np.log(v_new / v_old))}, coords={"time": t})
 
 
 def test_fit_recovers_rate_state_parameters():
@@ -59,8 +61,8 @@ def test_rate_state_series_units_and_crop():
 
 def test_rate_state_series_needs_a_jump():
     W = load_from_pressure(100e6, 16, 16)
-    ds = run_sliding(RoughContact(interaction="meanfield"), make_surface(40, 16, beta_x=3.0), ConstantVelocity(
-        v=1e-5, duration_s=1.0), W=W, s_max=0.5)
+    ds = sliding_to_si(run_sliding(RoughContact(interaction="meanfield"), make_surface(40, 16, beta_x=3.0),
+                                   ConstantVelocity(v=1e-5, duration_s=1.0), W=W, s_max=0.5))
     with pytest.raises(DataError, match="no velocity jump"):
         rate_state_series(ds)
 
@@ -71,8 +73,8 @@ def test_model_jump_record_fits_with_weakening_sign():
     W = load_from_pressure(100e6, 32, 32)
     m = RoughContact(interaction="meanfield", lams=(1.0,), As=(10.0,))
     pr = VelocitySteps(velocities=(1e-5, 1e-6, 1e-5), distances=(25e-6, 25e-6, 25e-6))
-    jump = run_sliding(m, h, pr, W=W, s_max=0.5)
-    ref = run_sliding(m, h, ConstantVelocity(v=1e-5, duration_s=7.5), W=W, s_max=0.5)
+    jump = sliding_to_si(run_sliding(m, h, pr, W=W, s_max=0.5))
+    ref = sliding_to_si(run_sliding(m, h, ConstantVelocity(v=1e-5, duration_s=7.5), W=W, s_max=0.5))
     f = fit_rate_state(jump, reference=ref, n_starts=2, max_nfev=60)
     assert f["a_minus_b"] < 0 and f["fit_percent"] > 50.0
     assert np.isfinite(f["dc_um"]) and f["dc_um"] > 0

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import ndimage
 
-from frictionlab.contact.rough import solver
+from frictionlab.contact.rough import solver_compiled as solver
 from frictionlab.contact.rough.elasticity import BoussinesqFFT, StepOperator
 from frictionlab.contact.rough.model import RoughContact, RoughContactSim, _nb_count_clusters, load_from_pressure
 from frictionlab.contact.rough.precond import nb_precondition

@@ -21,9 +21,14 @@ from _cli_call import call  # noqa: E402
 #: the overrides that exit 0 on the old code and whose value no run read
 IGNORED_BEFORE = [
     ("classic/stribeck-curve", "integrator.dt", 1e-3),
-    ("control/canudas1995-position", "integrator.t_end", 3.0),
-    ("kloss/fig14", "integrator.t_end", 3.0),
 ]
+
+
+def test_integrator_key_once_ignored_now_reaches_every_run():
+    """control/canudas1995-position ignored integrator.t_end (exit 0, unread); as a study every run reads it."""
+    sc = get_scenario("control/canudas1995-position")
+    points = sc.study(sc.resolved_config({"integrator.t_end": 3.0}, quick=True)).validate()
+    assert [p.config["integrator"]["t_end"] for p in points] == [3.0] * 4
 
 
 def _boom(cfg, quick):  # a run that must never start
@@ -108,15 +113,16 @@ def test_mutations_set_read_keys():
 
 def test_scenario_file_key_refused(tmp_path, capsys):
     path = tmp_path / "s.toml"
-    path.write_text('scenario = "kloss/fig14"\n[integrator]\nt_end = 1.0\n')
+    # kloss/fig14 reads its [integrator] whole now (a study): a section it no longer has is refused with its pointer
+    path.write_text('scenario = "kloss/fig14"\n[launch]\nmass = 1.0\n')
     code, out = call(["run", path, "--quick", "--out", tmp_path], capsys)
-    assert code == 2 and "does not read integrator.t_end" in out and str(path) in out, out
+    assert code == 2 and "launch.mass: kloss/fig14 has no launch any more" in out and str(path) in out, out
 
 
 def test_grid_key_refused(tmp_path, capsys):
-    code, out = call(["sweep", "kloss/fig14", "--quick", "--grid", "integrator.t_end=1,2", "--store",
+    code, out = call(["sweep", "kloss/fig14", "--quick", "--grid", "launch.mass=1,2", "--store",
                       tmp_path / "s"], capsys)
-    assert code == 2 and "--grid integrator.t_end: kloss/fig14 does not read integrator.t_end" in out, out
+    assert code == 2 and "--grid launch.mass: kloss/fig14 has no launch any more: " in out and "system.mass" in out, out
     assert not (tmp_path / "s").exists()
 
 
@@ -160,7 +166,7 @@ _SLOW_REASON = "runs every scenario's quick profile once (minutes in all)"
 
 #: declared keys a quick run may leave unread, with the reason (read by the full run only)
 READ_ONLY_SOMETIMES = {
-    "classic/rsf-data-fit": ({"fit.extensions", "fit.ext_starts"},
+    "classic/rsf-data-fit": ({"data.extensions", "data.ext_starts"},
                              "read only for a record whose single-state fit is not noise-limited; "
                              "the quick profile's one record is"),
 }
@@ -202,20 +208,27 @@ def test_model_name_of_a_one_model_family_refused(name):
 
 
 def test_a_declared_table_set_whole_is_accepted():
-    """rough-contact/fig14 declares protocol.sets.red/.blue; its mutations (and a user) set the table whole:
+    """rough-contact/fig14 declares sweep.sets.red/.blue; its mutations (and a user) set the table whole:
     refused before this fix ('does not read protocol.sets'), so two of its mutations could not run."""
     sc = get_scenario("rough-contact/fig14")
-    sets = sc.config["protocol"]["sets"]
-    sc.refuse_derived(["protocol.sets"], "--set")  # no error
-    cfg = sc.resolved_config({"protocol.sets": dict(sets)}, quick=True)
-    assert cfg["protocol"]["sets"] == sets
-    with pytest.raises(ConfigError, match="does not read protocol.setz"):
-        sc.refuse_derived(["protocol.setz"], "--set")
+    sets = sc.config["sweep"]["sets"]
+    sc.refuse_derived(["sweep.sets"], "--set")  # no error
+    cfg = sc.resolved_config({"sweep.sets": dict(sets)}, quick=True)
+    assert cfg["sweep"]["sets"] == sets
+    with pytest.raises(ConfigError, match=r"sweep\.setz.*did you mean .sets."):
+        sc.refuse_derived(["sweep.setz"], "--set")
 
 
 def test_a_misspelt_key_inside_a_table_set_whole_is_refused():
     """Accepting a declared table set whole must not carry a misspelt key inside it along unread."""
     sc = get_scenario("rough-contact/fig14")
-    sets = dict(sc.config["protocol"]["sets"])
-    with pytest.raises(ConfigError, match="protocol.sets.gren"):
-        sc.resolved_config({"protocol.sets": {**sets, "gren": sets["red"]}}, quick=True)
+    sets = dict(sc.config["sweep"]["sets"])
+    with pytest.raises(ConfigError, match="sweep.sets.gren"):
+        sc.resolved_config({"sweep.sets": {**sets, "gren": sets["red"]}}, quick=True)
+
+
+def test_an_unknown_key_of_a_scenario_section_names_where_it_came_from():
+    """A misspelt ``[analysis]`` key of a study scenario names the option it came from (``--grid``, a file);
+    the bare "unknown key" message left the user guessing which input held it."""
+    with pytest.raises(ConfigError, match=r"^--grid analysis.t_end: unknown key 'analysis.t_end'; known: v_stop"):
+        get_scenario("kloss/fig14").refuse_derived(["analysis.t_end"], "--grid")

@@ -11,12 +11,15 @@
 * :func:`to_control` -- a law as a python-control ``nlsys`` (:mod:`frictionlab.control.nlsys`).
 """
 
-from . import driver as _driver  # noqa: F401  (registers the 'servo' driver)
-from .compensation import feedthrough
-from .nlsys import to_control
-from .passivity import check_lugre_observer, lugre_observer_condition
-from .run import run_servo
-from .servo import COMPENSATIONS, ServoSystem
+from ..core.lazy import lazy_exports
+from . import driver as _driver  # noqa: F401  (registers the 'servo' system and driver; imports no xarray or numba)
 
 __all__ = ["ServoSystem", "run_servo", "COMPENSATIONS", "feedthrough", "check_lugre_observer",
            "lugre_observer_condition", "to_control"]
+
+# the closed loop, its kernels and xarray are imported when a name is first used: a lookup of the
+# generic drivers (this package declares its driver, ``control/servo.py``) stays cheap
+__getattr__, __dir__ = lazy_exports(__name__, {
+    "ServoSystem": ".servo", "COMPENSATIONS": ".servo", "run_servo": ".run", "feedthrough": ".compensation",
+    "check_lugre_observer": ".passivity", "lugre_observer_condition": ".passivity", "to_control": ".nlsys",
+})

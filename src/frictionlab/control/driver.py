@@ -11,22 +11,26 @@ period (default every sample); ``t_end`` [s] stops before the end of the referen
 
 from __future__ import annotations
 
-from typing import Any
-
-import xarray as xr
+from typing import TYPE_CHECKING, Any
 
 from ..core.base import AbstractLaw
 from ..solve.drivers import register_driver
-from .run import run_servo
 from .servo import ServoSystem
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 __all__: list[str] = []
 
 
-def _drive_servo(law: AbstractLaw, protocol: Any, system: ServoSystem, *, dt: float | None, t_end: float | None,
-                 save_dt: float | None) -> xr.Dataset:
-    """Driver ``"servo"``: :func:`~frictionlab.control.run.run_servo` (compiled closed loop)."""
-    return run_servo(law, system, protocol, dt=dt, t_end=t_end, save_dt=save_dt)
+def _drive_servo(run: Any) -> xr.Dataset:
+    """Driver ``"servo"``: :func:`~frictionlab.control.run.run_servo` (compiled closed loop).
+
+    The loop module (numba, xarray) is imported here: registering the driver, which every lookup of the
+    generic law drivers does, loads neither."""
+    from .run import run_servo
+
+    return run_servo(run.model, run.system, run.protocol, dt=run.dt, t_end=run.t_end, save_dt=run.save_dt)
 
 
 register_driver(AbstractLaw, "servo", _drive_servo, systems=(ServoSystem,),

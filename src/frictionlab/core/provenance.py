@@ -42,6 +42,8 @@ LONG_NAMES: dict[str, str] = {
     "spring_force": "spring force",
     "contact_area": "real contact area",
     "real_contact_area": "real contact area",
+    "approach": "approach of the bodies from first touch (interference)",
+    "pressure": "mean contact pressure (normal force / contact area)",
     "dilatation": "dilatation (normal separation change)",
     "applied_force": "applied tangential force",
     "state_theta": "rate-and-state state variable theta",

@@ -7,6 +7,7 @@ Lookups of unknown names raise :class:`ConfigError` with "did you mean" suggesti
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -14,7 +15,7 @@ from typing import Any, TypeVar
 from .errors import ConfigError, suggest
 
 __all__ = ["Preset", "register_model", "add_presets", "get_model_class", "make_model",
-           "model_names", "presets_of", "discover"]
+           "model_names", "presets_of", "discover", "declare_drivers", "driver_modules"]
 
 T = TypeVar("T", bound=type)
 
@@ -60,7 +61,70 @@ def add_presets(model_name: str, presets: dict[str, Preset]) -> None:
     _PRESETS.setdefault(model_name, {}).update(own)
 
 
+#: class -> modules that register drivers on it, declared by the package that defines them
+_DRIVER_MODULES: dict[type, list[str]] = {}
+
+
+def declare_drivers(owner: type, module: str) -> None:
+    """Declare that importing ``module`` registers drivers on the class ``owner``.
+
+    A model family calls it next to its model class (``declare_drivers(RoughContact, ".driver")``):
+    importing the model declares where its drivers live, and the driver lookup
+    (:func:`frictionlab.solve.drivers.driver_for`) imports that module when it first needs a driver of
+    the class, so neither the model's import nor any other family's run pays for it. A relative
+    ``module`` is resolved against the package of ``owner``'s module; a package may declare drivers on a
+    class of another (the servo driver on every rate law).
+    """
+    if module.startswith("."):
+        module = importlib.util.resolve_name(module, owner.__module__.rpartition(".")[0])
+    mods = _DRIVER_MODULES.setdefault(owner, [])
+    if module not in mods:
+        mods.append(module)
+
+
+def driver_modules(owner: type) -> tuple[str, ...]:
+    """The modules declared (:func:`declare_drivers`) to register drivers on ``owner`` itself."""
+    return tuple(_DRIVER_MODULES.get(owner, ()))
+
+
 _DISCOVERED = False
+
+#: The modules that register each model and add its presets. A lookup by name (:func:`get_model_class`,
+#: :func:`make_model`, :func:`presets_of`) imports these instead of every model package (a first
+#: ``make_model("kloss")`` imported the rough-contact, beam-network and microjunction packages too); a
+#: name not listed falls back to :func:`discover`. A new ``register_model`` or ``add_presets`` call adds
+#: its module here (``tests/unit/test_imports_lazy.py`` checks the table against a full discovery).
+MODEL_MODULES: dict[str, tuple[str, ...]] = {
+    "beam_network": ("frictionlab.contact.beam_network.params",),
+    "coulomb": ("frictionlab.laws.coulomb",),
+    "dahl": ("frictionlab.laws.dahl",),
+    "gms": ("frictionlab.laws.gms",),
+    "kloss": ("frictionlab.laws.kloss",),
+    "kloss_dynamic": ("frictionlab.laws.kloss",),
+    "lugre": ("frictionlab.laws.lugre",),
+    "microjunction": ("frictionlab.contact.microjunction.junction", "frictionlab.contact.microjunction.presets"),
+    "rate_state": ("frictionlab.laws.rate_state",),
+    "rate_state2": ("frictionlab.laws.rate_state2",),
+    "rough_contact": ("frictionlab.contact.rough.model",),
+    "stribeck": ("frictionlab.laws.stribeck",),
+    "subloading": ("frictionlab.laws.subloading",),
+    "subloading_rate": ("frictionlab.laws.subloading",),
+}
+
+_LOOKED_UP: set[str] = set()
+
+
+def _import_model(name: str) -> None:
+    """Import the modules registering model ``name`` (:data:`MODEL_MODULES`); all of them
+    (:func:`discover`) when it is not listed or they do not register it."""
+    if _DISCOVERED or name in _LOOKED_UP:
+        return
+    for module in MODEL_MODULES.get(name, ()):
+        importlib.import_module(module)
+    if name in _MODELS and name in MODEL_MODULES:
+        _LOOKED_UP.add(name)
+    else:
+        discover()
 
 
 def discover() -> None:
@@ -85,9 +149,9 @@ def model_names() -> list[str]:
 
 
 def get_model_class(name: str) -> type:
-    discover()
     if not isinstance(name, str):
         raise ConfigError(f"model name must be a string like 'lugre', got {type(name).__name__} {name!r}"[:200])
+    _import_model(name)
     if name not in _MODELS:
         raise ConfigError(f"unknown model {name!r}{suggest(name, _MODELS)}; known: {', '.join(sorted(_MODELS))}")
     return _MODELS[name]

@@ -13,8 +13,8 @@ from .errors import DataError
 if TYPE_CHECKING:
     import xarray as xr
 
-__all__ = ["STANDARD_UNITS", "CSV_MAX_ROWS", "make_dataset", "LazyDataset", "LazyVariable", "add_attrs", "write_netcdf",
-           "write_csv", "csv_note", "read_netcdf"]
+__all__ = ["STANDARD_UNITS", "CSV_MAX_ROWS", "make_dataset", "LazyDataset", "LazyVariable", "add_attrs", "default_attrs",
+           "variable_names", "write_netcdf", "write_csv", "csv_note", "read_netcdf"]
 
 #: standard variable names and their units
 STANDARD_UNITS: dict[str, str] = {
@@ -29,6 +29,8 @@ STANDARD_UNITS: dict[str, str] = {
     "driver_position": "m",
     "spring_force": "N",
     "contact_area": "m^2",
+    "approach": "m",
+    "pressure": "Pa",
     "dilatation": "m",
     "applied_force": "N",
 }
@@ -49,7 +51,10 @@ def make_dataset(
     """
     import xarray as xr
 
+    from .dask_probe import defer_dask_probe
     from .provenance import CF_STANDARD_NAMES, long_name
+
+    defer_dask_probe()  # wrapping numpy arrays imports no dask.array (about 0.3 s)
 
     units = dict(units or {})
     ds = xr.Dataset(coords={"time": ("time", np.asarray(time, dtype=float),
@@ -179,33 +184,49 @@ def _real(x: Any) -> Any:
 
 class LazyVariable:
     """A variable of a :class:`LazyDataset` read before the Dataset is built (``ds.friction_coefficient``,
-    ``ds["slip"]``, ``ds.time``).
+    ``ds["slip"]``, ``ds.time``), or a positional selection of one (``ds.friction_force[-1]``,
+    ``ds.slip[10:20]``).
 
-    ``.values``, ``.data``, ``.to_numpy()``, ``numpy.asarray(...)``, ``.shape``, ``.dtype``, ``.size``,
+    ``.values``, ``.data``, ``.to_numpy()``, ``.item()``, ``numpy.asarray(...)``, ``float``/``int``/``complex``/
+    ``bool``, a format with a spec (``f"{ds.friction_force[-1]:.3f}"``), ``.shape``, ``.dtype``, ``.size``,
     ``.ndim``, ``.name`` and ``len`` are answered from the driver's array without building the Dataset (a
-    fresh process that reads one result column imports no xarray); everything else (``.attrs``,
-    ``.sel``, arithmetic, indexing, numpy ufuncs, ``repr``, ``isinstance(v, xarray.DataArray)``, pickling)
-    is the :class:`xarray.DataArray` ``ds.to_dataset()[name]``, built then, as if it had been returned.
+    fresh process that reads one result column or value imports no xarray), with the DataArray's
+    semantics (an integer index selects a 0-d array, a slice a view); everything else (``.attrs``,
+    ``.sel``, arithmetic, any other indexing, numpy ufuncs, ``repr``, ``isinstance(v, xarray.DataArray)``,
+    pickling) is the :class:`xarray.DataArray` ``ds.to_dataset()[name][key]``, built then, as if it had
+    been returned.
     """
 
-    __slots__ = ("_owner", "_name", "_values")
+    __slots__ = ("_owner", "_name", "_values", "_key")
     __hash__ = None  # type: ignore[assignment]  # as a DataArray: unhashable
     __array_priority__ = 60  # above numpy's, so that ndarray op variable defers to the variable
 
-    def __init__(self, owner: LazyDataset, name: str, values: np.ndarray) -> None:
+    def __init__(self, owner: LazyDataset, name: str, values: np.ndarray, key: Any = None) -> None:
         object.__setattr__(self, "_owner", owner)
         object.__setattr__(self, "_name", name)
         object.__setattr__(self, "_values", values)
+        object.__setattr__(self, "_key", key)
 
     def to_dataarray(self) -> Any:
         """The :class:`xarray.DataArray` this stands for (builds the Dataset)."""
-        return object.__getattribute__(self, "_owner").to_dataset()[object.__getattribute__(self, "_name")]
+        da = object.__getattribute__(self, "_owner").to_dataset()[object.__getattribute__(self, "_name")]
+        key = object.__getattribute__(self, "_key")
+        return da if key is None else da[key]
 
     def _array(self) -> np.ndarray:
         owner = object.__getattribute__(self, "_owner")
         if object.__getattribute__(owner, "_ds") is not None:  # built since: the Dataset's variable, as it is now
             return self.to_dataarray().values
-        return np.asarray(object.__getattribute__(self, "_values"), dtype=float)
+        return _select(np.asarray(object.__getattribute__(self, "_values"), dtype=float),
+                       object.__getattribute__(self, "_key"))
+
+    def __getitem__(self, key: Any) -> Any:
+        if object.__getattribute__(self, "_key") is None and _positional(key):
+            values = object.__getattribute__(self, "_values")
+            _select(np.asarray(values), key)  # an index out of range raises here, as the DataArray's would
+            return LazyVariable(object.__getattribute__(self, "_owner"), object.__getattribute__(self, "_name"),
+                                values, key)
+        return self.to_dataarray()[_real(key)]
 
     @property
     def values(self) -> np.ndarray:
@@ -217,6 +238,9 @@ class LazyVariable:
 
     def to_numpy(self) -> np.ndarray:
         return self._array()
+
+    def item(self, *args: Any) -> Any:
+        return self._array().item(*args)
 
     @property
     def name(self) -> str:
@@ -238,8 +262,11 @@ class LazyVariable:
     def ndim(self) -> int:
         return self._array().ndim
 
-    def __len__(self) -> int:
-        return len(self._array())
+    def __format__(self, format_spec: str) -> str:
+        a = self._array()
+        if format_spec and a.shape == ():
+            return a.__format__(format_spec)
+        return self.to_dataarray().__format__(format_spec)  # its repr, or its error for a spec on an array
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         a = self._array()
@@ -271,6 +298,22 @@ class LazyVariable:
         return _same, (self.to_dataarray(),)
 
 
+def _positional(key: Any) -> bool:
+    """An integer or a slice of integers: the selections answered without the Dataset (as ``da[key]``,
+    positional along the one dimension ``time``)."""
+    def integer(x: Any) -> bool:
+        return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+    if isinstance(key, slice):
+        return all(p is None or integer(p) for p in (key.start, key.stop, key.step))
+    return integer(key)
+
+
+def _select(a: np.ndarray, key: Any) -> np.ndarray:
+    """``a[key]`` as the DataArray gives its values: a 0-d array (not a numpy scalar) for an integer."""
+    return a if key is None else a[key, ...]
+
+
 def _forward(op: str) -> Any:
     def method(self: LazyVariable, *args: Any, **kwargs: Any) -> Any:
         return getattr(self.to_dataarray(), op)(*(_real(a) for a in args), **kwargs)
@@ -279,8 +322,20 @@ def _forward(op: str) -> Any:
     return method
 
 
-# the DataArray's special methods (looked up on the type, so __getattr__ does not see them)
-for _op in ("getitem setitem delitem iter contains bool float int complex index round repr str format "
+def _on_array(convert: Any) -> Any:
+    def method(self: LazyVariable) -> Any:
+        return convert(self._array())  # as the DataArray's: the conversion of its values
+
+    method.__name__ = f"__{convert.__name__}__"
+    return method
+
+
+# answered from the driver's array (len, float(ds.friction_force[-1]), ...): no Dataset built
+for _convert in (len, float, int, complex, bool):
+    setattr(LazyVariable, f"__{_convert.__name__}__", _on_array(_convert))
+
+# the DataArray's other special methods (looked up on the type, so __getattr__ does not see them)
+for _op in ("setitem delitem iter contains index round repr str "
             "eq ne lt le gt ge add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mod rmod pow rpow "
             "matmul rmatmul and rand or ror xor rxor lshift rlshift rshift rrshift neg pos abs invert "
             "iadd isub imul itruediv ifloordiv imod ipow iand ior ixor copy deepcopy").split():
@@ -294,6 +349,23 @@ def add_attrs(ds: Any, attrs: Mapping[str, Any]) -> Any:
     else:
         ds.attrs.update(attrs)
     return ds
+
+
+def default_attrs(ds: Any, attrs: Mapping[str, Any]) -> Any:
+    """Add those of ``attrs`` (NetCDF-safe, :func:`sanitize_attrs`) that ``ds`` lacks; a
+    :class:`LazyDataset` stays unbuilt. Returns ``ds``."""
+    if type(ds) is LazyDataset and object.__getattribute__(ds, "_ds") is None:
+        have = object.__getattribute__(ds, "_parts")[3]
+    else:
+        have = ds.attrs
+    return add_attrs(ds, sanitize_attrs({k: v for k, v in attrs.items() if k not in have}))
+
+
+def variable_names(ds: Any) -> set[str]:
+    """Names of a result's data variables (a :class:`LazyDataset` stays unbuilt)."""
+    if type(ds) is LazyDataset and object.__getattribute__(ds, "_ds") is None:
+        return set(object.__getattribute__(ds, "_parts")[1])
+    return {str(k) for k in ds.data_vars}
 
 
 def sanitize_attrs(attrs: Mapping[str, Any]) -> dict[str, Any]:

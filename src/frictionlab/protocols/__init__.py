@@ -10,14 +10,14 @@ from ..core.lazy import lazy_exports
 __all__ = [
     "AbstractProtocol", "make_protocol", "protocol_names", "register_protocol",
     "ConstantVelocity", "VelocitySteps", "SlideHoldSlide", "Sinusoidal", "PulsatingThreshold",
-    "NormalLoadProgramme", "ForceRamp", "RecordedInput", "PositionSinusoid", "PositionSteps", "PositionRamp",
+    "NormalLoadProgramme", "RampedNormalLoad", "ForceRamp", "RecordedInput", "PositionSinusoid", "PositionSteps", "PositionRamp",
 ]
 
 __getattr__, __dir__ = lazy_exports(__name__, {
     **{n: ".base" for n in ("AbstractProtocol", "make_protocol", "protocol_names", "register_protocol")},
     **{n: ".velocity" for n in ("ConstantVelocity", "VelocitySteps", "SlideHoldSlide")},
     **{n: ".cyclic" for n in ("Sinusoidal", "PulsatingThreshold")},
-    **{n: ".load" for n in ("NormalLoadProgramme", "ForceRamp")},
+    **{n: ".load" for n in ("NormalLoadProgramme", "RampedNormalLoad", "ForceRamp")},
     "RecordedInput": ".recorded",
     **{n: ".reference" for n in ("PositionSinusoid", "PositionSteps", "PositionRamp")},
 })

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -11,7 +12,7 @@ from numpy.typing import ArrayLike, NDArray
 from ..core.params import param
 from .base import AbstractProtocol, Segment, register_protocol, segment_kind
 
-__all__ = ["NormalLoadProgramme", "ForceRamp"]
+__all__ = ["NormalLoadProgramme", "RampedNormalLoad", "ForceRamp"]
 
 
 @register_protocol
@@ -52,6 +53,77 @@ class NormalLoadProgramme(AbstractProtocol):
 
     def normal_force(self, t: ArrayLike) -> NDArray[np.float64]:
         return np.interp(np.asarray(t, dtype=float), self.times, self.loads)
+
+
+@register_protocol
+@dataclass(frozen=True)
+class RampedNormalLoad(AbstractProtocol):
+    """Normal load ramped from ``preload`` to ``mean``, then held there or cycled about it.
+
+    :math:`F_n(t) = F_0 + (\\bar F - F_0)\\,t/t_r` for :math:`t < t_r` (the ramp), then
+    :math:`\\bar F + \\hat F\\sin(2\\pi (t - t_r)/T)` until ``duration_s``: a load, a creep hold
+    (``amplitude = 0``) or load cycles after a preload, at constant slip velocity ``v``.
+
+    Parameters
+    ----------
+    mean : float
+        Load at the end of the ramp, the mean of the cycles [N].
+    amplitude : float
+        Amplitude of the cycles [N]; 0: the load is held at ``mean``.
+    period : float
+        Period of the cycles [s].
+    ramp : float
+        Length of the loading ramp [s].
+    preload : float
+        Load at t = 0 [N].
+    duration_s : float
+        Length of the programme, ramp included [s] (the :attr:`duration` property).
+    v : float
+        Constant slip velocity [m/s].
+    """
+
+    mean: float = param(1.0, units="N", lo=0.0)
+    amplitude: float = param(0.0, units="N", lo=0.0)
+    period: float = param(1.0, units="s", lo=0.0, lo_open=True)
+    ramp: float = param(1e-3, units="s", lo=0.0, lo_open=True)
+    preload: float = param(0.0, units="N", lo=0.0)
+    duration_s: float = param(1.0, units="s", lo=0.0, lo_open=True)
+    v: float = param(0.0, units="m/s")
+    type_name: ClassVar[str] = "ramped_normal_load"
+
+    def _check(self) -> None:
+        if self.amplitude > self.mean:
+            self._fail("amplitude", f"= {self.amplitude:g} N exceeds mean = {self.mean:g} N: the load would turn "
+                                    "negative (tension)")
+        if self.ramp >= self.duration_s:
+            self._fail("ramp", f"= {self.ramp:g} s must end before duration_s = {self.duration_s:g} s")
+
+    @property
+    def duration(self) -> float:
+        return self.duration_s
+
+    def segments(self) -> tuple[Segment, ...]:
+        """The ramp (``load``), then a ``hold``/``slide`` at ``mean`` or one ``cyclic`` piece per period
+        (the last one possibly shorter), so a driver's step control sees the period."""
+        v = float(self.v)
+        same = self.preload == self.mean
+        out = [Segment(0.0, self.ramp, segment_kind(v, self.mean if same else None), v, self.mean if same else None)]
+        if self.amplitude == 0.0:
+            return (*out, Segment(self.ramp, self.duration_s, segment_kind(v, self.mean), v, self.mean))
+        n = max(1, math.ceil((self.duration_s - self.ramp) / self.period - 1e-9))
+        ends = [self.ramp + k * self.period for k in range(1, n)] + [self.duration_s]
+        for a, b in zip([self.ramp, *ends[:-1]], ends):
+            out.append(Segment(a, b, "cyclic", v, None))
+        return tuple(out)
+
+    def velocity(self, t: ArrayLike) -> NDArray[np.float64]:
+        return np.full_like(np.asarray(t, dtype=float), self.v)
+
+    def normal_force(self, t: ArrayLike) -> NDArray[np.float64]:
+        t = np.asarray(t, dtype=float)
+        up = self.preload + (self.mean - self.preload) * t / self.ramp
+        cyc = self.mean + self.amplitude * np.sin(2.0 * math.pi * (t - self.ramp) / self.period)
+        return np.where(t < self.ramp, up, cyc)
 
 
 @register_protocol

@@ -322,14 +322,14 @@ class Scenario:
             declared = self.declared_keys() if declared is None else declared
             if key in declared or any(k.startswith(key + ".") for k in declared):
                 continue  # a declared key, or a declared table set whole (``protocol.sets = {...}``)
-            self._refuse_unknown(key, section)
+            self._refuse_unknown(key, section, how)
             same = sorted(k for k in declared if k.split(".", 1)[0] == section and k not in self.derived)
             known = (f"its [{section}] keys: {', '.join(same)}" if same else
                      f"its sections: {', '.join(sorted({k.split('.', 1)[0] for k in declared}))}")
             raise ConfigError(f"{how} {key}: {self.name} does not read {key}{suggest(key, same or declared)}; "
                               f"{known}")
 
-    def _refuse_unknown(self, key: str, section: str) -> None:
+    def _refuse_unknown(self, key: str, section: str, how: str) -> None:
         """The error :func:`~frictionlab.solve.config.apply_overrides` gives ``key`` where it says
         more than "not read": a section that is gone or unknown, a value that is not a table, a key
         of a scenario section unknown there (a generic section's "unknown key" lists the library's
@@ -340,6 +340,8 @@ class Scenario:
             apply_overrides(self.config, {key: None})
         except ConfigError as exc:
             if not (section in SECTIONS and str(exc).startswith("unknown key")) and "it is a table" not in str(exc):
+                if str(exc).startswith("unknown key"):  # say which input held it (--set, --grid, a file)
+                    raise ConfigError(f"{how} {key}: {exc}") from None
                 raise
 
     def execute(self, overrides: dict[str, Any] | None = None, quick: bool = False) -> tuple[xr.Dataset, dict[str, Any]]:

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..core.base import AbstractLaw, AbstractModel, AbstractSteppedModel
 from ..core.errors import ConfigError, IntegrationError, ParameterError, suggest
-from ..core.result import make_dataset
+from ..core.result import LazyDataset
 from ..protocols.base import AbstractProtocol
 from ..systems.base import AbstractSystem
 from .drivers import check_options, default_driver, driver_for, run_attrs
@@ -78,22 +78,23 @@ def simulate(
     -------
     xarray.Dataset with ``time`` and the standard variables (``slip``, ``slip_velocity``,
     ``normal_force``, ``friction_force``, ``friction_coefficient``, ... ) plus the model
-    state variables, each with ``units``; parameters in ``attrs``. A driver that needs no
-    xarray to run (rate-and-state ``quasi_static``) returns it as a
-    :class:`~frictionlab.core.result.LazyDataset`, which builds it at first use and acts as it
-    (``isinstance(ds, xarray.Dataset)`` holds; ``ds.to_dataset()`` is the Dataset itself).
+    state variables, each with ``units``; parameters in ``attrs``. The generic law drivers and
+    rate-and-state ``quasi_static`` return it as a :class:`~frictionlab.core.result.LazyDataset`,
+    which builds it at first use and acts as it (``isinstance(ds, xarray.Dataset)`` holds;
+    ``ds.to_dataset()`` is the Dataset itself); reading a column (``ds.friction_force.values``,
+    ``float(ds.friction_force[-1])``) imports no xarray.
     """
     drv, system, opts = prepare(model, protocol, system, integrator, dt, t_end, save_dt, options)
     model.cite()
-    ds = drv.func(model, protocol, system, dt=None if dt is None else float(dt),
-                  t_end=None if t_end is None else float(t_end),
-                  save_dt=None if save_dt is None else float(save_dt), **opts)
+    ds = drv.run(model, protocol, system, dt=None if dt is None else float(dt),
+                 t_end=None if t_end is None else float(t_end),
+                 save_dt=None if save_dt is None else float(save_dt), options=opts)
     return stamp(ds, model, protocol, system, drv.name, {"dt": dt, "t_end": t_end, "save_dt": save_dt, **opts})
 
 
 def prepare(model: Any, protocol: Any, system: Any, integrator: str | None, dt: float | None, t_end: float | None,
             save_dt: float | None, options: dict[str, Any]) -> tuple[Any, Any, dict[str, Any]]:
-    """What :func:`simulate` checks and resolves before it calls the driver: ``(driver, system, options
+    """What :func:`simulate` checks and resolves before it runs the driver: ``(driver, system, options
     with the driver's defaults)``; an execution strategy that runs many calls at once
     (:mod:`frictionlab.contact.beam_network.batch`) checks each of them the same way."""
     if not isinstance(protocol, AbstractProtocol):
@@ -332,4 +333,5 @@ def _to_dataset(model, protocol, system, times, Y, F, U, integrator, dt) -> xr.D
         for name in ("friction_force", "normal_force", "applied_force", "spring_force"):
             if name in data:
                 units[name] = model.force_units
-    return make_dataset(times, data, units=units, attrs=run_attrs(model, protocol, system, integrator, dt=dt))
+    # built into the Dataset at first use: a process that reads result columns imports no xarray
+    return LazyDataset(times, data, units=units, attrs=run_attrs(model, protocol, system, integrator, dt=dt))

@@ -82,32 +82,36 @@ def _run_group(points: list[Any], func: Callable[[Any], Any]) -> list[Any]:
         return [func(p) for p in points]
     from ...core.errors import IntegrationError
     from ...solve.config import build
+    from ...solve.contract import finish, start
     from ...solve.simulate import prepare, stamp
     from .driver import drive_mlbnm_cases
     from .mlbnm import iub_arrays
 
     built = []
-    for p in points:
+    for p in points:  # each checked and resolved as simulate does it
         model, protocol, system, integ = build(p.config)
         integ = dict(integ)
         name = integ.pop("driver")
         common = {k: integ.pop(k, None) for k in ("dt", "t_end", "save_dt")}
         drv, system, opts = prepare(model, protocol, system, name, common["dt"], common["t_end"], common["save_dt"],
                                     integ)
-        built.append((model, protocol, system, drv.name, {**common, **opts}))
-    models = [b[0] for b in built]
-    settings = built[0][4]
+        run = start(drv, model, protocol, system, **{k: None if v is None else float(v) for k, v in common.items()})
+        built.append((run, drv, {**common, **opts}))
+    models = [b[0].model for b in built]
+    settings = built[0][2]
     single = bool(settings["single"])
     if (len({tuple(getattr(m, k) for k in _SHARED) for m in models}) != 1
             or len({iub_arrays(m, single)["m"].size for m in models}) != 1):
         return [func(p) for p in points]  # the loop cannot hold them together
-    run_opts = {k: v for k, v in settings.items() if k not in _BATCH_OPTIONS}
+    run_opts = {k: v for k, v in settings.items() if k not in (*_BATCH_OPTIONS, "dt", "t_end", "save_dt")}
     t0 = time.perf_counter()
     for m in models:
         m.cite()
     try:
-        dss = drive_mlbnm_cases(models, [b[1] for b in built], **run_opts)
+        dss = drive_mlbnm_cases([b[0] for b in built], **run_opts)
     except IntegrationError:
         return [func(p) for p in points]  # the failing point's own run raises, naming the point
+    out = [stamp(finish(ds, run, drv), run.model, run.protocol, run.system, drv.name, st)
+           for ds, (run, drv, st) in zip(dss, built)]
     share = (time.perf_counter() - t0) / len(points)
-    return [(stamp(ds, b[0], b[1], b[2], b[3], b[4]), share) for ds, b in zip(dss, built)]
+    return [(ds, share) for ds in out]

@@ -10,12 +10,14 @@ from .creep import CREEP_COEFFICIENTS, creep_coefficients, creep_delta_rate, pre
 from .junction import ForceHistory, JunctionSolution, Microjunction, integrate_junction, junction_rates
 from .ensemble import EnsembleSolution, JunctionEnsemble, integrate_ensemble
 from .presets import PRESETS
+from .scales import Scales
 
 __all__ = [
     "DELTA_KINK", "area_jg", "contact_radius_ratio", "darea_jg", "dforce_jg", "force_jg", "hardness_ratio",
     "hardness_ratio_at", "jg_exponent", "normalisation", "CREEP_COEFFICIENTS", "creep_coefficients",
     "creep_delta_rate", "pressure_rate", "ForceHistory", "JunctionSolution", "Microjunction",
     "integrate_junction", "junction_rates", "EnsembleSolution", "JunctionEnsemble", "integrate_ensemble", "PRESETS",
+    "Scales",
 ]
 
 from . import driver  # noqa: E402,F401  (registers the drivers of frictionlab.simulate)

@@ -74,7 +74,7 @@ from .jackson_green import (
 )
 from .junction import SLIDING_BAND, ForceHistory, Microjunction
 
-__all__ = ["JunctionEnsemble", "EnsembleSolution", "integrate_ensemble", "ensemble_rates", "static_friction_after_holds"]
+__all__ = ["JunctionEnsemble", "EnsembleSolution", "integrate_ensemble", "ensemble_rates"]
 
 
 @final
@@ -447,20 +447,21 @@ class EnsembleSolution:
     final_area: NDArray[np.float64]
     heights: NDArray[np.float64]
     n_steps: int
+    applied_force: NDArray[np.float64] | None = None
 
     def to_dataset(self, model: Microjunction, ensemble: JunctionEnsemble) -> xr.Dataset:
+        """Labelled Dataset: the SI totals, ``approach`` of the highest summit and ``n_contacts``, the
+        normalised totals as ``*_star`` extras (:meth:`.scales.Scales.ensemble_variables`)."""
+        from .scales import Scales
+
         c = model.constants
-        area = self.total_area * c["area_c"]
-        force = self.total_force * c["force_c"]
-        data = {
-            "area_star_total": self.total_area, "force_star_total": self.total_force,
-            "separation_star": self.separation, "n_contacts": self.n_contacts,
-            "contact_area": area, "normal_force": force, "friction_force": model.shear_strength * area,
-            "friction_coefficient": model.shear_strength * area / force,
-        }
-        units = {"area_star_total": "1", "force_star_total": "1", "separation_star": "1", "n_contacts": "1"}
+        applied = self.total_force if self.applied_force is None else self.applied_force
+        data, units = Scales.of(model).ensemble_variables(self.separation, float(self.heights[0]), self.total_area,
+                                                          applied, self.total_force)
+        data["n_contacts"] = self.n_contacts
+        units["n_contacts"] = "1"
         return make_dataset(self.time, data, units=units,
-                            attrs={**model.attrs(), **ensemble.attrs(), "model": "microjunction-ensemble",
+                            attrs={**model.attrs(), **ensemble.attrs(), "model": model.name,
                                    "n_steps": self.n_steps, "force_c": c["force_c"], "area_c": c["area_c"]})
 
 
@@ -584,55 +585,5 @@ def integrate_ensemble(
     areas = np.where(contact, area_jg(np.clip(delta, 0, None), c["b"]) + s, 0.0)
     return EnsembleSolution(time=time, separation=d, total_area=areas.sum(axis=0),
                             total_force=np.where(contact, forces, 0.0).sum(axis=0), n_contacts=contact.sum(axis=0),
-                            final_force=forces[:, -1], final_area=areas[:, -1], heights=z, n_steps=n_steps)
-
-
-def static_friction_after_holds(
-    model: Microjunction,
-    holds: ArrayLike,
-    force_star: float,
-    *,
-    ensemble: JunctionEnsemble | None = None,
-    rtol: float | None = None,
-    atol: float | None = None,
-) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-    r"""Static friction coefficient after each hold of a slide-hold-slide programme.
-
-    Assumes that sliding renews the junctions (each hold starts from freshly, plastically
-    loaded contacts, loaded faster than they creep) and that the peak friction on re-sliding is
-    the Bowden--Tabor junction strength :math:`\tau A(t_h)`, so that
-
-    .. math:: \mu_s(t_h) = \frac{\tau A_c\sum_iA^*_i(t_h)}{F_cF^*} = \frac{3\tau}{2C_\nu\sigma_Y}\frac{A^*(t_h)}{F^*}.
-
-    Parameters
-    ----------
-    model : Microjunction
-    holds : array_like
-        Hold times [s], strictly increasing and > 0.
-    force_star : float
-        Normal load :math:`F^*` [1] (total over the ensemble when ``ensemble`` is given).
-    ensemble : JunctionEnsemble, optional
-        Use the GW ensemble instead of a single junction.
-
-    Returns
-    -------
-    holds [s], mu_s [1], area_star [1]
-    """
-    th = np.asarray(holds, dtype=float)
-    if th.ndim != 1 or th.size == 0 or np.any(th <= 0) or np.any(np.diff(th) <= 0):
-        raise ParameterError(f"holds = {list(th)} must be positive and strictly increasing [s]")
-    if not force_star > 0:
-        raise ParameterError(f"force_star = {force_star!r} must be > 0")
-    h = ForceHistory.piecewise_linear([0.0, float(th[-1])], [force_star, force_star])
-    if ensemble is None:
-        from .junction import integrate_junction
-
-        d0, a0 = model.on_curve_state(force_star)
-        sol = integrate_junction(model, h, t_eval=th, initial=(d0, a0), rtol=rtol or 1e-9, atol=atol or 1e-12)
-        area = sol.area
-    else:
-        sol = integrate_ensemble(model, ensemble, h, t_eval=th, rtol=rtol or 1e-4, atol=atol or 1e-8)
-        area = sol.total_area
-    c = model.constants
-    mu = model.shear_strength * c["area_c"] * area / (c["force_c"] * force_star)
-    return th, mu, area
+                            final_force=forces[:, -1], final_area=areas[:, -1], heights=z, n_steps=n_steps,
+                            applied_force=np.array([force_at(float(x)) for x in time]))

@@ -74,7 +74,7 @@ from scipy.optimize import brentq
 from ...core.base import AbstractModel, ContractCase
 from ...core.errors import IntegrationError, ParameterError
 from ...core.params import option, param
-from ...core.registry import register_model
+from ...core.registry import register_model, declare_drivers
 from ...core.result import make_dataset
 from .creep import _creep_delta_rate
 from .jackson_green import (
@@ -206,7 +206,9 @@ class Microjunction(AbstractModel):
 
     def friction_force(self, area_star: ArrayLike) -> NDArray[np.float64]:
         """Bowden--Tabor friction :math:`\\tau A` [N] of normalised area ``area_star``."""
-        return self.shear_strength * self.constants["area_c"] * np.asarray(area_star, dtype=float)
+        from .scales import Scales
+
+        return Scales.of(self).friction_force(area_star)
 
 
 # --- kernel -----------------------------------------------------------------------------------
@@ -358,36 +360,57 @@ class ForceHistory:
                    max_step=(ramp / steps_per_period, period / steps_per_period))
 
     @classmethod
-    def from_protocol(cls, protocol: Any, force_c: float, *, normalised: bool = False,
-                      steps_per_ramp: float = 50.0) -> "ForceHistory":
-        """The ``normal_force(t)`` channel of a protocol as F* (divided by ``force_c`` [N] unless ``normalised``).
+    def from_protocol(cls, protocol: Any, scales: Any = None, *, steps_per_ramp: float = 50.0) -> "ForceHistory":
+        """The ``normal_force(t)`` channel of a protocol as F* (through ``scales.force_star``, the
+        :class:`~.scales.Scales` of the model; ``None``: the protocol's loads are F* already).
 
         One history segment per protocol piece (:meth:`~frictionlab.protocols.base.AbstractProtocol.segments`),
         so load jumps and kinks stay breakpoints: a piece of constant normal force has rate 0;
         a piece where it varies linearly (as in
-        :class:`~frictionlab.protocols.NormalLoadProgramme`) its exact slope and ``max_step =
-        length / steps_per_ramp`` (as :meth:`piecewise_linear`); any other variation is
-        differentiated numerically within the piece.
+        :class:`~frictionlab.protocols.NormalLoadProgramme`) its exact slope, the straight line
+        between its end values (as :meth:`piecewise_linear`) and ``max_step = length /
+        steps_per_ramp``; any other variation (e.g. a cycle of
+        :class:`~frictionlab.protocols.RampedNormalLoad`) is the protocol's channel, differentiated
+        numerically within the piece, with the same ``max_step``.
         """
-        scale = 1.0 if normalised else 1.0 / force_c
+        star = (lambda f: f) if scales is None else scales.force_star  # noqa: E731
         segs = protocol.segments()
         edges = [float(segs[0].t_start)] + [float(sg.t_end) for sg in segs]
 
-        def fn(t: float) -> float:
-            return float(protocol.normal_force(np.array([t]))[0]) * scale
+        def channel(t: float) -> float:
+            return float(star(protocol.normal_force(np.array([t]))[0]))
 
+        starts: list[float] = []  # F* at the start of each linear or constant piece (NaN: varies otherwise)
         slopes: list[float | None] = []
         max_step: list[float] = []
         for sg in segs:
             a, b = float(sg.t_start), float(sg.t_end)
             if sg.normal_force is not None:
+                starts.append(float(star(float(sg.normal_force))))
                 slopes.append(0.0)
                 max_step.append(math.inf)
                 continue
-            fa, fm, fb = (float(x) * scale for x in protocol.normal_force(np.array([a, 0.5 * (a + b), b])))
-            linear = abs(fm - 0.5 * (fa + fb)) <= 1e-12 * max(abs(fa), abs(fb), 1e-300)
+            # linear when the channel lies on the chord at interior points (several: a full period of a
+            # sine has its end values at the midpoint too)
+            x = np.linspace(0.0, 1.0, 9)
+            f = np.asarray(star(protocol.normal_force(a + (b - a) * x)), dtype=float)
+            fa, fb = float(f[0]), float(f[-1])
+            linear = bool(np.all(np.abs(f - (fa + (fb - fa) * x)) <= 1e-12 * max(abs(fa), abs(fb), 1e-300)))
+            starts.append(fa if linear else math.nan)
             slopes.append((fb - fa) / (b - a) if linear else None)
             max_step.append((b - a) / steps_per_ramp)
+        end = channel(edges[-1])
+        edge_arr = np.asarray(edges)
+
+        def fn(t: float) -> float:
+            k = int(np.searchsorted(edge_arr, t, side="right")) - 1
+            if k >= len(slopes):
+                return end
+            s = slopes[k] if k >= 0 else None
+            if s is None:
+                return channel(t)
+            # the arithmetic of numpy.interp on the piece's end values (bit-equal to piecewise_linear)
+            return starts[k] if t == edges[k] or s == 0.0 else s * (t - edges[k]) + starts[k]
 
         def rate(t: float, k: int) -> float:
             k = min(max(k, 0), len(slopes) - 1)
@@ -397,7 +420,7 @@ class ForceHistory:
             a, b = edges[k], edges[k + 1]
             h = 1e-7 * (b - a)
             lo, hi = max(t - h, a), min(t + h, b)
-            return (fn(hi) - fn(lo)) / (hi - lo)
+            return (channel(hi) - channel(lo)) / (hi - lo)
 
         return cls(edges=tuple(edges), force=fn, rate=rate, max_step=tuple(max_step))
 
@@ -420,20 +443,16 @@ class JunctionSolution:
     history: str
 
     def to_dataset(self, model: Microjunction) -> xr.Dataset:
-        """Labelled Dataset: normalised and physical variables (ARCHITECTURE section 5)."""
+        """Labelled Dataset: the SI variables and the normalised ones as ``*_star`` extras
+        (:meth:`.scales.Scales.junction_variables`), plus ``on_plastic_area`` [1]."""
+        from .scales import Scales
+
+        sc = Scales.of(model)
         c = model.constants
         pstar = 2.0 / 3.0 * c["cnu"] * self.force / self.area
-        data = {
-            "delta_star": self.delta, "area_star": self.area, "delta_max_star": self.delta_max,
-            "force_star": self.force, "pressure_star": pstar, "on_plastic_area": self.plastic,
-            "normal_force": self.force * c["force_c"], "contact_area": self.area * c["area_c"],
-            "interference": self.delta * c["delta_c"], "mean_pressure": pstar * model.sigma_y,
-            "friction_force": model.friction_force(self.area),
-            "friction_coefficient": model.shear_strength * self.area * c["area_c"] / (self.force * c["force_c"]),
-        }
-        units = {k: "1" for k in ("delta_star", "area_star", "delta_max_star", "force_star", "pressure_star",
-                                  "on_plastic_area")}
-        units.update(interference="m", mean_pressure="Pa")
+        data, units = sc.junction_variables(self.delta, self.area, self.delta_max, self.force, pstar)
+        data["on_plastic_area"] = self.plastic
+        units["on_plastic_area"] = "1"
         attrs = {**model.attrs(), "model": model.name, "delta_c": c["delta_c"], "area_c": c["area_c"],
                  "force_c": c["force_c"], "cnu": c["cnu"], "jg_b": c["b"], "n_steps": self.n_steps,
                  "n_rhs": self.n_rhs, "mode": self.mode, "history": self.history}
@@ -664,3 +683,5 @@ def integrate_junction(
     return JunctionSolution(time=time, delta=yy[0], area=yy[1], delta_max=dm, force=force, plastic=pl,
                             n_steps=n_steps, n_rhs=n_rhs, n_events=n_events, mode=mode, history=history_method)
 
+# the drivers of simulate, imported at the first lookup of one
+declare_drivers(Microjunction, ".driver")

@@ -6,7 +6,10 @@ Modules::
     elasticity    Boussinesq interaction as an exact zero-padded FFT convolution; mean field.
     constitutive  Multi-rate viscoelastic recursions; viscoplastic power-law creep.
     solver        Polonsky-Keer constrained CG (load / displacement control), exact mean-field solve,
-                  the paper's Algorithm 1.
+                  the paper's Algorithm 1: the entry points, over
+    solver_compiled  the compiled PK iteration (numba kernels, cluster preconditioner, warm starts),
+    solver_array  the array-backend PK iteration, displacement control, Algorithm 1,
+    solver_common the solve result, the mean-field solve, acceptance checks.
     model         ``RoughContact`` parameters, ``RoughContactSim`` stepping, ``run_static`` ageing driver.
     backend       numpy / CuPy / PyTorch array backends.
     self_affine   Self-affine (Persson PSD) surfaces in physical units; rms height/slope, radial PSD.
@@ -29,5 +32,5 @@ _EXPORTS = {
 __all__ = list(_EXPORTS)
 
 # Names are imported on first use (a contact solve needs neither xarray nor the drivers); the drivers
-# of ``simulate`` register when ``drivers_for`` imports ``.driver`` (``solve.drivers._DRIVER_MODULES``).
+# of ``simulate`` register when the driver lookup imports ``.driver`` (declared in ``model.py``).
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -34,7 +34,8 @@ Results are in SI with the standard names: ``time`` [s], ``slip`` [m], ``slip_ve
 ``friction_coefficient`` [1], ``contact_area`` (the fraction of the patch in contact, units
 "1"), ``real_contact_area`` [m^2], ``dilatation`` [m], and the driver's diagnostics converted
 from the paper's units (:math:`L^* = 1` µm, :math:`T^* = 1` s, :math:`F^* = 0.2513` N,
-eq. 6) by their ``units``.
+eq. 6) by their ``units``. The protocol's SI values enter the kernel, and its records leave it,
+through :mod:`~frictionlab.contact.rough.units`, the one module that converts.
 """
 
 from __future__ import annotations
@@ -47,13 +48,15 @@ import numpy as np
 import xarray as xr
 
 from ...core.errors import ConfigError
+from ...solve.contract import Run
 from ...solve.drivers import OptionSpec, register_driver
-from .model import F_STAR, RoughContact, run_static
+from .model import RoughContact, run_static
 from .numerics import SolverOptions
-from .sliding import L_STAR, V_STAR, run_sliding
+from .sliding import SlidingOptions, run_sliding
 from .surface import make_surface
+from .units import hold_to_si, sliding_to_si, to_paper
 
-__all__ = ["rigid_surface", "to_si", "to_paper_units", "step_controls"]
+__all__ = ["rigid_surface", "step_controls"]
 
 #: solver options of both drivers, with their defaults (:class:`SolverOptions`)
 _NUMERICS = SolverOptions().attrs()
@@ -87,74 +90,8 @@ def _numerics(model: RoughContact, options: dict[str, Any]) -> SolverOptions:
     return num
 
 
-def _refuse_t_end(name: str, protocol: Any, t_end: float | None) -> None:
-    if t_end is not None and abs(t_end - float(protocol.duration)) > 1e-12 * max(1.0, t_end):
-        raise ConfigError(f"driver {name!r} of rough_contact runs the whole protocol ({float(protocol.duration):g} s); "
-                          f"t_end = {t_end:g} s is not supported (shorten the protocol instead)")
-
-
-# --------------------------------------------------------------------------- SI conversion
-def _si_unit(unit: str) -> tuple[float, str, str]:
-    """Factor, SI unit and a remark for a unit string of the legacy (paper-unit) results."""
-    if unit == "um":
-        return L_STAR, "m", ""
-    if unit == "um^2":
-        return L_STAR**2, "m^2", ""
-    if unit == "um/s":
-        return V_STAR, "m/s", ""
-    if unit == "1/F*":
-        return 1.0 / F_STAR, "1/N", ""
-    if unit.startswith("F*"):
-        rest = unit[2:].strip()
-        return F_STAR, "N", "" if rest.startswith("(0.2513") else rest.strip("()")
-    return 1.0, unit, ""
-
-
-def to_si(ds: xr.Dataset, *, rename: dict[str, str] | None = None, drop: tuple[str, ...] = ()) -> xr.Dataset:
-    """Convert every variable and coordinate of a paper-unit result to SI by its ``units``.
-
-    ``rename`` maps old names to new ones (after conversion); ``drop`` removes variables.
-    """
-    out = ds.drop_vars([v for v in drop if v in ds])
-    for name in list(out.variables):
-        var = out[name]
-        unit = var.attrs.get("units")
-        if unit is None:
-            continue
-        fac, si, remark = _si_unit(str(unit))
-        if fac == 1.0 and si == unit:
-            continue
-        attrs = {**var.attrs, "units": si}
-        if remark:
-            attrs["description"] = remark
-        new = xr.Variable(var.dims, np.asarray(var.values, dtype=float) * fac, attrs)
-        if name in out.coords:
-            out = out.assign_coords({name: new})
-        else:
-            out[name] = new
-    return out.rename(rename or {})
-
-
-def _attrs(ds: xr.Dataset, driver: str, protocol: Any, extra: dict[str, Any]) -> None:
-    ds.attrs.update({"driver": driver, "protocol": protocol.type_name, "system": "prescribed_slip",
-                     "L_star_m": L_STAR, "T_star_s": 1.0, "F_star_N": F_STAR,
-                     "units_note": "SI; the paper's units are L* = 1 um, T* = 1 s, F* = 0.2513 N (eq. 6)", **extra})
-    ds.attrs.pop("W", None)
-
-
-def _pick_rows(times: np.ndarray, save_dt: float | None) -> np.ndarray:
-    """Rows at the first step at or after each multiple of ``save_dt``, plus the last one."""
-    if save_dt is None:
-        return np.arange(times.size)
-    if not (save_dt > 0 and math.isfinite(save_dt)):
-        raise ConfigError(f"save_dt = {save_dt!r} s must be a positive finite time")
-    T = float(times[-1])
-    targets = np.arange(0.0, T + 0.5 * save_dt, save_dt)
-    idx = np.searchsorted(times, targets - 1e-9 * save_dt, side="left")
-    idx = np.unique(np.clip(idx, 0, times.size - 1))
-    if idx[-1] != times.size - 1:
-        idx = np.append(idx, times.size - 1)
-    return idx
+def _attrs(ds: xr.Dataset, extra: dict[str, Any]) -> None:
+    ds.attrs.update(extra)
 
 
 # --------------------------------------------------------------------------- sliding
@@ -187,7 +124,7 @@ def step_controls(protocol: Any, dx: float, s_max: float, hold_dt: float, dt: fl
             raise ConfigError(f"dt = {dt!r} s must be a positive finite time")
         speeds = _speeds(protocol)
         if speeds:
-            s_step = min(s_step, min(speeds) / V_STAR * dt)
+            s_step = min(s_step, to_paper(min(speeds), "m/s") * dt)
         h_step = min(h_step, float(dt))
     return s_step, h_step
 
@@ -200,8 +137,7 @@ def _checked_probes(model: RoughContact, probes: Any) -> tuple[tuple[int, int], 
     return out
 
 
-def _drive_sliding(model: RoughContact, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
-                   save_dt: float | None, s_max: float = 0.25, hold_dt: float = 0.25, shift: str = "cubic",
+def _drive_sliding(run: Run, *, s_max: float = 0.25, hold_dt: float = 0.25, shift: str = "cubic",
                    vp_max_dup: float = 0.02, snapshot_times: Any = (), probes: Any = (),
                    pdf_after_slip: float | None = None, **numerics: Any) -> xr.Dataset:
     """Driver ``"sliding"`` (default): :func:`~frictionlab.contact.rough.sliding.run_sliding`.
@@ -218,7 +154,7 @@ def _drive_sliding(model: RoughContact, protocol: Any, system: Any, *, dt: float
     the module docstring; the solver options are those of
     :class:`~frictionlab.contact.rough.numerics.SolverOptions`.
     """
-    _refuse_t_end("sliding", protocol, t_end)
+    model, protocol, dt = run.model, run.protocol, run.dt
     for sg in protocol.segments():
         if sg.kind == "ramp" and sg.velocity is not None:
             raise ConfigError(f"rough_contact slides at a prescribed velocity; protocol {protocol.type_name!r} "
@@ -234,27 +170,19 @@ def _drive_sliding(model: RoughContact, protocol: Any, system: Any, *, dt: float
     m = model
     s_step, h_step = step_controls(protocol, m.dx, s_max, hold_dt, dt)
     h = rigid_surface(m)
-    ds = run_sliding(m, h, protocol, nx=m.patch_nx, ny=m.patch_ny, W=None, s_max=s_step, hold_dt=h_step,
-                     shift=shift, allow_wrap=m.surface_wrap, vp_max_dup=vp_max_dup, sigma=m.surface_sigma,
-                     snapshot_times=tuple(float(t) for t in snapshot_times), probes=_checked_probes(m, probes),
-                     pdf_after_slip=None if pdf_after_slip is None else float(pdf_after_slip) / L_STAR, numerics=num)
-    rows = _pick_rows(ds.time.values, save_dt)
-    ds = ds.isel(time=rows)
-    W = -ds.normal_force.values  # F*, compressive > 0
-    ds["normal_force"] = ("time", W, {"units": "F* (0.2513 N)"})
-    out = to_si(ds, rename={"shear_force": "friction_force", "contact_area": "real_contact_area",
-                            "area_fraction": "contact_area"})
-    out["friction_force"].attrs["description"] = "shear strength (tau_s + alpha ln|v|) A, eqs. 13-15 (magnitude)"
-    out["contact_area"].attrs["description"] = "fraction of the patch in contact"
-    _attrs(out, "sliding", protocol, {"s_max": s_step / m.dx, "hold_dt": h_step, "shift": shift,
-                                      **({} if dt is None else {"dt": float(dt)})})
-    out.attrs["integrator"] = "sliding"
+    opts = SlidingOptions(nx=m.patch_nx, ny=m.patch_ny, s_max=s_step, hold_dt=h_step, shift=shift,
+                          allow_wrap=m.surface_wrap, vp_max_dup=vp_max_dup, sigma=m.surface_sigma,
+                          snapshot_times=tuple(float(t) for t in snapshot_times), probes=_checked_probes(m, probes),
+                          pdf_after_slip=None if pdf_after_slip is None else to_paper(float(pdf_after_slip), "m"),
+                          numerics=num)
+    ds = run_sliding(m, h, protocol, opts)
+    out = sliding_to_si(ds)
+    _attrs(out, {"s_max": s_step / m.dx, "hold_dt": h_step, "shift": shift, **({} if dt is None else {"dt": float(dt)})})
     return out
 
 
 # --------------------------------------------------------------------------- hold
-def _drive_hold(model: RoughContact, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
-                save_dt: float | None, t_first: float | None = None, per_decade: int = 40,
+def _drive_hold(run: Run, *, t_first: float | None = None, per_decade: int = 40,
                 vp_max_dup: float = 0.02, snapshot_times: Any = (), **numerics: Any) -> xr.Dataset:
     r"""Driver ``"hold"``: :func:`~frictionlab.contact.rough.model.run_static` (ageing, paper §4).
 
@@ -265,9 +193,9 @@ def _drive_hold(model: RoughContact, protocol: Any, system: Any, *, dt: float | 
     maps and force PDFs at the first step at or after each time (0 = the loaded state).
     The rigid surface under the patch is the first ``patch_nx`` rows of the model's surface.
     """
-    if dt is not None or save_dt is not None:
-        raise ConfigError("driver 'hold' of rough_contact steps log-spaced in time; set t_first / per_decade "
-                          "instead of dt / save_dt")
+    model, protocol, dt, t_end = run.model, run.protocol, run.dt, run.t_end
+    if dt is not None:
+        raise ConfigError(f"driver 'hold' of rough_contact: dt is not supported ({_LOG_STEPS})")
     segs = protocol.segments()
     fns = {sg.normal_force for sg in segs}
     if any(sg.velocity != 0.0 for sg in segs) or len(fns) != 1 or None in fns:
@@ -277,73 +205,27 @@ def _drive_hold(model: RoughContact, protocol: Any, system: Any, *, dt: float | 
     if not per_decade >= 1:
         raise ConfigError(f"option 'per_decade' of driver 'hold' must be >= 1, got {per_decade!r}")
     fn = float(segs[0].normal_force)
-    T = float(protocol.duration if t_end is None else t_end)
-    if T > float(protocol.duration) * (1 + 1e-12):
-        raise ConfigError(f"t_end = {T:g} s is beyond the protocol duration {float(protocol.duration):g} s")
+    T = t_end
     num = _numerics(model, numerics)
     m = model
     h = rigid_surface(m)[: m.patch_nx]
-    ds = run_static(m, h, fn / F_STAR, t_end=T, t_first=t_first, per_decade=int(per_decade), vp_max_dup=vp_max_dup,
+    ds = run_static(m, h, to_paper(fn, "N"), t_end=T, t_first=t_first, per_decade=int(per_decade), vp_max_dup=vp_max_dup,
                     sigma=m.surface_sigma, snapshot_times=tuple(float(t) for t in snapshot_times), numerics=num)
-    W = -ds.normal_force.values
-    ds["normal_force"] = ("time", W, {"units": "F* (0.2513 N)"})
-    ds["friction_force"] = ("time", ds.friction_coefficient.values * W, {"units": "F* (0.2513 N)"})
-    out = to_si(ds, rename={"contact_area": "real_contact_area", "area_fraction": "contact_area"})
-    n = out.sizes["time"]
-    out["slip"] = ("time", np.zeros(n), {"units": "m"})
-    out["slip_velocity"] = ("time", np.zeros(n), {"units": "m/s"})
-    out["friction_force"].attrs["description"] = "static shear strength tau_s A, eqs. 13-15"
-    out["contact_area"].attrs["description"] = "fraction of the patch in contact"
-    _attrs(out, "hold", protocol, {"per_decade": int(per_decade)})
-    out.attrs["integrator"] = "hold"
-    return out
-
-
-# --------------------------------------------------------------------------- paper units
-_PAPER = {"m": (1.0 / L_STAR, "um"), "m^2": (1.0 / L_STAR**2, "um^2"), "m/s": (1.0 / V_STAR, "um/s"),
-          "N": (1.0 / F_STAR, "F* (0.2513 N)"), "1/N": (F_STAR, "1/F*")}
-
-
-def to_paper_units(ds: xr.Dataset) -> xr.Dataset:
-    """A driver's SI result in the paper's units and names (:func:`run_sliding` / :func:`run_static` layout).
-
-    The inverse of the drivers' conversion, for analyses written in the paper's units
-    (:math:`L^* = 1` µm, :math:`T^* = 1` s, :math:`F^*`, eq. 6): lengths in um, areas in um^2,
-    velocities in um/s, forces in F*; ``contact_area`` (fraction) becomes ``area_fraction``,
-    ``real_contact_area`` becomes ``contact_area`` [um^2], ``friction_force`` becomes
-    ``shear_force``, ``normal_force`` takes the paper's sign (:math:`\bar F_N = -W < 0`) and
-    ``attrs["W"]`` is the load at the end of the run [F*] (of the last run, for results
-    concatenated over a dimension). Every variable keeps its ``units``.
-    """
-    out = ds.copy()
-    for name in list(out.variables):
-        var = out[name]
-        unit = var.attrs.get("units")
-        if unit not in _PAPER:
-            continue
-        fac, new_unit = _PAPER[unit]
-        new = xr.Variable(var.dims, np.asarray(var.values, dtype=float) * fac, {**var.attrs, "units": new_unit})
-        if name in out.coords:
-            out = out.assign_coords({name: new})
-        else:
-            out[name] = new
-    W = np.asarray(out["normal_force"].values, dtype=float)
-    out["normal_force"] = (out["normal_force"].dims, -W, out["normal_force"].attrs)
-    out = out.rename({k: v for k, v in (("contact_area", "area_fraction"),) if k in out})
-    out = out.rename({k: v for k, v in (("real_contact_area", "contact_area"), ("friction_force", "shear_force"))
-                      if k in out})
-    out.attrs["W"] = float(np.ravel(W)[-1])
-    out.attrs["units_note"] = "paper units: L* = 1 um, T* = 1 s, F* = 0.2513 N (eq. 6)"
+    out = hold_to_si(ds)
+    _attrs(out, {"per_decade": int(per_decade)})
     return out
 
 
 _SHARED = {"vp_max_dup": 0.02, "snapshot_times": _SNAPSHOTS, **_NUMERICS}
-register_driver(RoughContact, "sliding", _drive_sliding, default=True,
+#: what the contract does for both drivers (solve/contract.py): sliding runs the whole protocol and
+#: returns every step (the contract keeps those at each save_dt); hold steps log-spaced up to t_end
+_LOG_STEPS = "it steps log-spaced in time; set t_first / per_decade"
+register_driver(RoughContact, "sliding", _drive_sliding, default=True, t_end="whole", saving="rows",
                 options={"s_max": 0.25, "hold_dt": 0.25, "shift": "cubic", "probes": _PROBES,
                          "pdf_after_slip": None, **_SHARED},
                 description="patch sliding over the rigid surface under the protocol's velocity and load (paper §5)")
 #: a hold never slides: its solves use ``tol`` and ``fft_precision`` only, so ``tol_sliding`` and
 #: ``sliding_fft_precision`` are not options of ``hold``
-register_driver(RoughContact, "hold", _drive_hold,
+register_driver(RoughContact, "hold", _drive_hold, t_end="within", refuse_save_dt=_LOG_STEPS,
                 options={"t_first": None, "per_decade": 40, **{k: v for k, v in _SHARED.items() if k not in ("tol_sliding", "sliding_fft_precision")}},
                 description="static hold at constant normal load, log-spaced steps (ageing, paper §4)")

@@ -44,20 +44,17 @@ import xarray as xr
 from ...core.base import AbstractModel, ContractCase
 from ...core.errors import ConfigError, IntegrationError, ParameterError
 from ...core.params import option, param
-from ...core.registry import Preset, add_presets, register_model
+from ...core.registry import Preset, add_presets, register_model, declare_drivers
 from .clusters import label_clusters
 from .constitutive import Viscoelastic, Viscoplastic
 from .elasticity import BoussinesqFFT, MeanField, StepOperator
 from .numerics import SOLVER_OPTION_NAMES, SolverOptions
 from .solver import SolveResult, alg1_solve, extrapolated_start, meanfield_solve, pk_solve
+from .units import F_STAR, STRESS_STAR, to_paper
 
 __all__ = ["RoughContact", "VISCOPLASTIC_ONLY", "RoughContactSim", "run_static", "load_from_pressure", "contact_clusters",
            "force_pdf", "F_STAR", "STRESS_STAR", "TAU_S_BAR"]
 
-#: force scale F* = 2 pi G L*^2 / (1 - nu) for G = 30 GPa, nu = 0.25 [N]
-F_STAR = 2 * math.pi * 30e9 * 1e-12 / 0.75
-#: stress scale F*/L*^2 [Pa]
-STRESS_STAR = F_STAR / 1e-12
 #: paper's static shear strength 2.5 GPa, non-dimensional
 TAU_S_BAR = 2.5e9 / STRESS_STAR
 
@@ -66,7 +63,7 @@ def load_from_pressure(pressure_pa: float, nx: int, ny: int, dx: float = 1.0) ->
     """Total load ``W = p_nominal * nx * ny * dx^2`` in F* units for a nominal pressure [Pa]."""
     if not (pressure_pa > 0 and math.isfinite(pressure_pa)):
         raise ParameterError(f"nominal pressure = {pressure_pa!r} Pa must be positive (compressive)")
-    return pressure_pa / STRESS_STAR * nx * ny * dx * dx
+    return to_paper(pressure_pa, "Pa") * nx * ny * dx * dx
 
 
 @register_model
@@ -347,6 +344,8 @@ class RoughContactSim:
         self.u_p = xp.zeros_like(self.heights)
         self.u_acc = xp.zeros_like(self.heights)
         self.t = 0.0
+        #: slip of the patch over the rigid surface [L*] (sliding runs; 0 in holds)
+        self.xbar = 0.0
         self.d = math.nan
         self.n_steps = 0
         self.loaded = False
@@ -476,6 +475,28 @@ class RoughContactSim:
         self._Kp_prev, self._Kp = self._Kp, Kp_new
         self._accept(res, p_n)
         return res
+
+    def advance(self, dt: float, *, slip: float = 0.0, heights_at: Any = None, W: float | None = None,
+                sliding: bool = False, warm_start: bool = True, extrapolate: bool = True,
+                warm_ratio: float | None = None) -> SolveResult:
+        r"""One step of a driver: the patch slips by ``slip`` [L*] over the rigid surface
+        ``heights_at(xbar)`` during ``dt`` [T*] at the load ``W`` (:meth:`step`).
+
+        The step's solve settings: ``sliding`` takes ``numerics.tol_sliding`` and the sliding FFT
+        precision (else ``tol`` and ``fft_precision``: holds); ``warm_start`` starts from the
+        previous forces (False: cold start, a check), ``extrapolate`` from their linear
+        extrapolation, in slip with ``warm_ratio`` (this step's slip over the previous one's),
+        else in time."""
+        self.tol = self.numerics.tol_sliding if sliding else self.numerics.tol
+        self.use_fft_precision(self.numerics.precision_for(sliding=sliding))
+        self.warm_start, self.extrapolate, self.warm_ratio = warm_start, extrapolate, warm_ratio
+        self.xbar = self.xbar + slip
+        return self.step(dt, heights=None if heights_at is None else heights_at(self.xbar), W=W)
+
+    def snap_to(self, t: float, xbar: float) -> None:
+        """Set the time [T*] and slip [L*] to a step boundary's exact values (removes the
+        round-off that substeps accumulate)."""
+        self.t, self.xbar = float(t), float(xbar)
 
     #: steps between exact recomputations of the carried history products K q_k (round-off)
     KQ_RESYNC = 200
@@ -806,3 +827,6 @@ def _nb_ve_advance(q, fn, fn1, E, A, w0, b):  # pragma: no cover - compiled
         for i in range(nx):
             for j in range(ny):
                 q[k, i, j] = E[k] * q[k, i, j] + A[k] * (w0[k] * fn[i, j] + b[k] * fn1[i, j])
+
+# the drivers of simulate, imported at the first lookup of one
+declare_drivers(RoughContact, ".driver")

@@ -54,6 +54,7 @@ slide by whole periods of a periodic surface).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -63,19 +64,14 @@ import xarray as xr
 
 from ...core.errors import DataError, ParameterError
 from ...protocols.base import AbstractProtocol
-from .model import F_STAR, UNITS, RoughContact, RoughContactSim, force_pdf
+from .model import RoughContact, RoughContactSim
 from .numerics import SolverOptions
+from .sliding_record import SlidingRecord, direct_effect
+from .units import L_STAR, T_STAR, V_STAR, to_paper
 
 __all__ = ["RigidSurface", "SlidingPlan", "plan_steps", "required_rigid_length", "check_slip_budget",
-           "run_sliding", "direct_effect", "steady_mean", "rate_state_series", "fit_rate_state", "L_STAR", "T_STAR",
-           "V_STAR"]
+           "SlidingOptions", "SlidingRun", "run_sliding", "direct_effect", "steady_mean", "L_STAR", "T_STAR", "V_STAR"]
 
-#: length scale L* [m] (paper eq. 6)
-L_STAR = 1e-6
-#: time scale T* [s]
-T_STAR = 1.0
-#: velocity scale L*/T* [m/s]
-V_STAR = L_STAR / T_STAR
 
 
 class RigidSurface:
@@ -225,7 +221,7 @@ def plan_steps(protocol: AbstractProtocol, *, s_max: float = 0.25, hold_dt: floa
     for a, b in segs:
         T = b - a
         if piecewise_constant:
-            v = float(np.asarray(protocol.velocity(np.array([0.5 * (a + b)])))[0]) / V_STAR
+            v = to_paper(float(np.asarray(protocol.velocity(np.array([0.5 * (a + b)])))[0]), "m/s")
             if not math.isfinite(v):
                 raise ParameterError(f"protocol velocity on [{a:g}, {b:g}] s is not finite ({v!r})")
             n = max(1, math.ceil(abs(v) * T / s_max - 1e-9)) if v != 0 else max(1, math.ceil(T / hold_dt - 1e-9))
@@ -236,16 +232,16 @@ def plan_steps(protocol: AbstractProtocol, *, s_max: float = 0.25, hold_dt: floa
             dss.append(v * np.diff(np.concatenate([[a], tt])))
         else:
             grid = np.linspace(a, b, 2001)
-            vg = np.asarray(protocol.velocity(grid), dtype=float) / V_STAR
+            vg = to_paper(np.asarray(protocol.velocity(grid), dtype=float), "m/s")
             if not np.all(np.isfinite(vg)):
                 raise ParameterError(f"protocol velocity is not finite on [{a:g}, {b:g}] s")
             vmax = float(np.max(np.abs(vg)))
             n = max(1, math.ceil(vmax * T / s_max), math.ceil(T / hold_dt) if vmax == 0 else 1)
             tt = a + T * np.arange(0, n + 1) / n
             # Simpson slip increments and the mean velocity of each step
-            vm = np.asarray(protocol.velocity(0.5 * (tt[:-1] + tt[1:])), dtype=float) / V_STAR
-            v0 = np.asarray(protocol.velocity(tt[:-1]), dtype=float) / V_STAR
-            v1 = np.asarray(protocol.velocity(tt[1:]), dtype=float) / V_STAR
+            vm = to_paper(np.asarray(protocol.velocity(0.5 * (tt[:-1] + tt[1:])), dtype=float), "m/s")
+            v0 = to_paper(np.asarray(protocol.velocity(tt[:-1]), dtype=float), "m/s")
+            v1 = to_paper(np.asarray(protocol.velocity(tt[1:]), dtype=float), "m/s")
             d = np.diff(tt) * (v0 + 4 * vm + v1) / 6
             ts.append(tt[1:])
             vs.append(vm)
@@ -258,7 +254,7 @@ def plan_steps(protocol: AbstractProtocol, *, s_max: float = 0.25, hold_dt: floa
         if not np.all(np.isfinite(fn)) or np.any(fn <= 0):
             raise ParameterError("protocol normal_force must be positive and finite (compressive load) "
                                  f"for the rough-contact model; got min {np.nanmin(fn)!r} N")
-        W0, Wv = float(fn[0] / F_STAR), fn[1:] / F_STAR
+        W0, Wv = float(to_paper(fn[0], "N")), to_paper(fn[1:], "N")
     else:
         if not (math.isfinite(W) and W > 0):
             raise ParameterError(f"normal load W = {W!r} F* must be positive")
@@ -286,37 +282,15 @@ def check_slip_budget(mx: int, nx: int, slip: np.ndarray, dx: float = 1.0) -> No
             f"({need * dx:g} um); generate a longer rigid surface (mx >= {need}) or pass allow_wrap=True")
 
 
-def direct_effect(alpha: float, v_old: float, v_new: float, area: float, W: float) -> float:
-    r"""Paper §5.5: :math:`\Delta\mu = \alpha\ln(\bar v_{new}/\bar v_{old})\,\bar A(\bar v_{old})/W`
-    (natural log; magnitudes of the velocities)."""
-    return alpha * math.log(abs(v_new) / abs(v_old)) * area / W
+@dataclass(frozen=True)
+class SlidingOptions:
+    r"""Options of a sliding run (:func:`run_sliding`).
 
-
-def _mu(model: RoughContact, area: float, v: float, W: float) -> float:
-    tau = model.tau_s if v == 0 else model.tau_s + model.alpha * math.log(abs(v))
-    return tau * area / W
-
-
-def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol: AbstractProtocol, *,
-                nx: int | None = None, ny: int | None = None, W: float | None = None, s_max: float = 0.25,
-                hold_dt: float = 0.25, shift: str = "cubic", allow_wrap: bool = False,
-                snapshot_times: tuple = (), probes: tuple = (), pdf_bins: np.ndarray | None = None,
-                pdf_after_slip: float | None = None, vp_max_dup: float = 0.02, sigma: float = 1.0,
-                sim: RoughContactSim | None = None, every: int = 1, return_sim: bool = False,
-                warm_start: bool = True, warm_extrapolate: bool = True,
-                numerics: SolverOptions | None = None) -> Any:
-    r"""Slide the patch over the rigid surface under a velocity protocol.
-
-    Parameters
+    Attributes
     ----------
-    model : RoughContact
-        Parameters (interaction, material, :math:`\bar\tau_S`, :math:`\alpha`); the solver is ``numerics``.
-    rigid : ndarray (mx, my) or RigidSurface
-        Rigid heights [L*], periodic in ``x``; the patch starts over rows ``0..nx-1``.
-    protocol : AbstractProtocol
-        Core protocol, SI units (m/s, s, N); negative velocity = reverse sliding.
     nx, ny : int, optional
-        Patch size (default: ``my x my``, i.e. square, as in the paper).
+        Patch size (default: ``my x my``, i.e. square, as in the paper; a :class:`RigidSurface`
+        brings its own).
     W : float, optional
         Constant load [F*] (default ``protocol.normal_force / F*``).
     s_max : float
@@ -335,15 +309,13 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
         Elements whose force :math:`F_i=-p_i`, length change :math:`u_i` and gap :math:`d_i`
         are recorded at every step (Fig. 9; one extra operator product per step).
     pdf_bins, pdf_after_slip : optional
-        Pool the force PDF (normalised as Sect. 5.2 reads it) over all steps with slip >= this value.
+        Pool the force PDF (normalised as Sect. 5.2 reads it) over all steps with slip >= this value [L*].
     vp_max_dup : float
         Viscoplastic substepping: :math:`\max|\Delta u^p|\le` ``vp_max_dup`` σ per substep.
-    sim : RoughContactSim, optional
-        Continue from an existing (loaded) state instead of loading at :math:`t=0^+`.
+    sigma : float
+        The surface's rms height σ [L*] of that substep control.
     every : int
         Record every ``every``-th step (jumps and the last step are always recorded).
-    return_sim : bool
-        Also return the :class:`RoughContactSim` (final state; pass it back as ``sim`` to continue).
     warm_start : bool
         Start every solve from the previous solution (default). False: cold starts (a check;
         same results to the solver tolerance, more iterations).
@@ -360,10 +332,145 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
         conditioning of the operator on the contact spots, which the solver's cluster
         preconditioner removes (6-7 iterations per step at 128^2-256^2, see
         :func:`~frictionlab.contact.rough.solver.pk_solve`).
-
     numerics : SolverOptions, optional
-        Contact solver, tolerances, backend and FFT settings of a new ``sim`` (default
+        Contact solver, tolerances, backend and FFT settings of a new contact state (default
         :class:`~frictionlab.contact.rough.numerics.SolverOptions`); a given ``sim`` keeps its own.
+    """
+
+    nx: int | None = None
+    ny: int | None = None
+    W: float | None = None
+    s_max: float = 0.25
+    hold_dt: float = 0.25
+    shift: str = "cubic"
+    allow_wrap: bool = False
+    snapshot_times: tuple = ()
+    probes: tuple = ()
+    pdf_bins: np.ndarray | None = None
+    pdf_after_slip: float | None = None
+    vp_max_dup: float = 0.02
+    sigma: float = 1.0
+    every: int = 1
+    warm_start: bool = True
+    warm_extrapolate: bool = True
+    numerics: SolverOptions | None = None
+
+    def __post_init__(self) -> None:
+        if int(self.every) < 1:
+            raise ParameterError(f"sliding.every = {self.every!r} must be >= 1")
+        if self.shift not in ("cubic", "fourier"):
+            raise ParameterError(f"sliding.shift = {self.shift!r} is not one of ['cubic', 'fourier']")
+
+
+class SlidingRun:
+    r"""One sliding run: the contact state (:class:`RoughContactSim`, which owns the time, the
+    slip and the forces), the rigid surface under the patch, the step plan and the records
+    (:class:`~frictionlab.contact.rough.sliding_record.SlidingRecord`). :meth:`run` takes the
+    plan's steps one by one (:meth:`step`) and returns the dataset.
+
+    A given ``sim`` (a loaded state) continues from its time and slip; otherwise the patch is
+    loaded at :math:`t = 0^+` over the surface at zero slip.
+    """
+
+    def __init__(self, model: RoughContact, surface: RigidSurface, plan: SlidingPlan, options: SlidingOptions,
+                 sim: RoughContactSim | None = None):
+        self.model, self.surface, self.plan, self.options = model, surface, plan, options
+        nx, ny = surface.nx, surface.ny
+        x0 = sim.xbar if sim is not None else 0.0
+        if not options.allow_wrap:
+            check_slip_budget(surface.mx, nx, x0 + plan.slip, model.dx)
+        if sim is None:
+            sim = RoughContactSim(model, surface(0.0), plan.W0, numerics=options.numerics)
+            sim.initial_load()
+        elif (sim.nx, sim.ny) != (nx, ny):
+            raise ParameterError(f"sim has patch {(sim.nx, sim.ny)} but the rigid surface sampler is for {(nx, ny)}")
+        self.sim = sim
+        self.t0, self.x0 = sim.t, x0
+        self.jumps = set(int(k) for k in plan.jumps)
+        self.last_ds = 0.0  # slip of the last (sub)step, for the warm-start extrapolation
+        self.record = SlidingRecord(sim, probes=options.probes, snapshot_times=options.snapshot_times,
+                                    pdf_bins=options.pdf_bins, pdf_after_slip=options.pdf_after_slip,
+                                    W_max=float(plan.W.max()))
+
+    def substeps(self, dt: float) -> int:
+        """Viscoplastic substeps of a step of ``dt`` [T*]: the plastic increment per substep at most
+        ``vp_max_dup`` σ at the current rate (at most 200)."""
+        sim, opts = self.sim, self.options
+        if sim.vp is None:
+            return 1
+        Fy = sim.vp.yield_force(sim.u_acc)
+        rate = float(sim.be.to_numpy(-sim.vp.rate(sim.p, Fy)).max())
+        if rate * dt > opts.vp_max_dup * opts.sigma:
+            return min(int(math.ceil(rate * dt / (opts.vp_max_dup * opts.sigma))), 200)
+        return 1
+
+    def step(self, k: int) -> None:
+        """Step ``k`` of the plan: the direct effect at a velocity jump (no solve, Sect. 5.5), the
+        solves, the records."""
+        sim, plan, opts, rec = self.sim, self.plan, self.options, self.record
+        v = float(plan.v[k])
+        if k in self.jumps:
+            rec.jump(sim, float(plan.v[k - 1]), v)
+        dt = float(plan.t[k + 1] - plan.t[k])
+        ds = float(plan.ds[k])
+        nsub = self.substeps(dt)
+        # warm start: linear extrapolation of the last two solutions -- in slip while sliding
+        # (steps of equal slip: 2 p_n - p_{n-1}), in time during holds (so that v = 0 reproduces
+        # the static model exactly); tolerance per use (SolverOptions.tol_sliding / tol)
+        steady = v != 0.0 and k > 0 and k not in self.jumps and self.last_ds * ds > 0
+        extrapolate = v == 0.0 or (opts.warm_extrapolate and steady)
+        for _ in range(nsub):
+            ratio = (ds / nsub) / self.last_ds if (v != 0.0 and steady) else None
+            self.last_ds = ds / nsub
+            res = sim.advance(dt / nsub, slip=ds / nsub, heights_at=self.surface, W=float(plan.W[k]),
+                              sliding=v != 0.0, warm_start=opts.warm_start, extrapolate=extrapolate, warm_ratio=ratio)
+            rec.count(res.iterations, res.products + sim.history_products)
+        sim.snap_to(self.t0 + float(plan.t[k + 1]), self.x0 + float(plan.slip[k + 1]))
+        rec.pool_pdf(sim, sim.xbar - self.x0)
+        if (k + 1) % opts.every == 0 or k == plan.n_steps - 1 or (k + 1) in self.jumps:
+            rec.record(sim, v, nsub)
+        rec.snapshots(sim, sim.t - self.t0, self.surface)
+
+    def run(self) -> xr.Dataset:
+        """Every step of the plan; the records as a dataset (paper units)."""
+        self.record.record(self.sim, float(self.plan.v[0]), 0)
+        self.record.snapshots(self.sim, self.sim.t - self.t0, self.surface)
+        for k in range(self.plan.n_steps):
+            self.step(k)
+        return self.record.dataset(self.sim, self.attrs())
+
+    def attrs(self) -> dict[str, Any]:
+        """The run's parameters, solver settings and sizes (dataset attributes)."""
+        out = {k: (str(v) if isinstance(v, (bool, str)) else (np.asarray(v, dtype=float) if isinstance(v, tuple) else v))
+               for k, v in self.model.to_dict().items()}
+        out.update(self.sim.numerics.attrs())
+        out.update({"W": float(self.plan.W[-1]), "nx": self.surface.nx, "ny": self.surface.ny,
+                    "rigid_mx": self.surface.mx, "s_max": self.options.s_max, "shift": self.surface.method,
+                    "model": "rough_contact", "n_steps": self.plan.n_steps,
+                    "units_note": "non-dimensional: L*=1 um, T*=1 s, F*=0.2513 N (paper eq. 6)"})
+        return out
+
+
+def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol: AbstractProtocol,
+                options: SlidingOptions | None = None, *, sim: RoughContactSim | None = None,
+                return_sim: bool = False, **fields: Any) -> Any:
+    r"""Slide the patch over the rigid surface under a velocity protocol.
+
+    Parameters
+    ----------
+    model : RoughContact
+        Parameters (interaction, material, :math:`\bar\tau_S`, :math:`\alpha`); the solver is ``options.numerics``.
+    rigid : ndarray (mx, my) or RigidSurface
+        Rigid heights [L*], periodic in ``x``; the patch starts over rows ``0..nx-1``.
+    protocol : AbstractProtocol
+        Core protocol, SI units (m/s, s, N); negative velocity = reverse sliding.
+    options : SlidingOptions, optional
+        Patch size, load, step control, records, warm starts and solver settings; ``fields``
+        (keywords named as its attributes: ``W=..., s_max=0.5``) replace single ones.
+    sim : RoughContactSim, optional
+        Continue from an existing (loaded) state, at its time and slip, instead of loading at :math:`t=0^+`.
+    return_sim : bool
+        Also return the :class:`RoughContactSim` (final state; pass it back as ``sim`` to continue).
 
     The solver tolerance is ``numerics.tol_sliding`` on sliding steps and ``numerics.tol`` in holds
     (and the FFT precision ``numerics.precision_for(sliding)``: the loading and holds in
@@ -386,7 +493,8 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
     Raises
     ------
     ParameterError
-        Bad step controls, a too-short rigid surface (before running), mismatched sizes.
+        Bad step controls, a too-short rigid surface (before running), mismatched sizes, an
+        unknown option.
     IntegrationError
         Solver failure or NaN, naming the step and time.
     """
@@ -394,192 +502,22 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
         raise ParameterError(f"model must be a RoughContact, got {type(model).__name__}")
     if not isinstance(protocol, AbstractProtocol):
         raise ParameterError(f"protocol must be a frictionlab protocol, got {type(protocol).__name__}")
-    if int(every) < 1:
-        raise ParameterError(f"sliding.every = {every!r} must be >= 1")
-    if shift not in ("cubic", "fourier"):
-        raise ParameterError(f"sliding.shift = {shift!r} is not one of ['cubic', 'fourier']")
+    unknown = sorted(set(fields) - {f.name for f in dataclasses.fields(SlidingOptions)})
+    if unknown:
+        raise ParameterError(f"run_sliding has no option {unknown[0]!r}; the options are the fields of SlidingOptions")
+    opts = dataclasses.replace(options or SlidingOptions(), **fields)
     if isinstance(rigid, RigidSurface):
         surf = rigid
-        nx, ny = surf.nx, surf.ny
     else:
         r = np.asarray(rigid, dtype=float)
         if r.ndim != 2:
             raise DataError(f"rigid surface must be a 2-D array, got shape {r.shape}")
-        ny = int(ny or r.shape[1])
-        nx = int(nx or ny)
-        surf = RigidSurface(r, nx, ny, model.dx, shift)
-    plan = plan_steps(protocol, s_max=s_max, hold_dt=hold_dt, W=W)
-    slip_bounds = plan.slip
-    x0 = sim.xbar if (sim is not None and hasattr(sim, "xbar")) else 0.0
-    if not allow_wrap:
-        check_slip_budget(surf.mx, nx, x0 + slip_bounds, model.dx)
-    if sim is None:
-        sim = RoughContactSim(model, surf(0.0), plan.W0, numerics=numerics)
-        sim.xbar = 0.0
-        sim.initial_load()
-    elif (sim.nx, sim.ny) != (nx, ny):
-        raise ParameterError(f"sim has patch {(sim.nx, sim.ny)} but the rigid surface sampler is for {(nx, ny)}")
-    be = sim.be
-    t0 = sim.t
-    probes = tuple((int(i), int(j)) for i, j in probes)
-    for i, j in probes:
-        if not (0 <= i < nx and 0 <= j < ny):
-            raise ParameterError(f"probe element ({i}, {j}) is outside the {nx} x {ny} patch")
-    if pdf_after_slip is not None:
-        bins = np.concatenate([[0.0], np.geomspace(1e-6, 1.0, 41)]) if pdf_bins is None else np.asarray(pdf_bins, float)
-        bins[-1] = max(bins[-1], float(plan.W.max()))
-        pdf_acc = np.zeros(bins.size - 1)
-        pdf_n = 0
-    snaps = sorted(float(s) for s in snapshot_times)
-    snap: dict[str, list] = {"t": [], "slip": [], "p": [], "up": [], "surf": []}
-
-    rec: dict[str, list] = {k: [] for k in ("time", "slip", "slip_velocity", "friction_coefficient", "shear_force",
-                                            "normal_force", "n_substeps", "solver_iterations", "solver_products")}
-    its_acc = [0, 0]  # PK iterations and operator products since the last record
-    last_sub_ds = [0.0]  # slip of the last (sub)step, for the warm-start extrapolation
-    obs_rec: list[dict[str, float]] = []
-    pr_f: list[np.ndarray] = []
-    pr_u: list[np.ndarray] = []
-    pr_g: list[np.ndarray] = []
-    jumps: dict[str, list] = {k: [] for k in ("jump_time", "jump_slip", "v_old", "v_new", "mu_before", "mu_after",
-                                              "area_at_jump", "direct_effect_expected")}
-
-    def record(v: float, nsub: int) -> None:
-        o = sim.observe()
-        area = o["contact_area"]
-        mu = _mu(model, area, v, sim.W)
-        rec["time"].append(sim.t)
-        rec["slip"].append(sim.xbar)
-        rec["slip_velocity"].append(v)
-        rec["friction_coefficient"].append(mu)
-        rec["shear_force"].append(mu * sim.W)
-        rec["normal_force"].append(-sim.W)
-        rec["n_substeps"].append(nsub)
-        rec["solver_iterations"].append(its_acc[0])
-        rec["solver_products"].append(its_acc[1])
-        its_acc[0] = its_acc[1] = 0
-        obs_rec.append(o)
-        if probes:
-            pn = be.to_numpy(sim.p)
-            u = sim.length_change()
-            hcur = be.to_numpy(sim.heights)
-            pr_f.append(np.array([-pn[i, j] for i, j in probes]))
-            pr_u.append(np.array([u[i, j] for i, j in probes]))
-            pr_g.append(np.array([sim.d - float(be.to_numpy(sim.z0)[i, j]) - u[i, j] - hcur[i, j] for i, j in probes]))
-
-    def take_snaps() -> None:
-        while snaps and snaps[0] <= (sim.t - t0) * (1 + 1e-12) + 1e-12:
-            snaps.pop(0)
-            pn = be.to_numpy(sim.p)
-            snap["t"].append(sim.t)
-            snap["slip"].append(sim.xbar)
-            snap["p"].append(pn.astype(np.float32))
-            up = be.to_numpy(sim.u_p)
-            snap["up"].append(up.astype(np.float32))
-            snap["surf"].append((up + surf(sim.xbar)).astype(np.float32))
-
-    v_first = float(plan.v[0])
-    record(v_first, 0)
-    take_snaps()
-    jump_set = set(int(k) for k in plan.jumps)
-    n = plan.n_steps
-    for k in range(n):
-        v = float(plan.v[k])
-        if k in jump_set:
-            # direct effect: same state, new velocity -- no solve in between (Sect. 5.5)
-            v_old = float(plan.v[k - 1])
-            area = float(be.scalar(be.xp.sum(sim.p > 0))) * model.dx**2
-            jumps["jump_time"].append(sim.t)
-            jumps["jump_slip"].append(sim.xbar)
-            jumps["v_old"].append(v_old)
-            jumps["v_new"].append(v)
-            jumps["mu_before"].append(_mu(model, area, v_old, sim.W))
-            jumps["mu_after"].append(_mu(model, area, v, sim.W))
-            jumps["area_at_jump"].append(area)
-            jumps["direct_effect_expected"].append(
-                direct_effect(model.alpha, v_old, v, area, sim.W) if v_old != 0 and v != 0 else math.nan)
-        dt = float(plan.t[k + 1] - plan.t[k])
-        ds = float(plan.ds[k])
-        nsub = 1
-        if sim.vp is not None:
-            Fy = sim.vp.yield_force(sim.u_acc)
-            rate = float(be.to_numpy(-sim.vp.rate(sim.p, Fy)).max())
-            if rate * dt > vp_max_dup * sigma:
-                nsub = min(int(math.ceil(rate * dt / (vp_max_dup * sigma))), 200)
-        # warm start: linear extrapolation of the last two solutions -- in slip while sliding
-        # (steps of equal slip: 2 p_n - p_{n-1}), in time during holds (so that v = 0 reproduces
-        # the static model exactly); tolerance per use (SolverOptions.tol_sliding / tol)
-        steady = v != 0.0 and k > 0 and k not in jump_set and last_sub_ds[0] * ds > 0
-        sim.extrapolate = v == 0.0 or (warm_extrapolate and steady)
-        sim.tol = sim.numerics.tol if v == 0.0 else sim.numerics.tol_sliding
-        sim.use_fft_precision(sim.numerics.precision_for(sliding=v != 0.0))
-        sim.warm_start = warm_start
-        for _ in range(nsub):
-            sim.warm_ratio = (ds / nsub) / last_sub_ds[0] if (v != 0.0 and steady) else None
-            last_sub_ds[0] = ds / nsub
-            sim.xbar = sim.xbar + ds / nsub
-            res = sim.step(dt / nsub, heights=surf(sim.xbar), W=float(plan.W[k]))
-            its_acc[0] += res.iterations
-            its_acc[1] += res.products + sim.history_products
-        # remove accumulated round-off of t and slip at step boundaries
-        sim.t = t0 + float(plan.t[k + 1])
-        sim.xbar = x0 + float(slip_bounds[k + 1])
-        if pdf_after_slip is not None and sim.xbar - x0 >= pdf_after_slip:
-            pdf_acc += force_pdf(be.to_numpy(sim.p), bins)
-            pdf_n += 1
-        if (k + 1) % every == 0 or k == n - 1 or (k + 1) in jump_set:
-            record(v, nsub)
-        take_snaps()
-
-    ds_out = xr.Dataset(coords={"time": ("time", np.asarray(rec["time"]), {"units": "s"})})
-    units = {"slip": "um", "slip_velocity": "um/s", "friction_coefficient": "1", "shear_force": "F* (0.2513 N)",
-             "normal_force": "F* (0.2513 N)", "n_substeps": "1", "solver_iterations": "1", "solver_products": "1"}
-    for key, u in units.items():
-        ds_out[key] = ("time", np.asarray(rec[key], dtype=float), {"units": u})
-    skip = {"friction_coefficient", "normal_force"}
-    for key in obs_rec[0]:
-        if key in skip:
-            continue
-        ds_out[key] = ("time", np.array([o[key] for o in obs_rec]), {"units": UNITS.get(key, "1")})
-    ds_out["friction_coefficient"].attrs["description"] = "(tau_s + alpha ln|v|) A / W (paper eqs. 13-15, natural log)"
-    nj = len(jumps["jump_time"])
-    ds_out = ds_out.assign_coords(jump=("jump", np.arange(nj)))
-    for key, vals in jumps.items():
-        u = {"jump_time": "s", "jump_slip": "um", "v_old": "um/s", "v_new": "um/s", "area_at_jump": "um^2"}.get(key, "1")
-        ds_out[key] = ("jump", np.asarray(vals, dtype=float), {"units": u})
-    if probes:
-        ds_out = ds_out.assign_coords(probe_i=("probe", [p[0] for p in probes]), probe_j=("probe", [p[1] for p in probes]))
-        ds_out["probe_force"] = (("time", "probe"), np.asarray(pr_f), {"units": "F* (paper sign, <= 0)"})
-        ds_out["probe_length_change"] = (("time", "probe"), np.asarray(pr_u), {"units": "um"})
-        ds_out["probe_gap"] = (("time", "probe"), np.asarray(pr_g), {"units": "um"})
-    if snap["t"]:
-        ds_out = ds_out.assign_coords(snapshot_time=("snapshot", np.asarray(snap["t"]), {"units": "s"}),
-                                      snapshot_slip=("snapshot", np.asarray(snap["slip"]), {"units": "um"}))
-        ds_out["contact_force"] = (("snapshot", "x", "y"), np.stack(snap["p"]), {"units": "F* (0.2513 N)"})
-        if sim.vp is not None:
-            ds_out["plastic_shortening_map"] = (("snapshot", "x", "y"), np.stack(snap["up"]), {"units": "um"})
-            ds_out["deformed_surface"] = (("snapshot", "x", "y"), np.stack(snap["surf"]),
-                                          {"units": "um", "description": "u_p + h(x0 + xbar, y0) (paper Fig. 16)"})
-    if pdf_after_slip is not None:
-        centres = np.sqrt(bins[:-1] * bins[1:])
-        centres[bins[:-1] == 0] = 0.5 * bins[1:][bins[:-1] == 0]
-        ds_out = ds_out.assign_coords(force_bin=("force_bin", centres, {"units": "F* (0.2513 N)"}))
-        ds_out["force_pdf"] = ("force_bin", pdf_acc / max(pdf_n, 1), {"units": "1/F*"})
-        ds_out["force_bin_width"] = ("force_bin", np.diff(bins), {"units": "F* (0.2513 N)"})
-        ds_out.attrs["pdf_samples"] = pdf_n
-    if sim.vp is not None:
-        ds_out["plastic_shortening"] = (("x", "y"), be.to_numpy(sim.u_p), {"units": "um"})
-    ds_out.attrs.update({k: (str(v) if isinstance(v, (bool, str)) else
-                             (np.asarray(v, dtype=float) if isinstance(v, tuple) else v))
-                         for k, v in model.to_dict().items()})
-    ds_out.attrs.update(sim.numerics.attrs())
-    ds_out.attrs.update({"W": float(plan.W[-1]), "nx": nx, "ny": ny, "rigid_mx": surf.mx, "s_max": s_max,
-                         "shift": surf.method, "model": "rough_contact", "n_steps": n,
-                         "units_note": "non-dimensional: L*=1 um, T*=1 s, F*=0.2513 N (paper eq. 6)",
-                         "total_solver_iterations": float(np.sum(ds_out.iterations.values))})
-    if return_sim:
-        return ds_out, sim
-    return ds_out
+        ny = int(opts.ny or r.shape[1])
+        surf = RigidSurface(r, int(opts.nx or ny), ny, model.dx, opts.shift)
+    plan = plan_steps(protocol, s_max=opts.s_max, hold_dt=opts.hold_dt, W=opts.W)
+    run = SlidingRun(model, surf, plan, opts, sim)
+    ds = run.run()
+    return (ds, run.sim) if return_sim else ds
 
 
 def steady_mean(ds: xr.Dataset, var: str, slip_lo: float, slip_hi: float, frac: float = 0.5) -> float:
@@ -591,86 +529,6 @@ def steady_mean(ds: xr.Dataset, var: str, slip_lo: float, slip_hi: float, frac: 
     if not sel.any():
         raise DataError(f"no samples of {var!r} with slip in [{a:g}, {b:g}]")
     return float(np.mean(ds[var].values[sel]))
-
-
-def rate_state_series(ds: xr.Dataset, *, start_slip: float | None = None, decimate: int = 1,
-                      reference: xr.Dataset | None = None):
-    """The model's :math:`\\mu(t)` under its velocity history as a fit-layer
-    :class:`~frictionlab.fit.data.TimeSeries` (SI: time [s], velocity [m/s], friction coefficient).
-
-    ``start_slip`` crops the record (default: the last half of the first segment, where the run
-    is at steady state at the first velocity). ``reference``: a constant-velocity run over the
-    same rigid path (same surface, load and first velocity); the record is then
-    :math:`\\langle\\mu_{ref}\\rangle + \\mu - \\mu_{ref}(\\bar x)`, which removes the roughness noise
-    common to both runs and keeps the velocity effect."""
-    from ...fit.data import TimeSeries
-
-    t = ds.time.values
-    s = np.abs(ds.slip.values)
-    mu = ds.friction_coefficient.values
-    if reference is not None:
-        mref = np.interp(ds.slip.values, reference.slip.values, reference.friction_coefficient.values)
-        mu = float(np.mean(reference.friction_coefficient.values)) + mu - mref
-    if start_slip is None:
-        if ds.sizes.get("jump", 0) == 0:
-            raise DataError("the sliding record has no velocity jump: nothing for a rate-and-state fit")
-        start_slip = 0.5 * abs(float(ds.jump_slip.values[0]))
-    sel = s >= start_slip
-    idx = np.flatnonzero(sel)[:: max(int(decimate), 1)]
-    return TimeSeries(time=t[idx] - t[idx[0]], velocity=np.abs(ds.slip_velocity.values[idx]) * V_STAR,
-                      y=mu[idx], y_name="friction_coefficient", source="rough sliding")
-
-
-def fit_rate_state(ds: xr.Dataset, *, law: str = "aging", n_starts: int = 3, seed: int = 0,
-                   max_nfev: int | None = 200, start_slip: float | None = None, decimate: int = 1,
-                   reference: xr.Dataset | None = None) -> dict[str, Any]:
-    r"""Fit Dieterich-Ruina rate-and-state friction (:class:`~frictionlab.laws.RateState`) to a
-    velocity-jump record of the rough model, under prescribed slip (no apparatus spring).
-
-    The fit layer's dynamic law model simulates ``rate_state`` under the model's recorded
-    velocity history (starting at steady state at the first velocity, ``v0 = v_init`` = that
-    velocity) and fits ``mu0, a, b, dc`` by multi-start least squares. ``reference`` (optional):
-    a constant-velocity run over the same path, subtracted to remove roughness noise (see
-    :func:`rate_state_series`).
-
-    Returns
-    -------
-    dict
-        ``mu0``, ``a``, ``b``, ``dc_m`` [m], ``dc_um`` [um], ``a_minus_b``, ``fit_percent``,
-        ``rmse``, ``a_direct`` (the model's own :math:`\alpha\bar A/W` at the first jump, the
-        value ``a`` should approach), ``fitter`` (the fitted :class:`~frictionlab.fit.Fitter`).
-    """
-    from ...fit.fitter import Fitter
-
-    ts = rate_state_series(ds, start_slip=start_slip, decimate=decimate, reference=reference)
-    v_ref = float(ts.velocity[0])
-    mu = ts.y
-    # data-driven start: a from the direct effect, a - b from the steady levels before and
-    # after the first jump (last quarter of each segment)
-    a0 = float(ds.attrs["alpha"]) * float(ds.area_at_jump.values[0]) / float(ds.attrs["W"]) if ds.sizes.get("jump", 0) else 0.005
-    a0 = max(a0, 1e-5)
-    b0 = 1.5 * a0
-    if ds.sizes.get("jump", 0):
-        vel = ts.velocity
-        first = vel == vel[0]
-        k_end = int(np.argmin(first)) if not first.all() else vel.size
-        seg2 = np.flatnonzero(~first)
-        if k_end > 4 and seg2.size > 4:
-            n2 = seg2[: int(np.argmax(np.diff(seg2) > 1)) + 1] if np.any(np.diff(seg2) > 1) else seg2
-            m1 = float(np.mean(mu[3 * k_end // 4: k_end]))
-            m2 = float(np.mean(mu[n2[3 * n2.size // 4:]]))
-            amb = (m2 - m1) / math.log(vel[n2[0]] / vel[0])
-            b0 = max(a0 - amb, 1e-5)
-    x0 = {"mu0": float(mu[0]), "a": a0, "b": b0, "dc": 5e-6}
-    opts = {"output": "friction_coefficient", "substeps": 1, "base": {"law": law}}
-    f = Fitter("rate_state", kind="dynamic", free=["mu0", "a", "b", "dc"], fixed={"v0": v_ref, "v_init": v_ref},
-               x0=x0, n_starts=n_starts, seed=seed,
-               bounds={"mu0": (0.0, 5.0), "a": (1e-6, 1.0), "b": (0.0, 5.0), "dc": (1e-8, 1e-3)},
-               model_options=opts, max_nfev=max_nfev).fit(ts)
-    p = f.params_
-    return {"mu0": p["mu0"], "a": p["a"], "b": p["b"], "dc_m": p["dc"], "dc_um": p["dc"] / L_STAR,
-            "a_minus_b": p["a"] - p["b"], "fit_percent": f.fit_percent_, "rmse": f.rmse_, "a_direct": a0,
-            "v_ref_m_s": v_ref, "fitter": f}
 
 
 from numba import njit  # noqa: E402

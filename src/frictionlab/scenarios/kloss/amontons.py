@@ -10,8 +10,14 @@
   surfaces" and the surfaces obeying "Hooke's law" in the normal direction, i.e. a gap set by the
   contact pressure p = F_N/S alone. Through eq. 7, eq. 27 then needs e proportional to p^(-1/2), and that
   gap law gives e_2/e_1 = sqrt(2) for Fig. 9, not 2: the wider block has twice the F_max. The gap law
-  is configurable, e = e_ref (F_N/F_ref)^b (S/S_ref)^a (``gap.load_exponent`` b, ``gap.area_exponent``
-  a); the reading of the paper is b = -1/2 (eq. 27) and a = -b (a function of the pressure).
+  is configurable, e = e_ref (F_N/F_ref)^b (S/S_ref)^a (``analysis.gap.load_exponent`` b,
+  ``analysis.gap.area_exponent`` a); the reading of the paper is b = -1/2 (eq. 27) and a = -b (a function
+  of the pressure).
+
+The friction is the law run at constant velocity, one run per load (``axes.protocol.normal_force_value``)
+and speed (``axes.protocol.v``): a rate-independent law, so each run's friction is F(v, F_N) at once.
+Block 1 of Fig. 9 is the run at the weight 1 N; block 2's friction is block 1's times eq. 7's ratio of
+F_max (eq. 11 is proportional to F_max); the gap law is evaluated by the post step from ``analysis``.
 """
 
 from __future__ import annotations
@@ -19,17 +25,31 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from ...core.errors import ConfigError
 from ...plot import plt
 from ..base import Mutation, Scenario, check, deviation, register_scenario
 from ._common import REFS, law_of
 
+
+
+def speeds(n: int) -> list[float]:
+    """The sliding speeds [m/s]: ``n`` log-spaced magnitudes 1e-4 .. 10 m/s in both directions (ours)."""
+    pos = np.geomspace(1e-4, 10.0, n)
+    return np.concatenate([-pos[::-1], pos]).tolist()
+
+
 CONFIG = {
     "model": {"name": "kloss", "preset": "fig4a", "normal_scaling": True},
-    "loads": [0.5, 1.0, 2.0, 4.0],
-    "speeds": {"min": 1e-4, "max": 10.0, "n": 61},
-    "fig9": {"area_ratio": 2.0, "gap_ratio": 2.0},
-    "gap": {"load_exponent": -0.5, "area_exponent": 0.5},
+    # each run is one step at its constant velocity and load: the law has no state
+    "protocol": {"type": "constant_velocity", "duration_s": 1.0},
+    "integrator": {"dt": 1.0},
+    # the normal loads [N] (ours) and the speeds
+    "axes": {"protocol": {"normal_force_value": [0.5, 1.0, 2.0, 4.0], "v": speeds(61)}},
+    "analysis": {"fig9": {"area_ratio": 2.0, "gap_ratio": 2.0},
+                 "gap": {"load_exponent": -0.5, "area_exponent": 0.5}},
 }
+#: the weight of Fig. 9's blocks [N]: a load of the axis
+WEIGHT = 1.0
 #: relative round-off between two forces that the equations make equal
 ROUND_OFF = 1e-12
 #: Fig. 9's printed ratios: S_2 = 2 S_1 and e_2 = 2 e_1
@@ -38,36 +58,27 @@ HOMOGENEOUS = ("the gap is read as a function of the contact pressure F_N/S alon
                "distributed in the surfaces', the surfaces obeying 'Hooke's law' normally); its exponent -1/2 is what "
                "eq. 27 needs through eq. 7")
 _NO_SCALING = Mutation("eq. 27 left out: F_max fixed whatever the normal load", {"model.normal_scaling": False})
-_SAME_GAP = Mutation("the gap read as independent of the area (e_2 = e_1)", {"fig9.gap_ratio": 1.0})
+_SAME_GAP = Mutation("the gap read as independent of the area (e_2 = e_1)", {"analysis.fig9.gap_ratio": 1.0})
 _AREA_GAP = Mutation("a gap growing with the area at a fixed load, e ~ S/sqrt(F_N) (not set by the pressure alone)",
-                     {"gap.area_exponent": 1.0})
+                     {"analysis.gap.area_exponent": 1.0})
 
 
-def _speeds(cfg: dict) -> np.ndarray:
-    sp = cfg["speeds"]
-    pos = np.geomspace(float(sp["min"]), float(sp["max"]), int(sp["n"]))
-    return np.concatenate([-pos[::-1], pos])
-
-
-def _curve(law, v: np.ndarray, normal_force: float) -> np.ndarray:
-    """The law's own kernel (what a simulation calls) at each speed."""
-    state = law.initial_state()
-    return np.array([law.friction(0.0, state, float(vi), normal_force) for vi in v])
-
-
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    from dataclasses import replace
-
+def post(result, cfg: dict) -> xr.Dataset:
+    """Friction over loads x speeds (the runs), Fig. 9's two blocks, and the gap law's F_max over the loads."""
     law = law_of(cfg)
-    v = _speeds(cfg)
-    loads = np.asarray(cfg["loads"], dtype=float)
-    first = np.array([_curve(law, v, n) for n in loads])
+    loads = np.asarray(result.axis_values("protocol.normal_force_value"), dtype=float)
+    v = np.asarray(result.axis_values("protocol.v"), dtype=float)
+    first = np.array([float(ds.friction_force.values[-1]) for ds in result.of_run()]).reshape(loads.size, v.size)
+    if WEIGHT not in loads:
+        raise ConfigError(f"axes.protocol.normal_force_value must hold the weight of Fig. 9's blocks, {WEIGHT:g} N")
     # eq. 7: F_max ~ (S/e)^2; block 1 is the law as configured, block 2 has S and e scaled by Fig. 9's ratios
-    f9 = cfg["fig9"]
+    an = cfg["analysis"]
+    f9 = an["fig9"]
     scale2 = (float(f9["area_ratio"]) / float(f9["gap_ratio"])) ** 2
-    blocks = np.array([_curve(law, v, 1.0), _curve(replace(law, f_max=law.f_max * scale2), v, 1.0)])
+    block1 = first[int(np.flatnonzero(loads == WEIGHT)[0])]
+    blocks = np.array([block1, block1 * scale2])
     # the gap law e = (F_N/F_ref)^b (S/S_ref)^a (F_ref = the first load, S_ref = 1) and F_max of eq. 7 over loads
-    a, b = float(cfg["gap"]["area_exponent"]), float(cfg["gap"]["load_exponent"])
+    a, b = float(an["gap"]["area_exponent"]), float(an["gap"]["load_exponent"])
     gap = (loads / loads[0]) ** b
     fmax_of_load = law.f_max * (1.0 / gap) ** 2
     gap_ratio = float(f9["area_ratio"]) ** a  # same load, area scaled by Fig. 9's ratio
@@ -153,5 +164,7 @@ register_scenario(Scenario(
     description=("Amontons' first and second laws in the Kloss model (Sec. VI): F_max proportional to the load (eq. 27), "
                  "the Fig. 9 blocks with S_2 = 2 S_1 and e_2 = 2 e_1 (eqs. 7, 28), and whether one gap law of the "
                  "contact pressure gives both."),
-    config=CONFIG, run=run, checks=checks, plot=plot, quick={"speeds.n": 31}, references=REFS,
+    config=CONFIG, post=post, checks=checks, plot=plot, quick={"axes.protocol.v": speeds(31)}, references=REFS,
+    moved={"loads": "axes.protocol.normal_force_value (N)", "speeds": "axes.protocol.v = [...] (m/s)",
+           "fig9": "analysis.fig9", "gap": "analysis.gap"},
 ))

@@ -14,6 +14,9 @@ several ratios R/X:
 
 The circuit values E_2 = 1, X = 1, omega_s = 1 and the R/X list are ours (the paper prints none;
 only R/X and k_0 Phi_max^2 enter).
+
+The three forms are closed forms of the slip, not runs of a friction model: the study has no runs
+and the post step evaluates them from ``analysis`` (``circuit``, ``joule``, ``kloss``, ``slip``).
 """
 
 from __future__ import annotations
@@ -26,19 +29,21 @@ from ...plot import plt
 from ..base import Mutation, Scenario, check, register_scenario
 from ._common import REFS
 
-CONFIG = {
+CONFIG = {"analysis": {
     "circuit": {"e2": 1.0, "x": 1.0, "omega_s": 1.0, "r_over_x": [0.01, 0.05, 0.2, 1.0]},
     "joule": {"per_slip": True},
     "kloss": {"f_max_factor": 0.5, "s_max_power": 1.0},
     "slip": {"min": -1.0, "max": 1.0, "n": 4001},
-}
+}}
 #: relative round-off allowed between two algebraically equal forms evaluated in double precision
 ROUND_OFF = 1e-12
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    c, k, sl = cfg["circuit"], cfg["kloss"], cfg["slip"]
-    n = check_count("slip.n", sl["n"], minimum=3, bytes_each=CURVE_BYTES_PER_SAMPLE)
+def post(result, cfg: dict) -> xr.Dataset:
+    """Eqs. 4 (+ the Joule power), 5 and 6 on one slip grid for every R/X (no runs)."""
+    a = cfg["analysis"]
+    c, k, sl = a["circuit"], a["kloss"], a["slip"]
+    n = check_count("analysis.slip.n", sl["n"], minimum=3, bytes_each=CURVE_BYTES_PER_SAMPLE)
     ratios = np.asarray(c["r_over_x"], dtype=float)
     s = np.linspace(float(sl["min"]), float(sl["max"]), n)
     s = np.unique(np.concatenate([s, ratios, -ratios]))
@@ -50,7 +55,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
         r = q * x
         current = s * e2 / (r + 1j * s * x)  # eq. 4
         joule = np.abs(current) ** 2 * r  # power dissipated in R
-        f4[i] = joule / (s * ws) if cfg["joule"]["per_slip"] else joule / ws
+        f4[i] = joule / (s * ws) if a["joule"]["per_slip"] else joule / ws
         f5[i] = k0phi2 * q * s / (s ** 2 + q ** 2)  # eq. 5
         f_max = float(k["f_max_factor"]) * k0phi2
         s_max = q ** float(k["s_max_power"])
@@ -64,9 +69,9 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
 
 
 _NO_SLIP = Mutation("the force taken as the rotor's Joule power itself, not the air-gap power (Joule power / s)",
-                    {"joule.per_slip": False})
-_FULL = Mutation("F_max read as k_0 Phi_max^2 (the 1/2 dropped)", {"kloss.f_max_factor": 1.0})
-_INVERSE = Mutation("s_max read as X/R instead of R/X", {"kloss.s_max_power": -1.0})
+                    {"analysis.joule.per_slip": False})
+_FULL = Mutation("F_max read as k_0 Phi_max^2 (the 1/2 dropped)", {"analysis.kloss.f_max_factor": 1.0})
+_INVERSE = Mutation("s_max read as X/R instead of R/X", {"analysis.kloss.s_max_power": -1.0})
 
 
 def _rel(a: np.ndarray, b: np.ndarray) -> float:
@@ -117,5 +122,6 @@ register_scenario(Scenario(
     name="kloss/eq5-eq6",
     description=("The induced force of the rotor circuit (eq. 4 and the Joule power in R), eq. 5 and the Kloss formula "
                  "eq. 6 (F_max = k_0 Phi_max^2 / 2, s_max = R/X) compared on one slip grid for several R/X (Sec. II.B)."),
-    config=CONFIG, run=run, checks=checks, plot=plot, quick={"slip.n": 801}, references=REFS,
+    config=CONFIG, post=post, checks=checks, plot=plot, quick={"analysis.slip.n": 801}, references=REFS,
+    moved={k: f"analysis.{k}" for k in ("circuit", "joule", "kloss", "slip")},
 ))

@@ -7,6 +7,10 @@ Notes
 The measured flat-track data and the 93.01 % FIT are from ref. [24] and are not
 available (not testable); the landmarks of the figure's curve (eqs. 31-32) are checked. A fit of
 the slip form to a real tyre's MF 5.2 curve is ``kloss/tyre-mf52-fit``.
+
+The figure is the closed form of eqs. 31-32 over the slip ratio (in %), not a sliding run: the
+study has no runs and the post step evaluates it from ``analysis.law`` (F_max, s_max0, zeta) on
+``analysis.curve``'s grid.
 """
 
 from __future__ import annotations
@@ -21,25 +25,27 @@ from ...reference import kloss as ref
 from ..base import Mutation, Scenario, check, not_testable, register_scenario
 from ._common import REFS, curve_dataset
 
-CONFIG = {"model": {"f_max": 1.227, "s_max0": 5.55, "zeta": 0.46}, "curve": {"s_min": -100.0, "s_max": 100.0, "n": 4001}}
+CONFIG = {"analysis": {"law": {"f_max": 1.227, "s_max0": 5.55, "zeta": 0.46},
+                       "curve": {"s_min": -100.0, "s_max": 100.0, "n": 4001}}}
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    m, c = cfg["model"], cfg["curve"]
-    n = check_count("curve.n", c["n"], minimum=2, bytes_each=CURVE_BYTES_PER_SAMPLE)
+def post(result, cfg: dict) -> xr.Dataset:
+    """The slip form F_x/F_N (eqs. 31-32) on the curve's grid and at its closed-form peak (no runs)."""
+    m, c = cfg["analysis"]["law"], cfg["analysis"]["curve"]
+    n = check_count("analysis.curve.n", c["n"], minimum=2, bytes_each=CURVE_BYTES_PER_SAMPLE)
     s = np.unique(np.concatenate([np.linspace(c["s_min"], c["s_max"], n),
                                   [ref.peak_velocity(m["s_max0"], m["zeta"])]]))
     return curve_dataset("slip_ratio", s, {"slip_ratio": "%", "force_ratio": "1"},
                          {"force_ratio": kloss_slip(s, m["f_max"], m["s_max0"], m["zeta"])}, dict(m))
 
 
-_FMAX = Mutation("F_max read as 1.3", {"model.f_max": 1.3})
-_SMAX = Mutation("s_max0 read as 6 %", {"model.s_max0": 6.0})
-_ZETA = Mutation("zeta read as 0.3", {"model.zeta": 0.3})
+_FMAX = Mutation("F_max read as 1.3", {"analysis.law.f_max": 1.3})
+_SMAX = Mutation("s_max0 read as 6 %", {"analysis.law.s_max0": 6.0})
+_ZETA = Mutation("zeta read as 0.3", {"analysis.law.zeta": 0.3})
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
-    m = cfg["model"]
+    m = cfg["analysis"]["law"]
     s, f = ds.slip_ratio.values, ds.force_ratio.values
     i = int(np.argmax(f))
     h = 1e-6
@@ -76,5 +82,7 @@ def plot(ds: xr.Dataset):
 register_scenario(Scenario(
     name="kloss/fig10",
     description="Tyre F_x/F_N vs longitudinal slip, Kloss slip form F_max 1.227, s_max0 5.55 %, zeta 0.46 (Fig. 10).",
-    config=CONFIG, run=run, checks=checks, plot=plot, quick={"curve.n": 801}, references=REFS,
+    config=CONFIG, post=post, checks=checks, plot=plot, quick={"analysis.curve.n": 801}, references=REFS,
+    moved={"model": "the slip form's F_max, s_max0, zeta are analysis.law.* (a closed form of the slip ratio, not a "
+                    "run model)", "curve": "analysis.curve"},
 ))

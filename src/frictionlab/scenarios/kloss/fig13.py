@@ -3,6 +3,9 @@
 C_max = 1.42, alpha_max0 = 25.38 deg, zeta1 = 0.50, zeta2 = -0.135 per deg (Re = 1e7, paper).
 Angles in degrees. The Re = 1e7 table itself is not available (the data set has
 Re = 3.6e5, 2e6, 5e6 and Ladson's 6e6); fits to those are ``kloss/naca0012-fit``.
+
+The figure is the closed form of eqs. 37-38 over the angle of attack, not a sliding run: the study
+has no runs and the post step evaluates it from ``analysis.law`` on ``analysis.curve``'s grid.
 """
 
 from __future__ import annotations
@@ -17,26 +20,27 @@ from ...reference import kloss as ref
 from ..base import Mutation, Scenario, check, not_testable, register_scenario
 from ._common import REFS, curve_dataset
 
-CONFIG = {"model": {"c_max": 1.42, "alpha_max0": 25.38, "zeta1": 0.50, "zeta2": -0.135},
-          "curve": {"alpha_min": 0.0, "alpha_max": 20.0, "n": 2001}}
+CONFIG = {"analysis": {"law": {"c_max": 1.42, "alpha_max0": 25.38, "zeta1": 0.50, "zeta2": -0.135},
+                       "curve": {"alpha_min": 0.0, "alpha_max": 20.0, "n": 2001}}}
 EXPECTED = [(5.0, 0.547), (10.0, 1.098), (18.0, 1.055), (20.0, 0.467)]
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    m, c = cfg["model"], cfg["curve"]
-    n = check_count("curve.n", c["n"], minimum=2, bytes_each=CURVE_BYTES_PER_SAMPLE)
+def post(result, cfg: dict) -> xr.Dataset:
+    """The lift form C_L(alpha) (eqs. 37-38) on the curve's grid (no runs)."""
+    m, c = cfg["analysis"]["law"], cfg["analysis"]["curve"]
+    n = check_count("analysis.curve.n", c["n"], minimum=2, bytes_each=CURVE_BYTES_PER_SAMPLE)
     a = np.linspace(c["alpha_min"], c["alpha_max"], n)
     return curve_dataset("angle_of_attack", a, {"angle_of_attack": "deg", "lift_coefficient": "1"},
                          {"lift_coefficient": kloss_lift(a, **m)}, dict(m))
 
 
-_CMAX = Mutation("C_max read as 1.3", {"model.c_max": 1.3})
-_A0 = Mutation("alpha_max0 read as 20 deg", {"model.alpha_max0": 20.0})
-_Z2 = Mutation("the zeta2 alpha^2 term left out (zeta2 = 0)", {"model.zeta2": 0.0})
+_CMAX = Mutation("C_max read as 1.3", {"analysis.law.c_max": 1.3})
+_A0 = Mutation("alpha_max0 read as 20 deg", {"analysis.law.alpha_max0": 20.0})
+_Z2 = Mutation("the zeta2 alpha^2 term left out (zeta2 = 0)", {"analysis.law.zeta2": 0.0})
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
-    m = cfg["model"]
+    m = cfg["analysis"]["law"]
     out = [not_testable("the lift form fits the Re = 1e7 NACA 0012 data with FIT 99.7 % (Sec. VII.B)",
                         "the paper does not print its Re = 1e7 table, and the packaged data sets have no Re = 1e7 "
                         "table; kloss/naca0012-fit fits the Reynolds numbers of Fig. 13 that are available",
@@ -77,5 +81,7 @@ def plot(ds: xr.Dataset):
 register_scenario(Scenario(
     name="kloss/fig13",
     description="NACA 0012 C_L(alpha) with the Kloss lift form C_max 1.42, alpha_max0 25.38 deg, zeta1 0.5, zeta2 -0.135 (Fig. 13).",
-    config=CONFIG, run=run, checks=checks, plot=plot, quick={"curve.n": 401}, references=REFS,
+    config=CONFIG, post=post, checks=checks, plot=plot, quick={"analysis.curve.n": 401}, references=REFS,
+    moved={"model": "the lift form's C_max, alpha_max0, zeta1, zeta2 are analysis.law.* (a closed form of the angle "
+                    "of attack, not a run model)", "curve": "analysis.curve"},
 ))

@@ -18,35 +18,35 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ...core.registry import make_model
-from ...solve import simulate
 from ...plot import plt
-from ...protocols import ConstantVelocity
 from ...reference import kloss as ref
-from ...systems import MassSystem
 from ..base import Mutation, Scenario, check, deviation, register_scenario
-from ._common import REFS, rel
+from ._common import REFS, law_of, rel
 
 CONFIG = {
     "model": {"name": "kloss", "preset": "fig14"},
-    "launch": {"v0": [0.119, 0.120, 0.121], "mass": 1.0, "duration": 0.25, "v_stop": 1e-4},
-    "integrator": {"driver": "euler", "dt": 1e-5},
+    "protocol": {"type": "constant_velocity", "v": 0.0, "duration_s": 0.25},
+    "system": {"type": "mass", "mass": 1.0},
+    "integrator": {"driver": "euler", "dt": 1e-5, "max_points": 10 ** 8},
+    # the three launch speeds v(0) [m/s]: one free run each
+    "axes": {"system": {"v0": [0.119, 0.120, 0.121]}},
+    # a launch has stopped once slower than v_stop [m/s] (its range is read there)
+    "analysis": {"v_stop": 1e-4},
 }
 PROTOTYPE = {0.119: (1.0389, 4.643e-3, 4.659e-3), 0.120: (1.0306, 4.759e-3, 4.775e-3), 0.121: (1.0225, 4.876e-3, 4.892e-3)}
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    m = dict(cfg["model"])
-    law = make_model(m.pop("name"), m.pop("preset", None), **m)
-    L = cfg["launch"]
-    dt = float(cfg["integrator"]["dt"])
-    runs = []
-    for v0 in L["v0"]:
-        sys_ = MassSystem(mass=L["mass"], v0=float(v0))
-        ds = simulate(law, ConstantVelocity(v=0.0, duration_s=L["duration"]), system=sys_,
-                      integrator=cfg["integrator"]["driver"], dt=dt, save_dt=dt, max_points=10 ** 8)
-        runs.append(ds[["slip", "slip_velocity", "friction_force"]])
-    out = xr.concat(runs, dim="v0", combine_attrs="drop_conflicts").assign_coords(v0=("v0", list(L["v0"]), {"units": "m/s"}))
+def derive(point: dict, cfg: dict) -> dict:
+    """Every step is saved (the Bragg peak is read sample by sample)."""
+    return {"integrator.save_dt": float(point["integrator"]["dt"])}
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """The launches along ``v0``: position, speed and friction of each (the law's parameters as attributes)."""
+    v0 = [dict(p.coords)["system.v0"] for p in result.points]  # as given: a repeated speed is a launch too
+    runs = [ds[["slip", "slip_velocity", "friction_force"]] for ds in result.of_run()]
+    out = xr.concat(runs, dim="v0", combine_attrs="drop_conflicts").assign_coords(v0=("v0", v0, {"units": "m/s"}))
+    law = law_of(cfg)
     out.attrs.update({k: getattr(law, k) for k in ("f_max", "v_max0", "zeta")})
     return out
 
@@ -60,10 +60,10 @@ REL_LET = 0.02
 #: a reading under which the printed entrance LET holds: v(0) = 10.58 cm/s gives |F| = 1.162 on eq. 11 with the
 #: printed F_max, v_max0, zeta (root of eq. 11; outside the printed 12 +- 0.1 cm/s)
 _V0_FOR_LET = Mutation("v(0) read as 10.58 +- 0.1 cm/s (the speed at which eq. 11 gives the printed LET)",
-                       {"launch.v0": [0.1048, 0.1058, 0.1068]})
+                       {"axes.system.v0": [0.1048, 0.1058, 0.1068]})
 _FMAX = Mutation("F_max read as 5.0 instead of the printed 5.291", {"model.f_max": 5.0})
 _ZETA = Mutation("zeta read as 0.5 instead of the printed 0.005", {"model.zeta": 0.5})
-_NO_SPREAD = Mutation("no spread of v(0): three launches at 12 cm/s", {"launch.v0": [0.120, 0.120, 0.120]})
+_NO_SPREAD = Mutation("no spread of v(0): three launches at 12 cm/s", {"axes.system.v0": [0.120, 0.120, 0.120]})
 
 
 def _entrance_evidence(law_params: tuple[float, float, float], v0_mid: float, f_entr: float) -> list:
@@ -89,22 +89,22 @@ def _entrance_evidence(law_params: tuple[float, float, float], v0_mid: float, f_
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
-    L = cfg["launch"]
+    mass, v_stop = float(cfg["system"]["mass"]), float(cfg["analysis"]["v_stop"])
     fmax, a0, z = float(ds.attrs["f_max"]), float(ds.attrs["v_max0"]), float(ds.attrs["zeta"])
     lam_printed = ref.peak_velocity(PRINTED["v_max0"], PRINTED["zeta"])
     out = []
     peaks, widths = [], []
-    dv_step = PRINTED["f_max"] * float(cfg["integrator"]["dt"]) / float(L["mass"])  # one Euler step's change of v
+    dv_step = PRINTED["f_max"] * float(cfg["integrator"]["dt"]) / mass  # one Euler step's change of v
     for k, v0 in enumerate(ds.v0.values):
         sub = ds.isel(v0=k)
         x, v, f = sub.slip.values, sub.slip_velocity.values, sub.friction_force.values
-        stop = int(np.argmax(v < L["v_stop"]))
+        stop = int(np.argmax(v < v_stop))
         rng_sim = float(x[stop])
-        X = ref.stopping_range(float(v0), L["mass"], fmax, a0, z) - ref.stopping_range(L["v_stop"], L["mass"], fmax, a0, z)
+        X = ref.stopping_range(float(v0), mass, fmax, a0, z) - ref.stopping_range(v_stop, mass, fmax, a0, z)
         i = int(np.argmax(f))
         peaks.append(float(f[i]))
         proto = PROTOTYPE.get(round(float(v0), 3))
-        out.append(check(f"v0 = {v0:g}: range to v < {L['v_stop']:g} m/s = m int v dv / F(v) (eq. 11 integrated)",
+        out.append(check(f"v0 = {v0:g}: range to v < {v_stop:g} m/s = m int v dv / F(v) (eq. 11 integrated)",
                          f"{X * 1e3:.5f} mm (rel 2e-3)", rng_sim * 1e3, rel(rng_sim, X) < 2e-3, fmt=".5f",
                          kind="verification"))
         out.append(check(f"v0 = {v0:g}: the Bragg peak is the Stribeck peak: |F| = F_max = 5.291 reached at "
@@ -176,6 +176,8 @@ register_scenario(Scenario(
     name="kloss/fig14",
     description=("Particle stopping under Kloss friction F_max 5.291, v_max0 0.0115 m/s, zeta 0.005, m = 1, "
                  "v(0) = 0.119/0.120/0.121 m/s, Euler 1e-5 s (Fig. 14): Bragg-like peak and its spread."),
-    config=CONFIG, run=run, checks=checks, plot=plot, quick={"integrator.dt": 2e-5}, references=REFS,
-    open_sections=("model",),  # the run takes integrator.driver and dt only (its duration is the figure's)
+    config=CONFIG, post=post, derive=derive, checks=checks, plot=plot, quick={"integrator.dt": 2e-5}, references=REFS,
+    derived={"integrator.save_dt": "integrator.dt (every step is saved)"},
+    moved={"launch": "the launch speeds are axes.system.v0 = [...] (m/s), the mass system.mass, the run length "
+                     "protocol.duration_s and the stopping speed analysis.v_stop"},
 ))

@@ -1,7 +1,11 @@
 """``kloss/fig4a`` and ``kloss/fig4b``: the static Kloss friction curve (Fig. 4).
 
 F_max = 1, zeta = 0.5, v_max0 = 0.01 (a) and 1e-4 (b); relative velocity in [-1, 1] m/s
-(range ours), evaluated on a grid dense around 0 and at the closed-form peak.
+(range ours). The curve is the law run at constant velocity, one run per velocity of
+``axes.protocol.v`` (a rate-independent law: the friction of each run is F(v) of eq. 11, bit for bit
+the closed form), on a grid dense around 0 (log-spaced from v_max0/1000) and holding 0 and the
+closed-form peak +-lambda_max of the printed parameters (eq. 12). A model set otherwise (``--set
+model.v_max0=...``) runs on this grid unless ``axes.protocol.v`` is set too.
 """
 
 from __future__ import annotations
@@ -11,30 +15,36 @@ import functools
 import numpy as np
 import xarray as xr
 
-from ...core.validation import CURVE_BYTES_PER_SAMPLE, check_count
 from ...laws.kloss import Kloss, kloss
 from ...plot import plt
 from ...reference import kloss as ref
 from ..base import Mutation, Scenario, check, register_scenario
-from ._common import REFS, curve_dataset
+from ._common import REFS, curve_dataset, law_of
+
+
+def velocities(v_max0: float, zeta: float, n_lin: int, n_log: int) -> list[float]:
+    """The curve's slip velocities [m/s]: ``n_lin`` evenly over [-1, 1], ``n_log`` log-spaced magnitudes
+    from v_max0/1000 to 1 in each direction, 0 and the peaks +-lambda_max (eq. 12), sorted."""
+    lam = ref.peak_velocity(v_max0, zeta)
+    logs = np.geomspace(v_max0 * 1e-3, 1.0, n_log)
+    return np.unique(np.concatenate([np.linspace(-1.0, 1.0, n_lin), logs, -logs, [lam, -lam, 0.0]])).tolist()
 
 
 def _config(v_max0: float) -> dict:
     return {"model": {"name": "kloss", "f_max": 1.0, "v_max0": v_max0, "zeta": 0.5},
-            "curve": {"v_min": -1.0, "v_max": 1.0, "n": 20001}}
+            # each run is one step at its constant velocity: the law has no state, its friction is F(v) at once
+            "protocol": {"type": "constant_velocity", "duration_s": 1.0},
+            "integrator": {"dt": 1.0},
+            "axes": {"protocol": {"v": velocities(v_max0, 0.5, 201, 301)}}}
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    m = cfg["model"]
-    law = Kloss(f_max=m["f_max"], v_max0=m["v_max0"], zeta=m["zeta"])
-    c = cfg["curve"]
-    n = check_count("curve.n", c["n"], minimum=2, bytes_each=CURVE_BYTES_PER_SAMPLE)
-    lin = np.linspace(c["v_min"], c["v_max"], n)
-    logs = np.geomspace(law.v_max0 * 1e-3, max(abs(c["v_min"]), abs(c["v_max"])), 2001)
-    v = np.unique(np.concatenate([lin, logs, -logs, [law.peak_velocity, -law.peak_velocity, 0.0]]))
-    f = law.friction_curve(v)
-    return curve_dataset("slip_velocity", v, {"slip_velocity": "m/s", "friction_force": "N"},
-                         {"friction_force": f}, {**law.attrs(), "model": "kloss"})
+def post(result, cfg: dict) -> xr.Dataset:
+    """The curve F(v): the friction at the end of each constant-velocity run, by increasing v."""
+    v = np.array(result.axis_values("protocol.v"), dtype=float)
+    f = np.array([float(ds.friction_force.values[-1]) for ds in result.of_run()])
+    order = np.argsort(v, kind="stable")
+    return curve_dataset("slip_velocity", v[order], {"slip_velocity": "m/s", "friction_force": "N"},
+                         {"friction_force": f[order]}, {**law_of(cfg).attrs(), "model": "kloss"})
 
 
 #: the parameters Fig. 4 prints (Martinez Molina 2025, Sec. V.A): F_max = 1, zeta = 0.5, and
@@ -103,7 +113,7 @@ for _tag, _v0 in (("fig4a", 0.01), ("fig4b", 1e-4)):
         name=f"kloss/{_tag}",
         description=(f"Static Kloss friction F(v) (Fig. 4{_tag[-1]}): F_max = 1, zeta = 0.5, v_max0 = {_v0:g} m/s; "
                      "Stribeck hump to F_max, Coulomb plateau 0.4706, viscous at 0."),
-        config=_config(_v0), run=run, checks=functools.partial(checks, v0_printed=_v0), plot=plot, quick={"curve.n": 4001}, references=REFS,
-        # the run evaluates the static Kloss law (eq. 11) of [model] f_max, v_max0, zeta; its name is a label
-        open_sections=(), derived={"model.name": "model.f_max, model.v_max0 and model.zeta (the Kloss law of eq. 11)"},
+        config=_config(_v0), post=post, checks=functools.partial(checks, v0_printed=_v0), plot=plot,
+        quick={"axes.protocol.v": velocities(_v0, 0.5, 21, 61)}, references=REFS,
+        moved={"curve": "the curve's velocities are axes.protocol.v = [...] (m/s), one constant-velocity run each"},
     ))

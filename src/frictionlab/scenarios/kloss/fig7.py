@@ -18,7 +18,6 @@ import xarray as xr
 from ...plot import plt
 from ...reference import kloss as ref
 from ..base import Mutation, Scenario, check, register_scenario
-from ...solve.config import run_config
 from ._common import REFS, law_of
 
 CONFIG = {
@@ -27,10 +26,6 @@ CONFIG = {
     "system": {"type": "mass", "mass": 0.3},
     "integrator": {"driver": "euler", "dt": 1e-3, "save_dt": 1e-3},
 }
-
-
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    return run_config(cfg)
 
 
 #: what Fig. 7 prints: F_max = 1 N, v_max0 = 0.01 m/s, zeta = 0.95 (mass and ramp rate are not printed)
@@ -84,5 +79,5 @@ register_scenario(Scenario(
     name="kloss/fig7",
     description=("Free mass 0.3 kg pushed by a 0.5 N/s force ramp, Kloss friction F_max 1, v_max0 0.01, zeta 0.95 "
                  "(Fig. 7): friction follows the force below 1 N, saturates and tends to 0.7751 N above."),
-    config=CONFIG, run=run, checks=checks, plot=plot, quick={}, references=REFS,
+    config=CONFIG, checks=checks, plot=plot, quick={}, references=REFS,
 ))

@@ -27,7 +27,6 @@ import xarray as xr
 from ...plot import plt
 from ...reference import kloss as ref
 from ..base import Mutation, Scenario, check, register_scenario
-from ...solve.config import run_config
 from ._common import REFS, law_of
 
 CONFIG = {
@@ -49,10 +48,6 @@ SYSTEM_OURS = ("the spring-slider (m = 1 kg, k = 100 N/m, drive 0.01 m/s) is our
 _WIDE = Mutation("v_max0 of Fig. 4(a), 0.01 m/s ('big dissipation'), instead of Fig. 4(b)'s 1e-4 m/s",
                  {"model.v_max0": 0.01})
 _FMAX = Mutation("F_max read as 0.8 N instead of the printed 1 N", {"model.f_max": 0.8})
-
-
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    return run_config(cfg)
 
 
 def _phases(stuck: np.ndarray, slipping: np.ndarray) -> list[tuple[int, int]]:
@@ -130,5 +125,5 @@ register_scenario(Scenario(
     name="kloss/stick-slip",
     description=("Kloss law of Fig. 4(b) (F_max 1 N, v_max0 1e-4 m/s, zeta 0.5) on a driven spring-slider (ours: 1 kg, "
                  "100 N/m, 0.01 m/s): stiction (breakaway at F_max) and stick-slip (Sec. V.A, VIII)."),
-    config=CONFIG, run=run, checks=checks, plot=plot, quick={"protocol.duration_s": 10.0}, references=REFS,
+    config=CONFIG, checks=checks, plot=plot, quick={"protocol.duration_s": 10.0}, references=REFS,
 ))

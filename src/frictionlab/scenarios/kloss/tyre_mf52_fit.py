@@ -14,8 +14,11 @@ the 4-parameter simplified Magic Formula. FIT % = 100 R^2 against the MF 5.2 cur
 claims "more than 98.9 % of model FIT" with three parameters, an accuracy similar to the Magic
 Formula's (Sec. VII.A), and 93.01 % for Fig. 10, both on the flat-track data of [24], which the
 text does not print: that claim is not testable here. The fits to the MF 5.2 curves of a truck
-tyre are an extension held to the paper's 98.9 % bar. ``fit.fixed`` holds slip-form parameters
+tyre are an extension held to the paper's 98.9 % bar. ``data.fit.fixed`` holds slip-form parameters
 at a value (e.g. ``{zeta = 0.0}``: the form without its Coulomb term).
+
+A data fit is not a run of the library: the study has no runs and the post step fits the data
+(``data``: the file, ``data.curve``'s sampling of the MF 5.2 curves and ``data.fit``'s options).
 """
 
 from __future__ import annotations
@@ -32,26 +35,27 @@ from ..base import Scenario, check, not_testable, register_scenario
 from ._common import REFS
 
 CONFIG = {
-    "data": {"dir": "", "file": "tire_goodyear_G275MSA_335_65R22_5_95psi_mf52_pure.csv"},
-    "curve": {"n": 161, "fz_over_fnomin": 1.0},
-    "fit": {"n_starts": 8, "seed": 0, "fixed": {}},
+    "data": {"dir": "", "file": "tire_goodyear_G275MSA_335_65R22_5_95psi_mf52_pure.csv",
+             "curve": {"n": 161, "fz_over_fnomin": 1.0},
+             "fit": {"n_starts": 8, "seed": 0, "fixed": {}}},
 }
 #: the tyre-model accuracy the paper claims for the three-parameter slip form (Sec. VII.A: "more than 98.9 % of
 #: model FIT", similar to the Magic Formula's)
 PAPER_FIT = 98.9
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
+def post(result, cfg: dict) -> xr.Dataset:
+    """Both forms fitted to the MF 5.2 pure-slip curves (no runs)."""
     c = load_coefficients(find_data_file(cfg["data"]["file"], cfg["data"]["dir"] or None))
-    fz = c["FNOMIN"] * float(cfg["curve"]["fz_over_fnomin"])
-    n = check_count("curve.n", cfg["curve"]["n"], minimum=2, bytes_each=CURVE_BYTES_PER_SAMPLE)
+    fz = c["FNOMIN"] * float(cfg["data"]["curve"]["fz_over_fnomin"])
+    n = check_count("data.curve.n", cfg["data"]["curve"]["n"], minimum=2, bytes_each=CURVE_BYTES_PER_SAMPLE)
     kappa = np.linspace(c.get("KPUMIN", -0.8), c.get("KPUMAX", 0.0), n)
     alpha = np.linspace(c.get("ALPMIN", -0.19), c.get("ALPMAX", 0.19), n)
     fx = mf52_fx0(kappa, fz, c) / fz
     # W-axis: F_y opposes positive slip angle (PDY1 < 0); the Kloss law returns the force that
     # opposes the slip as positive, so the lateral curve is fitted as -F_y / F_z
     fy = -mf52_fy0(alpha, fz, c) / fz
-    F = cfg["fit"]
+    F = cfg["data"]["fit"]
     out = {}
     for tag, x, y, xn in (("long", kappa * 100, fx, "slip [%]"), ("lat", np.degrees(alpha), fy, "slip angle [deg]")):
         d = XYData(x, y, xn, "F/Fz", "MF 5.2 Goodyear G275MSA")
@@ -117,5 +121,6 @@ register_scenario(Scenario(
     name="kloss/tyre-mf52-fit",
     description=("Kloss slip form (3 params) and the simplified Magic Formula (4 params) fitted to the MF 5.2 pure-slip "
                  "curves of a Goodyear truck tyre at nominal load; FIT % side by side."),
-    config=CONFIG, run=run, checks=checks, plot=plot, quick={"fit.n_starts": 4}, references=REFS,
+    config=CONFIG, post=post, checks=checks, plot=plot, quick={"data.fit.n_starts": 4}, references=REFS,
+    moved={"fit": "data.fit", "curve": "data.curve"},
 ))

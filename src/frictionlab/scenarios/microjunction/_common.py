@@ -1,18 +1,45 @@
-"""Helpers shared by the microjunction scenarios (model building, solver options)."""
+"""Helpers shared by the microjunction scenarios: the model, the SI loads, the runs through ``simulate``.
+
+The scenarios give loads in N and read SI results; the appendix states its regimes and laws in
+the normalised load :math:`F^* = F/F_c` (Goedecke 2013, App. A), so a scenario's loads are
+written as :func:`newtons` of the :math:`F^*` they stand for, for the demo steel. Each check says
+whether it reads the SI variables or, where the appendix's claim is non-dimensional (a printed
+law in :math:`\\delta^*, A^*, F^*`, a value of our earlier non-dimensional prototype), the
+``*_star`` extras of the same result.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
+import xarray as xr
 
 from ...contact.microjunction import Microjunction
+from ...contact.microjunction.scales import Scales
 from ...core.errors import ConfigError
 from ...core.registry import make_model
+from ...solve import simulate
 from ..base import Mutation
 
 REFERENCES = ["Goedecke 2013, Transient Effects in Friction, Appendix A (doi:10.1007/978-3-7091-1506-0)",
               "Jackson & Green 2005, J. Tribol. 127, 343"]
+
+#: the scales of the demo-steel preset (Appendix A normalisation): its critical load F_c = 4.51e-5 N
+_DEMO = Scales.of(make_model("microjunction", "demo-steel"))
+FC_DEMO = _DEMO.force_c
+
+
+def newtons(f_star: float) -> float:
+    """The load [N] of the demo steel at the normalised load ``f_star`` [1] (F* F_c)."""
+    return _DEMO.newtons(float(f_star))
+
+
+#: ``model.name`` and the driver are not the user's to set: the runs and checks are the microjunction model's
+#: and read what its ``junction`` driver returns
+MODEL_NAME = {"model.name": "the parameters of the 'microjunction' model (Goedecke 2013, Appendix A), which these "
+                            "scenarios run",
+              "integrator.driver": "the 'junction' driver's options (these scenarios run that driver)"}
 
 
 def model_of(cfg: dict[str, Any]) -> Microjunction:
@@ -24,21 +51,16 @@ def model_of(cfg: dict[str, Any]) -> Microjunction:
     return make_model("microjunction", m.pop("preset", None), **m)
 
 
-def solver_opts(cfg: dict[str, Any]) -> dict[str, Any]:
-    """``integrate_junction`` keywords from ``[integrator]``: ``solver``, ``rtol``, ``atol``,
-    ``mode`` (``"hybrid"``, the default, or ``"simple"``: the printed branch logic integrated
-    directly) and ``dt`` (optional; caps the adaptive step, as in the ``"junction"`` driver of
-    ``simulate``)."""
-    integ = dict(cfg.get("integrator", {}))
-    unknown = sorted(set(integ) - {"solver", "rtol", "atol", "dt", "mode"})
-    if unknown:
-        raise ConfigError(f"the microjunction scenarios take the integrator keys solver, rtol, atol, dt, mode; "
-                          f"got {', '.join(unknown)}")
-    opts = {"method": integ.get("solver", "DOP853"), "rtol": float(integ.get("rtol", 1e-9)),
-            "atol": float(integ.get("atol", 1e-12)), "mode": str(integ.get("mode", "hybrid"))}
-    if integ.get("dt") is not None:
-        opts["max_step"] = float(integ["dt"])
-    return opts
+def run_driver(model: Microjunction, protocol: Any, table: dict[str, Any], driver: str, **changes: Any) -> xr.Dataset:
+    """``simulate`` with the options of ``table`` (an ``[integrator]`` table naming ``driver`` or none),
+    ``changes`` set over them; another driver named there is refused (a restart from a run's state
+    in a scenario's post step)."""
+    opts = {**table, **changes}
+    named = opts.pop("driver", driver)
+    if named != driver:
+        raise ConfigError(f"driver = {named!r}: this microjunction scenario runs the {driver!r} driver "
+                          f"(its checks read what that driver returns)")
+    return simulate(model, protocol, integrator=driver, **opts)
 
 
 #: the printed area-branch condition of Appendix A ("if dδ*/dτ > 0 % decreasing interference, i.e.

@@ -1,4 +1,13 @@
-"""Shared helpers of the ``rough-contact/*`` scenarios (surfaces, models, decade metrics)."""
+"""Shared helpers of the ``rough-contact/*`` scenarios (surfaces, models, loads, decade metrics).
+
+Configurations are SI (Hulikal, Lapusta & Bhattacharya 2015 compute in L* = 1 um, T* = 1 s, F*;
+the model's drivers convert, :mod:`frictionlab.contact.rough.units`): ``[protocol]`` is a protocol
+of :mod:`frictionlab.protocols` -- a hold (``constant_velocity`` at ``v = 0``) for the static
+scenarios, ``velocity_steps`` for the sliding ones -- whose ``normal_force_value`` [N] is the
+nominal pressure of the paper (100 MPa) times the patch area (:func:`force_on_patch`): a quick
+profile on a smaller patch sets the force of that patch. The results are the drivers' SI results
+and the checks read them in SI (printing lengths in um, the paper's scale).
+"""
 
 from __future__ import annotations
 
@@ -7,12 +16,12 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from ...contact.rough.driver import rigid_surface, to_paper_units
+from ...contact.rough.driver import rigid_surface
 from ...contact.rough.model import RoughContact
 from ...contact.rough.numerics import SolverOptions
 from ...core.errors import ConfigError
 from ...core.registry import make_model
-from ...protocols import ConstantVelocity
+from ...protocols import make_protocol
 from ...solve import simulate
 
 #: the rough surface of the static scenarios: a square 512^2 patch over a 512^2 surface (Table 1)
@@ -20,11 +29,39 @@ MODEL = {"name": "rough_contact", "preset": "table1", "patch_nx": 512, "patch_ny
          "surface_sigma": 1.0, "surface_beta": 10.0, "surface_acf": "gaussian", "surface_seed": 0}
 #: the static scenarios run the ``"hold"`` driver of :func:`frictionlab.simulate`
 INTEGRATOR = {"driver": "hold", "per_decade": 40}
+#: the paper's nominal pressure [Pa] (Sects. 4, 5: 100 MPa)
+PRESSURE = 100e6
+#: metres per micrometre, the paper's length scale L* (a config value written ``5.0 * UM`` is the
+#: double the former um-valued key gave the kernel)
+UM = 1e-6
 
 
-def quick_size(n: int) -> dict[str, int]:
-    """Quick-profile overrides of a square ``n x n`` patch on an ``n x n`` surface."""
-    return {"model.patch_nx": n, "model.patch_ny": n, "model.surface_mx": n}
+def force_on_patch(pressure: float, n: int, dx: float = 1.0) -> float:
+    """Normal force [N] of the nominal ``pressure`` [Pa] on an ``n x n`` patch of spacing ``dx`` [um]."""
+    return pressure * (n * n * (dx * 1e-6) ** 2)
+
+
+def patch_pressure(model: RoughContact, force: float) -> float:
+    """Nominal pressure [Pa] of the normal ``force`` [N] on the model's patch."""
+    return force / (model.patch_nx * model.patch_ny * (model.dx * 1e-6) ** 2)
+
+
+def hold_protocol(duration_s: float, n: int = 512) -> dict[str, Any]:
+    """``[protocol]`` of a static scenario: a hold of ``duration_s`` [s] at 100 MPa on the ``n x n`` patch."""
+    return {"type": "constant_velocity", "v": 0.0, "duration_s": float(duration_s),
+            "normal_force_value": force_on_patch(PRESSURE, n)}
+
+
+def quick_size(n: int) -> dict[str, Any]:
+    """Quick-profile overrides of a square ``n x n`` patch on an ``n x n`` surface, at the same pressure."""
+    return {"model.patch_nx": n, "model.patch_ny": n, "model.surface_mx": n,
+            "protocol.normal_force_value": force_on_patch(PRESSURE, n)}
+
+
+#: a former key of the static scenarios and where it went
+MOVED_HOLD = {"protocol.pressure_MPa": "[protocol] is a constant_velocity hold; its load is protocol.normal_force_value "
+                                       "[N] (100 MPa on the 512 x 512 um patch = 26.2144 N)",
+              "protocol.t_end": "the hold lasts protocol.duration_s [s]"}
 
 
 def build_model(cfg: dict[str, Any], **over: Any) -> RoughContact:
@@ -42,12 +79,6 @@ def build_model(cfg: dict[str, Any], **over: Any) -> RoughContact:
     return make_model("rough_contact", preset, **m)
 
 
-def normal_force(cfg: dict[str, Any], model: RoughContact) -> float:
-    """Normal force [N] of ``[protocol] pressure_MPa`` on the model's patch (nominal area ``nx ny dx^2``)."""
-    area = model.patch_nx * model.patch_ny * (model.dx * 1e-6) ** 2
-    return float(cfg["protocol"]["pressure_MPa"]) * 1e6 * area
-
-
 def numerics(cfg: dict[str, Any]) -> SolverOptions:
     """The solver options of ``[integrator]`` (for the scenarios' direct solves)."""
     return SolverOptions.from_options(cfg.get("integrator") or {})
@@ -60,7 +91,7 @@ def surface(model: RoughContact) -> np.ndarray:
 
 def driver_options(cfg: dict[str, Any], driver: str, **set_here: Any) -> tuple[str, dict[str, Any]]:
     """``[integrator]`` as ``(driver, options)`` for :func:`frictionlab.simulate`, with the options the
-    scenario derives from its ``[protocol]`` (``set_here``) added; the driver must be ``driver`` and
+    scenario derives from its other sections (``set_here``) added; the driver must be ``driver`` and
     an option set both ways is refused (the scenario's value would replace it)."""
     integ = dict(cfg.get("integrator") or {})
     name = integ.pop("driver", driver)
@@ -68,22 +99,19 @@ def driver_options(cfg: dict[str, Any], driver: str, **set_here: Any) -> tuple[s
         raise ConfigError(f"this scenario runs the {driver!r} driver of rough_contact; got integrator.driver = {name!r}")
     clash = sorted(set(integ) & set(set_here))
     if clash:
-        raise ConfigError(f"integrator.{clash[0]} is set by this scenario from its [protocol] section; "
-                          "change the [protocol] keys instead")
+        raise ConfigError(f"integrator.{clash[0]} is set by this scenario from its other sections; "
+                          "change those keys instead")
     return name, {**integ, **set_here}
 
 
-def hold(cfg: dict[str, Any], model: RoughContact, t_end: float, pressure_MPa: float | None = None, *,
-         si: bool = False, **options: Any) -> xr.Dataset:
-    """A static hold at ``pressure_MPa`` (default ``[protocol] pressure_MPa``) to ``t_end`` [s] through
-    :func:`frictionlab.simulate` (``"hold"`` driver, ``[integrator]`` options); the driver's SI result
-    with ``si``, else in the paper's units (:func:`to_paper_units`) for analyses written in them."""
-    if pressure_MPa is not None:
-        cfg = {**cfg, "protocol": {**cfg["protocol"], "pressure_MPa": pressure_MPa}}
-    prot = ConstantVelocity(v=0.0, duration_s=float(t_end), normal_force_value=normal_force(cfg, model))
+def hold(cfg: dict[str, Any], model: RoughContact, *, duration_s: float | None = None, **options: Any) -> xr.Dataset:
+    """The hold of ``[protocol]`` (to ``duration_s`` [s] when given) through :func:`frictionlab.simulate`
+    (``"hold"`` driver, ``[integrator]`` options and ``options``); the driver's SI result."""
+    prot = dict(cfg["protocol"])
+    if duration_s is not None:
+        prot["duration_s"] = float(duration_s)
     name, opts = driver_options(cfg, "hold", **options)
-    ds = simulate(model, prot, integrator=name, **opts)
-    return ds if si else to_paper_units(ds)
+    return simulate(model, make_protocol(prot), integrator=name, **opts)
 
 
 def value_at(ds: xr.Dataset, var: str, t: float) -> float:

@@ -17,34 +17,39 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
-from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, build_model, slide, to_paper_units
+from ._sliding import INTEGRATOR, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, REFS, UM, build_model, slide
 
-#: the velocity of Fig. 10 read in nm/s (v = 0.005 um/s): 0.005 um of slip between snapshots
-V_NM = Mutation("v = 5 read as 5 nm/s (0.005 um of slip between the snapshots)", {"protocol.v": 0.005})
+#: the velocity of Fig. 10 read in nm/s (v = 0.005 um/s): 0.005 um of slip between the snapshots
+V_NM = Mutation("v = 5 read as 5 nm/s (0.005 um of slip between the snapshots)", {"protocol.velocities": [5e-9]})
 
 CONFIG = {
     "model": dict(MODEL),
     "integrator": dict(INTEGRATOR),
-    "protocol": {**SLIDING, "v": 5.0, "run_in": 50.0, "n_snapshots": 10, "snapshot_dt": 1.0, "replace_betas": 4.0,
-                 "window": 64},
+    # the slip (protocol.distances) follows from the run-in, the snapshots and the replacement slip
+    "protocol": {**PROTOCOL, "velocities": [5.0 * UM]},
+    # run_in [m], snapshot_dt [s], replace_betas [correlation lengths], window [elements]
+    "analysis": {"run_in": 50.0 * UM, "n_snapshots": 10, "snapshot_dt": 1.0, "replace_betas": 4.0, "window": 64},
 }
+DERIVED = {"protocol.distances": "analysis.run_in, analysis.n_snapshots, analysis.snapshot_dt and "
+                                 "analysis.replace_betas (the slip runs to the last snapshot)"}
+MOVED = {**MOVED_SLIDING, **{f"protocol.{k}": f"it is analysis.{k}" + (" [m]" if k == "run_in" else "")
+                             for k in ("run_in", "n_snapshots", "snapshot_dt", "replace_betas", "window")}}
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
-    pr = cfg["protocol"]
-    v = float(pr["v"])
-    t0 = float(pr["run_in"]) / v
-    times = [t0 + k * float(pr["snapshot_dt"]) for k in range(int(pr["n_snapshots"]))]
-    t_last = times[-1] + float(pr["replace_betas"]) * float(cfg["model"]["surface_beta"]) / v
+    an = cfg["analysis"]
+    v = float(cfg["protocol"]["velocities"][0])
+    t0 = float(an["run_in"]) / v
+    times = [t0 + k * float(an["snapshot_dt"]) for k in range(int(an["n_snapshots"]))]
+    m = build_model(cfg, interaction="boussinesq")
+    t_last = times[-1] + float(an["replace_betas"]) * m.surface_beta * UM / v  # surface_beta in um (model field)
     times.append(t_last)
-    ds = slide(cfg, build_model(cfg, interaction="boussinesq"), [v], [v * t_last], snapshot_times=tuple(times),
-               si=True)
-    ds.attrs["window"] = int(min(int(pr["window"]), int(cfg["model"]["patch_nx"])))
+    ds = slide(cfg, m, distances=[v * t_last], snapshot_times=tuple(times))
+    ds.attrs["window"] = int(min(int(an["window"]), int(cfg["model"]["patch_nx"])))
     return ds
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
-    ds = to_paper_units(ds)  # the result is SI; maps are compared in the paper's um and F*
     out = []
     P = ds.contact_force.values > 0
     nsn = P.shape[0] - 1
@@ -59,7 +64,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     sl = ds.snapshot_slip.values
     grew = shrank = 0
     for k in range(nsn - 1):
-        sh = int(round(sl[k + 1] - sl[k]))
+        sh = int(round((sl[k + 1] - sl[k]) / (float(ds.attrs["dx"]) * UM)))  # elements (dx in um)
         a, b = F[k][sh:], F[k + 1][: F.shape[1] - sh]
         both = (a > 0) & (b > 0)
         grew += int(np.sum(b[both] > a[both]))
@@ -69,7 +74,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                      f"{grew} grew, {shrank} shrank", grew > 0 and shrank > 0, mutations=(V_NM,)))
     overlap = float(np.sum(P[0] & P[-1]) / max(np.sum(P[0]), 1))
     frac = float(P[-1].mean())
-    out.append(check(f"All contacts are eventually replaced (Sect. 5.1; after {cfg['protocol']['replace_betas']:g} beta "
+    out.append(check(f"All contacts are eventually replaced (Sect. 5.1; after {cfg['analysis']['replace_betas']:g} beta "
                      "of slip)",
                      "overlap with the first snapshot < 3x the chance level (area fraction) + 0.05",
                      f"overlap {overlap:.3f}, chance {frac:.3f}", overlap < 3 * frac + 0.05,
@@ -82,7 +87,6 @@ def plot(ds: xr.Dataset):
     from ...plot import plt
     from matplotlib.colors import LogNorm
 
-    ds = to_paper_units(ds)
     w = int(ds.attrs.get("window", 64))
     P = ds.contact_force.values
     fig = plt.figure(figsize=(14, 7))
@@ -105,7 +109,7 @@ register_scenario(Scenario(
     name="rough-contact/fig10",
     description=("Hulikal et al. Fig. 10: force maps at 10 times spaced dt = 1 while sliding at v = 5 (slip 5 between "
                  "maps), full field linear/log and a 64 x 64 window; Boussinesq, viscoelastic Table 1."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={**QUICK_BASE, "model.surface_mx": 160, "protocol.run_in": 20.0},
-    references=REFS, slow=True,
+    config=CONFIG, run=run, checks=checks, plot=plot, units={"analysis.run_in": "m", "analysis.snapshot_dt": "s"},
+    quick={**QUICK_BASE, "model.surface_mx": 160, "analysis.run_in": 20.0 * UM},
+    references=REFS, slow=True, derived=DERIVED, moved=MOVED,
 ))

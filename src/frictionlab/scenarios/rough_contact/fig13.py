@@ -4,7 +4,7 @@ Boussinesq, 100 MPa; for each viscoelastic set (lambda, A) and each v, slide ``s
 t = 0+ state and average the second half (the paper does not say how it measured the steady
 state). Sect. 5.3 describes "four combinations of A, lambda and three values of A/lambda of 10, 1
 and 0.1": (1, 0.1), (1, 1) (blue), (0.1, 0.1) (purple) and (0.1, 1) (A/lambda = 10, the set of
-Figs. 13c, d) are ``protocol.sets``; ``protocol.extra_sets`` adds (1, 10), Fig. 14's red set, whose
+Figs. 13c, d) are ``sweep.sets``; ``sweep.extra_sets`` adds (1, 10), Fig. 14's red set, whose
 checks are extensions. v in
 {1, 2, 5, ..., 1000}. Also stores the steady friction coefficient
 mu_ss(v) = (tau_s + alpha ln v) A_ss / W, i.e. Fig. 14(d), and the contact maps of (0.1, 1) at
@@ -26,10 +26,10 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
-from ...contact.rough.model import F_STAR
-from ._common import PARALLEL, normal_force, run_parallel
-from ._sliding import (MODEL, QUICK_BASE, QUICK_DOUBLE, QUICK_VELOCITY_NOTE, REFS, SINGLE_SLIDING, SLIDING, build_model,
-                       precision_checks, precision_control, single_sliding, slide, INTEGRATOR)
+from ._common import PARALLEL, run_parallel
+from ._sliding import (MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, QUICK_DOUBLE, QUICK_VELOCITY_NOTE, REFS,
+                       SINGLE_SLIDING, SLIP_TOL, UM, build_model, precision_checks, precision_control, single_sliding,
+                       slide, INTEGRATOR)
 
 #: contact elements by which the invariance pair's area series may differ with single-precision sliding steps
 INVARIANCE_PIXELS = 2
@@ -40,11 +40,17 @@ CONFIG = {
     "model": dict(MODEL),
     "parallel": dict(PARALLEL),
     "integrator": {**INTEGRATOR, **SINGLE_SLIDING},  # float32 sliding products + a double control (_sliding)
-    # sets: the four of Fig. 13a (Sect. 5.3); extra_sets: ours (their checks are extensions)
-    "protocol": {**SLIDING, "sets": [[1.0, 0.1], [1.0, 1.0], [0.1, 0.1], [0.1, 1.0]], "extra_sets": [[1.0, 10.0]],
-                 "velocities": [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0], "slip": 200.0,
-                 "map_set": [0.1, 1.0], "map_velocities": [1.0, 100.0]},
+    "protocol": {**PROTOCOL, "distances": [200.0 * UM]},
+    # sets: the four (lambda [1/s], A [1/s]) of Fig. 13a (Sect. 5.3); extra_sets: ours (their checks are extensions);
+    # velocities [m/s]: one run per set and velocity
+    "sweep": {"sets": [[1.0, 0.1], [1.0, 1.0], [0.1, 0.1], [0.1, 1.0]], "extra_sets": [[1.0, 10.0]],
+              "velocities": [x * UM for x in (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0)]},
+    # the contact maps of Figs. 13c, d: one set, velocities [m/s]
+    "analysis": {"map_set": [0.1, 1.0], "map_velocities": [1.0 * UM, 100.0 * UM]},
 }
+DERIVED = {"protocol.velocities": "sweep.velocities (one run per set and velocity)"}
+MOVED = {**MOVED_SLIDING, "protocol.sets": "the material sets are sweep.sets", "protocol.extra_sets": "sweep.extra_sets",
+         "protocol.map_set": "analysis.map_set", "protocol.map_velocities": "analysis.map_velocities [m/s]"}
 
 
 def _one_run(cfg: dict, lam: float, A: float, v: float, L: float) -> xr.Dataset:
@@ -54,47 +60,51 @@ def _one_run(cfg: dict, lam: float, A: float, v: float, L: float) -> xr.Dataset:
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
-    pr = cfg["protocol"]
-    L = float(pr["slip"])
-    sets = [tuple(map(float, s)) for s in [*pr["sets"], *pr["extra_sets"]]]
-    vs = [float(v) for v in pr["velocities"]]
+    sw = cfg["sweep"]
+    L = float(cfg["protocol"]["distances"][0])
+    sets = [tuple(map(float, s)) for s in [*sw["sets"], *sw["extra_sets"]]]
+    vs = [float(v) for v in sw["velocities"]]
     area = np.zeros((len(sets), len(vs)))
+    frac = np.zeros_like(area)
     radius = np.zeros_like(area)
     dil = np.zeros_like(area)
+    mu = np.zeros_like(area)
     series = {}
     maps = {}
     tasks = [(cfg, lam, A, v, L) for lam, A in sets for v in vs]
     results = iter(run_parallel(_one_run, tasks, cfg))
+    map_set = list(map(float, cfg["analysis"]["map_set"]))
+    map_vs = [float(x) for x in cfg["analysis"]["map_velocities"]]
     for a, (lam, A) in enumerate(sets):
         for b, v in enumerate(vs):
             r = next(results)
-            sel = r.slip.values >= 0.5 * L - 1e-9
-            area[a, b] = r.contact_area.values[sel].mean()
+            sel = r.slip.values >= 0.5 * L - SLIP_TOL
+            area[a, b] = r.real_contact_area.values[sel].mean()
+            frac[a, b] = r.contact_area.values[sel].mean()
             radius[a, b] = r.mean_contact_radius.values[sel].mean()
             dil[a, b] = r.dilatation.values[sel].mean()
-            series[(a, b)] = r.contact_area.values
-            if [lam, A] == list(map(float, pr["map_set"])) and v in [float(x) for x in pr["map_velocities"]]:
+            mu[a, b] = r.friction_coefficient.values[sel].mean()  # mu_ss(v) = (tau_s + alpha ln v) A_ss / W
+            series[(a, b)] = r.n_contact_elements.values
+            if [lam, A] == map_set and v in map_vs:
                 maps[v] = r.contact_force.values[-1]
-    m0 = build_model(cfg)
-    W = normal_force(cfg, m0) / F_STAR
-    n = m0.patch_nx
-    mu = (m0.tau_s + m0.alpha * np.log(np.asarray(vs)))[None, :] * area / W
-    ds = xr.Dataset({"contact_area": (("set", "v"), area, {"units": "um^2"}),
-                     "area_fraction": (("set", "v"), area / (n * n), {"units": "1"}),
-                     "mean_contact_radius": (("set", "v"), radius, {"units": "um"}),
-                     "dilatation": (("set", "v"), dil, {"units": "um"}),
+    ds = xr.Dataset({"real_contact_area": (("set", "v"), area, {"units": "m^2"}),
+                     "contact_area": (("set", "v"), frac, {"units": "1",
+                                                           "description": "fraction of the patch in contact"}),
+                     "mean_contact_radius": (("set", "v"), radius, {"units": "m"}),
+                     "dilatation": (("set", "v"), dil, {"units": "m"}),
                      "friction_coefficient": (("set", "v"), mu, {"units": "1"})},
-                    coords={"set": _set_names(len(pr["sets"]), len(sets)), "lam": ("set", [s[0] for s in sets]),
-                            "A": ("set", [s[1] for s in sets]), "v": vs,
-                            "paper_set": ("set", [k < len(pr["sets"]) for k in range(len(sets))])})
+                    coords={"set": _set_names(len(sw["sets"]), len(sets)), "lam": ("set", [s[0] for s in sets]),
+                            "A": ("set", [s[1] for s in sets]), "v": ("v", vs, {"units": "m/s"}),
+                            "paper_set": ("set", [k < len(sw["sets"]) for k in range(len(sets))])})
     # time-scaling invariance: (0.1, 0.1) at v vs (1, 1) at 10 v, full area series (in contact elements)
     inv = []
     if (0.1, 0.1) in sets and (1.0, 1.0) in sets:  # the first of each (a set may also be an extra one)
         i1, i2 = sets.index((1.0, 1.0)), sets.index((0.1, 0.1))
         for b, v in enumerate(vs):
-            if 10 * v in vs:
-                s1, s2 = series[(i1, vs.index(10 * v))], series[(i2, b)]
-                inv.append(float(np.max(np.abs(s1 - s2))) / m0.dx**2 if s1.shape == s2.shape else np.inf)
+            tenfold = [k for k, w in enumerate(vs) if abs(w - 10 * v) <= 1e-12 * w]
+            if tenfold:
+                s1, s2 = series[(i1, tenfold[0])], series[(i2, b)]
+                inv.append(float(np.max(np.abs(s1 - s2))) if s1.shape == s2.shape else np.inf)
     if single_sliding(cfg):
         (lam, A), v = sets[0], vs[0]
         ds.attrs.update(precision_control(cfg, build_model(cfg, interaction="boussinesq", lams=(lam,), As=(A,)), v))
@@ -103,7 +113,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     if maps:
         mv = sorted(maps)
         ds = ds.assign_coords(map_v=mv)
-        ds["contact_force_map"] = (("map_v", "x", "y"), np.stack([maps[v] for v in mv]), {"units": "F*"})
+        ds["contact_force_map"] = (("map_v", "x", "y"), np.stack([maps[v] for v in mv]), {"units": "N"})
     return ds
 
 
@@ -122,14 +132,14 @@ def _values(ds: xr.Dataset, s: str) -> str:
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
     out = []
-    sets = [(float(lam), float(A)) for lam, A in cfg["protocol"]["sets"]]
+    sets = [(float(lam), float(A)) for lam, A in cfg["sweep"]["sets"]]
     no_relax = Mutation("no viscoelastic relaxation: A = 0 in every set of Fig. 13a",
-                        {"protocol.sets": [[lam, 0.0] for lam, _ in sets]})
+                        {"sweep.sets": [[lam, 0.0] for lam, _ in sets]})
     big_a = Mutation("every set of Fig. 13a read with A/lambda = 10 (A = 10 lambda)",
-                     {"protocol.sets": [[lam, 10 * lam] for lam, _ in sets]})
+                     {"sweep.sets": [[lam, 10 * lam] for lam, _ in sets]})
     ours = "(1, 10) is Fig. 14's red set, not one of Fig. 13a's four"
     for s in ds.set.values:
-        a = ds.area_fraction.sel(set=s).values
+        a = ds.contact_area.sel(set=s).values
         paper = _is_paper(ds, s)
         out.append(check(f"{s}: steady area decreases strictly with v (Sect. 5.3: 'the total contact area "
                          "always decreases')", "decreasing",
@@ -142,7 +152,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
             grp = sorted((s for s in group if _is_paper(ds, s) or not paper), key=lambda s: float(ds.A.sel(set=s)))
             if len(grp) < 2 or (not paper and all(_is_paper(ds, s) for s in grp)):
                 continue
-            ch = {s: float(ds.area_fraction.sel(set=s).values[0] - ds.area_fraction.sel(set=s).values[-1]) for s in grp}
+            ch = {s: float(ds.contact_area.sel(set=s).values[0] - ds.contact_area.sel(set=s).values[-1]) for s in grp}
             vals = [ch[s] for s in grp]
             out.append(check(f"lambda = {lam:g}: larger A/lambda gives a larger total area change over the v range "
                              f"(Sect. 5.3){'' if paper else ', with our sets'}",
@@ -181,9 +191,9 @@ def plot(ds: xr.Dataset):
 
     fig, ax = plt.subplots(1, 3, figsize=(15, 4))
     for s in ds.set.values:
-        ax[0].semilogx(ds.v, ds.area_fraction.sel(set=s), "o-", label=f"(lam, A) = {_values(ds, s)}")
-        ax[1].semilogx(ds.v, ds.mean_contact_radius.sel(set=s), "o-")
-        ax[2].semilogx(ds.v, ds.friction_coefficient.sel(set=s), "o-")
+        ax[0].semilogx(ds.v / UM, ds.contact_area.sel(set=s), "o-", label=f"(lam, A) = {_values(ds, s)}")
+        ax[1].semilogx(ds.v / UM, ds.mean_contact_radius.sel(set=s) / UM, "o-")
+        ax[2].semilogx(ds.v / UM, ds.friction_coefficient.sel(set=s), "o-")
     ax[0].legend()
     ax[0].set(xlabel="v [um/s]", ylabel="steady area fraction")
     ax[1].set(xlabel="v [um/s]", ylabel="mean contact radius [um]")
@@ -196,9 +206,9 @@ register_scenario(Scenario(
     name="rough-contact/fig13",
     description=("Hulikal et al. Fig. 13 (and 14d): steady contact area, mean contact radius and steady mu against v "
                  "for (lambda, A) in {(1,0.1),(1,1),(0.1,0.1),(0.1,1)} and ours (1,10), Boussinesq, 100 MPa, 512^2." + QUICK_VELOCITY_NOTE),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.slip": 30.0,
-           "protocol.sets": [[1.0, 0.1], [1.0, 1.0], [0.1, 0.1]],
-           "protocol.velocities": [1.0, 10.0, 100.0], "protocol.map_set": [1.0, 1.0], **QUICK_DOUBLE},
-    references=REFS, slow=True,
+    config=CONFIG, run=run, checks=checks, plot=plot, units={"sweep.velocities": "m/s", "analysis.map_velocities": "m/s"},
+    quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.distances": [30.0 * UM],
+           "sweep.sets": [[1.0, 0.1], [1.0, 1.0], [0.1, 0.1]],
+           "sweep.velocities": [1.0 * UM, 10.0 * UM, 100.0 * UM], "analysis.map_set": [1.0, 1.0], **QUICK_DOUBLE},
+    references=REFS, slow=True, derived=DERIVED, moved=MOVED,
 ))

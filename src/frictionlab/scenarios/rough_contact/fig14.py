@@ -1,7 +1,7 @@
 """``rough-contact/fig14``: velocity jumps 10 -> 1 -> 10 -> 1 -- direct and transient effects.
 
 Viscoelastic sets blue (lambda, A) = (1, 1) (paper: velocity strengthening) and red (1, 10)
-(weakening), 100 MPa, ``seg`` slip per segment (paper 100), Boussinesq (Figs. 14a, b) and mean
+(weakening), 100 MPa, ``protocol.distances`` of slip per segment (paper 100 um each), Boussinesq (Figs. 14a, b) and mean
 field (14e, f) (Sect. 5.4). Fig. 14(d), steady mu(v) for the Fig. 13 set, is produced by
 ``rough-contact/fig13``.
 
@@ -12,7 +12,7 @@ Each jump run is paired with a constant-velocity run at v = 10 over the *same* r
 paper size the noise is small; at the quick sizes it is not). The steady difference on a v = 1
 segment (its second half; the paper does not say how it measured steady state) is mu_ss(1) - mu_ss(10): negative = velocity strengthening.
 The jump record also yields the rate-and-state view: Dieterich-Ruina parameters (a, b, D_c)
-fitted with the fit layer (:func:`frictionlab.contact.rough.sliding.fit_rate_state`).
+fitted with the fit layer (:func:`frictionlab.fit.rsf_rough.fit_rate_state`).
 
 Notes
 -----
@@ -79,26 +79,33 @@ import math
 import numpy as np
 import xarray as xr
 
-from ...contact.rough.model import STRESS_STAR
-from ...contact.rough.sliding import fit_rate_state
+from ...contact.rough.units import to_paper
+from ...core.errors import ConfigError
+from ...fit.rsf_rough import fit_rate_state
 from ...reference.meanfield_rough import meanfield_steady_sliding, paired_difference
 from ..base import Mutation, Scenario, check, deviation, register_scenario
-from ._common import PARALLEL, run_parallel
-from ._sliding import (MODEL, QUICK_BASE, QUICK_DOUBLE, REFS, SINGLE_SLIDING, SLIDING, build_model, on_path,
-                       precision_checks, precision_control, single_sliding, slide, INTEGRATOR)
+from ._common import PARALLEL, patch_pressure, run_parallel
+from ._sliding import (MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, QUICK_DOUBLE, REFS, SINGLE_SLIDING, SLIP_TOL, UM,
+                       build_model, on_path, precision_checks, precision_control, single_sliding, slide, INTEGRATOR)
 
 CONFIG = {
     "model": dict(MODEL),
     "parallel": dict(PARALLEL),
     "integrator": {**INTEGRATOR, **SINGLE_SLIDING},  # float32 sliding products (Boussinesq) + a double control
-    "protocol": {**SLIDING, "velocities": [10.0, 1.0, 10.0, 1.0], "seg": 100.0,
-                 "sets": {"blue": [1.0, 1.0], "red": [1.0, 10.0]},
-                 "interactions": ["boussinesq", "meanfield"], "fit_rsf": True, "shifted_factor": 100.0},
-    # large-system mean-field steady state (evidence): paper's beta, exact Gaussian paths
+    # the jump schedule 10 -> 1 -> 10 -> 1 um/s, equal slips [m]
+    "protocol": {**PROTOCOL, "velocities": [10.0 * UM, 1.0 * UM, 10.0 * UM, 1.0 * UM], "distances": [100.0 * UM] * 4},
+    # the viscoelastic sets (lambda [1/s], A [1/s]) and interactions: one jump run and one same-path reference each
+    "sweep": {"sets": {"blue": [1.0, 1.0], "red": [1.0, 10.0]}, "interactions": ["boussinesq", "meanfield"]},
+    "analysis": {"fit_rsf": True, "shifted_factor": 100.0},
+    # large-system mean-field steady state (evidence): paper's beta [m], exact Gaussian paths
     # path_memory_ratio: each element path is at least this many memory lengths v/lambda long at the
     # largest reference velocity (a periodic path shorter than the memory feeds an element its own past)
-    "reference": {"beta": 10.0, "n_paths": 512, "window": 400.0, "path_memory_ratio": 10.0, "relax": 3.0, "seed": 0},
+    "reference": {"beta": 10.0 * UM, "n_paths": 512, "window": 400.0 * UM, "path_memory_ratio": 10.0, "relax": 3.0,
+                  "seed": 0},
 }
+MOVED = {**MOVED_SLIDING, "protocol.sets": "the material sets are sweep.sets",
+         "protocol.interactions": "sweep.interactions", "protocol.fit_rsf": "analysis.fit_rsf",
+         "protocol.shifted_factor": "analysis.shifted_factor"}
 #: the paths of the large-system reference must be >= this many memory lengths v/lambda (else an artefact)
 MIN_PATH_MEMORY_RATIO = 10.0
 EXPECT = {"blue": "strengthening", "red": "weakening"}
@@ -108,14 +115,14 @@ ALPHA_ZERO = Mutation("no velocity hardening: alpha = 0 in eq. 14", {"model.alph
 #: both sets read with a small amplitude A = 0.01: the area barely depends on v, the direct effect wins
 #: (both sets strengthen), so the blue deviation must be refused and the red weakening must fail
 SMALL_A = Mutation("both sets read as (lambda, A) = (1, 0.01): the area barely depends on v",
-                   {"protocol.sets": {"blue": [1.0, 0.01], "red": [1.0, 0.01]}})
+                   {"sweep.sets": {"blue": [1.0, 0.01], "red": [1.0, 0.01]}})
 #: no viscoelasticity (A = 0): the area does not depend on v, there is no transient
 NO_RELAXATION = Mutation("no viscoelastic relaxation: A = 0 for both sets",
-                         {"protocol.sets": {"blue": [1.0, 0.0], "red": [1.0, 0.0]}})
+                         {"sweep.sets": {"blue": [1.0, 0.0], "red": [1.0, 0.0]}})
 #: lambda read in 1/ms (1000x faster, A/lambda kept): the contacts relax within one slip step, so the
 #: area follows a velocity jump in the first step after it
 FAST_RELAXATION = Mutation("lambda read in 1/ms (relaxation 1000x faster, A/lambda kept): the area relaxes within "
-                           "one step", {"protocol.sets": {"blue": [1000.0, 1000.0], "red": [1000.0, 10000.0]}})
+                           "one step", {"sweep.sets": {"blue": [1000.0, 1000.0], "red": [1000.0, 10000.0]}})
 #: per fitted rate-and-state parameter, the flag variable stored in the result (1 determined, 0 not)
 FIT_DETERMINED = {"a_determined": "a", "b_determined": "b", "dc_determined": "dc"}
 
@@ -126,9 +133,9 @@ def _analyse(jump: xr.Dataset, ref: xr.Dataset, vels: list[float], seg: float) -
     res: dict[str, list[float]] = {"steady_diff": [], "transient": [], "start_diff": [], "steady_scatter": []}
     for k in range(1, len(vels)):
         a, b = k * seg, (k + 1) * seg
-        i0 = int(np.searchsorted(s, a - 1e-9))
+        i0 = int(np.searchsorted(s, a - SLIP_TOL))
         start = float(jump.mu_after.values[k - 1] - on_path(jump, ref, "friction_coefficient")[i0])
-        window = dmu[(s >= a + 0.5 * seg - 1e-9) & (s <= b + 1e-9)]
+        window = dmu[(s >= a + 0.5 * seg - SLIP_TOL) & (s <= b + SLIP_TOL)]
         ss = float(np.mean(window))
         res["steady_scatter"].append(float(np.std(window)))  # same-path difference's spread on the window
         res["start_diff"].append(start)
@@ -138,10 +145,10 @@ def _analyse(jump: xr.Dataset, ref: xr.Dataset, vels: list[float], seg: float) -
 
 
 def _step_area_changes(jump: xr.Dataset) -> dict:
-    """|A| change of the first step after each jump, and the largest change over the other steps (the
-    post-jump steps excluded, so a jump cannot set the bound it is compared with)."""
-    dA = np.abs(np.diff(jump.contact_area.values))
-    at = [int(np.searchsorted(jump.slip.values, js - 1e-9)) for js in jump.jump_slip.values]
+    """|A| change (contact elements) of the first step after each jump, and the largest change over the other
+    steps (the post-jump steps excluded, so a jump cannot set the bound it is compared with)."""
+    dA = np.abs(np.diff(jump.n_contact_elements.values))
+    at = [int(np.searchsorted(jump.slip.values, js - SLIP_TOL)) for js in jump.jump_slip.values]
     ordinary = np.delete(dA, at)
     return {"max_step_area_change": ((), float(ordinary.max())),
             "jump_step_area_change": ("jump", [float(dA[i]) for i in at]),
@@ -153,17 +160,26 @@ def _one_run(cfg: dict, inter: str, lam: float, A: float, vels: list, slips: lis
     return slide(cfg, build_model(cfg, interaction=inter, lams=(lam,), As=(A,)), vels, slips)
 
 
+def segment(cfg: dict) -> float:
+    """The slip of each velocity step [m]: the analysis compares equal segments."""
+    dist = [float(x) for x in cfg["protocol"]["distances"]]
+    if len(dist) != len(cfg["protocol"]["velocities"]) or any(x != dist[0] for x in dist):
+        raise ConfigError(f"protocol.distances = {dist!r}: this scenario compares equal slips, one per entry of "
+                          "protocol.velocities")
+    return dist[0]
+
+
 def run(cfg: dict, quick: bool) -> xr.Dataset:
-    pr = cfg["protocol"]
+    pr, sw = cfg["protocol"], cfg["sweep"]
     vels = [float(v) for v in pr["velocities"]]
-    seg = float(pr["seg"])
+    seg = segment(cfg)
     out = []
-    tasks = [(cfg, inter, float(lam), float(A), vs, ss) for inter in pr["interactions"]
-             for lam, A in pr["sets"].values() for vs, ss in ((vels, [seg] * len(vels)), ([vels[0]], [seg * len(vels)]))]
+    tasks = [(cfg, inter, float(lam), float(A), vs, ss) for inter in sw["interactions"]
+             for lam, A in sw["sets"].values() for vs, ss in ((vels, [seg] * len(vels)), ([vels[0]], [seg * len(vels)]))]
     results = iter(run_parallel(_one_run, tasks, cfg))
-    for inter in pr["interactions"]:
+    for inter in sw["interactions"]:
         per = []
-        for name, (lam, A) in pr["sets"].items():
+        for name, (lam, A) in sw["sets"].items():
             m = build_model(cfg, interaction=inter, lams=(float(lam),), As=(float(A),))
             jump, ref = next(results), next(results)
             an = _analyse(jump, ref, vels, seg)
@@ -171,8 +187,8 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
                 "slip": ("step", jump.slip.values), "time": ("step", jump.time.values),
                 "friction_coefficient": ("step", jump.friction_coefficient.values),
                 "friction_coefficient_ref": ("step", on_path(jump, ref, "friction_coefficient")),
-                "area_fraction": ("step", jump.area_fraction.values),
-                "area_fraction_ref": ("step", on_path(jump, ref, "area_fraction")),
+                "contact_area": ("step", jump.contact_area.values, {"units": "1"}),
+                "contact_area_ref": ("step", on_path(jump, ref, "contact_area"), {"units": "1"}),
                 "slip_velocity": ("step", jump.slip_velocity.values),
                 "jump_slip": ("jump", jump.jump_slip.values), "mu_before": ("jump", jump.mu_before.values),
                 "mu_after": ("jump", jump.mu_after.values), "area_at_jump": ("jump", jump.area_at_jump.values),
@@ -181,25 +197,28 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
                 "start_diff": ("jump", an["start_diff"]), "steady_scatter": ("jump", an["steady_scatter"]),
                 **_step_area_changes(jump),
             })
-            W = float(jump.attrs["W"])
-            a1 = float(np.mean(jump.contact_area.values[(jump.slip.values >= 1.5 * seg) & (jump.slip.values <= 2 * seg)]))
-            a10 = float(np.mean(ref.contact_area.values[(ref.slip.values >= 1.5 * seg) & (ref.slip.values <= 2 * seg)]))
+            # the direct effect alpha ln(10) A/W of eq. 14 at the steady areas of v = 1 and v = 10 (the model's
+            # alpha is in the paper's F*/um^2: area and load in its units)
+            W = to_paper(float(jump.normal_force.values[-1]), "N")
+            a1, a10 = (to_paper(float(np.mean(r.real_contact_area.values[(r.slip.values >= 1.5 * seg)
+                                                                        & (r.slip.values <= 2 * seg)])), "m^2")
+                       for r in (jump, ref))
             d["direct_1_to_10"] = ((), m.alpha * math.log(10.0) * a1 / W)
             d["direct_10_to_100"] = ((), m.alpha * math.log(10.0) * a10 / W)
             for key in ("a", "b", "dc_um", "fit_percent", "a_direct", *FIT_DETERMINED):
                 d[f"rsf_{key}"] = ((), np.nan)
-            if pr.get("fit_rsf", True) and inter == pr["interactions"][0]:
+            if cfg["analysis"].get("fit_rsf", True) and inter == sw["interactions"][0]:
                 f = fit_rate_state(jump, n_starts=2, max_nfev=60, reference=ref)
                 for key in ("a", "b", "dc_um", "fit_percent", "a_direct"):
                     d[f"rsf_{key}"] = ((), float(f[key]))
                 for key, name in FIT_DETERMINED.items():  # 1: the data determine it; 0: not (Fitter.undetermined_)
                     d[f"rsf_{key}"] = ((), 0.0 if name in f["fitter"].undetermined_ else 1.0)
             per.append(d)
-        out.append(xr.concat(per, dim="set", join="outer").assign_coords(set=list(pr["sets"])))
-    ds = xr.concat(out, dim="interaction", join="outer").assign_coords(interaction=list(pr["interactions"]))
+        out.append(xr.concat(per, dim="set", join="outer").assign_coords(set=list(sw["sets"])))
+    ds = xr.concat(out, dim="interaction", join="outer").assign_coords(interaction=list(sw["interactions"]))
     ds.attrs["seg"] = seg
-    if single_sliding(cfg) and "boussinesq" in pr["interactions"]:
-        lam, A = next(iter(pr["sets"].values()))
+    if single_sliding(cfg) and "boussinesq" in sw["interactions"]:
+        lam, A = next(iter(sw["sets"].values()))
         m = build_model(cfg, interaction="boussinesq", lams=(float(lam),), As=(float(A),))
         ds.attrs.update(precision_control(cfg, m, vels[0]))
     return _reference_curve(ds, cfg)
@@ -216,47 +235,49 @@ def fit_measured(s: xr.Dataset) -> str:
 
 def _ref_velocities(cfg: dict) -> list[float]:
     v = sorted({float(x) for x in cfg["protocol"]["velocities"]})
-    return v + [x * float(cfg["protocol"]["shifted_factor"]) for x in v]
+    return v + [x * float(cfg["analysis"]["shifted_factor"]) for x in v]
 
 
 def reference_path(cfg: dict) -> tuple[float, float]:
-    """``(path, memory)`` [um] of the large-system reference: the memory is the slip over one relaxation
+    """``(path, memory)`` [m] of the large-system reference: the memory is the slip over one relaxation
     time 1/lambda_min at the largest reference velocity, the periodic element path is at least
     ``reference.path_memory_ratio`` of those (and at least ``reference.window``)."""
     rf = cfg["reference"]
-    lam_min = min(float(lam) for lam, _ in cfg["protocol"]["sets"].values())
+    lam_min = min(float(lam) for lam, _ in cfg["sweep"]["sets"].values())
     memory = max(_ref_velocities(cfg)) / lam_min
     return max(float(rf["window"]), float(rf["path_memory_ratio"]) * memory), memory
 
 
 def _reference_curve(ds: xr.Dataset, cfg: dict) -> xr.Dataset:
     """Large-system mean-field steady mu_ss(v) per set (common paths: paired differences)."""
-    rf, pr = cfg["reference"], cfg["protocol"]
+    rf, sets = cfg["reference"], cfg["sweep"]["sets"]
     vels = _ref_velocities(cfg)
     window, memory = reference_path(cfg)
-    mu = np.empty((len(pr["sets"]), len(vels)))
+    mu = np.empty((len(sets), len(vels)))
     se = np.empty_like(mu)
-    diff_se = np.empty((len(pr["sets"]), len(vels), len(vels)))
-    for i, (lam, A) in enumerate(pr["sets"].values()):
+    diff_se = np.empty((len(sets), len(vels), len(vels)))
+    for i, (lam, A) in enumerate(sets.values()):
         m = build_model(cfg, interaction="meanfield", lams=(float(lam),), As=(float(A),))
-        res = [meanfield_steady_sliding(v, lams=m.lams, As=m.As, C0=m.C0, tau_s=m.tau_s, alpha=m.alpha,
-                                        pressure_bar=float(cfg["protocol"]["pressure_MPa"]) * 1e6 / STRESS_STAR,
-                                        sigma=float(cfg["model"]["surface_sigma"]), beta=float(rf["beta"]),
-                                        acf=cfg["model"]["surface_acf"], slip_step=float(cfg["integrator"]["s_max"]),
-                                        n_paths=int(rf["n_paths"]), window=window,
-                                        relax=float(rf["relax"]), seed=int(rf["seed"])) for v in vels]
+        # the closed form computes in the paper's units (as the model): velocities, pressure, lengths converted
+        pressure = to_paper(patch_pressure(m, float(cfg["protocol"]["normal_force_value"])), "Pa")
+        res = [meanfield_steady_sliding(to_paper(v, "m/s"), lams=m.lams, As=m.As, C0=m.C0, tau_s=m.tau_s,
+                                        alpha=m.alpha, pressure_bar=pressure, sigma=m.surface_sigma,
+                                        beta=to_paper(float(rf["beta"]), "m"), acf=m.surface_acf,
+                                        slip_step=float(cfg["integrator"]["s_max"]), n_paths=int(rf["n_paths"]),
+                                        window=to_paper(window, "m"), relax=float(rf["relax"]), seed=int(rf["seed"]))
+               for v in vels]
         mu[i] = [r.friction_coefficient for r in res]
         se[i] = [r.friction_se for r in res]
         for a in range(len(vels)):
             for b in range(len(vels)):
                 diff_se[i, a, b] = paired_difference(res[a], res[b])[1] if a != b else 0.0
-    ds = ds.assign_coords(ref_velocity=("ref_velocity", vels, {"units": "um/s"}))
+    ds = ds.assign_coords(ref_velocity=("ref_velocity", vels, {"units": "m/s"}))
     ds["mu_ss_meanfield_large"] = (("set", "ref_velocity"), mu, {"units": "1", "description":
-                                   f"large-system mean-field steady mu (beta = {rf['beta']:g})"})
+                                   f"large-system mean-field steady mu (beta = {float(rf['beta']) / UM:g} um)"})
     ds["mu_ss_meanfield_large_se"] = (("set", "ref_velocity"), se, {"units": "1"})
     ds["mu_ss_diff_se"] = (("set", "ref_velocity", "ref_velocity_b"), diff_se, {"units": "1",
                            "description": "standard error of mu(b) - mu(a) over common paths"})
-    ds.attrs.update(reference_path_um=window, reference_memory_um=memory)
+    ds.attrs.update(reference_path=window, reference_memory=memory)  # m
     return ds
 
 
@@ -272,27 +293,28 @@ def _ref_diff(ds: xr.Dataset, name: str, v_lo: float, v_hi: float) -> tuple[floa
 def _reference_checks(ds: xr.Dataset, cfg: dict) -> tuple[dict[str, object], list]:
     """Large-system mean-field steady state: the stated window (evidence) and the shifted one."""
     v_lo, v_hi = min(cfg["protocol"]["velocities"]), max(cfg["protocol"]["velocities"])
-    f = float(cfg["protocol"]["shifted_factor"])
-    beta = float(cfg["reference"]["beta"])
+    f = float(cfg["analysis"]["shifted_factor"])
+    beta = float(cfg["reference"]["beta"]) / UM
     evidence, shifted = {}, []
     for name in ds.set.values:
         name = str(name)
         d, se = _ref_diff(ds, name, v_lo, v_hi)
         kind = "weakening" if d > 3 * se else "strengthening" if d < -3 * se else "unresolved"
-        evidence[name] = check(f"{name}: large-system mean field (eqs. 5, 13-15, beta = {beta:g}, constant d) at the "
-                               f"stated velocities: mu_ss({v_lo:g}) - mu_ss({v_hi:g})",
+        evidence[name] = check(f"{name}: large-system mean field (eqs. 5, 13-15, beta = {beta:g} um, constant d) at "
+                               f"the stated velocities: mu_ss({v_lo / UM:g}) - mu_ss({v_hi / UM:g}) (um/s)",
                                "> 3 SE: weakening (what the 2-D runs give)",
                                f"{d:+.4f} +- {se:.4f} -> {kind}", kind == "weakening")
         d2, se2 = _ref_diff(ds, name, v_lo * f, v_hi * f)
         want = EXPECT.get(name, "")
         kind2 = "weakening" if d2 > 3 * se2 else "strengthening" if d2 < -3 * se2 else "unresolved"
-        path, memory = float(ds.attrs["reference_path_um"]), float(ds.attrs["reference_memory_um"])
+        path, memory = float(ds.attrs["reference_path"]), float(ds.attrs["reference_memory"])
         long_enough = path >= MIN_PATH_MEMORY_RATIO * memory * (1 - 1e-12)
-        shifted.append(check(f"{name}: the paper's pattern at {f:g}x the stated velocities (v = {v_hi * f:g} -> "
-                             f"{v_lo * f:g}), large-system mean field: mu_ss({v_lo * f:g}) - mu_ss({v_hi * f:g})",
+        lo, hi = v_lo * f / UM, v_hi * f / UM
+        shifted.append(check(f"{name}: the paper's pattern at {f:g}x the stated velocities (v = {hi:g} -> "
+                             f"{lo:g} um/s), large-system mean field: mu_ss({lo:g}) - mu_ss({hi:g})",
                              f"{want} (beyond 3 SE), element paths >= {MIN_PATH_MEMORY_RATIO:g} memory lengths "
-                             "v/lambda", f"{d2:+.4f} +- {se2:.4f} -> {kind2}; path {path:g} um = "
-                             f"{path / memory:.3g} x the memory {memory:g} um", kind2 == want and long_enough,
+                             "v/lambda", f"{d2:+.4f} +- {se2:.4f} -> {kind2}; path {path / UM:g} um = "
+                             f"{path / memory:.3g} x the memory {memory / UM:g} um", kind2 == want and long_enough,
                              ambiguity="velocity window shifted: the high-velocity minimum of mu_ss moves with A",
                              kind="extension"))
     return evidence, shifted
@@ -386,8 +408,8 @@ def plot(ds: xr.Dataset):
     for j, inter in enumerate(ds.interaction.values):
         for name in ds.set.values:
             s = ds.sel(interaction=inter, set=name)
-            ax[0, j].plot(s.slip, s.friction_coefficient, color=col.get(str(name)), label=str(name))
-            ax[1, j].plot(s.slip, s.area_fraction, color=col.get(str(name)))
+            ax[0, j].plot(s.slip / UM, s.friction_coefficient, color=col.get(str(name)), label=str(name))
+            ax[1, j].plot(s.slip / UM, s.contact_area, color=col.get(str(name)))
         ax[0, j].set(title=str(inter), ylabel="mu")
         ax[1, j].set(xlabel="slip [um]", ylabel="area fraction")
         ax[0, j].legend()
@@ -395,7 +417,7 @@ def plot(ds: xr.Dataset):
         ax2 = ax[0, -1].inset_axes([0.62, 0.55, 0.36, 0.4])
         for name in ds.set.values:
             s = ds.sel(set=name)
-            ax2.errorbar(ds.ref_velocity, s.mu_ss_meanfield_large, 3 * s.mu_ss_meanfield_large_se, marker="o",
+            ax2.errorbar(ds.ref_velocity / UM, s.mu_ss_meanfield_large, 3 * s.mu_ss_meanfield_large_se, marker="o",
                          color=col.get(str(name)), capsize=2)
         ax2.set(xscale="log", xlabel="v [um/s]", ylabel="mu_ss (MF, N->inf)")
     fig.tight_layout()
@@ -409,7 +431,8 @@ register_scenario(Scenario(
                  "steady-state strengthening / weakening and a rate-and-state (a, b, D_c) fit; the large-system "
                  "mean-field steady mu_ss(v) at the stated and at 100x higher velocities (paper's beta = 10). "
                  "Quick: 64^2 with beta = 5, where a velocity acts like 2x that velocity at beta = 10."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={**QUICK_BASE, "model.surface_mx": 168, "protocol.seg": 25.0, **QUICK_DOUBLE, "reference.n_paths": 128},
-    references=REFS + ["Dieterich (1979), JGR 84, 2161"], slow=True,
+    config=CONFIG, run=run, checks=checks, plot=plot, units={"reference.beta": "m", "reference.window": "m"},
+    quick={**QUICK_BASE, "model.surface_mx": 168, "protocol.distances": [25.0 * UM] * 4, **QUICK_DOUBLE,
+           "reference.n_paths": 128},
+    references=REFS + ["Dieterich (1979), JGR 84, 2161"], slow=True, moved=MOVED,
 ))

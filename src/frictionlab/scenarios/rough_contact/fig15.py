@@ -14,8 +14,9 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
-from ._sliding import (MODEL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, SLIDING, build_model, on_path, slide, INTEGRATOR)
-from .fig14 import _analyse
+from ._sliding import (MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, UM, build_model, on_path,
+                       slide, INTEGRATOR)
+from .fig14 import _analyse, segment
 
 #: no velocity hardening (alpha = 0 in eq. 14): no direct effect, every set weakens
 ALPHA_ZERO = Mutation("no velocity hardening: alpha = 0 in eq. 14", {"model.alpha": 0.0})
@@ -25,35 +26,38 @@ ALPHA_10X = Mutation("velocity hardening alpha read as 2e-3 (Table 1: 2e-4)", {"
 CONFIG = {
     "model": {**MODEL, "preset": "fig7"},
     "integrator": dict(INTEGRATOR),
-    "protocol": {**SLIDING, "velocities": [10.0, 1.0, 10.0, 1.0], "seg": 100.0, "A_cr": [1e-5, 1e-4, 1e-3],
-                 "interactions": ["boussinesq"]},
+    # the schedule of Fig. 14: 10 -> 1 -> 10 -> 1 um/s, equal slips [m]
+    "protocol": {**PROTOCOL, "velocities": [10.0 * UM, 1.0 * UM, 10.0 * UM, 1.0 * UM], "distances": [100.0 * UM] * 4},
+    # creep rates A_cr of the model [um/s, its units] and interactions: one jump run and one reference each
+    "sweep": {"A_cr": [1e-5, 1e-4, 1e-3], "interactions": ["boussinesq"]},
 }
+MOVED = {**MOVED_SLIDING, "protocol.A_cr": "the creep rates are sweep.A_cr", "protocol.interactions": "sweep.interactions"}
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
-    pr = cfg["protocol"]
+    pr, sw = cfg["protocol"], cfg["sweep"]
     vels = [float(v) for v in pr["velocities"]]
-    seg = float(pr["seg"])
+    seg = segment(cfg)
     rows = []
-    for inter in pr["interactions"]:
+    for inter in sw["interactions"]:
         per = []
-        for acr in pr["A_cr"]:
+        for acr in sw["A_cr"]:
             m = build_model(cfg, interaction=inter, A_cr=float(acr))
-            jump = slide(cfg, m, vels, [seg] * len(vels))
+            jump = slide(cfg, m)
             ref = slide(cfg, m, [vels[0]], [seg * len(vels)])
             an = _analyse(jump, ref, vels, seg)
             per.append(xr.Dataset({
                 "slip": ("step", jump.slip.values), "friction_coefficient": ("step", jump.friction_coefficient.values),
                 "friction_coefficient_ref": ("step", on_path(jump, ref, "friction_coefficient")),
-                "area_fraction": ("step", jump.area_fraction.values),
+                "contact_area": ("step", jump.contact_area.values, {"units": "1"}),
                 "mu_before": ("jump", jump.mu_before.values), "mu_after": ("jump", jump.mu_after.values),
                 "direct_effect_expected": ("jump", jump.direct_effect_expected.values),
                 "steady_diff": ("jump", an["steady_diff"]), "transient": ("jump", an["transient"]),
-                "max_plastic_shortening": ((), float(jump.max_plastic_shortening.values[-1])),
+                "max_plastic_shortening": ((), float(jump.max_plastic_shortening.values[-1]), {"units": "m"}),
                 "substeps": ((), float(jump.n_substeps.values.sum())),
             }))
-        rows.append(xr.concat(per, dim="A_cr", join="outer").assign_coords(A_cr=[float(a) for a in pr["A_cr"]]))
-    ds = xr.concat(rows, dim="interaction", join="outer").assign_coords(interaction=list(pr["interactions"]))
+        rows.append(xr.concat(per, dim="A_cr", join="outer").assign_coords(A_cr=[float(a) for a in sw["A_cr"]]))
+    ds = xr.concat(rows, dim="interaction", join="outer").assign_coords(interaction=list(sw["interactions"]))
     ds.attrs["seg"] = seg
     return ds
 
@@ -93,7 +97,7 @@ def plot(ds: xr.Dataset):
     for j, inter in enumerate(ds.interaction.values):
         for a in ds.A_cr.values:
             s = ds.sel(interaction=inter, A_cr=a)
-            ax[0, j].plot(s.slip, s.friction_coefficient, label=f"A_cr={a:g}")
+            ax[0, j].plot(s.slip / UM, s.friction_coefficient, label=f"A_cr={a:g}")
         ax[0, j].set(xlabel="slip [um]", ylabel="mu", title=str(inter))
         ax[0, j].legend()
     fig.tight_layout()
@@ -104,7 +108,7 @@ register_scenario(Scenario(
     name="rough-contact/fig15",
     description=("Hulikal et al. Fig. 15: velocity jumps 10 -> 1 -> 10 -> 1 with viscoplastic asperities, "
                  "A_cr = 1e-5, 1e-4, 1e-3, Boussinesq, 100 MPa, 512^2 on 1024 x 512." + QUICK_VELOCITY_NOTE),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={**QUICK_BASE, "model.surface_mx": 168, "protocol.seg": 25.0},
-    references=REFS, slow=True,
+    config=CONFIG, run=run, checks=checks, plot=plot, units={"sweep.A_cr": "um/s"},
+    quick={**QUICK_BASE, "model.surface_mx": 168, "protocol.distances": [25.0 * UM] * 4},
+    references=REFS, slow=True, moved=MOVED,
 ))

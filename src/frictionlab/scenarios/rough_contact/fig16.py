@@ -12,60 +12,60 @@ import numpy as np
 import xarray as xr
 
 from ...contact.rough.driver import rigid_surface
-from ...contact.rough.sliding import L_STAR
+from ...contact.rough.units import to_si_value
 from ..base import Mutation, Scenario, check, register_scenario
-from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, build_model, slide, to_paper_units
+from ._sliding import INTEGRATOR, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, REFS, UM, build_model, slide
 
 #: the yield force read 100x larger (Table 1: 0.016 = 4 GPa): creep, and any blunting, become negligible
 FY_100X = Mutation("initial yield force read as 1.6 (Table 1: 0.016, i.e. 4 GPa)", {"model.Fy0": 1.6})
-#: plastic shortening below this [um] (1e-3 sigma) is not a visible deformation
-VISIBLE_UP = 1e-3
+#: plastic shortening below this [m] (1e-3 um = 1e-3 sigma) is not a visible deformation
+VISIBLE_UP = 1e-3 * UM
 
 CONFIG = {
     "model": {**MODEL, "preset": "fig7", "A_cr": 1e-3},
     "integrator": dict(INTEGRATOR),
-    "protocol": {**SLIDING, "v": 10.0, "slip": 200.0},
+    "protocol": {**PROTOCOL, "velocities": [10.0 * UM], "distances": [200.0 * UM]},
 }
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     pr = cfg["protocol"]
-    v, L = float(pr["v"]), float(pr["slip"])
+    v, L = float(pr["velocities"][0]), float(sum(pr["distances"]))
     m = build_model(cfg, interaction="boussinesq")
-    ds = slide(cfg, m, [v], [L], snapshot_times=(0.0, L / v), si=True)
-    h = rigid_surface(m)
+    ds = slide(cfg, m, snapshot_times=(0.0, float(pr["distances"][0]) / v))
+    h = rigid_surface(m)  # heights in the model's um
     n = m.patch_nx
     # highest rigid height each element passed over (integer rows of its path)
-    k = int(np.ceil(L))
+    k = int(np.ceil(L / (m.dx * UM) - 1e-9))
     hmax = np.stack([h[i: i + k + 1, :n].max(axis=0) for i in range(n)])
-    ds["path_max_height"] = (("x", "y"), hmax * L_STAR, {"units": "m"})
+    ds["path_max_height"] = (("x", "y"), to_si_value(hmax, "m"), {"units": "m"})
     ds["undeformed_surface_end"] = (("x", "y"), ds.deformed_surface.values[-1] - ds.plastic_shortening_map.values[-1],
                                     {"units": "m"})
     return ds
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
-    ds = to_paper_units(ds)  # the result is SI; the paper's heights are in um
     out = []
     up = ds.plastic_shortening.values
-    out.append(check("u_p <= 0 everywhere (plastic flow only shortens)", "max u_p <= 0", f"{up.max():.3e}",
+    out.append(check("u_p <= 0 everywhere (plastic flow only shortens)", "max u_p <= 0", f"{up.max() / UM:.3e} um",
                      bool(up.max() <= 0), kind="verification"))
     hm = ds.path_max_height.values
-    deformed = up < -1e-3
+    deformed = up < -VISIBLE_UP
     c = float(np.corrcoef(-up.ravel(), hm.ravel())[0, 1])
     m_def = float(hm[deformed].mean()) if deformed.any() else np.nan
     m_rest = float(hm[~deformed].mean())
     out.append(check("u_p is concentrated on elements that passed over high rigid peaks (Sect. 5.6: 'the deformable "
                      "elements that pass over the highest peaks ... get permanently deformed')",
                      "corr(-u_p, path max height) > 0 and deformed elements passed higher peaks",
-                     f"corr {c:.3f}; mean path max {m_def:.3f} (u_p < -1e-3, {int(deformed.sum())} el.) vs {m_rest:.3f}",
+                     f"corr {c:.3f}; mean path max {m_def / UM:.3f} um (u_p < -1e-3 um, {int(deformed.sum())} el.) vs "
+                     f"{m_rest / UM:.3f} um",
                      c > 0 and m_def > m_rest, mutations=(FY_100X,)))
     srf = ds.deformed_surface.values[-1]
     h0 = ds.undeformed_surface_end.values
     q_def, q_h = float(np.quantile(srf, 0.999)), float(np.quantile(h0, 0.999))
     out.append(check("High peaks are blunted: the top of the surface u_p + h is lower than h alone (end position; "
-                     "Sect. 5.6, Fig. 16)", f"99.9 % height quantile lower by more than {VISIBLE_UP:g} um",
-                     f"{q_def:.4f} vs {q_h:.4f} (max u_p {up.min():.4f})", q_def < q_h - VISIBLE_UP,
+                     "Sect. 5.6, Fig. 16)", f"99.9 % height quantile lower by more than {VISIBLE_UP / UM:g} um",
+                     f"{q_def / UM:.4f} vs {q_h / UM:.4f} um (max u_p {up.min() / UM:.4f} um)", q_def < q_h - VISIBLE_UP,
                      mutations=(FY_100X,)))
     return out
 
@@ -73,7 +73,6 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 def plot(ds: xr.Dataset):
     from ...plot import plt
 
-    ds = to_paper_units(ds)
     fig, ax = plt.subplots(1, 4, figsize=(18, 4))
     s0, s1 = ds.deformed_surface.values[0], ds.deformed_surface.values[-1]
     vmin, vmax = float(min(s0.min(), s1.min())), float(max(s0.max(), s1.max()))
@@ -99,6 +98,6 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 16: surface u_p + h before/after sliding 200 at v = 10 with viscoplastic "
                  "asperities (A_cr = 1e-3), Boussinesq, 100 MPa, 512^2 on 1024 x 512; profile and u_p map."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.slip": 50.0},
-    references=REFS, slow=True,
+    quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.distances": [50.0 * UM]},
+    references=REFS, slow=True, moved=dict(MOVED_SLIDING),
 ))

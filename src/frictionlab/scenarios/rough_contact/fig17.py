@@ -19,9 +19,9 @@ import numpy as np
 import xarray as xr
 
 from ...contact.rough.model import VISCOPLASTIC_ONLY
-from ...contact.rough.sliding import L_STAR
+from ...core.errors import ConfigError
 from ..base import Mutation, Scenario, check, register_scenario
-from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, build_model, slide, to_paper_units
+from ._sliding import INTEGRATOR, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, REFS, UM, build_model, slide
 
 #: the yield force read 100x larger (Table 1: 0.016 = 4 GPa): no permanent deformation, no history
 FY_100X = Mutation("initial yield force read as 1.6 (Table 1: 0.016, i.e. 4 GPa)", {"model.Fy0": 1.6})
@@ -29,8 +29,11 @@ FY_100X = Mutation("initial yield force read as 1.6 (Table 1: 0.016, i.e. 4 GPa)
 CONFIG = {
     "model": {**MODEL, "preset": "fig7", "A_cr": 1e-3},
     "integrator": dict(INTEGRATOR),
-    "protocol": {**SLIDING, "v": 10.0, "slip": 150.0, "control": True},
+    # forward at +10 um/s, then back at -10 um/s over the same slip [m]
+    "protocol": {**PROTOCOL, "velocities": [10.0 * UM, -10.0 * UM], "distances": [150.0 * UM, 150.0 * UM]},
+    "analysis": {"control": True},  # also run the Table 1 viscoelastic material
 }
+MOVED = {**MOVED_SLIDING, "protocol.control": "the viscoelastic control is analysis.control"}
 
 
 def _offsets(r: xr.Dataset, L: float) -> tuple[float, float]:
@@ -51,8 +54,12 @@ def _offsets(r: xr.Dataset, L: float) -> tuple[float, float]:
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     pr = cfg["protocol"]
-    v, L = float(pr["v"]), float(pr["slip"])
-    mats = ["viscoplastic"] + (["viscoelastic"] if pr.get("control", True) else [])
+    vels, dist = [float(x) for x in pr["velocities"]], [float(x) for x in pr["distances"]]
+    if len(vels) != 2 or vels[0] <= 0 or vels[1] != -vels[0] or len(dist) != 2 or dist[1] != dist[0]:
+        raise ConfigError(f"protocol velocities {vels!r}, distances {dist!r}: this scenario slides forward and back "
+                          "over the same slip ([v, -v], [L, L], v > 0)")
+    L = dist[0]
+    mats = ["viscoplastic"] + (["viscoelastic"] if cfg["analysis"].get("control", True) else [])
     rows = []
     for mat in mats:
         # the control is the Table 1 viscoelastic material: the creep and yield fields of [model]
@@ -60,19 +67,18 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
         m = build_model(cfg, interaction="boussinesq", material=mat) if mat == "viscoplastic" else \
             build_model({**cfg, "model": {k: v for k, v in cfg["model"].items() if k not in VISCOPLASTIC_ONLY}},
                         interaction="boussinesq", material=mat)
-        r = slide(cfg, m, [v, -v], [L, L], si=True)
-        dd, dmu = _offsets(to_paper_units(r), L)  # um: the paper's slip window
+        r = slide(cfg, m)
+        dd, dmu = _offsets(r, L)
         rows.append(xr.Dataset({k: ("step", r[k].values, r[k].attrs) for k in
                                 ("slip", "slip_velocity", "dilatation", "friction_coefficient", "normal_force")}
-                               | {"reverse_dilatation_offset": ((), dd * L_STAR, {"units": "m"}),
+                               | {"reverse_dilatation_offset": ((), dd, {"units": "m"}),
                                   "reverse_mu_offset": ((), dmu, {"units": "1"})}))
     ds = xr.concat(rows, dim="material", join="outer").assign_coords(material=mats)
-    ds.attrs["slip_um"] = L
+    ds.attrs["slip"] = L  # m
     return ds
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
-    ds = to_paper_units(ds)  # the result is SI; the paper's dilatations are in um
     vp = ds.sel(material="viscoplastic")
     dd, dmu = float(vp.reverse_dilatation_offset), float(vp.reverse_mu_offset)
     # the viscoelastic control's offsets are what the same protocol gives without permanent deformation: the
@@ -82,7 +88,8 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
         ve = ds.sel(material="viscoelastic")
         ctl_d, ctl_mu = abs(float(ve.reverse_dilatation_offset)), abs(float(ve.reverse_mu_offset))
     out = [check("Viscoplastic: on reversal the dilatation decreases (same positions, reverse - forward; Sect. 5.6, "
-                 "Fig. 17)", "< 0, beyond the viscoelastic control's |offset|", f"{dd:+.4f} um (control {ctl_d:.4f})",
+                 "Fig. 17)", "< 0, beyond the viscoelastic control's |offset|",
+                 f"{dd / UM:+.4f} um (control {ctl_d / UM:.4f})",
                  dd < -ctl_d, mutations=(FY_100X,)),
            check("Viscoplastic: on reversal mu increases (same positions, reverse - forward; Sect. 5.6, Fig. 17)",
                  "> 0, beyond the viscoelastic control's |offset|", f"{dmu:+.4f} (control {ctl_mu:.4f})",
@@ -91,7 +98,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
         ddv, dmv = float(ve.reverse_dilatation_offset), float(ve.reverse_mu_offset)
         out.append(check("Viscoelastic control: no systematic reversal offset comparable to the viscoplastic one",
                          "|d offset| and |mu offset| below the viscoplastic ones",
-                         f"d {ddv:+.4f} um, mu {dmv:+.4f}", abs(ddv) < abs(dd) and abs(dmv) < abs(dmu),
+                         f"d {ddv / UM:+.4f} um, mu {dmv:+.4f}", abs(ddv) < abs(dd) and abs(dmv) < abs(dmu),
                          kind="verification"))
     return out
 
@@ -99,12 +106,11 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 def plot(ds: xr.Dataset):
     from ...plot import plt
 
-    ds = to_paper_units(ds)
     fig, ax = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
     for mat in ds.material.values:
         s = ds.sel(material=mat)
-        path = np.concatenate([[0.0], np.cumsum(np.abs(np.diff(s.slip.values)))])
-        ax[0].plot(path, s.dilatation, label=str(mat))
+        path = np.concatenate([[0.0], np.cumsum(np.abs(np.diff(s.slip.values)))]) / UM
+        ax[0].plot(path, s.dilatation / UM, label=str(mat))
         ax[1].plot(path, s.friction_coefficient)
     ax[0].set_ylabel("dilatation [um]")
     ax[0].legend()
@@ -118,6 +124,6 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 17: forward (v = +10, 150) then reverse (v = -10, 150) sliding with viscoplastic "
                  "asperities (A_cr = 1e-3), Boussinesq, 100 MPa, 512^2 on 1024 x 512; viscoelastic control."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={**QUICK_BASE, "model.surface_mx": 112, "protocol.slip": 40.0},
-    references=REFS, slow=True,
+    quick={**QUICK_BASE, "model.surface_mx": 112, "protocol.distances": [40.0 * UM, 40.0 * UM]},
+    references=REFS, slow=True, moved=MOVED,
 ))

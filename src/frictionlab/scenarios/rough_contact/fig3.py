@@ -18,6 +18,11 @@ spread uniformly over a Delta x Delta square. Love's solution gives 4 ln(1 + sqr
 the centre of the square (2.9732 averaged over it): the printed 3.8 is neither. The model runs the
 printed 3.8; the check on it is a deviation, with the integral evaluated by quadrature in the run
 as evidence. With a/dx >= 32 the Hertz comparison cannot tell the two (both within 0.2 %).
+
+Units: the configuration (``analysis.R``, the indentations) and the results are SI; the elements and
+the Hertz closed forms (:mod:`frictionlab.reference.hertz`, written in the paper's units: lengths in
+L* = 1 um, forces in F*) compute in the paper's units, converted by
+:mod:`frictionlab.contact.rough.units`. ``sweep.inv_dx`` is the number of elements per um.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import xarray as xr
 
 from ...contact.rough.elasticity import SQUARE_SELF_COEF, BoussinesqFFT, StepOperator
 from ...contact.rough.solver import pk_solve_disp
+from ...contact.rough.units import to_paper, to_si_value
 from ...core.errors import ConfigError
 from ...reference import hertz
 from ..base import Mutation, Scenario, check, deviation, register_scenario
@@ -38,12 +44,20 @@ SELF_2X = Mutation("self term of eq. 7 doubled (7.6 instead of the printed 3.8)"
 SELF_LOVE = Mutation("self term read as Love's exact centre value 4 ln(1 + sqrt 2) = 3.5255",
                      {"model.self_coef": SQUARE_SELF_COEF})
 
+#: metres per micrometre (L*)
+UM = 1e-6
+
 CONFIG = {
     "model": {"self_coef": 3.8},
-    "protocol": {"R": 1.0, "delta_min": 1e-3, "delta_max": 0.1, "n_delta": 25,
-                 "inv_dx": [32, 64, 128, 256], "profiles": ["paraboloid", "sphere"]},
+    # element spacings (elements per um) and indenter profiles, one curve each
+    "sweep": {"inv_dx": [32, 64, 128, 256], "profiles": ["paraboloid", "sphere"]},
+    # the sphere's radius R [m] (the paper's 1) and n_delta indentations [m] from delta_min to delta_max
+    "analysis": {"R": 1.0 * UM, "delta_min": 1e-3 * UM, "delta_max": 0.1 * UM, "n_delta": 25},
     "integrator": {"tol": 1e-10},
 }
+MOVED = {**{f"protocol.{k}": f"it is sweep.{k}" for k in ("inv_dx", "profiles")},
+         **{f"protocol.{k}": f"it is analysis.{k}" + ("" if k == "n_delta" else " [m]")
+            for k in ("R", "delta_min", "delta_max", "n_delta")}}
 
 
 def solve_curve(inv_dx: int, profile: str, deltas: np.ndarray, R: float, self_coef: float, tol: float):
@@ -75,31 +89,41 @@ def solve_curve(inv_dx: int, profile: str, deltas: np.ndarray, R: float, self_co
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
-    pr = cfg["protocol"]
+    sw, an = cfg["sweep"], cfg["analysis"]
     integ = dict(cfg.get("integrator") or {})
     if set(integ) - {"tol"}:
         raise ConfigError("rough-contact/fig3 solves each indentation directly (displacement control, "
                           f"Polonsky-Keer); its [integrator] takes tol only, got {', '.join(sorted(set(integ) - {'tol'}))}")
-    deltas = np.geomspace(pr["delta_min"], pr["delta_max"], int(pr["n_delta"]))
-    inv = [int(v) for v in pr["inv_dx"]]
-    profs = list(pr["profiles"])
+    # the elements and the closed forms compute in the paper's units (um, F*)
+    R = to_paper(float(an["R"]), "m")
+    deltas = np.geomspace(to_paper(float(an["delta_min"]), "m"), to_paper(float(an["delta_max"]), "m"), int(an["n_delta"]))
+    inv = [int(v) for v in sw["inv_dx"]]
+    profs = list(sw["profiles"])
     data = {k: np.full((len(profs), len(inv), len(deltas)), np.nan) for k in ("F_b", "a_b", "pc_b", "F_mf", "a_mf")}
     C0s = np.empty(len(inv))
     for a, prof in enumerate(profs):
         for b, k in enumerate(inv):
-            o, C0s[b] = solve_curve(k, prof, deltas, pr["R"], cfg["model"]["self_coef"], float(integ["tol"]))
+            o, C0s[b] = solve_curve(k, prof, deltas, R, cfg["model"]["self_coef"], float(integ["tol"]))
             for key in o:
                 data[key][a, b] = o[key]
-    names = {"F_b": ("force_boussinesq", "F*"), "a_b": ("radius_boussinesq", "um"),
-             "pc_b": ("central_pressure_boussinesq", "F*/um^2"), "F_mf": ("force_meanfield", "F*"),
-             "a_mf": ("radius_meanfield", "um")}
-    ds = xr.Dataset(coords={"profile": profs, "inv_dx": inv, "delta": ("delta", deltas, {"units": "um"})})
+    names = {"F_b": ("force_boussinesq", "N"), "a_b": ("radius_boussinesq", "m"),
+             "pc_b": ("central_pressure_boussinesq", "Pa"), "F_mf": ("force_meanfield", "N"),
+             "a_mf": ("radius_meanfield", "m")}
+    dims = ("profile", "inv_dx", "delta")
+    ds = xr.Dataset(coords={"profile": profs, "inv_dx": ("inv_dx", inv, {"units": "1/um"}),
+                            "delta": ("delta", to_si_value(deltas, "m"), {"units": "m"})})
     for k, (nm, u) in names.items():
-        ds[nm] = (("profile", "inv_dx", "delta"), data[k], {"units": u})
-    ds["C0_meanfield"] = ("inv_dx", C0s, {"units": "um/F*"})
-    ds["force_hertz"] = ("delta", hertz.hertz_force(deltas, pr["R"]), {"units": "F*"})
-    ds["radius_hertz"] = ("delta", hertz.hertz_radius(deltas, pr["R"]), {"units": "um"})
-    ds.attrs.update({"R": pr["R"], "self_coef": float(cfg["model"]["self_coef"]),
+        ds[nm] = (dims, to_si_value(data[k], u), {"units": u})
+    ds["C0_meanfield"] = ("inv_dx", C0s, {"units": "um/F*", "description": "the model's C0, in its units"})
+    # the closed forms in SI: Hertz's force, radius, central pressure and the indentation at the computed force
+    ds["force_hertz"] = ("delta", to_si_value(hertz.hertz_force(deltas, R), "N"), {"units": "N"})
+    ds["radius_hertz"] = ("delta", to_si_value(hertz.hertz_radius(deltas, R), "m"), {"units": "m"})
+    ds["central_pressure_hertz"] = ("delta", to_si_value(hertz.hertz_p0(deltas, R), "Pa"), {"units": "Pa"})
+    ds["indentation_hertz"] = (dims, to_si_value(hertz.hertz_indentation(data["F_b"], R), "m"), {"units": "m"})
+    ds["radius_meanfield_closed"] = ("delta", to_si_value(hertz.meanfield_radius(deltas, R), "m"), {"units": "m"})
+    ds["force_meanfield_closed"] = (("inv_dx", "delta"), to_si_value(np.array(
+        [hertz.meanfield_force(deltas, c, 1.0 / k, R) for c, k in zip(C0s, inv)]), "N"), {"units": "N"})
+    ds.attrs.update({"R": float(an["R"]), "self_coef": float(cfg["model"]["self_coef"]),
                      "love_centre_quadrature": _love_centre_quadrature()})
     return ds
 
@@ -115,11 +139,10 @@ def _love_centre_quadrature() -> float:
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
     out = []
-    R = cfg["protocol"]["R"]
     k = int(ds.inv_dx.values.max())
-    dx = 1.0 / k
+    dx = UM / k  # m
     d = ds.delta.values
-    aH = hertz.hertz_radius(d, R)
+    aH = ds.radius_hertz.values
     sel = aH / dx >= 32
     prof = "paraboloid" if "paraboloid" in ds.profile.values else str(ds.profile.values[0])
     match = "Sect. 3: 'an excellent match' with Boussinesq interaction, no fitted parameter"
@@ -128,7 +151,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
         ab = ds.radius_boussinesq.sel(profile=prof, inv_dx=k).values[sel]
         eF = np.max(np.abs(Fb / ds.force_hertz.values[sel] - 1))
         ea = np.max(np.abs(ab / aH[sel] - 1))
-        ed = np.max(np.abs(hertz.hertz_indentation(Fb, R) / d[sel] - 1))
+        ed = np.max(np.abs(ds.indentation_hertz.sel(profile=prof, inv_dx=k).values[sel] / d[sel] - 1))
         amb = "'excellent match' read as within 1 % where the contact spans >= 32 elements (the paper gives no number)"
         out.append(check(f"Boussinesq ({prof}, dx=1/{k}): force within 1 % of Hertz where a/dx >= 32 (Fig. 3, {match})",
                          "< 1 %", f"{100 * eF:.3f} %", eF < 0.01, amb, mutations=(SELF_2X,)))
@@ -137,13 +160,12 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
         out.append(check("Boussinesq: indentation at given force within 1 % of Hertz (Fig. 3)", "< 1 %",
                          f"{100 * ed:.3f} %", ed < 0.01, amb, mutations=(SELF_2X,)))
         pc = ds.central_pressure_boussinesq.sel(profile=prof, inv_dx=k).values[sel]
-        ep = np.max(np.abs(pc / hertz.hertz_p0(d[sel], R) - 1))
+        ep = np.max(np.abs(pc / ds.central_pressure_hertz.values[sel] - 1))
         out.append(check("Boussinesq: central pressure within 1 % of Hertz's p0 (Johnson 1985)", "< 1 %",
                          f"{100 * ep:.3f} %", ep < 0.01, kind="verification",
                          ambiguity="not a curve of Fig. 3: a closed-form check of our elasticity"))
         if "sphere" in ds.profile.values:
-            Fs = ds.force_boussinesq.sel(profile="sphere", inv_dx=k).values[sel]
-            es = np.max(np.abs(hertz.hertz_indentation(Fs, R) / d[sel] - 1))
+            es = np.max(np.abs(ds.indentation_hertz.sel(profile="sphere", inv_dx=k).values[sel] / d[sel] - 1))
             out.append(check("Spherical profile (the paper's sphere): indentation within 1.5 % of Hertz (Fig. 3; "
                              "Hertz's own paraboloid approximation accounts for up to 0.75 %)",
                              "< 1.5 %", f"{100 * es:.3f} %", es < 0.015, mutations=(SELF_2X,)))
@@ -157,12 +179,11 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                      ", ".join(f"{100 * e:.3f} %" for e in errs), bool(np.all(np.diff(errs) < 0)), kind="verification"))
     # mean field: matches only at the fitted point, F ~ delta^2, a = sqrt(2 R delta)
     Fm = ds.force_meanfield.sel(profile=prof, inv_dx=k).values
-    C0 = float(ds.C0_meanfield.sel(inv_dx=k))
     e_fit = abs(Fm[-1] / ds.force_hertz.values[-1] - 1)
     out.append(check("No interaction: force matches Hertz at delta_max, where C0 is fitted (Sect. 3)",
                      "< 3 % (discrete sum vs continuum)", f"{100 * e_fit:.3f} %", e_fit < 0.03, kind="verification",
                      ambiguity="holds by construction of C0 up to the discretisation: a check of the fit"))
-    slope = np.polyfit(np.log(d[d > 0.01]), np.log(Fm[d > 0.01]), 1)[0]
+    slope = np.polyfit(np.log(d[d > 0.01 * UM]), np.log(Fm[d > 0.01 * UM]), 1)[0]
     out.append(check("No interaction: the force deviates from Hertz's scaling, F ~ delta^2 instead of delta^1.5 "
                      "(Sect. 3: 'the scaling of the force and area deviates from the Hertzian solution')",
                      "slope 2 +- 0.05 (Hertz: 1.5)", slope, abs(slope - 2) < 0.05,
@@ -170,9 +191,10 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                                  "over a paraboloid cap and grows as delta^2 for every C0, R and dx: no parameter of "
                                  "the model can move it"))
     am = ds.radius_meanfield.sel(profile=prof, inv_dx=k).values
-    big = np.sqrt(2 * R * d) / dx >= 20
-    e_mf = np.max(np.abs(am[big] / hertz.meanfield_radius(d[big], R) - 1)) if big.any() else np.nan
-    e_mfF = np.max(np.abs(Fm[big] / hertz.meanfield_force(d[big], C0, dx, R) - 1)) if big.any() else np.nan
+    a_cf = ds.radius_meanfield_closed.values  # sqrt(2 R delta)
+    big = a_cf / dx >= 20
+    e_mf = np.max(np.abs(am[big] / a_cf[big] - 1)) if big.any() else np.nan
+    e_mfF = np.max(np.abs(Fm[big] / ds.force_meanfield_closed.sel(inv_dx=k).values[big] - 1)) if big.any() else np.nan
     out.append(check("No interaction: a = sqrt(2 R delta) and F = pi R delta^2/(C0 dx^2) within 2 % (a/dx >= 20)",
                      "< 2 %", f"a {100 * e_mf:.2f} %, F {100 * e_mfF:.2f} %", max(e_mf, e_mfF) < 0.02,
                      kind="verification"))
@@ -204,14 +226,15 @@ def plot(ds: xr.Dataset):
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     prof = str(ds.profile.values[0])
+    d = ds.delta / UM
     for k in ds.inv_dx.values:
-        axes[0].loglog(ds.delta, ds.force_boussinesq.sel(profile=prof, inv_dx=k), label=f"B dx=1/{k}")
-        axes[0].loglog(ds.delta, ds.force_meanfield.sel(profile=prof, inv_dx=k), "--", label=f"MF dx=1/{k}")
-        axes[1].loglog(ds.delta, ds.radius_boussinesq.sel(profile=prof, inv_dx=k))
-        axes[1].loglog(ds.delta, ds.radius_meanfield.sel(profile=prof, inv_dx=k), "--")
-    axes[0].loglog(ds.delta, ds.force_hertz, "k", lw=2, label="Hertz")
-    axes[1].loglog(ds.delta, ds.radius_hertz, "k", lw=2)
-    axes[0].set(xlabel="indentation [um]", ylabel="force [F*]")
+        axes[0].loglog(d, ds.force_boussinesq.sel(profile=prof, inv_dx=k), label=f"B dx=1/{k} um")
+        axes[0].loglog(d, ds.force_meanfield.sel(profile=prof, inv_dx=k), "--", label=f"MF dx=1/{k} um")
+        axes[1].loglog(d, ds.radius_boussinesq.sel(profile=prof, inv_dx=k) / UM)
+        axes[1].loglog(d, ds.radius_meanfield.sel(profile=prof, inv_dx=k) / UM, "--")
+    axes[0].loglog(d, ds.force_hertz, "k", lw=2, label="Hertz")
+    axes[1].loglog(d, ds.radius_hertz / UM, "k", lw=2)
+    axes[0].set(xlabel="indentation [um]", ylabel="force [N]")
     axes[1].set(xlabel="indentation [um]", ylabel="contact radius [um]")
     axes[0].legend(fontsize=7)
     fig.tight_layout()
@@ -223,8 +246,8 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 3: sphere (R=1) on a rigid flat, Boussinesq elements (no fitted "
                  "parameter, self term 3.8/dx) vs no interaction (C0 fitted at delta_max, Sect. 3); "
                  "dx = 1/32..1/256, 25 indentations 1e-3..0.1, displacement control."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"protocol.inv_dx": [32, 128], "protocol.n_delta": 10, "protocol.delta_min": 0.01,
-           "protocol.profiles": ["paraboloid"]},
+    config=CONFIG, run=run, checks=checks, plot=plot, units={"analysis.R": "m", "analysis.delta_min": "m", "analysis.delta_max": "m", "sweep.inv_dx": "1/um"},
+    quick={"sweep.inv_dx": [32, 128], "analysis.n_delta": 10, "analysis.delta_min": 0.01 * UM,
+           "sweep.profiles": ["paraboloid"]}, moved=MOVED,
     references=["Hulikal, Lapusta & Bhattacharya (2015)", "Johnson, Contact Mechanics (1985)"],
 ))

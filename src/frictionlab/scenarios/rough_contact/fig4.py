@@ -11,30 +11,33 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
-from ...contact.rough.driver import to_paper_units
-from ._common import INTEGRATOR, MODEL, build_model, hold, quick_size
+from ._common import INTEGRATOR, MODEL, MOVED_HOLD, UM, build_model, force_on_patch, hold, hold_protocol, quick_size
 
 #: no viscoelastic relaxation (A = 0 in eq. 5): nothing evolves during the hold
 NO_RELAX = Mutation("no viscoelastic relaxation: A = 0 in eq. 5", {"model.As": [0.0]})
-#: the nominal pressure read as 1 GPa instead of Sect. 4's 100 MPa
-PRESSURE_1GPA = Mutation("nominal pressure read as 1 GPa (Sect. 4: 100 MPa)", {"protocol.pressure_MPa": 1000.0})
+#: the nominal pressure read as 1 GPa instead of Sect. 4's 100 MPa (the normal force of 1 GPa on the quick
+#: profile's 128 x 128 um patch, where mutations run)
+PRESSURE_1GPA = Mutation("nominal pressure read as 1 GPa (Sect. 4: 100 MPa)",
+                         {"protocol.normal_force_value": force_on_patch(1e9, 128)})
 #: Table 1's A read 25x larger (A/lambda = 5): the area grows by a factor, the contacts grow with it
 A_LARGE = Mutation("Table 1's A read as 5 (A/lambda = 5 instead of 0.2)", {"model.As": [5.0]})
 
 CONFIG = {
     "model": dict(MODEL),
-    "protocol": {"pressure_MPa": 100.0, "t_end": 1e3, "snapshots": [0.0, 10.0, 100.0, 1e3],
-                 "seeds": 15},
-    "integrator": dict(INTEGRATOR),
+    "protocol": hold_protocol(1e3),
+    # the force maps and PDFs of Fig. 4 [s]
+    "integrator": {**INTEGRATOR, "snapshot_times": [0.0, 10.0, 100.0, 1e3]},
+    "sweep": {"seeds": 15},  # surface realisations of Fig. 4d
 }
+MOVED = {**MOVED_HOLD, "protocol.snapshots": "the snapshot times are integrator.snapshot_times [s]",
+         "protocol.seeds": "the number of surface realisations is sweep.seeds"}
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
-    pr = cfg["protocol"]
     runs = []
     for inter in ("boussinesq", "meanfield"):
         m = build_model(cfg, interaction=inter)
-        runs.append(hold(cfg, m, pr["t_end"], snapshot_times=tuple(pr["snapshots"]), si=True))
+        runs.append(hold(cfg, m))
     ds = xr.concat(runs, dim="interaction", combine_attrs="drop_conflicts", coords="minimal",
                    compat="override")
     ds = ds.assign_coords(interaction=["boussinesq", "meanfield"])
@@ -42,11 +45,11 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     radii = []
     base_seed = int(cfg["model"]["surface_seed"])
     m = build_model(cfg, interaction="boussinesq")
-    for s in range(int(pr["seeds"])):
+    for s in range(int(cfg["sweep"]["seeds"])):
         if s == 0:
             radii.append(runs[0].mean_contact_radius.values)
             continue
-        r = hold(cfg, m.replace(surface_seed=base_seed + s), pr["t_end"], si=True)
+        r = hold(cfg, m.replace(surface_seed=base_seed + s))
         radii.append(r.mean_contact_radius.values)
     radii = np.array(radii)
     ds["radius_mean"] = ("time", radii.mean(axis=0), {"units": "m"})
@@ -56,13 +59,12 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
-    ds = to_paper_units(ds)  # the result is SI; the paper's forces and radii are in F* and um
     out = []
     b = ds.sel(interaction="boussinesq")
     n_el = b.sizes["x"] * b.sizes["y"]
-    W = float(ds.attrs.get("W", -b.normal_force.values[0]))
-    af0 = float(b.area_fraction.values[0])
-    afm = float(ds.sel(interaction="meanfield").area_fraction.values[0])
+    W = float(b.normal_force.values[0])  # N
+    af0 = float(b.contact_area.values[0])
+    afm = float(ds.sel(interaction="meanfield").contact_area.values[0])
     out.append(check("Real contact area is of order 1 % of nominal at t=0+ (Boussinesq; Sect. 2.6: C0 = 16 'gives us "
                      "true contact areas of the order of 1%')", "0.5 % .. 3 %",
                      f"{100 * af0:.3f} % (mean field {100 * afm:.3f} %)", 0.005 <= af0 <= 0.03,
@@ -79,16 +81,16 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     f1 = b.contact_force.values[-1].sum() / n_el
     out.append(check("First moment of the force PDF equals W/N at start and end (Sect. 4.1: 'by the design of the "
                      "numerical experiment')",
-                     f"{W / n_el:.4e} (binned estimate within 5 %)",
-                     f"exact {f0:.4e}, {f1:.4e}; binned {m1[0]:.4e}, {m1[-1]:.4e}",
+                     f"{W / n_el:.4e} N (binned estimate within 5 %)",
+                     f"exact {f0:.4e}, {f1:.4e}; binned {m1[0]:.4e}, {m1[-1]:.4e} N",
                      abs(f0 / (W / n_el) - 1) < 1e-5 and abs(f1 / (W / n_el) - 1) < 1e-5
                      and np.all(np.abs(m1 / (W / n_el) - 1) < 0.05), kind="verification"))
     mf = b.mean_force_per_contact.values
     out.append(check("Mean force per contact decreases during the hold (Fig. 4c caption)",
                      "end < start by more than the solver's resolution (rel. 1e-6)",
-                     f"{mf[0]:.4g} -> {mf[-1]:.4g}", mf[-1] < mf[0] * (1 - 1e-6), mutations=(NO_RELAX,)))
+                     f"{mf[0]:.4g} -> {mf[-1]:.4g} N", mf[-1] < mf[0] * (1 - 1e-6), mutations=(NO_RELAX,)))
     nc = b.n_clusters.values
-    ar = b.contact_area.values
+    ar = b.real_contact_area.values
     ft = b.first_contact_time.values
     new10 = int(((ft > 0) & (ft <= 10)).sum())
     new100 = int(((ft > 10) & (ft <= 100)).sum())
@@ -101,7 +103,8 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     growth = ar[-1] / ar[0] - 1
     out.append(check("Mean contact radius nearly constant while the area grows (Sect. 4.1, Fig. 4d)",
                      f"|r(end)/r(0+) - 1| < 10 % ({ds.attrs.get('n_seeds', 1)} seeds)",
-                     f"{rm[0]:.3f}+-{rs[0]:.3f} -> {rm[-1]:.3f}+-{rs[-1]:.3f} ({100 * rel:.1f} %; area +{100 * growth:.1f} %)",
+                     f"{rm[0] / UM:.3f}+-{rs[0] / UM:.3f} -> {rm[-1] / UM:.3f}+-{rs[-1] / UM:.3f} um ({100 * rel:.1f} %; "
+                     f"area +{100 * growth:.1f} %)",
                      rel < 0.10, "'remains nearly constant' read as within 10 % (the paper gives no number)",
                      mutations=(A_LARGE,)))
     return out
@@ -110,7 +113,6 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 def plot(ds: xr.Dataset):
     from ...plot import plt
 
-    ds = to_paper_units(ds)
     b = ds.sel(interaction="boussinesq")
     fig, ax = plt.subplots(1, 3, figsize=(14, 4))
     ft = b.first_contact_time.values
@@ -122,10 +124,10 @@ def plot(ds: xr.Dataset):
     ax[0].set_title("first contact: t=0 / <=10 / <=100")
     for k in range(b.sizes["snapshot"]):
         ax[1].loglog(b.force_bin, b.force_pdf[k], label=f"t={float(b.snapshot_time[k]):g}")
-    ax[1].set(xlabel="force [F*]", ylabel="PDF (per element)")
+    ax[1].set(xlabel="force [N]", ylabel="PDF (per element) [1/N]")
     ax[1].legend()
     t = ds.time.values[1:]
-    ax[2].errorbar(t, ds.radius_mean.values[1:], ds.radius_std.values[1:], fmt="-", errorevery=5)
+    ax[2].errorbar(t, ds.radius_mean.values[1:] / UM, ds.radius_std.values[1:] / UM, fmt="-", errorevery=5)
     ax[2].set(xscale="log", xlabel="time [s]", ylabel="mean contact radius [um]")
     fig.tight_layout()
     return fig
@@ -136,7 +138,7 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 4: static hold at 100 MPa, viscoelastic lambda=1, A=0.2, 512^2, "
                  "beta=10; contact map by first-contact epoch, force PDFs at t=0+ and t=1e3, mean "
                  "contact radius (15 seeds)."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={**quick_size(128), "integrator.per_decade": 8, "protocol.seeds": 3},
-    references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True,
+    config=CONFIG, run=run, checks=checks, plot=plot, units={"sweep.seeds": "1"},
+    quick={**quick_size(128), "integrator.per_decade": 8, "sweep.seeds": 3},
+    references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True, moved=MOVED,
 ))

@@ -4,10 +4,10 @@
 (c) mu_s(t) for (lambda, A) = (1, 0.2) blue, (1, 1) green, (0.1, 0.02) red, hold to 1e4,
 Boussinesq. The caption of Fig. 5(c) names the three sets only by colour and by their lambda and
 A/lambda (Sect. 4.2: blue and green share lambda = 1, blue and red share A/lambda); the values are
-our reading (``protocol.sets``).
+our reading (``sweep.sets``).
 
 Also, with the Table 1 material and Boussinesq interaction: a hold on a rougher surface
-(``protocol.rough_sigma``; Sect. 6: roughness "does not change either the duration or the amount
+(``sweep.rough_sigma``; Sect. 6: roughness "does not change either the duration or the amount
 of the friction increase during static contact") and one on a surface with the exponential
 autocorrelation of Sect. 6 (the paper verified "that the qualitative friction behavior during
 both static/sliding contact remains the same"), and footnote 2's estimate of the viscoelastic
@@ -31,17 +31,24 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
-from ...contact.rough.driver import to_paper_units
-from ._common import INTEGRATOR, MODEL, build_model, growth_fraction, growth_span_decades, hold, monotone, quick_size
+from ._common import (INTEGRATOR, MODEL, MOVED_HOLD, UM, build_model, growth_fraction, growth_span_decades, hold,
+                      hold_protocol, monotone, quick_size)
 
 COMBOS = {"blue": (1.0, 0.2), "green": (1.0, 1.0), "red": (0.1, 0.02)}
 CONFIG = {
     "model": dict(MODEL),
-    "protocol": {"pressure_MPa": 100.0, "t_end": 1e3, "t_end_c": 1e4,
-                 "sets": {k: list(v) for k, v in COMBOS.items()},
-                 "rough_sigma": 2.0, "footnote_velocity_um_s": 1000.0, "footnote_t0_s": 1.0},
+    "protocol": hold_protocol(1e3),
+    # Fig. 5c: the (lambda, A) sets [1/s] held for sets_duration_s [s]; the rougher surface's rms height
+    # rough_sigma (the model's surface_sigma, in its um)
+    "sweep": {"sets": {k: list(v) for k, v in COMBOS.items()}, "sets_duration_s": 1e4, "rough_sigma": 2.0},
+    # footnote 2's sliding velocity [m/s] and time scale [s]
+    "analysis": {"footnote_velocity": 1e-3, "footnote_t0": 1.0},
     "integrator": dict(INTEGRATOR),
 }
+MOVED = {**MOVED_HOLD, "protocol.t_end_c": "Fig. 5c's holds last sweep.sets_duration_s [s]",
+         "protocol.sets": "the sets are sweep.sets", "protocol.rough_sigma": "sweep.rough_sigma",
+         "protocol.footnote_velocity_um_s": "analysis.footnote_velocity [m/s]",
+         "protocol.footnote_t0_s": "analysis.footnote_t0 [s]"}
 #: "about 3 decades" (Sect. 4.2): a span that rounds to 3 (the paper counts whole decades: 3 here, 4 in Fig. 6)
 DECADES = (2.5, 3.5)
 #: footnote 2: the ratio of viscoelastic to frictional dissipation is "O(10^-3)" at v = 1 mm/s; read as
@@ -53,37 +60,38 @@ FIG6_MATERIAL = Mutation("the Fig. 6 material (four timescales) instead of Table
                          {"model.lams": [1.0, 0.1, 0.01, 0.001], "model.As": [0.05, 0.005, 0.0005, 0.00005]})
 #: red with A not scaled (the invariance read with lambda only, as printed): A/lambda 2 instead of 0.2
 RED_A_UNSCALED = Mutation("red read as (0.1, 0.2): lambda scaled by 1/10, A not (the invariance as printed)",
-                          {"protocol.sets.red": [0.1, 0.2]})
+                          {"sweep.sets.red": [0.1, 0.2]})
 #: green read with the red set's lambda: saturation 10x later
-GREEN_SLOW = Mutation("green read as (0.1, 1): lambda = 0.1 instead of blue's 1", {"protocol.sets.green": [0.1, 1.0]})
+GREEN_SLOW = Mutation("green read as (0.1, 1): lambda = 0.1 instead of blue's 1", {"sweep.sets.green": [0.1, 1.0]})
 #: green read with a smaller amplitude than blue
-GREEN_SMALL = Mutation("green read as (1, 0.1): a smaller A than blue", {"protocol.sets.green": [1.0, 0.1]})
+GREEN_SMALL = Mutation("green read as (1, 0.1): a smaller A than blue", {"sweep.sets.green": [1.0, 0.1]})
 #: Fig. 5c's holds ended before the red set (lambda = 0.1) has relaxed
-SHORT_HOLD = Mutation("Fig. 5c holds ended at t = 10 (red, lambda = 0.1, not yet relaxed)", {"protocol.t_end_c": 10.0})
+SHORT_HOLD = Mutation("Fig. 5c holds ended at t = 10 (red, lambda = 0.1, not yet relaxed)", {"sweep.sets_duration_s": 10.0})
 #: footnote 2's velocity (1 mm/s) read as the non-dimensional v = 1 (1 um/s)
-FOOTNOTE_V = Mutation("footnote 2's v = 1 mm/s read as 1 um/s", {"protocol.footnote_velocity_um_s": 1.0})
+FOOTNOTE_V = Mutation("footnote 2's v = 1 mm/s read as 1 um/s", {"analysis.footnote_velocity": 1e-6})
 #: an interaction-dependent material: Boussinesq with Fig. 5c's green (A = 1) against the mean field's Table 1
 INTERACTION_MATERIAL = Mutation("the Table 1 material read as (1, 1) (A/lambda 5x larger): the growth then differs "
                                 "between interaction and mean field", {"model.As": [1.0]})
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
-    pr = cfg["protocol"]
+    sw = cfg["sweep"]
     ab = []
     for inter in ("boussinesq", "meanfield"):
-        r = hold(cfg, build_model(cfg, interaction=inter), pr["t_end"], si=True)
+        r = hold(cfg, build_model(cfg, interaction=inter))
         ab.append(r[["dilatation", "real_contact_area", "contact_area", "friction_coefficient", "iterations",
                      "normal_force"]])
     ds = xr.concat(ab, dim="interaction").assign_coords(interaction=["boussinesq", "meanfield"])
     out = xr.Dataset()
-    for name, key, over in (("rough", "sigma", {"surface_sigma": float(pr["rough_sigma"])}),
+    for name, key, over in (("rough", "sigma", {"surface_sigma": float(sw["rough_sigma"])}),
                             ("expacf", "acf", {"surface_acf": "exponential"})):
-        r = hold(cfg, build_model(cfg, interaction="boussinesq", **over), pr["t_end"])
+        r = hold(cfg, build_model(cfg, interaction="boussinesq", **over))
         out[f"mu_{name}"] = xr.DataArray(r.friction_coefficient.values, dims=(f"time_{name}",), attrs={"units": "1"})
         out = out.assign_coords({f"time_{name}": (f"time_{name}", r.time.values, {"units": "s"})})
-    for name, (lam, A) in pr["sets"].items():
+    for name, (lam, A) in sw["sets"].items():
         lam, A = float(lam), float(A)
-        r = hold(cfg, build_model(cfg, interaction="boussinesq", lams=(lam,), As=(A,)), pr["t_end_c"])
+        r = hold(cfg, build_model(cfg, interaction="boussinesq", lams=(lam,), As=(A,)),
+                 duration_s=float(sw["sets_duration_s"]))
         out[f"mu_{name}"] = xr.DataArray(r.friction_coefficient.values, dims=(f"time_{name}",),
                                          attrs={"units": "1"})
         out = out.assign_coords({f"time_{name}": (f"time_{name}", r.time.values, {"units": "s"})})
@@ -93,7 +101,6 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
-    ds = to_paper_units(ds)  # the result is SI; dilatations in the paper's um
     out = []
     t = ds.time.values
     relax = ("eq. 5 with positive A_k and lambda_k relaxes every contact force at constant load, so under a constant "
@@ -102,7 +109,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     for inter in ("boussinesq", "meanfield"):
         s = ds.sel(interaction=inter)
         out.append(check(f"{inter}: dilatation decreases monotonically (Fig. 5a)", "monotone",
-                         f"{s.dilatation.values[0]:.5f} -> {s.dilatation.values[-1]:.5f}",
+                         f"{s.dilatation.values[0] / UM:.5f} -> {s.dilatation.values[-1] / UM:.5f} um",
                          monotone(s.dilatation.values, -1), insensitive=relax))
         mu = s.friction_coefficient.values
         out.append(check(f"{inter}: mu_s rises monotonically (Fig. 5b)", "monotone", f"{mu[0]:.4f} -> {mu[-1]:.4f}",
@@ -166,7 +173,7 @@ def _surface_checks(ds: xr.Dataset, mu: np.ndarray, cfg: dict) -> list:
     closed = ("in the mean-field limit the relative growth is Phibar(eta_relaxed)/Phibar(eta_0) with eta set by "
               "p C0/sigma; it moves by 0.3 % between sigma = 0.5 and 2 (closed form), so no plausible wrong parameter "
               "moves it by the tolerance")
-    rough = (f"rms roughness {float(cfg['protocol']['rough_sigma']):g} um instead of "
+    rough = (f"rms roughness {float(cfg['sweep']['rough_sigma']):g} um instead of "
              f"{float(cfg['model']['surface_sigma']):g}")
     m, tt = ds.mu_rough.values, ds.time_rough.values
     g, t9 = m[-1] / m[0], _t90(tt, m)
@@ -195,29 +202,28 @@ def _surface_checks(ds: xr.Dataset, mu: np.ndarray, cfg: dict) -> list:
 def _footnote_check(ds: xr.Dataset, cfg: dict):
     """Footnote 2: viscoelastic energy loss ~ F_N times the dilatation drop (Fig. 5a); its rate against the
     frictional one, sigma/(T0 mu v) with the drop in place of sigma, is O(1e-3) at v = 1 mm/s."""
-    pr = cfg["protocol"]
+    an = cfg["analysis"]
     s = ds.sel(interaction="boussinesq")
-    drop = float(s.dilatation.values[0] - s.dilatation.values[-1])
+    drop = float(s.dilatation.values[0] - s.dilatation.values[-1])  # m
     mu = float(s.friction_coefficient.values[-1])
-    v, t0 = float(pr["footnote_velocity_um_s"]), float(pr["footnote_t0_s"])
+    v, t0 = float(an["footnote_velocity"]), float(an["footnote_t0"])
     ratio = drop / (t0 * mu * v)
-    sigma = float(cfg["model"]["surface_sigma"])
+    sigma = float(cfg["model"]["surface_sigma"]) * UM  # the model's surface_sigma is in um
     return check("footnote 2: the viscoelastic dissipation (F_N times the dilatation drop of Fig. 5a, at most of "
                  "order F_N sigma) is O(1e-3) of the frictional one at v = 1 mm/s, T0 = 1 s",
                  f"drop <= sigma and drop/(T0 mu v) <= {FOOTNOTE_MAX:.2g} (half a decade above 1e-3)",
-                 f"drop {drop:.4f} um (sigma {sigma:g}); ratio {ratio:.2e} (mu {mu:.3f})",
+                 f"drop {drop / UM:.4f} um (sigma {sigma / UM:g} um); ratio {ratio:.2e} (mu {mu:.3f})",
                  drop <= sigma and ratio <= FOOTNOTE_MAX, mutations=(FOOTNOTE_V,))
 
 
 def plot(ds: xr.Dataset):
     from ...plot import plt
 
-    ds = to_paper_units(ds)
     fig, ax = plt.subplots(1, 3, figsize=(14, 4))
     t = ds.time.values[1:]
     for inter in ds.interaction.values:
         s = ds.sel(interaction=inter)
-        ax[0].semilogx(t, s.dilatation.values[1:], label=str(inter))
+        ax[0].semilogx(t, s.dilatation.values[1:] / UM, label=str(inter))
         ax[1].semilogx(t, s.friction_coefficient.values[1:], label=str(inter))
     for name, col in (("blue", "b"), ("green", "g"), ("red", "r")):
         ax[2].semilogx(ds[f"time_{name}"].values[1:], ds[f"mu_{name}"].values[1:], col, label=name)
@@ -235,7 +241,7 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 5: static ageing at 100 MPa, 512^2; (a,b) d, A and mu_s vs log t for "
                  "Boussinesq and mean field, (lambda, A) = (1, 0.2) to t=1e3; (c) (1,0.2), (1,1), (0.1,0.02) "
                  "to 1e4, 40 log steps per decade; a rougher and an exponential-ACF surface (Sect. 6)."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
+    config=CONFIG, run=run, checks=checks, plot=plot, units={"sweep.sets_duration_s": "s", "sweep.rough_sigma": "um", "analysis.footnote_velocity": "m/s", "analysis.footnote_t0": "s"},
     quick={**quick_size(96), "integrator.per_decade": 10},
-    references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True,
+    references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True, moved=MOVED,
 ))

@@ -7,7 +7,7 @@ The "log-linear" check compares the growth of mu_s per decade; mu_s moves in ste
 element, tau_s Delta^2/W (0.0015 at 128^2, 9.5e-5 at 512^2, 100 MPa), while a decade adds about
 0.01-0.02: at 128^2 a decade is 7-15 elements and the ratio of two decades carries ~30-40 %
 counting noise. The mean field (cheap: one sort per step) therefore runs on
-``protocol.meanfield_n`` (512^2 by default, also in the quick profile: 100-250 elements per
+``analysis.meanfield_n`` (512^2 by default, at the same nominal pressure, also in the quick profile: 100-250 elements per
 decade), and each check states its resolution. The final value is compared with the direct
 solve of the relaxed state (compliance 1 + sum A_k/lambda_k = 1.2, the same as the single-rate
 Table 1 material; exp(-lambda_min t_end) = e^-100).
@@ -23,16 +23,15 @@ from ...contact.rough.model import load_from_pressure
 from ...contact.rough.solver import meanfield_solve, pk_solve
 from ...reference.meanfield_rough import relaxed_compliance
 from ..base import Mutation, Scenario, check, register_scenario
-from ...contact.rough.driver import to_paper_units
-from ._common import (INTEGRATOR, MODEL, build_model, growth_fraction, growth_span_decades, hold, monotone, numerics,
-                      quick_size, surface)
+from ._common import (INTEGRATOR, MODEL, MOVED_HOLD, build_model, force_on_patch, growth_fraction, growth_span_decades,
+                      hold, hold_protocol, monotone, numerics, patch_pressure, quick_size, surface)
 
 #: Table 1's single relaxation time instead of Fig. 6's four (same sum A/lambda): growth over ~2 decades
 SINGLE_RATE = Mutation("Table 1's single relaxation time (lambda, A) = (1, 0.2) instead of Fig. 6's four",
                        {"model.lams": [1.0], "model.As": [0.2]})
 #: the slowest rate read as 1e-4 (Fig. 6: 1e-3): saturation 10x later
 SLOW_LAST = Mutation("the slowest rate read as lambda_4 = 1e-4 (Fig. 6: 1e-3), the hold long enough to relax it",
-                     {"model.lams": [1.0, 0.1, 0.01, 1e-4], "protocol.t_end": 3e5})
+                     {"model.lams": [1.0, 0.1, 0.01, 1e-4], "protocol.duration_s": 3e5})
 #: "lasts over 4 decades" (Sect. 4.2, Fig. 6): a 2-98 % span that rounds to 4 or more (as Fig. 5's "about 3")
 MIN_DECADES = 3.5
 #: A_4 read as 5e-4 (Fig. 6: 5e-5): sum A/lambda 0.65 instead of 0.2
@@ -42,9 +41,11 @@ _MONOTONE = ("eq. 5 with positive A_k and lambda_k relaxes every contact force a
 
 CONFIG = {
     "model": {**MODEL, "preset": "fig6"},
-    "protocol": {"pressure_MPa": 100.0, "t_end": 1e5, "meanfield_n": 512},
+    "protocol": hold_protocol(1e5),
+    "analysis": {"meanfield_n": 512},  # patch of the mean-field hold (elements per side), same nominal pressure
     "integrator": dict(INTEGRATOR),
 }
+MOVED = {**MOVED_HOLD, "protocol.meanfield_n": "analysis.meanfield_n"}
 
 
 def _relaxed_mu(m, h: np.ndarray, W: float, c: float, num) -> float:
@@ -59,19 +60,22 @@ def _relaxed_mu(m, h: np.ndarray, W: float, c: float, num) -> float:
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
-    pr = cfg["protocol"]
+    t_end = float(cfg["protocol"]["duration_s"])
+    pressure = patch_pressure(build_model(cfg), float(cfg["protocol"]["normal_force_value"]))  # Pa
     runs, finals, loads = [], [], []
     for inter in ("boussinesq", "meanfield"):
-        n = int(pr["meanfield_n"]) if inter == "meanfield" else int(cfg["model"]["patch_nx"])
+        n = int(cfg["analysis"]["meanfield_n"]) if inter == "meanfield" else int(cfg["model"]["patch_nx"])
         m = build_model(cfg, interaction=inter, **({"patch_nx": n, "patch_ny": n, "surface_mx": n}
                                                    if inter == "meanfield" else {}))
         h = surface(m)
-        r = hold(cfg, m, pr["t_end"], si=True)
+        own = cfg if inter == "boussinesq" else \
+            {**cfg, "protocol": {**cfg["protocol"], "normal_force_value": force_on_patch(pressure, n, m.dx)}}
+        r = hold(own, m)
         runs.append(r[["dilatation", "contact_area", "friction_coefficient", "mean_contact_radius", "iterations",
                        "normal_force"]])
         # the relaxed state (sum A/lambda = 0.2 as the single-rate Table 1 material): one direct solve
-        W = load_from_pressure(float(pr["pressure_MPa"]) * 1e6, n, n, m.dx)
-        finals.append(_relaxed_mu(m, h, W, relaxed_compliance(m.lams, m.As, float(pr["t_end"])), numerics(cfg)))
+        W = load_from_pressure(pressure, n, n, m.dx)
+        finals.append(_relaxed_mu(m, h, W, relaxed_compliance(m.lams, m.As, t_end), numerics(cfg)))
         loads.append((n, m.tau_s * m.dx**2 / W))
     ds = xr.concat(runs, dim="interaction").assign_coords(interaction=["boussinesq", "meanfield"])
     ds["mu_final_single_rate"] = ("interaction", np.array(finals), {"units": "1"})
@@ -82,7 +86,6 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
-    ds = to_paper_units(ds)  # the result is SI; the paper's lengths are in um
     out = []
     t = ds.time.values
     lam_min = 1e-3
@@ -147,5 +150,5 @@ register_scenario(Scenario(
                  "still on 512^2 (resolves the per-decade growth; one element = 0.0015 at 128^2)."),
     config=CONFIG, run=run, checks=checks, plot=plot,
     quick={**quick_size(128), "integrator.per_decade": 8},
-    references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True,
+    references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True, moved=MOVED,
 ))

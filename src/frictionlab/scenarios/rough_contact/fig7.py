@@ -12,26 +12,27 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
-from ...contact.rough.driver import to_paper_units
-from ._common import INTEGRATOR, MODEL, build_model, hold, monotone, quick_size
+from ._common import INTEGRATOR, MODEL, MOVED_HOLD, build_model, hold, hold_protocol, monotone, quick_size
 
 #: strain hardening (Table 1: B = 0): the yield force grows with the accumulated creep, which then stops
 HARDENING = Mutation("strain hardening B = 1e4 /um in eq. 12 (Table 1: B = 0)", {"model.B": 1e4})
 
 CONFIG = {
     "model": {**MODEL, "preset": "fig7"},
-    "protocol": {"pressure_MPa": 100.0, "t_end": 1e4, "A_cr": [1e-5, 1e-4, 1e-3]},
+    "protocol": hold_protocol(1e4),
+    "sweep": {"A_cr": [1e-5, 1e-4, 1e-3]},  # creep rates (the model's A_cr, in its um/s): one hold each
     "integrator": dict(INTEGRATOR),
 }
+MOVED = {**MOVED_HOLD, "protocol.A_cr": "the creep rates are sweep.A_cr"}
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
-    pr = cfg["protocol"]
+    acr = cfg["sweep"]["A_cr"]
     rows = []
     for inter in ("boussinesq", "meanfield"):
         per = []
-        for a in pr["A_cr"]:
-            r = hold(cfg, build_model(cfg, interaction=inter, A_cr=float(a)), pr["t_end"], si=True)
+        for a in acr:
+            r = hold(cfg, build_model(cfg, interaction=inter, A_cr=float(a)))
             ok_up = bool(np.all(r.plastic_shortening.values <= 0))
             touched = np.isfinite(r.first_contact_time.values)
             ok_loc = bool(np.all(r.plastic_shortening.values[~touched] == 0))
@@ -40,13 +41,12 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
             r["up_nonpositive"] = ((), float(ok_up))
             r["up_only_where_contacted"] = ((), float(ok_loc))
             per.append(r)
-        rows.append(xr.concat(per, dim="A_cr").assign_coords(A_cr=[float(a) for a in pr["A_cr"]]))
+        rows.append(xr.concat(per, dim="A_cr").assign_coords(A_cr=[float(a) for a in acr]))
     ds = xr.concat(rows, dim="interaction").assign_coords(interaction=["boussinesq", "meanfield"])
     return ds
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
-    ds = to_paper_units(ds)  # the result is SI; the paper's lengths are in um
     out = []
     t = ds.time.values
     acr = ds.A_cr.values
@@ -99,7 +99,7 @@ register_scenario(Scenario(
     name="rough-contact/fig7",
     description=("Hulikal et al. Fig. 7: viscoplastic ageing (n=3, Fy0=0.016, no hardening), A_cr = 1e-5, 1e-4, "
                  "1e-3, 100 MPa hold to 1e4, 512^2, Boussinesq and mean field."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
+    config=CONFIG, run=run, checks=checks, plot=plot, units={"sweep.A_cr": "um/s"},
     quick={**quick_size(64), "integrator.per_decade": 8},
-    references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True,
+    references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True, moved=MOVED,
 ))

@@ -20,7 +20,7 @@ resume key.
 
 The mean field is also compared with its exact large-system closed form
 (:mod:`frictionlab.reference.meanfield_rough`: mu_s = tau_s Phibar(eta)/p, pressure elasticity
-phi psi / Phibar^2 - 1), on ``protocol.meanfield_size`` with ``protocol.meanfield_seeds``
+phi psi / Phibar^2 - 1), on ``analysis.meanfield_size`` with ``analysis.meanfield_seeds``
 realisations (cheap: one sort per solve), at a stated resolution.
 
 Notes
@@ -50,24 +50,33 @@ import numpy as np
 import xarray as xr
 
 from ...contact.rough.elasticity import StepOperator
-from ...contact.rough.model import STRESS_STAR, load_from_pressure
+from ...contact.rough.model import load_from_pressure
+from ...contact.rough.units import to_paper
 from ...contact.rough.solver import meanfield_solve, pk_solve
 from ...core.errors import ConfigError
 from ...reference.meanfield_rough import meanfield_mu_static, meanfield_pressure_elasticity, relaxed_compliance
 from ..base import Mutation, Scenario, as_kind, check, deviation, register_scenario
-from ._common import MODEL, PARALLEL, build_model, hold, numerics, run_parallel, surface, value_at
+from ._common import (MODEL, PARALLEL, PRESSURE, build_model, hold, hold_protocol, numerics, run_parallel, surface,
+                      value_at)
 
 CONFIG = {
     "model": dict(MODEL),
     "integrator": {"driver": "hold", "per_decade": 4},
-    "protocol": {"pressures_MPa": [25.0, 50.0, 100.0, 200.0, 400.0], "sizes": [128, 256, 512], "seeds": 15,
-                 "t_eval": 100.0, "meanfield_size": 512, "meanfield_seeds": 16, "iid_seeds": 12,
-                 "max_rel_slope": 0.05},
+    # nominal pressures [Pa], patch sizes (elements per side) and surface realisations of the direct solves
+    "sweep": {"pressures": [25e6, 50e6, 100e6, 200e6, 400e6], "sizes": [128, 256, 512], "seeds": 15},
+    # t_eval [s]: the age of the relaxed state; the mean field against its closed form on meanfield_size^2 with
+    # meanfield_seeds surfaces and iid_seeds i.i.d. height fields; max_rel_slope: the reading of 'nearly independent'
+    "analysis": {"t_eval": 100.0, "meanfield_size": 512, "meanfield_seeds": 16, "iid_seeds": 12, "max_rel_slope": 0.05},
     "parallel": dict(PARALLEL),
 }
-#: the former ``protocol.workers`` (0 = all cores) is refused with this pointer
+#: the former ``protocol.workers`` (0 = all cores) and the keys of the former [protocol] table (this scenario
+#: runs direct solves, no protocol) are refused with these pointers
 MOVED = {"protocol.workers": "the worker processes are parallel.workers (a count >= 1), as for every scenario with a "
-                             "[parallel] section; frictionlab reproduce --workers N sets it"}
+                             "[parallel] section; frictionlab reproduce --workers N sets it",
+         "protocol.pressures_MPa": "the nominal pressures are sweep.pressures [Pa]",
+         **{f"protocol.{k}": f"it is sweep.{k}" for k in ("sizes", "seeds")},
+         **{f"protocol.{k}": f"it is analysis.{k}" + (" [s]" if k == "t_eval" else "")
+            for k in ("t_eval", "meanfield_size", "meanfield_seeds", "iid_seeds", "max_rel_slope")}}
 INTERACTIONS = ("boussinesq", "meanfield")
 #: the correlation length read as 50 um instead of Table 1's 10: a few asperities per patch, nearer the
 #: single-asperity Hertz law (-21 % per doubling): mu_s then falls with the pressure
@@ -92,7 +101,7 @@ def _solve_seed(args: tuple) -> tuple[np.ndarray, np.ndarray]:
         m = build_model(cfg, interaction=inter)
         base = m.operator(n, n, num)  # integrator.fft_workers / fft_precision as in every other solve
         for c, p in enumerate(pressures):
-            W = load_from_pressure(p * 1e6, n, n, m.dx)
+            W = load_from_pressure(p, n, n, m.dx)
             res = []
             for k, cc in enumerate((1.0, c_aged)):
                 op = StepOperator(base, c=cc)
@@ -107,13 +116,14 @@ def _solve_seed(args: tuple) -> tuple[np.ndarray, np.ndarray]:
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
-    pr = cfg["protocol"]
-    if "workers" in pr:  # a config built by hand: --set and scenario files are refused before (MOVED)
-        raise ConfigError(f"rough-contact/fig8 has no protocol.workers any more: {MOVED['protocol.workers']}")
-    P = [float(x) for x in pr["pressures_MPa"]]
-    sizes = [int(x) for x in pr["sizes"]]
-    seeds = int(pr["seeds"])
-    t_eval = float(pr["t_eval"])
+    if "protocol" in cfg:  # a config built by hand: --set and scenario files are refused before (MOVED)
+        old = next((k for k in MOVED if k.split(".", 1)[1] in cfg["protocol"]), "protocol.workers")
+        raise ConfigError(f"rough-contact/fig8 has no [protocol] (it runs direct solves): {old}: {MOVED[old]}")
+    sw, an = cfg["sweep"], cfg["analysis"]
+    P = [float(x) for x in sw["pressures"]]
+    sizes = [int(x) for x in sw["sizes"]]
+    seeds = int(sw["seeds"])
+    t_eval = float(an["t_eval"])
     m = build_model(cfg)
     c_aged = relaxed_compliance(m.lams, m.As, t_eval) if m.material == "viscoelastic" else 1.0
     if m.material == "viscoplastic":
@@ -122,9 +132,9 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     base = int(cfg["model"]["surface_seed"])
     one = {k: v for k, v in cfg.items() if k != "parallel"}  # what a seed's result depends on (and its resume key)
     tasks = [(one, INTERACTIONS, n, base + s, P, c_aged) for n in sizes for s in range(seeds)]
-    nmf, smf = int(pr["meanfield_size"]), int(pr["meanfield_seeds"])
+    nmf, smf = int(an["meanfield_size"]), int(an["meanfield_seeds"])
     tasks += [(one, ("meanfield",), nmf, base + s, P, c_aged) for s in range(smf)]
-    niid = int(pr["iid_seeds"])
+    niid = int(an["iid_seeds"])
     tasks += [(one, ("meanfield",), nmf, -1 - s, P, c_aged) for s in range(niid)]
     out = run_parallel(_solve_seed, [(t,) for t in tasks], cfg)
     k0, k1 = len(sizes) * seeds, len(sizes) * seeds + smf
@@ -133,7 +143,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     mu0 = np.stack([o[0] for o in main]).reshape(shape).transpose(2, 0, 3, 1)
     mu1 = np.stack([o[1] for o in main]).reshape(shape).transpose(2, 0, 3, 1)
     ds = xr.Dataset(coords={"interaction": list(INTERACTIONS), "size": sizes,
-                            "pressure": ("pressure", P, {"units": "MPa"}), "seed": np.arange(seeds) + base,
+                            "pressure": ("pressure", P, {"units": "Pa"}), "seed": np.arange(seeds) + base,
                             "mf_seed": np.arange(smf) + base, "age": ["t=0+", f"t={t_eval:g}"]})
     dims = ("interaction", "size", "pressure", "seed")
     ds["mu_initial"] = (dims, mu0, {"units": "1", "description": "mu_s at t=0+ (c = 1)"})
@@ -146,7 +156,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
                               np.stack([np.stack([o[0][0] for o in iid], -1), np.stack([o[1][0] for o in iid], -1)]),
                               {"units": "1", "description": f"mean field, i.i.d. Gaussian heights on {nmf}^2"})
     cs = (1.0, c_aged)
-    pb = [p * 1e6 / STRESS_STAR for p in P]
+    pb = [to_paper(p, "Pa") for p in P]  # the closed form computes in the paper's units, as the model
     ds["mu_closed_form"] = (("age", "pressure"), [[meanfield_mu_static(x, m.tau_s, c=c, C0=m.C0, dx=m.dx,
                                                                        sigma=float(cfg["model"]["surface_sigma"]))
                                                    for x in pb] for c in cs], {"units": "1"})
@@ -154,9 +164,9 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
         x, c=c, C0=m.C0, dx=m.dx, sigma=float(cfg["model"]["surface_sigma"])) for x in pb] for c in cs], {"units": "1"})
     # the direct relaxed solve against a time-stepped hold (64^2, Boussinesq, 100 MPa)
     n = 64
-    r = hold(cfg, m.replace(patch_nx=n, patch_ny=n, surface_mx=n), t_eval, pressure_MPa=100.0)
+    r = hold({**cfg, "protocol": hold_protocol(t_eval, n)}, m.replace(patch_nx=n, patch_ny=n, surface_mx=n))
     ds["stepped_mu"] = ((), value_at(r, "friction_coefficient", t_eval))
-    ds["direct_mu"] = ((), float(_solve_seed((one, ("boussinesq",), n, base, [100.0], c_aged))[1][0, 0]))
+    ds["direct_mu"] = ((), float(_solve_seed((one, ("boussinesq",), n, base, [PRESSURE], c_aged))[1][0, 0]))
     ds.attrs.update({"c_aged": c_aged, "meanfield_size": nmf, "t_eval": t_eval})
     return ds
 
@@ -185,7 +195,7 @@ def _closed_form_checks(ds: xr.Dataset, lim: float) -> list:
         out.append(check(f"mean field ({age}, i.i.d. Gaussian heights, {nmf}^2, {ns} realisations) = closed form "
                          "mu_s = tau_s Phibar(eta)/p (N -> infinity limit of the model's eq. 5)",
                          "|mean - closed form| <= 3 SE at every pressure, resolution 3 SE <= 3 % of mu_s",
-                         "; ".join(f"{p:g} MPa: {a:.4f} vs {c:.4f}" for p, a, c in zip(P, mean, cf))
+                         "; ".join(f"{p / 1e6:g} MPa: {a:.4f} vs {c:.4f}" for p, a, c in zip(P, mean, cf))
                          + f" (3 SE <= {100 * res:.2f} %)", ok, kind="verification"))
         # slope: the paper's correlated surfaces (only the marginal distribution enters)
         x = ds.mu_meanfield_large.sel(age=age).values
@@ -214,7 +224,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     out.append(check(f"direct relaxed solve (c = {ds.attrs['c_aged']:g}) = time-stepped hold at t = {t_eval:g} "
                      "(64^2, Boussinesq, 100 MPa)", "rel. diff <= 1e-9", f"{dm:.6f} vs {st:.6f}",
                      abs(dm / st - 1) <= 1e-9, kind="verification"))
-    lim = float(cfg["protocol"].get("max_rel_slope", 0.05))
+    lim = float(cfg["analysis"].get("max_rel_slope", 0.05))
     evidence = _closed_form_checks(ds, lim)
     out += as_kind(evidence, "verification")
     for inter in ds.interaction.values:
@@ -240,7 +250,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                 out.append(deviation(claim, exp, meas, evidence,
                                      "the paper says mu_s is nearly independent of pressure also without interaction; "
                                      "the mean-field equations give mu_s = tau_s Phibar(eta)/p exactly, "
-                                     f"{100 * cf:+.1f} % per doubling ({P[0]:g}..{P[-1]:g} MPa) at any size",
+                                     f"{100 * cf:+.1f} % per doubling ({P[0] / 1e6:g}..{P[-1] / 1e6:g} MPa) at any size",
                                      ambiguity=amb, insensitive=MF_INSENSITIVE))
             else:
                 out.append(check(claim, exp, meas, ok, ambiguity=amb,
@@ -257,7 +267,7 @@ def _caption_check(ds: xr.Dataset, x: xr.DataArray, inter: str, lab: str, big: i
     sd_all = x.std("seed", ddof=1)
     ref = float(m_all.sel(size=big).mean())
     dist = np.abs(m_all.values - ref) / np.maximum(sd_all.values, 1e-300)  # (size, pressure)
-    outside = [f"{int(n)}^2 at {P[j]:g} MPa ({dist[i, j]:.2f} SD)" for i, n in enumerate(ds["size"].values)
+    outside = [f"{int(n)}^2 at {P[j] / 1e6:g} MPa ({dist[i, j]:.2f} SD)" for i, n in enumerate(ds["size"].values)
                for j in range(len(P)) if abs(m_all.values[i, j] - ref) > sd_all.values[i, j] + 1e-12]
     within = not outside
     claim = (f"{inter} ({lab}): caption of Fig. 8 -- every (size, pressure) mean within one standard deviation of "
@@ -272,7 +282,7 @@ def _caption_check(ds: xr.Dataset, x: xr.DataArray, inter: str, lab: str, big: i
         return deviation(claim, exp, meas, evidence,
                          f"the caption says mu_s is independent of pressure within one standard deviation; "
                          f"the mean-field equations give a {100 * (cf[-1] / cf[0] - 1):+.0f} % change from "
-                         f"{P[0]:g} to {P[-1]:g} MPa, against a seed scatter of {spread:.0f} % at {big}^2",
+                         f"{P[0] / 1e6:g} to {P[-1] / 1e6:g} MPa, against a seed scatter of {spread:.0f} % at {big}^2",
                          insensitive=MF_INSENSITIVE)
     return check(claim, exp, meas, within,
                  **({"mutations": (BETA_50,)} if inter == "boussinesq" else {"insensitive": MF_INSENSITIVE}))
@@ -289,11 +299,11 @@ def plot(ds: xr.Dataset):
         for n in ds["size"].values:
             for var, ls in (("mu_initial", "-"), ("mu_t_eval", "--")):
                 x = ds[var].sel(interaction=inter, size=n)
-                ax[k].errorbar(ds.pressure, x.mean("seed"), x.std("seed"), capsize=3, ls=ls,
+                ax[k].errorbar(ds.pressure / 1e6, x.mean("seed"), x.std("seed"), capsize=3, ls=ls,
                                label=f"{n}^2, {x.attrs['description'].split(' (')[0][5:]}")
         if inter == "meanfield":
             for age in ds.age.values:
-                ax[k].plot(ds.pressure, ds.mu_closed_form.sel(age=age), "k:", label=f"closed form {age}")
+                ax[k].plot(ds.pressure / 1e6, ds.mu_closed_form.sel(age=age), "k:", label=f"closed form {age}")
         ax[k].set(xscale="log", xlabel="nominal pressure [MPa]", ylabel="mu_s", title=str(inter))
         ax[k].legend(fontsize=7)
     fig.tight_layout()
@@ -307,7 +317,7 @@ register_scenario(Scenario(
                  "compliance, Boussinesq and mean field; the mean field against its exact closed form on 512^2 "
                  "(16 seeds) and i.i.d. heights (12). Quick: Boussinesq and mean field on 256^2, 6 seeds, solver tol 1e-8 (same "
                  "contact counts as 1e-10 here)."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"protocol.sizes": [256], "protocol.seeds": 6}, moved=MOVED,
+    config=CONFIG, run=run, checks=checks, plot=plot, units={"sweep.pressures": "Pa", "analysis.t_eval": "s"},
+    quick={"sweep.sizes": [256], "sweep.seeds": 6}, moved=MOVED,
     references=["Hulikal, Lapusta & Bhattacharya (2015)", "Greenwood & Williamson (1966)"], slow=True,
 ))

@@ -16,25 +16,31 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
-from ._sliding import INTEGRATOR, MODEL, QUICK_BASE, REFS, SLIDING, build_model, slide, to_paper_units
+from ._common import force_on_patch
+from ._sliding import INTEGRATOR, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, REFS, UM, build_model, slide
 
-#: the nominal pressure read as 1 MPa (Sect. 5: 100 MPa): too few contacts for a probe to touch twice
-PRESSURE_1MPA = Mutation("nominal pressure read as 1 MPa (Sect. 5: 100 MPa)", {"protocol.pressure_MPa": 1.0})
+#: the nominal pressure read as 1 MPa (Sect. 5: 100 MPa): too few contacts for a probe to touch twice (the
+#: normal force of 1 MPa on the quick profile's 64 x 64 um patch, where mutations run)
+PRESSURE_1MPA = Mutation("nominal pressure read as 1 MPa (Sect. 5: 100 MPa)",
+                         {"protocol.normal_force_value": force_on_patch(1e6, 64)})
 
 CONFIG = {
     "model": dict(MODEL),
     "integrator": dict(INTEGRATOR),
-    "protocol": {**SLIDING, "v": 5.0, "slip": 200.0, "n_probes": 100, "probe_seed": 1},
+    "protocol": {**PROTOCOL, "velocities": [5.0 * UM], "distances": [200.0 * UM]},
+    "analysis": {"n_probes": 100, "probe_seed": 1},
 }
+MOVED = {**MOVED_SLIDING, "protocol.n_probes": "the probe count is analysis.n_probes",
+         "protocol.probe_seed": "the probes' seed is analysis.probe_seed"}
 
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
-    pr = cfg["protocol"]
+    an = cfg["analysis"]
     n = int(cfg["model"]["patch_nx"])
-    rng = np.random.default_rng(int(pr["probe_seed"]))
-    flat = rng.choice(n * n, size=min(int(pr["n_probes"]), n * n), replace=False)
+    rng = np.random.default_rng(int(an["probe_seed"]))
+    flat = rng.choice(n * n, size=min(int(an["n_probes"]), n * n), replace=False)
     probes = tuple((int(k // n), int(k % n)) for k in flat)
-    return slide(cfg, build_model(cfg, interaction="boussinesq"), [pr["v"]], [pr["slip"]], probes=probes, si=True)
+    return slide(cfg, build_model(cfg, interaction="boussinesq"), probes=probes)
 
 
 def _episodes(in_contact: np.ndarray) -> int:
@@ -42,7 +48,6 @@ def _episodes(in_contact: np.ndarray) -> int:
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
-    ds = to_paper_units(ds)  # the result is SI; the paper's criteria are in um and F*
     out = []
     F = ds.probe_force.values
     g = ds.probe_gap.values
@@ -56,21 +61,22 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     gap_c = float(np.max(np.abs(g[touching]))) if touching.any() else 0.0
     gap_f = float(np.min(g[~touching]))
     out.append(check("Complementarity: gap = 0 while F < 0, F = 0 and gap >= 0 out of contact",
-                     "|gap| <= 1e-6 in contact, gap >= -1e-6 out", f"max |gap| {gap_c:.2e}, min free gap {gap_f:.2e}",
-                     gap_c <= 1e-6 and gap_f >= -1e-6, kind="verification",
+                     "|gap| <= 1e-6 um in contact, gap >= -1e-6 um out",
+                     f"max |gap| {gap_c / UM:.2e} um, min free gap {gap_f / UM:.2e} um",
+                     gap_c <= 1e-6 * UM and gap_f >= -1e-6 * UM, kind="verification",
                      ambiguity="eq. 16 enforced by the solver: a check of our numerics"))
     # out of contact, u changes through viscoelastic recovery and the Boussinesq coupling
     free_du = [np.ptp(u[~touching[:, k], k]) for k in range(F.shape[1]) if (~touching[:, k]).sum() > 2]
     med = float(np.median(free_du)) if free_du else 0.0
     out.append(check("Out of contact, F_i = 0 but u_i still evolves (Sect. 5.1: recovery, global dilatation)",
-                     "median range of u_i out of contact > 1e-4", f"{med:.3e}", med > 1e-4,
+                     "median range of u_i out of contact > 1e-4 um", f"{med / UM:.3e} um", med > 1e-4 * UM,
                      insensitive="with the Boussinesq coupling of eq. 8 every element's length follows the forces of "
                                  "all contacts, which move while sliding: it changes for any material"))
-    W = -ds.normal_force.values
+    W = ds.normal_force.values
     d = ds.dilatation.values
     out.append(check("Dilatation wiggles to keep the normal force constant (Sect. 5.1, Fig. 9 region 1)",
                      "std(d) > 0 and sum p = W",
-                     f"std(d) = {np.std(d):.3e}, W range {np.ptp(W):.1e}", np.std(d) > 0 and np.ptp(W) == 0,
+                     f"std(d) = {np.std(d) / UM:.3e} um, W range {np.ptp(W):.1e} N", np.std(d) > 0 and np.ptp(W) == 0,
                      insensitive="sliding a rough surface under a prescribed load moves the dilatation for every "
                                  "surface and material; the constant load is the protocol"))
     return out
@@ -79,16 +85,15 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 def plot(ds: xr.Dataset):
     from ...plot import plt
 
-    ds = to_paper_units(ds)
     F = ds.probe_force.values
     k = int(np.argmax([np.sum(np.diff((F[:, j] < 0).astype(int)) == 1) for j in range(F.shape[1])]))
     t = ds.time.values
     fig, ax = plt.subplots(3, 1, figsize=(8, 7), sharex=True)
     ax[0].plot(t, F[:, k])
-    ax[0].set_ylabel("F_i [F*]")
-    ax[1].plot(t, ds.dilatation.values - ds.probe_length_change.values[:, k])
+    ax[0].set_ylabel("F_i [N]")
+    ax[1].plot(t, (ds.dilatation.values - ds.probe_length_change.values[:, k]) / UM)
     ax[1].set_ylabel("d - u_i [um]")
-    ax[2].plot(t, ds.probe_gap.values[:, k])
+    ax[2].plot(t, ds.probe_gap.values[:, k] / UM)
     ax[2].set(ylabel="gap d_i [um]", xlabel="time [s]")
     fig.tight_layout()
     return fig
@@ -99,6 +104,6 @@ register_scenario(Scenario(
     description=("Hulikal et al. Fig. 9: force, length change and gap of single elements while sliding at v = 5, "
                  "Boussinesq, viscoelastic lambda = 1, A = 0.2, 100 MPa, 512^2 on 1024 x 512."),
     config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.slip": 40.0, "protocol.n_probes": 200},
-    references=REFS, slow=True,
+    quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.distances": [40.0 * UM], "analysis.n_probes": 200},
+    references=REFS, slow=True, moved=MOVED,
 ))

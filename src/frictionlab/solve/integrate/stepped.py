@@ -14,7 +14,7 @@ import numpy as np
 from ...systems.prescribed_slip import PrescribedSlip
 from ...core.base import AbstractLaw, AbstractSteppedModel
 from ...core.errors import ConfigError, IntegrationError
-from ...core.result import make_dataset
+from ...core.result import LazyDataset
 
 __all__ = ["run_stepped"]
 
@@ -101,4 +101,4 @@ def run_stepped(model, protocol, system, *, dt: float, n: int, stride: int):
             units[name] = model.force_units
     attrs = {**model.attrs(), "model": model.name, "protocol": protocol.type_name,
              "system": system.type_name, "integrator": "step", "dt": dt}
-    return make_dataset(arr[:, 0], data, units=units, attrs=attrs)
+    return LazyDataset(arr[:, 0], data, units=units, attrs=attrs)
