@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from frictionlab.cli import app
 from frictionlab.core.errors import ConfigError
 from frictionlab.scenarios.base import get_scenario, scenario_names
-from frictionlab.scenarios.beam_network._common import params_from, stage_protocol
+from frictionlab.scenarios.beam_network._common import stage_load
 from frictionlab.solve.config import apply_overrides, run_config
 
 BEAM = [n for n in scenario_names() if n.startswith("beam-network/")]
@@ -69,24 +69,37 @@ def test_a_drive_section_in_a_scenario_file_is_refused_by_the_cli(tmp_path, caps
     assert not (tmp_path / "o").exists() or not any((tmp_path / "o").iterdir())
 
 
-def test_stage_protocol_takes_the_model_load_and_refuses_another():
-    cfg = get_scenario("beam-network/fig9").resolved_config()
-    p = params_from(cfg)
-    prot = stage_protocol(cfg, p)
-    assert (prot.v, prot.duration, prot.normal_force_value) == (7.5e-4, 6.0, 88.0)
-    bad = apply_overrides(cfg, {"protocol.normal_force_value": 50.0})
-    with pytest.raises(ConfigError, match="normal_force_value = 50.0 N differs from model.normal_load = 88 N"):
-        stage_protocol(bad, p)
-    with pytest.raises(ConfigError, match="use type = \"constant_velocity\""):
-        stage_protocol({**cfg, "protocol": {"type": "velocity_steps"}}, p)
+def test_every_point_of_a_beam_study_gets_its_model_load_as_the_stage_force():
+    """``stage_load`` (the studies' derive): each point's protocol normal force is its own model.normal_load (fig14
+    sweeps the load), so the driver's refusal of a mismatch never fires on a scenario."""
+    sc = get_scenario("beam-network/fig14")
+    cfg = sc.resolved_config(quick=True)
+    points = sc.study(cfg).points()
+    assert len(points) == 150
+    assert all(p["protocol"]["normal_force_value"] == p["model"]["normal_load"] for p in points)
+    assert stage_load(points[0], cfg) == {"protocol.normal_force_value": 20.0}
+    with pytest.raises(ConfigError, match="sets protocol.normal_force_value itself"):
+        sc.resolved_config({"protocol.normal_force_value": 50.0})
 
 
-@pytest.mark.parametrize("name, key", [("beam-network/fig14", "protocol.v"), ("beam-network/fig14", "model.normal_load"),
+@pytest.mark.parametrize("name, key", [("beam-network/fig14", "protocol.normal_force_value"),
                                        ("beam-network/fig12", "protocol.normal_force_value"),
-                                       ("beam-network/calibration", "protocol.v")])
+                                       ("beam-network/calibration", "protocol.normal_force_value")])
 def test_sweeps_refuse_the_protocol_keys_they_set_per_case(name, key):
     with pytest.raises(ConfigError, match=f"sets {key} itself"):
         get_scenario(name).resolved_config({key: 1e-3})
+
+
+@pytest.mark.parametrize("name, key", [("beam-network/fig14", "protocol.v"), ("beam-network/fig14", "model.normal_load"),
+                                       ("beam-network/calibration", "protocol.v")])
+def test_a_sweep_refuses_a_base_value_its_runs_set_before_running(name, key, monkeypatch):
+    """fig14's map sets both per point (its axes), every run of the calibration its stage velocity: a base value
+    would never be read, so the study refuses it before the first run."""
+    from frictionlab.solve import study
+
+    monkeypatch.setattr(study, "timed_run_point", lambda p: pytest.fail("ran a point"))
+    with pytest.raises(ConfigError, match=f"{key} = 0.001 is never read: .*{key}.* sets? it for every run"):
+        get_scenario(name).execute({key: 1e-3}, quick=True)
 
 
 def test_dumped_beam_scenario_reruns_to_the_same_result(tmp_path):

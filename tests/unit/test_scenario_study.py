@@ -13,10 +13,6 @@ VOCABULARY = (*STUDY_SECTIONS, "analysis", "data")
 
 #: scenarios not yet ported to a study (a hand-written run); remove a name when it is ported
 NOT_YET_PORTED = frozenset({
-    "beam-network/calibration",
-    "beam-network/fig12",
-    "beam-network/fig13",
-    "beam-network/fig14",
     "classic/compare-slide-hold-slide",
     "classic/compare-velocity-step",
     "kloss/amontons",
@@ -57,3 +53,35 @@ def test_a_scenario_is_a_study_unless_listed_as_not_yet_ported(name):
 
 def test_the_vocabulary_has_at_most_eight_sections():
     assert len(VOCABULARY) <= 8
+
+
+def test_a_refining_scenario_runs_the_rounds_its_refine_asks_for_and_post_sees_them_all():
+    """``Scenario.refine``: each round's runs depend on the results so far (a bisection); a label run twice is refused."""
+    from frictionlab.core.errors import ConfigError
+    from frictionlab.scenarios.base import Scenario
+
+    base = {"model": {"name": "lugre", "preset": "canudas1995"},
+            "protocol": {"type": "constant_velocity", "duration_s": 0.02, "normal_force_value": 1.0},
+            "axes": {"protocol": {"v": [1e-4, 1e-2]}}}
+    rounds = []
+
+    def refine(result, cfg):
+        rounds.append(list(result.labels))
+        if len(rounds) > 2:
+            return None
+        v = 10 ** (-3 - len(rounds))  # depends on how many rounds ran
+        return {"runs": {f"round{len(rounds)}": {"protocol": {"v": v}}}}
+
+    def post(result, cfg):
+        import xarray as xr
+        return xr.Dataset({"n": ((), len(result.points))}, attrs={"labels": ",".join(result.labels)})
+
+    sc = Scenario("test/refine", "refinement", base, post=post, refine=refine)
+    ds, _ = sc.execute()
+    assert rounds == [[], ["round1"], ["round1", "round2"]]
+    assert int(ds.n) == 4 and ds.attrs["labels"] == "round1,round2"
+
+    again = Scenario("test/refine2", "refinement", base, post=post,
+                     refine=lambda result, cfg: {"runs": {"same": {"protocol": {"v": 1e-3}}}})
+    with pytest.raises(ConfigError, match="ran the run\\(s\\) same again"):
+        again.execute()

@@ -213,6 +213,15 @@ class Scenario:
         axis point becomes the dataset the checks read; None: the runs combined
     derive : ``derive(point, config) -> {dotted key: value}``: the keys of :attr:`derived` a
         study computes per point from others (e.g. a step from the run's own time scale)
+    study_map : how :meth:`run_study` executes the points (``map`` of
+        :meth:`~frictionlab.solve.study.Study.execute`), e.g. a model family's strategy that runs
+        many points in one parallel loop (:func:`frictionlab.contact.beam_network.batch.batch_map`);
+        None: one point after the other
+    refine : ``refine(result, config) -> {"runs": {...}, ...} or None``: an adaptive experiment (a
+        bisection whose next points depend on the runs so far). :meth:`run_study` executes the named
+        runs it returns over the base four sections (without the study's runs and axes; a section it
+        returns too replaces the base's), adds their results to ``result`` and asks again, until it
+        returns None; :attr:`post` gets every run
     open_sections : the sections ``run`` hands whole to the library (``make_model``,
         ``make_protocol``, ``make_system``, :func:`~frictionlab.solve.config.build`, a driver
         through ``simulate``), so every field the library knows there is read; None: ``model``
@@ -241,6 +250,8 @@ class Scenario:
     open_sections: tuple[str, ...] | None = None
     post: Callable[[StudyResult, dict[str, Any]], xr.Dataset] | None = None
     derive: Callable[[dict[str, Any], Mapping[str, Any]], Mapping[str, Any]] | None = None
+    study_map: Callable[[Callable[[Any], Any], list[Any]], Any] | None = None
+    refine: Callable[[StudyResult, dict[str, Any]], Mapping[str, Any] | None] | None = None
 
     @property
     def paper(self) -> str:
@@ -367,7 +378,10 @@ class Scenario:
         if stray:
             raise ConfigError(f"{self.name} does not read the config section(s) {', '.join(stray)}"
                               f"{suggest(stray[0], list(self.config))}; its sections: {', '.join(self.config)}")
-        result = self.study(cfg).execute()
+        result = self.study(cfg).execute(map=self.study_map)
+        while self.refine is not None and (more := self.refine(result, cfg)):
+            base = {k: v for k, v in cfg.items() if k not in ("runs", "axes")}
+            result = _extended(result, self.study({**base, **more}).execute(map=self.study_map))
         return self.post(result, cfg) if self.post is not None else result.combine()
 
     def evaluate(self, ds: xr.Dataset, cfg: dict[str, Any]) -> list[Check]:
@@ -469,3 +483,16 @@ def select(patterns: list[str]) -> list[Scenario]:
             raise ConfigError(f"no scenario or paper {p!r}{suggest(p, names + papers)}; papers: {', '.join(papers)}")
         out += [_SCENARIOS[n] for n in hits if _SCENARIOS[n] not in out]
     return out
+
+
+def _extended(result: StudyResult, more: StudyResult) -> StudyResult:
+    """``result`` with the runs of ``more`` (a refinement's, :attr:`Scenario.refine`) after its own."""
+    from ..solve.study import StudyResult
+
+    if not more.labels:
+        raise ConfigError("a refinement names its runs ({'runs': {label: ...}}), each label new")
+    clash = sorted(set(more.labels) & set(result.labels))
+    if clash:
+        raise ConfigError(f"a refinement ran the run(s) {', '.join(clash)} again; name each refinement run anew")
+    return StudyResult(result.points + more.points, result.datasets + more.datasets, result.labels + more.labels,
+                       list(dict.fromkeys(result.axes + more.axes)), result.seconds + more.seconds)

@@ -84,6 +84,19 @@ def simulate(
     ``ds.to_dataset()`` is the Dataset itself); reading a column (``ds.friction_force.values``,
     ``float(ds.friction_force[-1])``) imports no xarray.
     """
+    drv, system, opts = prepare(model, protocol, system, integrator, dt, t_end, save_dt, options)
+    model.cite()
+    ds = drv.run(model, protocol, system, dt=None if dt is None else float(dt),
+                 t_end=None if t_end is None else float(t_end),
+                 save_dt=None if save_dt is None else float(save_dt), options=opts)
+    return stamp(ds, model, protocol, system, drv.name, {"dt": dt, "t_end": t_end, "save_dt": save_dt, **opts})
+
+
+def prepare(model: Any, protocol: Any, system: Any, integrator: str | None, dt: float | None, t_end: float | None,
+            save_dt: float | None, options: dict[str, Any]) -> tuple[Any, Any, dict[str, Any]]:
+    """What :func:`simulate` checks and resolves before it runs the driver: ``(driver, system, options
+    with the driver's defaults)``; an execution strategy that runs many calls at once
+    (:mod:`frictionlab.contact.beam_network.batch`) checks each of them the same way."""
     if not isinstance(protocol, AbstractProtocol):
         raise ConfigError(f"protocol must be an AbstractProtocol, got {type(protocol).__name__}")
     if not system:
@@ -114,14 +127,10 @@ def simulate(
         if math.isfinite(span) and save_dt > span:
             raise ParameterError(f"integrator.save_dt = {float(save_dt):g} s is longer than the run ({span:g} s); "
                                  "use save_dt <= t_end")
-    model.cite()
-    ds = drv.run(model, protocol, system, dt=None if dt is None else float(dt),
-                 t_end=None if t_end is None else float(t_end),
-                 save_dt=None if save_dt is None else float(save_dt), options=opts)
-    return _stamp(ds, model, protocol, system, drv.name, {"dt": dt, "t_end": t_end, "save_dt": save_dt, **opts})
+    return drv, system, opts
 
 
-def _stamp(ds: Any, model: Any, protocol: Any, system: Any, driver: str, settings: dict[str, Any]) -> Any:
+def stamp(ds: Any, model: Any, protocol: Any, system: Any, driver: str, settings: dict[str, Any]) -> Any:
     """The software, the call and CF metadata on a driver's result (:mod:`frictionlab.core.provenance`)."""
     from ..core.provenance import describe_variables, software_attrs
     from ..core.result import LazyDataset, add_attrs

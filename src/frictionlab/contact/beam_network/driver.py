@@ -50,7 +50,7 @@ from ...core.result import sanitize_attrs
 from ...solve.contract import Run
 from ...solve.drivers import register_driver
 from .lbnm import run_lbnm
-from .mlbnm import run_mlbnm, run_mlbnm_batch
+from .mlbnm import run_mlbnm_batch, run_mlbnm_cases
 from .params import BeamNetworkParams
 
 __all__: list[str] = []
@@ -99,7 +99,8 @@ def _standard(ds: xr.Dataset, name: str) -> xr.Dataset:
 def _drive_mlbnm(run: Run, *, scheme: str = "semi-implicit", n_picard: int = 1, single: bool = False,
                  allow_unstable: bool = False, batch_params: list | None = None, batch_velocities: list | None = None,
                  save_columns: bool = False, raise_on_failure: bool = True) -> xr.Dataset:
-    """Driver ``"mlbnm"`` (default): :func:`run_mlbnm` at the protocol's stage velocity, or a batch."""
+    """Driver ``"mlbnm"`` (default): one run at the protocol's stage velocity (:func:`drive_mlbnm_cases`), or a
+    batch."""
     model, protocol, T = run.model, run.protocol, run.t_end
     v = _stage(model, protocol, "mlbnm")
     h, sv = _steps(T, run.dt, run.save_dt, "mlbnm")
@@ -110,9 +111,25 @@ def _drive_mlbnm(run: Run, *, scheme: str = "semi-implicit", n_picard: int = 1, 
     if save_columns or not raise_on_failure:
         raise ConfigError("driver 'mlbnm': save_columns and raise_on_failure apply to batches (batch_params / "
                           "batch_velocities); a single run always saves its per-IUB fields and raises on divergence")
-    ds = run_mlbnm(model, v, T, dt=h, save_dt=sv,
-                   scheme=scheme, single=single, n_picard=n_picard, allow_unstable=allow_unstable)
-    return _standard(ds, "mlbnm")
+    return drive_mlbnm_cases([run], scheme=scheme, n_picard=n_picard, single=single, allow_unstable=allow_unstable)[0]
+
+
+def drive_mlbnm_cases(runs: list[Run], *, scheme: str = "semi-implicit", n_picard: int = 1, single: bool = False,
+                      allow_unstable: bool = False) -> list[xr.Dataset]:
+    """Driver ``"mlbnm"`` for many single runs at once: each run's Dataset as the driver gives it for that
+    run alone, all computed in one parallel loop (:func:`run_mlbnm_cases`).
+
+    The runs must share their end, time step and save interval and what a batch shares (the Stribeck law,
+    the number of IUBs); a single run of the driver is this with one run.
+    """
+    v = [_stage(r.model, r.protocol, "mlbnm") for r in runs]
+    T = runs[0].t_end
+    if any((r.t_end, r.dt, r.save_dt) != (T, runs[0].dt, runs[0].save_dt) for r in runs):
+        raise ConfigError("driver 'mlbnm': the runs of one loop must share their end, dt and save_dt")
+    h, sv = _steps(T, runs[0].dt, runs[0].save_dt, "mlbnm")
+    dss = run_mlbnm_cases([r.model for r in runs], v, T, dt=h, save_dt=sv, scheme=scheme, single=single,
+                          n_picard=n_picard, allow_unstable=allow_unstable)
+    return [_standard(ds, "mlbnm") for ds in dss]
 
 
 def _batch(model: BeamNetworkParams, protocol: Any, v: float, T: float, h: float, sv: float, changes: list,

@@ -76,7 +76,7 @@ from ...core.errors import ConfigError, IntegrationError, ParameterError
 from ...core.result import sanitize_attrs
 from .params import BeamNetworkParams
 
-__all__ = ["iub_arrays", "iub_linear_eigenvalues", "run_mlbnm", "run_mlbnm_batch", "stick_slip_state"]
+__all__ = ["iub_arrays", "iub_linear_eigenvalues", "run_mlbnm", "run_mlbnm_batch", "run_mlbnm_cases", "stick_slip_state"]
 
 SCHEMES = {"euler": 0, "semi-implicit": 1}
 
@@ -543,21 +543,37 @@ def run_mlbnm(p: BeamNetworkParams, v_drive: float, duration: float, *, dt: floa
     ``iub_slip`` (Remark 1 flag), with coordinates ``iub`` and ``iub_x`` [m].
     See :func:`run_mlbnm_batch` for the arguments.
     """
-    r = run_mlbnm_batch([p], [v_drive], duration, dt=dt, save_dt=save_dt, scheme=scheme, single=single,
+    return run_mlbnm_cases([p], [v_drive], duration, dt=dt, save_dt=save_dt, scheme=scheme, single=single,
+                           n_picard=n_picard, allow_unstable=allow_unstable)[0]
+
+
+def run_mlbnm_cases(params: Sequence[BeamNetworkParams], v_drive: Sequence[float], duration: float, *,
+                    dt: float = 2e-5, save_dt: float = 1e-3, scheme: str = "semi-implicit", single: bool = False,
+                    n_picard: int = 1, allow_unstable: bool = False) -> list[xr.Dataset]:
+    """Many cases in one parallel loop (:func:`run_mlbnm_batch`), each returned as the Dataset
+    :func:`run_mlbnm` gives for it alone (the cases of the loop are independent, so the numbers are
+    the same bit for bit). Cases must share what a batch shares (duration, numerics, Stribeck law)."""
+    r = run_mlbnm_batch(params, v_drive, duration, dt=dt, save_dt=save_dt, scheme=scheme, single=single,
                         n_picard=n_picard, save_columns=True, allow_unstable=allow_unstable)
-    a = r["arrays"][0]
+    return [_case_dataset(r, b, p, float(v), single, scheme, dt) for b, (p, v) in enumerate(zip(params, v_drive))]
+
+
+def _case_dataset(r: dict, b: int, p: BeamNetworkParams, v_drive: float, single: bool, scheme: str,
+                  dt: float) -> xr.Dataset:
+    """Case ``b`` of a :func:`run_mlbnm_batch` result (saved with its columns) as a labelled Dataset."""
+    a = r["arrays"][b]
     t = r["time"]
-    ff = r["column_friction"][0]
+    ff = r["column_friction"][b]
     tt = ("time", "iub")
     # one constructor call (adding the variables one by one aligns and merges each time, ~3 ms per run)
     ds = xr.Dataset({
         "time": ("time", t, {"units": "s"}), "iub": ("iub", np.arange(a["m"].size)),
         "iub_x": ("iub", a["x"], {"units": "m"}),
-        "friction_force": ("time", r["friction_force"][0], {"units": "N"}),
+        "friction_force": ("time", r["friction_force"][b], {"units": "N"}),
         "driver_position": ("time", v_drive * t, {"units": "m"}),
         "iub_friction": (tt, ff, {"units": "N"}),
-        "iub_lag": (tt, r["column_lag"][0], {"units": "m"}),
-        "iub_velocity": (tt, r["column_velocity"][0], {"units": "m/s"}),
+        "iub_lag": (tt, r["column_lag"][b], {"units": "m"}),
+        "iub_velocity": (tt, r["column_velocity"][b], {"units": "m/s"}),
         "iub_normal_force": ("iub", a["fz"], {"units": "N"}),
         "iub_count": ("iub", a["count"], {"units": "1"}),
         "iub_slip": (tt, stick_slip_state(ff, a["fz"][None, :], p.mu_c, t), {"units": "1"})}).set_coords("iub_x")

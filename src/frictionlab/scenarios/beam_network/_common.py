@@ -9,13 +9,8 @@ import numpy as np
 from ...contact.beam_network.mlbnm import iub_arrays
 from ...contact.beam_network.params import CITATION, BeamNetworkParams
 from ...contact.beam_network.stability import iub_stability
-from ...core.errors import ConfigError
 from ...core.registry import make_model
-from ...protocols import ConstantVelocity
-from ...protocols.base import make_protocol
-from ...solve import simulate
 from ..base import Check, Mutation, check
-from ...solve.config import refuse_moved_sections
 
 REFERENCES = [CITATION]
 
@@ -70,72 +65,16 @@ def params_from(cfg: dict[str, Any], **extra: Any) -> BeamNetworkParams:
     return make_model("beam_network", preset, **m)
 
 
-def stage_protocol(cfg: dict[str, Any], p: BeamNetworkParams) -> ConstantVelocity:
-    """The ``[protocol]`` table: one constant stage velocity ``v`` [m/s] for ``duration_s`` [s].
-
-    Its normal force is the model's ``normal_load`` (which sets the contact patch); a
-    ``normal_force_value`` that differs is refused rather than one of the two ignored.
-    """
-    table = protocol_table(cfg)
-    fn = table.get("normal_force_value", p.normal_load)
-    if abs(float(fn) - p.normal_load) > 1e-9 * p.normal_load:
-        raise ConfigError(f"protocol.normal_force_value = {fn!r} N differs from model.normal_load = "
-                          f"{p.normal_load:g} N (which sets the contact patch); set model.normal_load instead")
-    return make_protocol({**table, "normal_force_value": p.normal_load})  # type: ignore[return-value]
+def stage_load(point: Any, cfg: dict[str, Any]) -> dict[str, Any]:
+    """``derive`` of a beam-network study: the stage's normal force is the run's ``model.normal_load``
+    (the load sets the contact patch through the Fig. 7 polynomial; the drivers refuse another)."""
+    m = dict(point["model"])
+    m.pop("name", None)
+    return {"protocol.normal_force_value": float(make_model("beam_network", m.pop("preset", None), **m).normal_load)}
 
 
-def protocol_table(cfg: dict[str, Any]) -> dict[str, Any]:
-    """The ``[protocol]`` table of a beam-network scenario (a ``constant_velocity`` stage programme).
-
-    The sweeps (Figs. 12, 14, calibration) take only its ``duration_s``; the stage velocity and
-    load of each case come from their own sections (``Scenario.derived`` says which).
-    """
-    refuse_moved_sections(cfg)
-    table = dict(cfg["protocol"])
-    if table.get("type") != "constant_velocity":
-        raise ConfigError(f"protocol.type = {table.get('type')!r}: the beam-network loops drive the stage at one "
-                          "constant velocity from rest; use type = \"constant_velocity\"")
-    return table
-
-
-def duration(cfg: dict[str, Any]) -> float:
-    """``protocol.duration_s`` [s]: how long every run of a sweep lasts from rest."""
-    return float(protocol_table(cfg).get("duration_s", ConstantVelocity().duration_s))
-
-
-def check_integrator(cfg: dict[str, Any], *extra: str) -> dict[str, Any]:
-    """The ``[integrator]`` table; keys other than dt, save_dt, scheme, n_picard (and ``extra``) are refused."""
-    integ = cfg["integrator"]
-    allowed = ("dt", "save_dt", "scheme", "n_picard", *extra)
-    unknown = sorted(set(integ) - set(allowed))
-    if unknown:
-        raise ConfigError(f"this beam-network scenario takes the integrator keys {', '.join(allowed)}; "
-                          f"got {', '.join(unknown)}")
-    return integ
-
-
-def run_batch(params: list[BeamNetworkParams], velocities, duration: float, *, dt: float = 2e-5,
-              save_dt: float = 1e-3, scheme: str = "semi-implicit", n_picard: int = 1, **options: Any) -> dict[str, Any]:
-    """Many MLBNM cases in one parallel loop through ``simulate`` (driver ``mlbnm``, batch options).
-
-    The first case is the base model; the others are given to the driver as parameter changes
-    against it. Returns ``time``, ``friction_force`` (case, time), ``failed_step`` and, with
-    ``save_columns=True``, ``column_friction``, ``column_lag``, ``column_velocity`` as arrays.
-    """
-    base = params[0]
-    ref = base.to_dict()
-    changes = [{k: v for k, v in q.to_dict().items() if v != ref[k]} for q in params]
-    vels = [float(v) for v in np.atleast_1d(np.asarray(velocities, dtype=float))]
-    prot = ConstantVelocity(v=vels[0], duration_s=float(duration), normal_force_value=base.normal_load)
-    ds = simulate(base, prot, integrator="mlbnm", dt=float(dt), save_dt=float(save_dt), scheme=scheme,
-                  n_picard=int(n_picard), batch_params=changes, batch_velocities=vels, **options)
-    return {k: ds[k].values for k in ds.variables}
-
-
-def numerics(cfg: dict[str, Any]) -> dict[str, Any]:
-    n = cfg.get("integrator", {})
-    return {"dt": float(n.get("dt", 2e-5)), "scheme": n.get("scheme", "semi-implicit"),
-            "save_dt": float(n.get("save_dt", 1e-3)), "n_picard": int(n.get("n_picard", 1))}
+#: the ``derived`` entry of :func:`stage_load`
+STAGE_LOAD = {"protocol.normal_force_value": "model.normal_load (it sets the contact patch, Fig. 7)"}
 
 
 def rank_corr(x, y) -> float:

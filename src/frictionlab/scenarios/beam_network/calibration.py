@@ -18,11 +18,11 @@ E. the selection rule on a fine v_s grid.
 Selection rule (:data:`RULE`; the coarse rule was fixed before looking at D; the full-network
 condition (ii) and the fine grid were added when the coarse answer turned out to be the
 grid's): with every printed Table 3 value and c_b = 148 N s/m, v_s is the largest value on the two-significant-digit grid
-{1.0, 1.1, ..., 9.9} x 10^k m/s for which, in runs from rest of ``sweep_e.duration`` seconds,
+{1.0, 1.1, ..., 9.9} x 10^k m/s for which, in runs from rest of ``runs.e.protocol.duration_s`` seconds,
 (i) the MLBNM and (ii) the full LBNM network (69 beams) stick-slip at 88 N and 7.5e-4 m/s
 (Fig. 8), (iii) the MLBNM amplitude at 1.5e-3 m/s is smaller than at 7.5e-4 m/s or zero, and
 (iv) the MLBNM slides smoothly at 4.5e-3 m/s (above v_c60 = 3.5e-3 m/s). Sweep E evaluates the
-rule on every grid value of ``sweep_e`` (descending; the LBNM is run for the MLBNM candidates
+rule on every grid value of run ``e`` (descending; the LBNM is run for the MLBNM candidates
 until one passes), so the chosen v_s is the rule's answer, not the coarse grid's; the coarse
 values of D above the fine range all fail (i). The result is the ``vf60-calibrated`` preset.
 
@@ -37,7 +37,7 @@ printed v_s = 0.018 m/s and c_b = 148 the band at 88 N is 8.6e-3 .. 2.7e-2 m/s; 
 the micro-damping branch starts at 8.1e-4 m/s -- still above 7.5e-4 m/s. Both branches are
 evaluated in the run (evidence of the Table 3 deviation).
 
-The rule's runs last ``sweep_e.duration`` = 10 s from rest in both profiles (Fig. 8: the first
+The rule's runs last ``runs.e.protocol.duration_s`` = 10 s from rest in both profiles (Fig. 8: the first
 slip comes at about 2 s). The answer depends on that length near the edge: with 16 s runs the
 LBNM also stick-slips at v_s = 1.6e-3 m/s (amplitude 13.0 N, t_ss 1.47 s; not at 1.7e-3), so
 the rule would give 1.6e-3 m/s (measured once, not part of the run).
@@ -53,23 +53,75 @@ from ...analysis.beam_patterns import steady_metrics
 from ...contact.beam_network.mlbnm import iub_arrays, iub_linear_eigenvalues
 from ...contact.beam_network.stability import iub_stability
 from ...core.registry import make_model
-from ...protocols import ConstantVelocity
-from ...solve import simulate
+from ...contact.beam_network.batch import batch_map
 from ..base import Mutation, Scenario, check, deviation, register_scenario
-from ._common import (NUMERICS, REFERENCES, check_integrator, duration, printed_guard, run_batch, steady_friction,
+from ._common import (NUMERICS, REFERENCES, STAGE_LOAD, params_from, printed_guard, stage_load, steady_friction,
                       table3_evidence)
+
+
+def _two_digit_grid(lo: float, hi: float) -> np.ndarray:
+    """Every value with two significant digits in [lo, hi] (1.0, 1.1, ..., 9.9 x 10^k)."""
+    out = []
+    for k in range(int(np.floor(np.log10(lo))), int(np.floor(np.log10(hi))) + 1):
+        out += [m * 10.0 ** (k - 1) for m in range(10, 100)]
+    g = np.array(sorted({float(f"{x:.2g}") for x in out}))
+    return g[(g >= lo * (1 - 1e-9)) & (g <= hi * (1 + 1e-9))]
+
+
+#: Table 3's v_s read per beam, as eqs. (10)-(11) sum it, and the tip mass rho a^2 h of Tables 1-2 [kg] (the unit
+#: of sweep A's heavier tips)
+M0 = make_model("beam_network", "vf60-table3").mass_per_beam()
+#: sweep C: the explicit Algorithm 1 at dt across its stability limit, 4 s from rest, output every ~1 ms (whole
+#: numbers of steps: the driver refuses a duration or save interval that is not one)
+C_DT = (2e-5, 3.5e-5, 5e-5, 1e-4)
+C_DURATION = 4.0
+#: the stage velocities of the selection rule (Fig. 8's 7.5e-4 m/s, twice that, and above v_c60 = 3.5e-3 m/s)
+RULE_V = [7.5e-4, 1.5e-3, 4.5e-3]
+
+
+def _euler_run(dt: float) -> dict:
+    """Sweep C's run at ``dt``: a batch of one (its failed step is kept; a diverged run does not raise)."""
+    n_run, n_save = round(C_DURATION / dt), max(1, round(1e-3 / dt))
+    return {"protocol": {"v": 7.5e-4, "duration_s": n_run * dt},
+            "integrator": {"dt": dt, "save_dt": n_save * dt, "scheme": "euler", "n_picard": 1, "allow_unstable": True,
+                           "raise_on_failure": False, "batch_velocities": [7.5e-4]}}
+
 
 CONFIG = {
     "model": {"name": "beam_network", "preset": "vf60-table3"},
-    "sweep_a": {"cb": [0.0, 7.4, 148.0, 590.0], "mass_factor": [1.0, 100.0, 10000.0], "velocities": [7.5e-4, 1.5e-3]},
-    "sweep_b": {"cb": [7.4, 148.0], "duration": 27.0},
-    "sweep_c": {"dt": [2e-5, 3.5e-5, 5e-5, 1e-4], "duration": 4.0},
-    "sweep_d": {"v_stribeck": [0.018, 0.009, 0.0036, 0.0024, 0.0018, 0.0015, 0.0012, 0.001],
-                "velocities": [7.5e-4, 1.5e-3, 4.5e-3], "cb": 148.0},
-    "sweep_e": {"v_min": 1.0e-3, "v_max": 3.5e-3, "duration": 10.0},
+    # the stage programme of sweeps A and D; its normal force is the model's normal_load (derived)
     "protocol": {"type": "constant_velocity", "duration_s": 16.0},
-    "integrator": dict(NUMERICS),
+    "integrator": {"driver": "mlbnm", **NUMERICS},
+    "runs": {
+        # A: the printed Table 3 with the unprinted c_b and tip mass (rho a^2 h x 1, 1e2, 1e4)
+        "a": {"axes": {"model": {"cb": [0.0, 7.4, 148.0, 590.0], "beam_mass": [M0, 100.0 * M0, 10000.0 * M0]},
+                       "protocol": {"v": [7.5e-4, 1.5e-3]}}},
+        # B: the text's lumped reading over the 20 mm stroke (27 s)
+        "b": {"model": {"param_convention": "lumped"}, "protocol": {"v": 7.5e-4, "duration_s": 27.0},
+              "axes": {"model": {"cb": [7.4, 148.0]}}},
+        # C: Algorithm 1 (forward Euler) across its stability limit
+        **{f"c{i}": _euler_run(dt) for i, dt in enumerate(C_DT)},
+        # D: the Stribeck velocity at c_b = 148 (Fig. 13's pattern II)
+        "d": {"model": {"cb": 148.0},
+              "axes": {"model": {"v_stribeck": [0.018, 0.009, 0.0036, 0.0024, 0.0018, 0.0015, 0.0012, 0.001]},
+                       "protocol": {"v": list(RULE_V)}}},
+        # E: the selection rule's MLBNM runs on the 2-significant-digit grid (descending), 10 s from rest; its
+        # LBNM runs are the refinement (refine)
+        "e": {"model": {"cb": 148.0}, "protocol": {"duration_s": 10.0},
+              "axes": {"model": {"v_stribeck": [float(x) for x in _two_digit_grid(1.0e-3, 3.5e-3)[::-1]]},
+                       "protocol": {"v": list(RULE_V)}}},
+    },
 }
+MOVED = {"sweep_a.cb": "runs.a.axes.model.cb", "sweep_a.velocities": "runs.a.axes.protocol.v",
+         "sweep_a.mass_factor": f"runs.a.axes.model.beam_mass (tip masses [kg]; rho a^2 h = {M0:.4g} kg)",
+         "sweep_b.cb": "runs.b.axes.model.cb", "sweep_b.duration": "runs.b.protocol.duration_s",
+         "sweep_c.dt": "runs.c<i>.integrator.dt (each with its whole-step protocol.duration_s and save_dt)",
+         "sweep_c.duration": "runs.c<i>.protocol.duration_s",
+         "sweep_d.v_stribeck": "runs.d.axes.model.v_stribeck", "sweep_d.velocities": "runs.d.axes.protocol.v",
+         "sweep_d.cb": "runs.d.model.cb (and runs.e.model.cb)",
+         "sweep_e.v_min": "runs.e.axes.model.v_stribeck (the grid's values)",
+         "sweep_e.v_max": "runs.e.axes.model.v_stribeck (the grid's values)",
+         "sweep_e.duration": "runs.e.protocol.duration_s"}
 
 RULE = ("largest v_s on the 2-significant-digit grid with every other Table 3 value and c_b = 148 N s/m such that "
         "(i) the MLBNM and (ii) the LBNM stick-slip at 88 N, 7.5e-4 m/s, (iii) the MLBNM amplitude at 1.5e-3 m/s is "
@@ -89,57 +141,99 @@ def _base(cfg):
     return make_model("beam_network", cfg["model"].get("preset"), **m)
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
+def _metrics(run) -> object:
+    return steady_metrics(run.time.values, run.friction_force.values)
+
+
+def _rule(result) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sweep E: ``(v_s grid, MLBNM conditions (i), (iii), (iv) per v_s, LBNM stick-slip per v_s (nan: not run))``."""
+    vs_e = np.asarray(result.axis_values("model.v_stribeck", "e"), float)
+    ml = np.zeros((vs_e.size, 3))
+    for i, vs in enumerate(vs_e):
+        m = [_metrics(result.pick("e", v_stribeck=float(vs), v=v)) for v in RULE_V]
+        ml[i] = [m[0].stick_slip, (not m[1].stick_slip) or m[1].amplitude < m[0].amplitude, not m[2].stick_slip]
+    lb = np.full(vs_e.size, np.nan)
+    for label in result.labels:
+        if label.startswith("e_lbnm"):
+            vs = float(result.point(label).config["model"]["v_stribeck"])
+            lb[int(np.nonzero(vs_e == vs)[0][0])] = float(_metrics(result.pick(label)).stick_slip)
+    return vs_e, ml, lb
+
+
+def refine(result, cfg: dict) -> dict | None:
+    """Condition (ii) of the rule: the LBNM at 7.5e-4 m/s for the next v_s (descending) whose MLBNM runs pass,
+    until one stick-slips (the network is run only for the MLBNM's candidates)."""
+    vs_e, ml, lb = _rule(result)
+    if np.any(lb > 0.5):
+        return None
+    todo = [i for i in range(vs_e.size) if ml[i].all() and np.isnan(lb[i])]
+    if not todo:
+        return None
+    e = cfg["runs"]["e"]
+    k = int(np.sum(np.isfinite(lb))) + 1
+    integ = {key: v for key, v in cfg["integrator"].items() if key != "driver"}
+    # whole sections (the base's model with run e's c_b and the candidate v_s): one run, nothing of the base unread
+    return {"model": {**cfg["model"], "cb": e["model"]["cb"], "v_stribeck": float(vs_e[todo[0]])},
+            "protocol": {"type": "constant_velocity", "v": RULE_V[0], "duration_s": e["protocol"]["duration_s"]},
+            "integrator": {**integ, "driver": "lbnm", "beam_save_dt": 1.0}, "runs": {f"e_lbnm{k}": {}}}
+
+
+def _rows(runs: list) -> np.ndarray:
+    """The friction histories of ``runs`` as one (case, time) array (sliced as a batch's result)."""
+    return np.stack([d.friction_force.values for d in runs])
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """Every sweep's measures: stick-slip flags, final friction and ripple, linear stability, the lumped
+    reading's bending bound, the Euler runs' failures, the Stribeck sweep and the selection rule's conditions."""
     base = _base(cfg)
-    n = check_integrator(cfg)
-    T = duration(cfg)
-    kw = dict(dt=float(n["dt"]), save_dt=float(n["save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
     m0 = base.mass_per_beam()
     # A
-    A = cfg["sweep_a"]
-    cb_a, mf_a, v_a = (np.asarray(A[k], float) for k in ("cb", "mass_factor", "velocities"))
-    cases = [(c, f, v) for c in cb_a for f in mf_a for v in v_a]
-    r = run_batch([base.replace(cb=c, beam_mass=m0 * f) for c, f, v in cases], [v for *_, v in cases], T, **kw)
-    ss_a = np.array([steady_metrics(r["time"], F).stick_slip for F in r["friction_force"]], float)
-    last = r["time"] >= 0.6 * r["time"][-1]
-    Fl = r["friction_force"][:, last]
+    cb_a = np.asarray(result.axis_values("model.cb", "a"), float)
+    bm_a = np.asarray(result.axis_values("model.beam_mass", "a"), float)
+    v_a = np.asarray(result.axis_values("protocol.v", "a"), float)
+    mf_a = np.array([float(f"{x / m0:.12g}") for x in bm_a])
+    cases = [(c, bm, v) for c in cb_a for bm in bm_a for v in v_a]
+    runs_a = [result.pick("a", cb=float(c), beam_mass=float(bm), v=float(v)) for c, bm, v in cases]
+    t_a = runs_a[0].time.values
+    ss_a = np.array([steady_metrics(t_a, d.friction_force.values).stick_slip for d in runs_a], float)
+    last = t_a >= 0.6 * t_a[-1]
+    Fl = _rows(runs_a)[:, last]
     mean_a, ripple_a = Fl.mean(axis=1), np.ptp(Fl, axis=1) / Fl.mean(axis=1)
     target_a = np.array([steady_friction(base, v) for *_, v in cases])
-    st_a = [iub_stability(base.replace(cb=c, beam_mass=m0 * f), v) for c, f, v in cases]
+    st_a = [iub_stability(base.replace(cb=c, beam_mass=bm), v) for c, bm, v in cases]
     growth_a = np.array([st.growth_rate[0] for st in st_a])
     hurwitz_a = np.array([float(st.unstable[0]) for st in st_a])
     # B
-    B = cfg["sweep_b"]
-    cb_b = np.asarray(B["cb"], float)
-    lump = base.replace(param_convention="lumped")
-    rb = run_batch([lump.replace(cb=c) for c in cb_b], [7.5e-4] * cb_b.size, float(B["duration"]), **kw)
-    fmax_b = rb["friction_force"].max(axis=1)
+    cb_b = np.asarray(result.axis_values("model.cb", "b"), float)
+    runs_b = [result.pick("b", cb=float(c)) for c in cb_b]
+    fmax_b = _rows(runs_b).max(axis=1)
+    lump = params_from(result.point("b", cb=float(cb_b[0])).config)
+    T_b = float(cfg["runs"]["b"]["protocol"]["duration_s"])
+    v_b = float(cfg["runs"]["b"]["protocol"]["v"])
     # C
-    C = cfg["sweep_c"]
-    dts = np.asarray(C["dt"], float)
+    c_labels = [lab for lab in result.labels if lab.startswith("c") and lab[1:].isdigit()]
+    dts = np.array([float(result.point(lab).config["integrator"]["dt"]) for lab in c_labels])
     amp_c, fail_c = [], []
-    for dt in dts:
-        # whole numbers of steps (the driver refuses a duration or save interval that is not one)
-        n_run, n_save = round(float(C["duration"]) / dt), max(1, round(1e-3 / dt))
-        rc = run_batch([base], [7.5e-4], n_run * float(dt), dt=float(dt), save_dt=n_save * float(dt), scheme="euler",
-                             allow_unstable=True, raise_on_failure=False)
-        F = rc["friction_force"][0]
-        amp_c.append(float(steady_metrics(rc["time"], F).stick_slip) if np.all(np.isfinite(F)) else np.nan)
-        fail_c.append(int(rc["failed_step"][0]))
+    for lab in c_labels:
+        rc = result.pick(lab)
+        F = rc.friction_force.values[0]
+        amp_c.append(float(steady_metrics(rc.time.values, F).stick_slip) if np.all(np.isfinite(F)) else np.nan)
+        fail_c.append(int(rc.failed_step.values[0]))
     # D
-    D = cfg["sweep_d"]
-    vs_d, v_d = np.asarray(D["v_stribeck"], float), np.asarray(D["velocities"], float)
+    vs_d = np.asarray(result.axis_values("model.v_stribeck", "d"), float)
+    v_d = np.asarray(result.axis_values("protocol.v", "d"), float)
     ss_d = np.zeros((vs_d.size, v_d.size))
     amp_d = np.full((vs_d.size, v_d.size), np.nan)
     per_d = np.full((vs_d.size, v_d.size), np.nan)
     growth_d = np.zeros((vs_d.size, v_d.size))
     for i, vs in enumerate(vs_d):
-        p = base.replace(cb=float(D["cb"]), v_stribeck=float(vs))
-        rd = run_batch([p] * v_d.size, v_d, T, **kw)
-        for j, F in enumerate(rd["friction_force"]):
-            m = steady_metrics(rd["time"], F)
+        for j, v in enumerate(v_d):
+            point = result.point("d", v_stribeck=float(vs), v=float(v))
+            m = _metrics(result.pick("d", v_stribeck=float(vs), v=float(v)))
             ss_d[i, j], amp_d[i, j], per_d[i, j] = m.stick_slip, m.amplitude, m.period
-            growth_d[i, j] = float(np.max(iub_linear_eigenvalues(p, float(v_d[j])).real))
+            growth_d[i, j] = float(np.max(iub_linear_eigenvalues(params_from(point.config), float(v)).real))
+    cb_d = float(cfg["runs"]["d"]["model"]["cb"])
     ds = xr.Dataset(coords={
         "a_cb": ("a_cb", cb_a, {"units": "N s/m"}), "a_mass_factor": ("a_mass_factor", mf_a, {"units": "1"}),
         "a_velocity": ("a_velocity", v_a, {"units": "m/s"}), "b_cb": ("b_cb", cb_b, {"units": "N s/m"}),
@@ -159,8 +253,8 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
         ds[f"a_band_{nm}"] = (("a_cb", "band_velocity"),  # at the physical beam mass
                               np.array([fn(iub_stability(base.replace(cb=c), vg)) for c in cb_a], float))
     ds = ds.assign_coords(band_velocity=("band_velocity", vg, {"units": "m/s"}))
-    ds["b_bending_bound"] = ("b_cb", np.array([_bending_bound(lump.replace(cb=c), 7.5e-4, float(B["duration"]))
-                                               for c in cb_b]), {"units": "N"})
+    ds["b_bending_bound"] = ("b_cb", np.array([_bending_bound(lump.replace(cb=c), v_b, T_b) for c in cb_b]),
+                             {"units": "N"})
     ds["b_max_friction"] = ("b_cb", fmax_b, {"units": "N"})
     ds["c_stick_slip"] = ("c_dt", np.array(amp_c), {"units": "1"})
     ds["c_failed_step"] = ("c_dt", np.array(fail_c), {"units": "1"})
@@ -169,36 +263,13 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     ds["d_period"] = (("d_v_stribeck", "d_velocity"), per_d, {"units": "s"})
     ds["d_linear_growth_rate"] = (("d_v_stribeck", "d_velocity"), growth_d, {"units": "1/s"})
     ds.attrs.update({"mu_s_Fz": base.mu_s * base.normal_load, "explicit_stable_dt": base.explicit_stable_dt(),
-                     "cb_d": float(D["cb"])})
+                     "cb_d": cb_d})
     # E: the selection rule on the 2-significant-digit grid
-    vs_e = _two_digit_grid(float(cfg["sweep_e"]["v_min"]), float(cfg["sweep_e"]["v_max"]))[::-1]
-    T_e = float(cfg["sweep_e"]["duration"])
-    ml_e = np.zeros((vs_e.size, 3))  # MLBNM conditions (i), (iii), (iv)
-    lb_e = np.full(vs_e.size, np.nan)
-    found = False
-    for i, vs in enumerate(vs_e):
-        p = base.replace(cb=float(D["cb"]), v_stribeck=float(vs))
-        rd = run_batch([p] * 3, [7.5e-4, 1.5e-3, 4.5e-3], T_e, **kw)
-        m = [steady_metrics(rd["time"], F) for F in rd["friction_force"]]
-        ml_e[i] = [m[0].stick_slip, (not m[1].stick_slip) or m[1].amplitude < m[0].amplitude, not m[2].stick_slip]
-        if ml_e[i].all() and not found:
-            lb = simulate(p, ConstantVelocity(v=7.5e-4, duration_s=T_e, normal_force_value=p.normal_load),
-                          integrator="lbnm", beam_save_dt=1.0, **kw)
-            lb_e[i] = float(steady_metrics(lb.time.values, lb.friction_force.values).stick_slip)
-            found = bool(lb_e[i] > 0.5)
+    vs_e, ml_e, lb_e = _rule(result)
     ds = ds.assign_coords(e_v_stribeck=("e_v_stribeck", vs_e, {"units": "m/s"}))
     ds["e_mlbnm_conditions"] = (("e_v_stribeck", "e_condition"), ml_e, {"units": "1"})
     ds["e_lbnm_stick_slip"] = ("e_v_stribeck", lb_e, {"units": "1", "long_name": "nan: not run"})
     return ds
-
-
-def _two_digit_grid(lo: float, hi: float) -> np.ndarray:
-    """Every value with two significant digits in [lo, hi] (1.0, 1.1, ..., 9.9 x 10^k)."""
-    out = []
-    for k in range(int(np.floor(np.log10(lo))), int(np.floor(np.log10(hi))) + 1):
-        out += [m * 10.0 ** (k - 1) for m in range(10, 100)]
-    g = np.array(sorted({float(f"{x:.2g}") for x in out}))
-    return g[(g >= lo * (1 - 1e-9)) & (g <= hi * (1 + 1e-9))]
 
 
 def _bending_bound(p, v: float, duration: float) -> float:
@@ -292,7 +363,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                      f"{preset_vs:g} m/s, on the grid {vs_e.min():g}..{vs_e.max():g} m/s, coarse values above it fail",
                      f"{chosen:g} m/s ({trail})",
                      np.isfinite(chosen) and abs(chosen - preset_vs) < 1e-12 and above_fail,
-                     ambiguity="the rule's runs last sweep_e.duration s from rest", kind="regression"))
+                     ambiguity="the rule's runs last runs.e.protocol.duration_s s from rest", kind="regression"))
     return out
 
 
@@ -318,12 +389,11 @@ register_scenario(Scenario(
     name="beam-network/calibration",
     description=("Calibration sweep: printed Table 3 over c_b, beam mass, both readings and the "
                  "Euler time step, then the Stribeck velocity; the selection rule fixes preset vf60-calibrated."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"protocol.duration_s": 10.0, "sweep_a.mass_factor": [1.0, 10000.0], "sweep_a.cb": [0.0, 148.0],
-           "sweep_d.v_stribeck": [0.018, 0.0036, 0.0024, 0.0018, 0.0015, 0.0012], "sweep_b.duration": 27.0,
-           "sweep_e.v_min": 1.4e-3, "sweep_e.v_max": 2.0e-3,
+    config=CONFIG, post=post, checks=checks, plot=plot, derive=stage_load, derived=dict(STAGE_LOAD),
+    quick={"protocol.duration_s": 10.0, "runs.a.axes.model.beam_mass": [M0, 10000.0 * M0],
+           "runs.a.axes.model.cb": [0.0, 148.0],
+           "runs.d.axes.model.v_stribeck": [0.018, 0.0036, 0.0024, 0.0018, 0.0015, 0.0012],
+           "runs.e.axes.model.v_stribeck": [float(x) for x in _two_digit_grid(1.4e-3, 2.0e-3)[::-1]],
            "integrator.n_picard": 0},
-    references=REFERENCES,
-    derived={"protocol.v": "the sweeps' velocities (sweep_a.velocities, sweep_d.velocities)",
-             "protocol.normal_force_value": "model.normal_load"},
+    references=REFERENCES, moved=MOVED, study_map=batch_map, refine=refine,
 ))

@@ -27,68 +27,75 @@ import xarray as xr
 
 from ...analysis.beam_patterns import steady_metrics
 from ..base import Mutation, Scenario, check, deviation, not_testable, register_scenario
-from ._common import (CALIBRATION_NOTE, NO_WEAKENING, NUMERICS, REFERENCES, check_integrator, duration, params_from,
-                      rank_corr, run_batch)
+from ...contact.beam_network.batch import batch_map
+from ._common import CALIBRATION_NOTE, NO_WEAKENING, NUMERICS, REFERENCES, STAGE_LOAD, params_from, rank_corr, stage_load
+
+#: the stage velocities of Figs. 12a/b/e/f at 88 N [m/s]
+VELOCITIES = [1.25e-4, 2.5e-4, 5e-4, 7.5e-4, 1e-3, 1.5e-3, 2e-3, 2.5e-3, 3e-3, 3.5e-3, 4.5e-3]
+#: the text prints no load values for Figs. 12c/d/g/h: the grid fixed before the first run (module Notes) [N]
+LOADS = [40.0, 55.0, 70.0, 88.0, 100.0, 115.0]
+#: the materials (run label prefixes) and the presets they run
+MATERIALS = {"vf60": "vf60-calibrated", "vf40": "vf40-calibrated"}
+#: the stage velocity of each material's load sweep (Figs. 12c/d: 7.5e-4, g/h: 1.25e-4 m/s)
+LOAD_SWEEP_V = {"vf60": 7.5e-4, "vf40": 1.25e-4}
 
 CONFIG = {
     "model": {"name": "beam_network"},
-    "materials": {"vf60": "vf60-calibrated", "vf40": "vf40-calibrated"},
-    "velocity_sweep": {"velocities": [1.25e-4, 2.5e-4, 5e-4, 7.5e-4, 1e-3, 1.5e-3, 2e-3, 2.5e-3, 3e-3, 3.5e-3,
-                                      4.5e-3], "normal_load": 88.0},
-    # the text prints no load values for Fig. 12c/d: the grid fixed before the first run (module Notes)
-    "load_sweep": {"loads": [40.0, 55.0, 70.0, 88.0, 100.0, 115.0], "v_vf60": 7.5e-4, "v_vf40": 1.25e-4},
+    # the stage programme; its normal force is each run's model.normal_load (derived), its velocity the run's
     "protocol": {"type": "constant_velocity", "duration_s": 20.0},
-    "integrator": dict(NUMERICS),
+    "integrator": {"driver": "mlbnm", **NUMERICS},
+    # per material: amplitude and period over the stage velocity at 88 N, and over the load at one velocity
+    "runs": {f"{mat}_{kind}": ({"model": {"preset": preset, "normal_load": 88.0},
+                                "axes": {"protocol": {"v": list(VELOCITIES)}}} if kind == "velocity" else
+                               {"model": {"preset": preset}, "protocol": {"v": LOAD_SWEEP_V[mat]},
+                                "axes": {"model": {"normal_load": list(LOADS)}}})
+             for mat, preset in MATERIALS.items() for kind in ("velocity", "load")},
     # Sec. 4.2: v_c60, v_c40 (from Figs. 12a/b, e/f) and the text's E40, E20 [Pa] (Table 2 prints E40 = 0.7 MPa)
-    "claims": {"vc_vf60": 3.5e-3, "vc_vf40": 7.5e-4, "e40_text": 0.6e6, "e20_text": 0.3e6},
+    "analysis": {"vc_vf60": 3.5e-3, "vc_vf40": 7.5e-4, "e40_text": 0.6e6, "e20_text": 0.3e6},
 }
+MOVED = {**{f"claims.{k}": f"analysis.{k}" for k in ("vc_vf60", "vc_vf40", "e40_text", "e20_text")},
+         **{f"materials.{m}": f"runs.{m}_velocity.model.preset and runs.{m}_load.model.preset" for m in MATERIALS},
+         "velocity_sweep.velocities": "runs.<material>_velocity.axes.protocol.v",
+         "velocity_sweep.normal_load": "runs.<material>_velocity.model.normal_load",
+         "load_sweep.loads": "runs.<material>_load.axes.model.normal_load",
+         **{f"load_sweep.v_{m}": f"runs.{m}_load.protocol.v" for m in MATERIALS},
+         "printed": "VF40 is not testable (its parameters are not printed): no printed VF40 set is analysed"}
 
-_E40_TEXT = Mutation("the text's E40 read as Table 2's 0.7 MPa", {"claims.e40_text": 0.7e6})
+_E40_TEXT = Mutation("the text's E40 read as Table 2's 0.7 MPa", {"analysis.e40_text": 0.7e6})
 _VF40_WHY = "VF40's model parameters are not printed (Table 3 is VF60's; Table 2 gives VF40's E, nu and rho only)"
 
-def _metrics(cases, cfg):
-    n = check_integrator(cfg)
-    ps = [c[0] for c in cases]
-    r = run_batch(ps, [c[1] for c in cases], duration(cfg), dt=float(n["dt"]),
-                        save_dt=float(n["save_dt"]), scheme=n["scheme"], n_picard=int(n["n_picard"]))
-    return [steady_metrics(r["time"], F) for F in r["friction_force"]]
+
+def materials(cfg: dict) -> dict[str, str]:
+    """``{material: preset}`` of the runs (labels ``<material>_velocity`` / ``<material>_load``)."""
+    out: dict[str, str] = {}
+    for label, run in cfg["runs"].items():
+        mat = label.rsplit("_", 1)[0]
+        out.setdefault(mat, (run.get("model") or {}).get("preset") or cfg["model"].get("preset"))
+    return out
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    mats = list(cfg["materials"])
-    vel = np.asarray(cfg["velocity_sweep"]["velocities"], float)
-    loads = np.asarray(cfg["load_sweep"]["loads"], float)
-    Fz0 = float(cfg["velocity_sweep"]["normal_load"])
-    cases, keys = [], []
-    for mat in mats:
-        base = params_from({"model": {"name": "beam_network", "preset": cfg["materials"][mat],
-                                      **{k: v for k, v in cfg["model"].items() if k not in ("name", "preset")}}})
-        for v in vel:
-            cases.append((base.replace(normal_load=Fz0), float(v)))
-            keys.append(("v", mat, v))
-        for L in loads:
-            cases.append((base.replace(normal_load=float(L)), float(cfg["load_sweep"][f"v_{mat}"])))
-            keys.append(("L", mat, L))
-    # batches must share the Stribeck parameters: run per material
-    mets = []
-    for mat in mats:
-        sub = [c for c, k in zip(cases, keys) if k[1] == mat]
-        mets += _metrics(sub, cfg)
-    shape_v, shape_l = (len(mats), vel.size), (len(mats), loads.size)
-    out = {nm: (np.full(shape_v, np.nan), np.full(shape_l, np.nan)) for nm in ("amplitude", "period", "kappa",
-                                                                               "stick_slip", "mean_force")}
-    for (kind, mat, val), m in zip(keys, mets):
-        i = mats.index(mat)
-        j = int(np.nonzero((vel if kind == "v" else loads) == val)[0][0])
+def post(result, cfg: dict) -> xr.Dataset:
+    """Steady amplitude, period, kappa, stick-slip flag and mean force of every run, over (material, velocity)
+    and (material, normal load)."""
+    mats = list(materials(cfg))
+    vel = np.asarray(result.axis_values("protocol.v"), float)
+    loads = np.asarray(result.axis_values("model.normal_load"), float)
+    out = {nm: (np.full((len(mats), vel.size), np.nan), np.full((len(mats), loads.size), np.nan))
+           for nm in ("amplitude", "period", "kappa", "stick_slip", "mean_force")}
+    for point, run in zip(result.points, result.datasets):
+        mat, kind = point.label.rsplit("_", 1)
+        key, grid = ("protocol.v", vel) if kind == "velocity" else ("model.normal_load", loads)
+        i, j = mats.index(mat), int(np.nonzero(grid == dict(point.coords)[key])[0][0])
+        m = steady_metrics(run.time.values, run.friction_force.values)
         for nm in out:
-            out[nm][0 if kind == "v" else 1][i, j] = float(getattr(m, nm))
+            out[nm][0 if kind == "velocity" else 1][i, j] = float(getattr(m, nm))
     ds = xr.Dataset(coords={"material": ("material", mats), "velocity": ("velocity", vel, {"units": "m/s"}),
                             "normal_load": ("normal_load", loads, {"units": "N"})})
     units = {"amplitude": "N", "period": "s", "kappa": "1", "stick_slip": "1", "mean_force": "N"}
     for nm, (a, b) in out.items():
         ds[f"{nm}_vs_velocity"] = (("material", "velocity"), a, {"units": units[nm]})
         ds[f"{nm}_vs_load"] = (("material", "normal_load"), b, {"units": units[nm]})
-    ds.attrs["duration"] = duration(cfg)
+    ds.attrs["duration"] = float(cfg["protocol"]["duration_s"])
     return ds
 
 
@@ -112,7 +119,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
         n_ss = int(np.nansum(ss_v))
         ra, rp = rank_corr(v, amp_v), rank_corr(v, per_v)
         vc = _critical(v, ss_v)
-        vc_claim = float(cfg["claims"][f"vc_{mat}"])
+        vc_claim = float(cfg["analysis"][f"vc_{mat}"])
         ss_l = ds.stick_slip_vs_load.sel(material=mat).values
         amp_l = ds.amplitude_vs_load.sel(material=mat).values
         per_l = ds.period_vs_load.sel(material=mat).values
@@ -142,7 +149,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
         ]
         for claim, expected, meas, ok, amb in rows:
             if mat == "vf40":  # parameters not printed: what the assumed preset gives is said, never judged
-                out.append(not_testable(claim, f"{_VF40_WHY}; the assumed preset {cfg['materials'][mat]} (k_b scaled "
+                out.append(not_testable(claim, f"{_VF40_WHY}; the assumed preset {materials(cfg)[mat]} (k_b scaled "
                                         f"by E40/E60) gives {meas} ({'as claimed' if ok else 'not as claimed'})",
                                         expected=expected))
             else:
@@ -155,11 +162,12 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 def _modulus_claims(ds: xr.Dataset, cfg: dict) -> list:
     """Sec. 4.2's Young's-modulus statements: E40 in Table 2 and in the text, v_c ~ ln E, VF20 without stick-slip."""
     out = []
-    cl = cfg["claims"]
+    cl = cfg["analysis"]
+    mats = materials(cfg)
     extra = {k: v for k, v in cfg["model"].items() if k not in ("name", "preset")}
-    e60 = params_from({"model": {"name": "beam_network", "preset": cfg["materials"]["vf60"], **extra}}).youngs_modulus
-    e40 = (params_from({"model": {"name": "beam_network", "preset": cfg["materials"]["vf40"], **extra}}).youngs_modulus
-           if "vf40" in cfg["materials"] else float("nan"))
+    e60 = params_from({"model": {"name": "beam_network", "preset": mats["vf60"], **extra}}).youngs_modulus
+    e40 = (params_from({"model": {"name": "beam_network", "preset": mats["vf40"], **extra}}).youngs_modulus
+           if "vf40" in mats else float("nan"))
     e40t, e20t = float(cl["e40_text"]), float(cl["e20_text"])
     claim = "VF40's Young's modulus: Table 2 and the text of Sec. 4.2 give the same E40"
     meas = f"Table 2 (model): {e40 / 1e6:.3g} MPa; Sec. 4.2: {e40t / 1e6:.3g} MPa"
@@ -216,11 +224,7 @@ register_scenario(Scenario(
     name="beam-network/fig12",
     description=("Fig. 12: MLBNM amplitude and period vs velocity (88 N) and vs load (VF60 7.5e-4, VF40 "
                  "1.25e-4 m/s) for presets vf60-calibrated and vf40-calibrated."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
+    config=CONFIG, post=post, checks=checks, plot=plot, derive=stage_load, derived=dict(STAGE_LOAD),
     quick={"protocol.duration_s": 12.0, "integrator.n_picard": 0},
-    references=REFERENCES,
-    moved={"printed": "VF40 is not testable (its parameters are not printed): no printed VF40 set is analysed"},
-    derived={"protocol.v": "velocity_sweep.velocities or load_sweep.v_vf60 / v_vf40",
-             "protocol.normal_force_value": "velocity_sweep.normal_load or load_sweep.loads",
-             "model.normal_load": "velocity_sweep.normal_load or load_sweep.loads"},
+    references=REFERENCES, moved=MOVED, study_map=batch_map,
 ))

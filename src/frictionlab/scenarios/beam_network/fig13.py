@@ -27,18 +27,32 @@ from ...analysis.beam_patterns import (fit_tip_velocity, friction_from_tip_veloc
 from ...contact.beam_network.mlbnm import iub_arrays
 from ...contact.beam_network.stability import iub_stability
 from ..base import Mutation, Scenario, check, deviation, not_testable, register_scenario
-from ._common import (CALIBRATION_NOTE, MODEL, NO_WEAKENING, NUMERICS, REFERENCES, check_integrator, params_from,
-                      printed_counterpart, printed_guard, rank_corr, run_batch, stage_protocol, steady_friction,
-                      table3_evidence)
+from ...contact.beam_network.batch import batch_map
+from ._common import (CALIBRATION_NOTE, MODEL, NO_WEAKENING, NUMERICS, REFERENCES, STAGE_LOAD, params_from,
+                      printed_counterpart, printed_guard, rank_corr, stage_load, steady_friction, table3_evidence)
+
+#: Fig. 13's three cases (Sec. 3.2): c_b [N s/m], the pattern shown and the eq. (13) width sigma printed beside it
+PAPER = ((590.0, "I", 204.0), (148.0, "II", 52.0), (7.4, "III", 2.6))
+#: Table 3's printed v_s [m/s] (our calibration changes only this value; see beam-network/calibration)
+PRINTED_VS = 0.018
 
 CONFIG = {
     "model": dict(MODEL),
-    "damping": {"cb": [5.0, 7.4, 15.0, 30.0, 60.0, 148.0, 300.0, 590.0, 800.0],
-                "paper_cb": [590.0, 148.0, 7.4], "paper_pattern": ["I", "II", "III"],
-                "paper_sigma": [204.0, 52.0, 2.6]},
+    # the stage programme; its normal force is the model's normal_load (derived)
     "protocol": {"type": "constant_velocity", "v": 7.5e-4, "duration_s": 16.0},
-    "integrator": dict(NUMERICS, save_dt=1e-4),
+    # one IUB holding the whole patch (Sec. 3.2); tip velocity every 0.1 ms for the eq. (13) fit
+    "integrator": {"driver": "mlbnm", **NUMERICS, "save_dt": 1e-4, "single": True},
+    # the damping sweep, and the same model with Table 3's printed v_s at Fig. 13's three c_b (the evidence of the
+    # pattern deviations: it moves with --set model.*)
+    "runs": {"damping": {"axes": {"model": {"cb": [5.0, 7.4, 15.0, 30.0, 60.0, 148.0, 300.0, 590.0, 800.0]}}},
+             "printed": {"model": {"v_stribeck": PRINTED_VS}, "integrator": {"save_dt": 1e-3},
+                         "axes": {"model": {"cb": [c for c, _, _ in PAPER]}}}},
 }
+MOVED = {"damping.cb": "runs.damping.axes.model.cb",
+         "damping.paper_cb": "runs.printed.axes.model.cb (Fig. 13's c_b, patterns and sigma are the module's PAPER)",
+         "damping.paper_pattern": "Fig. 13's patterns are the module constant PAPER (printed values)",
+         "damping.paper_sigma": "Fig. 13's sigma values are the module constant PAPER (printed values)",
+         "printed": "the deviation evidence runs the model that ran with Table 3's v_s (runs.printed)"}
 
 _WHY = ("Fig. 13 assigns patterns I, II, III and sigma = 204, 52, 2.6 to c_b = 590, 148, 7.4 N s/m, but with the printed "
         "Tables 1-3 (v_s = 0.018 m/s) the single IUB does not stick-slip at 7.5e-4 m/s for any of them (linearly "
@@ -46,16 +60,14 @@ _WHY = ("Fig. 13 assigns patterns I, II, III and sigma = 204, 52, 2.6 to c_b = 5
         "calibrated for Fig. 8 (preset vf60-calibrated) gives the measured pattern")
 
 _KE_2EH = Mutation("Table 3's k_e replaced by eq. 4's 2 E h (8.8e4 N/m)", {"model.ke": 8.8e4})
-def run(cfg: dict, quick: bool) -> xr.Dataset:
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """Per c_b: pattern, kappa, the eq. (13) fit of one steady cycle of the tip velocity and the eq. (12)
+    reconstruction; the printed-v_s runs' final friction, ripple and linear stability."""
     p = params_from(cfg)
-    cbs = np.asarray(cfg["damping"]["cb"], float)
-    prot = stage_protocol(cfg, p)
-    v, T = float(prot.v), float(prot.duration)
-    n = check_integrator(cfg)
-    r = run_batch([p.replace(cb=float(c)) for c in cbs], [v] * cbs.size, T,
-                        dt=float(n["dt"]), save_dt=float(n["save_dt"]), scheme=n["scheme"],
-                        n_picard=int(n["n_picard"]), single=True, save_columns=True)
-    t = r["time"]
+    cbs = np.asarray(result.axis_values("model.cb", "damping"), float)
+    v = float(cfg["protocol"]["v"])
     rows = {k: np.full(cbs.size, np.nan) for k in ("amplitude", "period", "t_stick", "kappa", "sigma", "k1", "k2",
                                                    "mu", "fit_r2", "mean_velocity_error", "eq12_error")}
     pattern = []
@@ -63,8 +75,9 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     phase = np.linspace(0, 1, n_per)
     vu_cycle = np.full((cbs.size, n_per), np.nan)
     vfit_cycle = np.full((cbs.size, n_per), np.nan)
-    for j, c in enumerate(cbs):
-        F = r["friction_force"][j]
+    for j, (c, run) in enumerate(zip(cbs, result.of_run("damping"))):
+        t = run.time.values
+        F = run.friction_force.values
         m = steady_metrics(t, F)
         pattern.append(m.pattern)
         for k in ("amplitude", "period", "t_stick", "kappa"):
@@ -72,13 +85,13 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
         if not m.stick_slip:
             continue
         i0, i1 = one_period(t, F, m)
-        vu = r["column_velocity"][j, i0:i1 + 1, 0]
+        vu = run.iub_velocity.values[i0:i1 + 1, 0]
         tc = t[i0:i1 + 1]
         fit = fit_tip_velocity(tc, vu, v)
         rows["sigma"][j], rows["k1"][j], rows["k2"][j], rows["mu"][j] = fit.sigma, fit.k1, fit.k2, fit.mu
         rows["fit_r2"][j], rows["mean_velocity_error"][j] = fit.r2, fit.mean_velocity_error
         a = iub_arrays(p.replace(cb=float(c)), single=True)
-        f12 = friction_from_tip_velocity(tc, vu, v, r["column_lag"][j, i0, 0], a["m"][0], a["kb"][0], a["cb"][0])
+        f12 = friction_from_tip_velocity(tc, vu, v, run.iub_lag.values[i0, 0], a["m"][0], a["kb"][0], a["cb"][0])
         rows["eq12_error"][j] = float(np.max(np.abs(f12 - F[i0:i1 + 1])) / m.amplitude)
         tt = tc[0] + phase * (tc[-1] - tc[0])
         vu_cycle[j] = np.interp(tt, tc, vu)
@@ -92,17 +105,16 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     ds["tip_velocity_cycle"] = (("cb", "phase"), vu_cycle, {"units": "m/s"})
     ds["tip_velocity_fit"] = (("cb", "phase"), vfit_cycle, {"units": "m/s"})
     ds.attrs["v_drive"] = v
-    # the model that ran with Table 3's printed v_s (0.018 m/s) at the paper's three c_b: runs from rest and
-    # linear stability (the evidence of the pattern deviations moves with --set)
-    cbp = np.asarray(cfg["damping"]["paper_cb"], float)
-    pt = printed_counterpart(p)
-    rp = run_batch([pt.replace(cb=float(c)) for c in cbp], [v] * cbp.size, T,
-                         dt=float(n["dt"]), save_dt=1e-3, scheme=n["scheme"], n_picard=int(n["n_picard"]), single=True)
-    last = rp["time"] >= 0.6 * rp["time"][-1]
-    Fl = rp["friction_force"][:, last]
+    # the model that ran with Table 3's printed v_s at the paper's three c_b: runs from rest and linear stability
+    cbp = np.asarray(result.axis_values("model.cb", "printed"), float)
+    pt = params_from(result.point("printed", cb=float(cbp[0])).config)  # its cb is set per case below
+    printed = result.of_run("printed")
+    tp = printed[0].time.values
+    last = tp >= 0.6 * tp[-1]
+    Fl = np.stack([d.friction_force.values for d in printed])[:, last]  # (case, time) sliced as a batch's result
     ds = ds.assign_coords(paper_cb=("paper_cb", cbp, {"units": "N s/m"}))
-    ds["printed_pattern"] = ("paper_cb", np.array([steady_metrics(rp["time"], F).pattern for F in rp["friction_force"]],
-                                                  dtype=str))
+    ds["printed_pattern"] = ("paper_cb", np.array([steady_metrics(d.time.values, d.friction_force.values).pattern
+                                                   for d in printed], dtype=str))
     ds["printed_final_friction"] = ("paper_cb", Fl.mean(axis=1), {"units": "N"})
     ds["printed_ripple"] = ("paper_cb", np.ptp(Fl, axis=1) / Fl.mean(axis=1), {"units": "1"})
     ds["printed_steady_friction"] = ("paper_cb", [steady_friction(pt.replace(cb=float(c)), v) for c in cbp],
@@ -134,8 +146,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     out.append(check("kappa = t_stick/t_ss falls as c_b grows (Sec. 3.2, Fig. 4b)", "rank correlation < 0",
                      f"{rk:.3g}; kappa {_nan(np.nanmin, kap):.3f}..{_nan(np.nanmax, kap):.3f}", rk < 0, ambiguity=CALIBRATION_NOTE,
                      mutations=(NO_WEAKENING,)))
-    for c, pat, s_paper in zip(cfg["damping"]["paper_cb"], cfg["damping"]["paper_pattern"],
-                               cfg["damping"]["paper_sigma"]):
+    for c, pat, s_paper in PAPER:
         j = int(np.argmin(np.abs(cb - c)))
         got = str(ds.pattern.values[j])
         pp = str(printed.get(c, "not run"))
@@ -240,8 +251,7 @@ register_scenario(Scenario(
     name="beam-network/fig13",
     description=("Figs. 4b and 13: single IUB (whole patch) at 7.5e-4 m/s, c_b from 5 to 800 N s/m: kappa, "
                  "pattern, eq. (13) fit of the tip velocity, eq. (12) reconstruction (preset vf60-calibrated)."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"protocol.duration_s": 10.0, "damping.cb": [7.4, 30.0, 148.0, 590.0]},
-    references=REFERENCES,
-    moved={"printed": "the deviation evidence runs the model that ran with Table 3's v_s (set model.* to change it)"},
+    config=CONFIG, post=post, checks=checks, plot=plot, derive=stage_load, derived=dict(STAGE_LOAD),
+    quick={"protocol.duration_s": 10.0, "runs.damping.axes.model.cb": [7.4, 30.0, 148.0, 590.0]},
+    references=REFERENCES, moved=MOVED, study_map=batch_map,
 ))
