@@ -14,7 +14,7 @@ from frictionlab.solve import simulate
 from frictionlab.laws import Dahl, LuGre
 from frictionlab.protocols import Sinusoidal, VelocitySteps
 from frictionlab.scenarios import get_scenario, scenario_names
-from frictionlab.scenarios.config import _clean, dump_toml
+from frictionlab.solve.config import _clean, dump_toml
 
 ODD_LAWS = [n for n in model_names() if issubclass(get_model_class(n), AbstractLaw) and get_model_class(n).odd]
 CLASSIC = ["coulomb", "stribeck", "dahl", "lugre", "gms", "rate_state"]

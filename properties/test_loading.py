@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from frictionlab.core.errors import ConfigError, DataError
 from frictionlab.fit.data import load_timeseries, load_xy, read_table
-from frictionlab.scenarios.config import _clean, apply_overrides, dump_toml
+from frictionlab.solve.config import _clean, apply_overrides, dump_toml
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
