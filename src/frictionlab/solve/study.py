@@ -14,6 +14,12 @@ every run is run at every point of their outer product)::
 A run may carry its own ``axes`` table over the study's: an axis of the run replaces the study's
 axis of the same key for that run (a reference solution computed at fewer points) or adds one.
 
+An axis over an ``analysis`` key (``axes = {analysis = {load = [0.1, 0.3]}}``) is an *input axis*:
+a quantity of the experiment that is not a field of a run section (a normal load in N that
+``derive`` turns into a normal stress through a contact area that depends on other settings). Its
+value is in each point's ``coords`` (:meth:`Point.coord`) and is not applied to the run's config;
+a study with input axes needs ``derive``, the function that reads them.
+
 A run table is merged into the base key by key, except that a run naming another model
 (``model.name``), protocol or system (``type``) or driver (``integrator.driver``) than the base
 names replaces that section whole (the base's keys belong to the other one; a base ``[integrator]``
@@ -49,6 +55,8 @@ __all__ = ["Study", "Point", "StudyResult", "STUDY_SECTIONS", "merge_run"]
 
 #: the top-level sections a study reads: the four of a run configuration, its runs and its axes
 STUDY_SECTIONS = (*SECTIONS, "runs", "axes")
+#: the section of input axes: values ``derive`` reads from a point's coords (not applied to its config)
+INPUT_SECTION = "analysis"
 #: the key of a section that names what the section is; a run giving another value replaces the section
 _IDENTITY = {"model": "name", "protocol": "type", "system": "type", "integrator": "driver"}
 
@@ -101,6 +109,13 @@ class Point:
     def __getitem__(self, section: str) -> Any:
         """``point["protocol"]``: a section of its config (what ``derive`` mostly reads)."""
         return self.config[section]
+
+    def coord(self, key: str) -> Any:
+        """The value of axis ``key`` (dotted, e.g. an input axis ``"analysis.load"``) at this point."""
+        for k, v in self.coords:
+            if k == key:
+                return v
+        raise ConfigError(f"{self.where()} has no axis {key} (its axes: {', '.join(k for k, _ in self.coords) or 'none'})")
 
     def where(self) -> str:
         """``run 'slow' at protocol.v = 0.001`` for messages."""
@@ -168,9 +183,13 @@ class Study:
             n = 1
             for key, values in self.axes_of(label).items():
                 section = key.split(".", 1)[0]
-                if section not in SECTIONS or "." not in key:
+                if section == INPUT_SECTION and "." in key and self.derive is None:
+                    raise ConfigError(f"{where}.{key}: an input axis of [{INPUT_SECTION}] is read by the study's "
+                                      "derive step, and this study has none")
+                if (section not in SECTIONS and section != INPUT_SECTION) or "." not in key:
                     raise ConfigError(f"{where}.{key}: an axis is a dotted key of a run section "
-                                      f"({', '.join(SECTIONS)}), like axes.protocol.v{suggest(section, SECTIONS)}")
+                                      f"({', '.join(SECTIONS)}), like axes.protocol.v, or an input axis of "
+                                      f"[{INPUT_SECTION}] read by derive{suggest(section, SECTIONS)}")
                 if not isinstance(values, list) or not values:
                     raise ConfigError(f"{where}.{key} = {values!r} must be a non-empty list of values"[:200])
                 if key in self.derived:
@@ -227,7 +246,8 @@ class Study:
                 coords = tuple(zip(keys, values))
                 point = Point(label, coords, merged)
                 try:
-                    cfg = apply_overrides(merged, dict(coords)) if coords else copy.deepcopy(merged)
+                    own = {k: v for k, v in coords if k.split(".", 1)[0] != INPUT_SECTION}
+                    cfg = apply_overrides(merged, own) if own else copy.deepcopy(merged)
                     if self.derive is not None:
                         extra = dict(self.derive(Point(label, coords, copy.deepcopy(cfg)), self.context))
                         stray = sorted(set(extra) - set(self.derived))
