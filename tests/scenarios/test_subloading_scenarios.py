@@ -93,7 +93,7 @@ def test_fig11_integrator_override_is_used():
     import numpy as np
 
     sc = get_scenario("subloading/fig11")
-    small = {"sweep.loads": [0.5], "sweep.slide": 2e-5, "reference.slide": 1e-5}
+    small = {"axes.analysis.load": [0.5], "analysis.slide": 2e-5, "analysis.reference_slide": 1e-5}
     a, _ = sc.execute(small)
     # over this short slide the default step cap (duration / 1e4) gives 2e-9 m per step: a smaller du_max binds
     b, _ = sc.execute({**small, "integrator.du_max": 5e-10})

@@ -206,3 +206,13 @@ def test_an_input_axis_of_analysis_reaches_derive_and_not_the_run_config():
         Study.from_config(cfg).points()
     with pytest.raises(ConfigError, match="an axis is a dotted key of a run section"):
         Study.from_config({**cfg, "axes": {"data": {"load": [1.0]}}}, derive=stress).points()
+
+
+def test_an_input_axis_that_derive_does_not_read_is_refused():
+    cfg = {**BASE, "axes": {"analysis": {"load": [2.0], "lod": [1.0]}}}
+
+    def stress(point, ctx):
+        return {"protocol.normal_force_value": point.coord("analysis.load")}
+
+    with pytest.raises(ConfigError, match="axes.analysis.lod is never read: the study's derive step"):
+        Study.from_config(cfg, derive=stress, derived=("protocol.normal_force_value",)).points()

@@ -262,11 +262,15 @@ def _check_study_key(cfg: dict[str, Any], parts: list[str], value: Any) -> None:
 def _check_axis(key: str, parts: list[str], value: Any, configs: list[dict[str, Any]]) -> None:
     """An axis ``SECTION.KEY = [values]`` (``parts``) is a non-empty list whose every value each of
     ``configs`` accepts."""
-    if len(parts) < 2 or parts[0] not in SECTIONS:
+    from .study import INPUT_SECTION
+
+    if len(parts) < 2 or parts[0] not in (*SECTIONS, INPUT_SECTION):
         raise ConfigError(f"{key}: an axis is axes.SECTION.KEY = [values] with SECTION one of {', '.join(SECTIONS)}"
-                          f"{suggest(parts[0] if parts else '', SECTIONS)}")
+                          f", or an input axis axes.{INPUT_SECTION}.KEY{suggest(parts[0] if parts else '', SECTIONS)}")
     if not isinstance(value, list) or not value:
         raise ConfigError(f"{key} = {value!r} must be a non-empty list of values"[:200])
+    if parts[0] == INPUT_SECTION:
+        return  # read by the study's derive step, which must read it (Study.points)
     for merged in configs:
         for v in value:
             apply_overrides(merged, {".".join(parts): v})

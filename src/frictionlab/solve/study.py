@@ -105,6 +105,8 @@ class Point:
     label: str
     coords: tuple[tuple[str, Any], ...]
     config: dict[str, Any]
+    #: the axis keys :meth:`coord` was asked for (the study refuses an input axis that ``derive`` never reads)
+    read: set[str] = field(default_factory=set, compare=False, repr=False)
 
     def __getitem__(self, section: str) -> Any:
         """``point["protocol"]``: a section of its config (what ``derive`` mostly reads)."""
@@ -114,6 +116,7 @@ class Point:
         """The value of axis ``key`` (dotted, e.g. an input axis ``"analysis.load"``) at this point."""
         for k, v in self.coords:
             if k == key:
+                self.read.add(key)
                 return v
         raise ConfigError(f"{self.where()} has no axis {key} (its axes: {', '.join(k for k, _ in self.coords) or 'none'})")
 
@@ -249,7 +252,13 @@ class Study:
                     own = {k: v for k, v in coords if k.split(".", 1)[0] != INPUT_SECTION}
                     cfg = apply_overrides(merged, own) if own else copy.deepcopy(merged)
                     if self.derive is not None:
-                        extra = dict(self.derive(Point(label, coords, copy.deepcopy(cfg)), self.context))
+                        seen = Point(label, coords, copy.deepcopy(cfg))
+                        extra = dict(self.derive(seen, self.context))
+                        unread = [k for k, _ in coords if k.split(".", 1)[0] == INPUT_SECTION and k not in seen.read]
+                        if unread:
+                            raise ConfigError(f"axes.{unread[0]} is never read: the study's derive step does not "
+                                              f"read it (point.coord); its input axes: "
+                                              f"{', '.join(sorted(seen.read)) or 'none'}")
                         stray = sorted(set(extra) - set(self.derived))
                         if stray:
                             raise ConfigError(f"derive set {', '.join(stray)}, which the study does not declare "
