@@ -55,7 +55,7 @@ def test_quick_profile_checks_pass(name):
 def test_fig12_quick_checks_fast():
     """A fast scenario run in the default (not slow) suite."""
     sc = get_scenario("subloading/fig12")
-    ds, cfg = sc.execute(quick=True, overrides={"sweep.loads": [0.05, 0.5, 2.0], "sweep.velocities": [1e-4, 1e-2]})
+    ds, cfg = sc.execute(quick=True, overrides={"axes.analysis.load": [0.05, 0.5, 2.0], "axes.protocol.v": [1e-4, 1e-2]})
     checks = sc.evaluate(ds, cfg)
     assert all(c.ok for c in checks)
     # the specimen effect (b = 7 vs 11 /MPa) needs the rescaled variant: with eqs. 7, 8, 18 as printed b drops out of

@@ -59,7 +59,6 @@ NOT_YET_PORTED = frozenset({
     "rough-contact/fig7",
     "rough-contact/fig8",
     "rough-contact/fig9",
-    "subloading/fig12",
     "subloading/fig5",
     "subloading/fig9",
     "subloading/stick-slip-map",
