@@ -61,7 +61,6 @@ NOT_YET_PORTED = frozenset({
     "rough-contact/fig9",
     "subloading/fig5",
     "subloading/fig9",
-    "subloading/stick-slip-map",
 })
 
 

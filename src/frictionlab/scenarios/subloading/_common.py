@@ -147,3 +147,9 @@ def hertz_area_of(W: float, contact: dict[str, Any]) -> float:
 def hertz_stress(W: float, contact: dict[str, Any]) -> float:
     """Normal stress W / A_a [Pa] of load ``W`` [N] over its Hertz area (:func:`hertz_area_of`)."""
     return float(W) / hertz_area_of(W, contact)
+
+
+def point_model(point: Any):
+    """The model of a study point (its ``[model]`` section with the values derive or an axis set)."""
+    m = dict(point.config["model"])
+    return make_model(m.pop("name"), m.pop("preset", None), **m)

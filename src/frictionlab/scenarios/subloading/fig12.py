@@ -24,9 +24,8 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ...core.registry import make_model
 from ..base import Mutation, Scenario, check, deviation, not_testable, register_scenario
-from ._common import MM, MODEL_NAME, REFERENCE, hertz_area_of, hertz_stress
+from ._common import MM, MODEL_NAME, REFERENCE, hertz_area_of, hertz_stress, point_model
 
 #: the label suffix of the runs with the equations as printed (eqs. 7, 8, 18: variant literal)
 PRINTED = "_printed"
@@ -68,11 +67,6 @@ def derive(point, cfg: dict) -> dict:
             "protocol.duration_s": float(slide) / float(point["protocol"]["v"])}
 
 
-def _model(point):
-    m = dict(point.config["model"])
-    return make_model(m.pop("name"), m.pop("preset", None), **m)
-
-
 def post(result, cfg: dict) -> xr.Dataset:
     """Steady ratio F_x / W of every specimen, speed and load (end of the slide), and its closed form, in the
     rescaled variant and with the equations as printed."""
@@ -90,9 +84,9 @@ def post(result, cfg: dict) -> xr.Dataset:
                 for lab, out, out_cf in ((name, ratio, closed), (name + PRINTED, printed, printed_closed)):
                     d = result.pick(lab, v=v, load=W)
                     out[i, j, k] = Aa * float(d.shear_stress.values[-1]) / W
-                    out_cf[i, j, k] = Aa * float(_model(result.point(lab, v=v, load=W)).steady_stress(v, fn)) / W
+                    out_cf[i, j, k] = Aa * float(point_model(result.point(lab, v=v, load=W)).steady_stress(v, fn)) / W
     bs = np.array([float(result.point(name, v=vels[0], load=loads[0]).config["model"]["b"]) for name in names])
-    m = _model(result.points[0])
+    m = point_model(result.points[0])
     return xr.Dataset(
         {"steady_ratio": (("specimen", "velocity", "normal_load"), ratio, {"units": "1"}),
          "steady_ratio_closed_form": (("specimen", "velocity", "normal_load"), closed, {"units": "1"}),
