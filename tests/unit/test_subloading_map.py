@@ -124,3 +124,13 @@ def test_full_map_checks_pass():
     ds, cfg = sc.execute()
     failed = [c for c in sc.evaluate(ds, cfg) if not c.passed]
     assert not failed, failed
+
+
+def test_summary_gives_a_sweep_the_metrics_of_one_point_and_refuses_a_map():
+    sc = get_scenario("subloading/stick-slip-map")
+    ds, _ = sc.execute({"axes.analysis.c": [0.0, 0.02], "axes.protocol.v": [1e-4]})
+    one = sc.summary(ds.isel(c=[1]))
+    assert one["amplitude"] == float(ds.amplitude.values[1, 0]) < 1e-2
+    assert set(one) == {"amplitude", "amplitude_previous", "amplitude_ratio", "force_mid", "steady_force"}
+    with pytest.raises(ConfigError, match="one \\(c, V\\)"):
+        sc.summary(ds)

@@ -142,6 +142,9 @@ def critical_c(model: Subloading, V: float, area: float, mass: float, stiffness:
     return math.exp(brentq(f, lo, hi, xtol=1e-12)) / V**model.d
 
 
+NAME = "subloading/stick-slip-map"
+
+
 # --- the map ------------------------------------------------------------------------------------
 
 CONFIG = {
@@ -175,6 +178,10 @@ MOVED = {"map.c_mm": "the c values are axes.analysis.c [MPa (s/mm)^d]",
                 "validity_ratio, margin)",
          "run_length": "the run length is analysis.drive_slip, analysis.t_min, analysis.samples",
          "point": "a point is a value of axes.analysis.c and axes.protocol.v"}
+
+
+#: the per-point values of the map (and the metrics of a sweep over it)
+_SUMMARY = ("amplitude", "amplitude_previous", "amplitude_ratio", "force_mid", "steady_force")
 
 
 def _t_end(V: float, a: dict) -> float:
@@ -212,7 +219,7 @@ def post(result, cfg: dict) -> xr.Dataset:
     a = cfg["analysis"]
     cs = [float(c) for c in result.axis_values("analysis.c")]
     vs = [float(v) for v in result.axis_values("protocol.v")]
-    names = ("amplitude", "amplitude_previous", "amplitude_ratio", "force_mid", "steady_force")
+    names = _SUMMARY
     table = np.full((len(cs), len(vs), len(names)), np.nan)
     for i, c in enumerate(cs):
         for j, V in enumerate(vs):
@@ -243,6 +250,15 @@ def post(result, cfg: dict) -> xr.Dataset:
         [linear_coefficients(m, float(v) * MM, area)[2] >= ell for v in vv], dtype=bool))
     ds.attrs.update(area=area, mass=mass, stiffness=K, ell_R=2.0 / (math.pi * m.r))
     return ds
+
+
+def summary(ds: xr.Dataset) -> dict[str, float]:
+    """The metrics of a one-point map (``frictionlab sweep`` with one value of each axis per point: a
+    resumable, parallel map)."""
+    if ds.amplitude.size != 1:
+        raise ConfigError(f"a sweep point of {NAME} is one (c, V): give --grid axes.analysis.c=[...] and "
+                          f"--grid axes.protocol.v=[...] (this point has {ds.amplitude.size})")
+    return {k: float(ds[k].values.item()) for k in _SUMMARY}
 
 
 def _bracket(ds: xr.Dataset, v) -> tuple[float, float]:
@@ -384,7 +400,7 @@ def plot(ds: xr.Dataset):
 
 
 register_scenario(Scenario(
-    name="subloading/stick-slip-map",
+    name=NAME,
     description=("Stick-slip map of the 1-DOF system of eq. (39) (Ozaki et al. 2020, Fig. 9 set: K = 40 N/mm, "
                  "A_a = 100 mm^2, f_n = 0.3 MPa, M = 3000 kg) over the rate coefficient c and the drive velocity V: "
                  "late stick-slip amplitude per point (a sweep of SubloadingOscillator runs over 3 mm of drive), with "
@@ -392,7 +408,7 @@ register_scenario(Scenario(
     config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
     quick={"axes.analysis.c": [0.0, 0.0015, 0.0025, 0.005, 0.01, 0.02],
            "axes.protocol.v": [v * MM for v in (0.003, 0.01, 0.1)]},
-    derived=DERIVED, moved=MOVED,
+    derived=DERIVED, moved=MOVED, summary=summary,
     references=[REFERENCE, "Rice & Ruina 1983", "Gu et al. 1984"],
     slow=True,
 ))
