@@ -100,3 +100,16 @@ def test_fig11_integrator_override_is_used():
     fa, fb = a.friction_force.values.ravel(), b.friction_force.values.ravel()
     assert not np.array_equal(fa, fb)
     np.testing.assert_allclose(fa, fb, rtol=0, atol=1e-2 * np.max(np.abs(fa)))
+
+
+def test_fig9_cross_check_refuses_a_rate_form_system_that_is_not_the_newmark_one_per_area():
+    """The rate form's spring-slider is M / A_a, K / A_a: another value (a changed system.mass alone) is refused."""
+    from frictionlab.core.errors import ConfigError
+
+    sc = get_scenario("subloading/fig9")
+    short = {"protocol.duration_s": 2.0, "runs.printed_mass.axes.analysis.c": [0.0],
+             "runs.reference_newmark.protocol.duration_s": 1.0, "runs.reference_rate_form.protocol.duration_s": 1.0}
+    with pytest.raises(ConfigError, match="runs.reference_rate_form.system.mass = .* must be the Newmark system's mass"):
+        sc.execute({**short, "system.mass": 2000.0})
+    ds, _ = sc.execute({**short, "system.mass": 2000.0, "runs.reference_rate_form.system.mass": 2000.0 / 1e-4})
+    assert ds.attrs["reference_deviation"] < 1e-2

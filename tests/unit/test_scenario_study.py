@@ -60,7 +60,6 @@ NOT_YET_PORTED = frozenset({
     "rough-contact/fig8",
     "rough-contact/fig9",
     "subloading/fig5",
-    "subloading/fig9",
 })
 
 
