@@ -216,3 +216,22 @@ def test_an_input_axis_that_derive_does_not_read_is_refused():
 
     with pytest.raises(ConfigError, match="axes.analysis.lod is never read: the study's derive step"):
         Study.from_config(cfg, derive=stress, derived=("protocol.normal_force_value",)).points()
+
+
+def test_a_dump_leaves_out_the_preset_values_a_study_sets_for_every_run():
+    """A dumped study TOML (preset expanded) re-runs: the preset's b of subloading/fig6 (an axis of model.b)
+    and c of subloading/fig9 (derived from axes.analysis.c) are not written into the base, where no run reads them."""
+    import tomllib
+
+    from frictionlab.scenarios.base import get_scenario
+    from frictionlab.solve.config import dump_toml
+
+    for name, left in (("subloading/fig6", {"b"}), ("subloading/fig9", {"c"})):
+        sc = get_scenario(name)
+        cfg = sc.resolved_config(quick=True)
+        assert sc.study_sets_model_keys(cfg) == left
+        loaded = tomllib.loads(dump_toml(cfg, expand=True, leave_out=left))
+        assert not left & set(loaded["model"]) and "tau0" in loaded["model"]
+        assert sc.study(loaded).points()  # accepted: every base key is read by some run
+        with pytest.raises(ConfigError, match="is never read"):
+            sc.study(tomllib.loads(dump_toml(cfg, expand=True))).points()

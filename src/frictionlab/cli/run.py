@@ -63,7 +63,8 @@ def run(
     if dump:
         cfg = sc.resolved_config(overrides, quick)
         path = writable_dir(out) / f"{sc.name.replace('/', '__')}.toml"
-        write_text_atomic(path, dump_toml(cfg, scenario=None if sc.name.startswith("file/") else sc.name, expand=True))
+        write_text_atomic(path, dump_toml(cfg, scenario=None if sc.name.startswith("file/") else sc.name, expand=True,
+                                          leave_out=sc.study_sets_model_keys(cfg) if sc.run is None else ()))
         say(f"wrote {path}")
         return
     writable_dir(out)  # a bad --out fails now, not after the computation

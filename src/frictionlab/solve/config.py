@@ -347,8 +347,9 @@ def _clean(obj: Any) -> Any:
     return obj
 
 
-def expand_preset(cfg: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
-    """Replace ``[model] preset`` by the preset's values (the section's own keys win).
+def expand_preset(cfg: dict[str, Any], leave_out: Any = ()) -> tuple[dict[str, Any], str | None]:
+    """Replace ``[model] preset`` by the preset's values (the section's own keys win), except the
+    preset's keys in ``leave_out`` (the ones a study sets for every run itself: never read in the base).
 
     Returns ``(config, comment)`` where ``comment`` names the preset and its source, or
     ``None`` when the config has no preset. The model built from the result equals the one
@@ -366,17 +367,19 @@ def expand_preset(cfg: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
     ps = presets[preset]
     own = {k: v for k, v in m.items() if k not in ("name", "preset")}
     out = copy.deepcopy(cfg)
-    out["model"] = {"name": name, **{k: v for k, v in ps.params.items() if k not in own}, **own}
+    out["model"] = {"name": name, **{k: v for k, v in ps.params.items() if k not in own and k not in leave_out},
+                    **own}
     src = ps.source + (f", doi:{ps.doi}" if ps.doi else "")
     return out, f"preset {preset!r} of {name!r} ({src}); keys set over it: {', '.join(own) or 'none'}"
 
 
-def dump_toml(cfg: dict[str, Any], scenario: str | None = None, *, expand: bool = False) -> str:
-    """TOML text of ``cfg``; with ``expand`` the model preset is written as its values,
-    its name and source as a comment under ``[model]``."""
+def dump_toml(cfg: dict[str, Any], scenario: str | None = None, *, expand: bool = False,
+              leave_out: Any = ()) -> str:
+    """TOML text of ``cfg``; with ``expand`` the model preset is written as its values (but those
+    of ``leave_out``), its name and source as a comment under ``[model]``."""
     comment = None
     if expand:
-        cfg, comment = expand_preset(cfg)
+        cfg, comment = expand_preset(cfg, leave_out)
     data = _clean(cfg)
     if scenario:
         data = {"scenario": scenario, **data}

@@ -205,8 +205,18 @@ class Study:
                               f"{MAX_GRID_POINTS:,} allowed")
 
     def _unread_base_keys(self) -> None:
-        """Refuse a base key that every run overrides (or an axis or ``derive`` sets): never read."""
+        """Refuse a base key that every run overrides (or an axis sets): never read."""
         base_keys = flatten(self.base)
+        for key, where in self.overridden_base_keys().items():
+            raise ConfigError(f"{key} = {base_keys[key]!r} is never read: {', '.join(where[:3])}"
+                              f"{' ...' if len(where) > 3 else ''} set{'s' if len(where) == 1 else ''} it for "
+                              f"every run; set {where[0]} instead")
+
+    def overridden_base_keys(self) -> dict[str, list[str]]:
+        """``{base key: [where it is set]}`` for every base key that each run overrides (its own table or
+        an axis), i.e. that no run reads (a dump leaves such preset values out)."""
+        base_keys = flatten(self.base)
+        out: dict[str, list[str]] = {}
         for key in base_keys:
             if key.rsplit(".", 1)[-1] in _IDENTITY.values() and key.count(".") == 1:
                 continue  # a section's identity is read to merge every run
@@ -220,10 +230,8 @@ class Study:
                 else:
                     break
             else:
-                where = list(dict.fromkeys(where))
-                raise ConfigError(f"{key} = {base_keys[key]!r} is never read: {', '.join(where[:3])}"
-                                  f"{' ...' if len(where) > 3 else ''} set{'s' if len(where) == 1 else ''} it for "
-                                  f"every run; set {where[0]} instead")
+                out[key] = list(dict.fromkeys(where))
+        return out
 
     def points(self) -> list[Point]:
         """Every (run, axis point) with its full config, validated key by key (no simulation).
