@@ -21,6 +21,24 @@ def cli(capsys):
     return run
 
 
+@pytest.fixture
+def fresh_json():
+    """``fresh_json(code) -> object``: run ``code`` in a fresh interpreter (this ``sys.path``) and parse
+    the JSON it prints on its last line."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    def run(code: str):
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout.strip().splitlines()[-1])
+
+    return run
+
+
 def _live(pid: int) -> bool:
     """Whether ``pid`` runs (a zombie waiting for a reaper does not); Linux ``/proc``."""
     from pathlib import Path

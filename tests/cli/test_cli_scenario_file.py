@@ -38,12 +38,12 @@ def toy(monkeypatch):
 
 
 def test_run_file_set_of_derived_key_refused(tmp_path, cli):
-    """The real case: classic/spring-slider-stick-slip sets protocol.v from its drive_velocities."""
+    """The real case: classic/spring-slider-stick-slip runs protocol.v on an axis (axes.protocol.v)."""
     f = tmp_path / "ss.toml"
     f.write_text('scenario = "classic/spring-slider-stick-slip"\n')
     code, out, err = cli(["run", f, "--set", "protocol.v=0.5", "--out", tmp_path / "o"])
     assert code == 2, out + err
-    assert "sets protocol.v itself" in err and "drive_velocities" in err
+    assert "protocol.v = 0.5 is never read" in err and "set axes.protocol.v instead" in err
     assert not (tmp_path / "o").exists() or not any((tmp_path / "o").iterdir())
 
 

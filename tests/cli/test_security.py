@@ -504,10 +504,10 @@ RSF = "classic/rsf-velocity-step"
 
 @pytest.mark.parametrize("scenario, setting, needle", [
     (RSF, "protocol.velocities=[1e308,1e-5,1e-6]", "protocol segment 1 (0.0002 m at 1e+308 m/s) lasts 2e-312 s"),
-    (RSF, "integrator.save_dt=1e308", "less than two samples of 1e+308 s"),
-    (RSF, "laws=[]", "laws = []: give at least one evolution law"),
-    ("classic/spring-slider-stick-slip", "drive_velocities=[]", "drive_velocities = []: give a list of at least one"),
-    ("classic/rsf-data-fit", "fit.laws=[]", "fit.laws = []: give a list of at least one"),
+    (RSF, "integrator.save_dt=1e308", "integrator.save_dt = 1e+308 s is longer than the run"),
+    (RSF, "laws=[]", "has no laws any more: runs: one named run per evolution law"),
+    ("classic/spring-slider-stick-slip", "axes.protocol.v=[]", "axes.protocol.v = [] must be a non-empty list"),
+    ("classic/rsf-data-fit", "data.laws=[]", "data.laws = []: give a list of at least one"),
 ])
 def test_former_internal_errors_are_one_line(scenario, setting, needle, cli, tmp_path):
     code, out, err = cli(["run", scenario, "--quick", "--set", setting, "--out", tmp_path, "--csv", "none"])

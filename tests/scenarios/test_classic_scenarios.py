@@ -28,8 +28,10 @@ def test_quick_profile_checks_pass(name):
 
 
 def _fixed_step(name):
-    cfg = get_scenario(name).resolved_config(quick=True)
-    model, protocol, system, integ = build(cfg)
+    """The quick config and the built first run of its study (its derived step included)."""
+    sc = get_scenario(name)
+    cfg = sc.resolved_config(quick=True)
+    model, protocol, system, integ = build(sc.study(cfg).points()[0].config)
     return cfg, model, protocol, system, integ
 
 
@@ -57,7 +59,7 @@ def test_prescribed_slip_scenarios_dt_halving(name, variable):
 @pytest.mark.slow(reason="six RK4 runs of 3e6 to 1.2e7 steps")
 def test_spring_slider_stick_slip_dt_halving():
     cfg, model, protocol, system, integ = _fixed_step("classic/spring-slider-stick-slip")
-    for v in cfg["drive_velocities"]:
+    for v in cfg["axes"]["protocol"]["v"]:
         prot = ConstantVelocity(v=float(v), duration_s=protocol.duration_s)
         rep = check_convergence(model, prot, system=system, integrator="rk4", dt=integ["dt"], levels=2,
                                 variable="spring_force")
@@ -70,9 +72,8 @@ def test_rsf_stability_halving_dt_and_tightening_rtol():
     from frictionlab.scenarios.classic.rsf_stability import oscillation
 
     sc = get_scenario("classic/rsf-stability")
-    base = {"stiffness_ratios": [0.8, 1.2]}
-    ds1, c1 = sc.execute(overrides=base, quick=True)
-    ds2, _ = sc.execute(overrides={**base, "integrator.dt": c1["integrator"]["dt"] / 2,
+    ds1, c1 = sc.execute(quick=True)  # K = 0.8 and 1.2 k_c
+    ds2, _ = sc.execute(overrides={"integrator.dt": c1["integrator"]["dt"] / 2,
                                    "integrator.rtol": c1["integrator"]["rtol"] / 10}, quick=True)
     for r in ds1.stiffness_ratio.values:
         a = oscillation(ds1.time.values, ds1.log_velocity_ratio.sel(stiffness_ratio=r).values)
@@ -84,6 +85,10 @@ def test_rsf_stability_halving_dt_and_tightening_rtol():
 
 
 def test_scenario_overrides_reach_the_runs():
-    cfg = apply_overrides(get_scenario("classic/dahl-hysteresis").config, {"model.alpha": 2.0})
-    model, *_ = build({k: v for k, v in cfg.items() if k != "frequency_factor"})
-    assert model.alpha == 2.0
+    sc = get_scenario("classic/dahl-hysteresis")
+    cfg = apply_overrides(sc.config, {"model.alpha": 2.0, "runs.fast.protocol.frequency": 5.0})
+    points = sc.study(cfg).points()
+    assert [build(p.config)[0].alpha for p in points] == [2.0, 2.0]
+    # each run's step is one cycle over analysis.steps_per_cycle (the same steps per cycle)
+    assert [(p.config["protocol"]["frequency"], p.config["integrator"]["dt"]) for p in points] == [
+        (1.0, 1e-4), (5.0, 1e-4 / 5.0)]

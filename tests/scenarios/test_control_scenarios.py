@@ -37,3 +37,17 @@ def test_quick_profile_checks(name):
     else:
         bad["estimated_f_max"][:] = np.asarray(ds.estimated_f_max.values) * 1.2
     assert not all(c.passed for c in sc.evaluate(bad, cfg)), name
+
+
+def test_canudas_runs_are_servo_loops_through_simulate():
+    """Each run of control/canudas1995-position is a servo system run by the library (driver 'servo')."""
+    from frictionlab.solve.config import build
+
+    sc = get_scenario("control/canudas1995-position")
+    points = sc.study(sc.resolved_config(quick=True)).validate()
+    assert [p.label for p in points] == ["hunting/none", "hunting/observer", "passive/none", "passive/observer"]
+    built = [build(p.config) for p in points]
+    assert {b[3]["driver"] for b in built} == {"servo"}
+    assert [b[2].compensation for b in built] == ["none", "observer", "none", "observer"]
+    assert [b[1].positions for b in built] == [(1.0,), (1.0,), (0.01,), (0.01,)]
+    assert [b[2].check_passivity for b in built] == [True, False, True, True]

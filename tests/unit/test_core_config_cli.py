@@ -22,7 +22,7 @@ def test_override_validation():
     with pytest.raises(ConfigError, match="did you mean 'dc'"):
         apply_overrides(cfg, {"model.Dc": 1.0})
     with pytest.raises(ConfigError, match="wrong type"):
-        apply_overrides(cfg, {"model.law": 3})
+        apply_overrides(cfg, {"model.v_init": "fast"})
     with pytest.raises(ConfigError, match="section"):
         apply_overrides(cfg, {"modle.a": 1.0})
 

@@ -73,8 +73,8 @@ def test_wrong_type_in_toml_overrides():
         apply_overrides({**cfg, "model": {**cfg["model"], "fc": 1.0}}, {"model.fc": "one"})
     with pytest.raises(ConfigError, match="wrong type"):
         apply_overrides(cfg, {"integrator.dt": "small"})
-    with pytest.raises(ConfigError, match="wrong type"):
-        apply_overrides(cfg, {"drive_velocities": 0.1})
+    with pytest.raises(ConfigError, match="must be a non-empty list"):
+        apply_overrides(cfg, {"axes.protocol.v": 0.1})
 
 
 def test_gms_state_length_mismatch_is_a_parameter_error():

@@ -216,8 +216,8 @@ def test_rough_contact_modules_import_no_numba_until_a_kernel_runs():
 
 
 def test_the_drivers_of_simulate_need_no_unrelated_model_package():
-    """``simulate`` of a rate-state law imports the modules registering drivers on its classes
-    (``solve.drivers.DRIVER_MODULES``), not every model package."""
+    """``simulate`` of a rate-state law imports the modules declared to register drivers on its classes
+    (``core.registry.declare_drivers``), not every model package."""
     code = ("from frictionlab.laws import RateState\nfrom frictionlab.solve import default_driver\n"
             "from frictionlab.systems import QuasiStaticSlider\n"
             "assert default_driver(RateState(), QuasiStaticSlider(stiffness=1e3)).name == 'quasi_static'")
@@ -276,9 +276,10 @@ def test_the_protocol_registry_is_complete_however_few_modules_were_imported():
 #: what a process's first ``simulate`` of a rate law on the compiled fixed-step loops never needs while it
 #: reads result values (issue 32: 4.5 s for a first LuGre simulate; the servo driver's module imported
 #: xarray and the closed loop at every lookup of the generic drivers, and the Dataset built at once
-#: imported xarray, pandas and dask.array)
+#: imported xarray, pandas and dask.array); the servo's package (its driver is declared by
+#: ``control/servo.py``: a run without a servo system never looks it up)
 NOT_FOR_A_FIRST_LAW_RUN = ("xarray", "pandas", "dask", "matplotlib", "scipy.integrate", "scipy.optimize",
-                           "frictionlab.control.run", "frictionlab.control.loop", "frictionlab.contact",
+                           "frictionlab.control", "frictionlab.contact",
                            "frictionlab.scenarios", "frictionlab.fit", "frictionlab.laws.gms", "frictionlab.laws.dahl")
 
 
@@ -304,7 +305,7 @@ def test_a_first_simulate_read_by_value_loads_only_what_it_needs(model):
             "import xarray\nassert isinstance(ds, xarray.Dataset) and float(ds.friction_force.isel(time=-1)) == f\n")
     mods = set(_last_json(code))
     assert _loaded(mods, NOT_FOR_A_FIRST_LAW_RUN) == []
-    assert {"numpy", "numba", "frictionlab.solve.law_drivers", "frictionlab.control.driver"} <= mods
+    assert {"numpy", "numba", "frictionlab.solve.law_drivers"} <= mods
     mods = _modules_after(code.replace("print(json.dumps(sorted(sys.modules)))\n", "")
                           + "assert float(ds.slip.mean()) > 0\n")
     assert "xarray" in mods and _loaded(mods, ("dask.array", "matplotlib")) == []

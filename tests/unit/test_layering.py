@@ -91,7 +91,6 @@ RANKS = {
 
 #: upward imports that remain, each with the issue that removes it (the list only shrinks)
 KNOWN_UPWARD = {
-    ("frictionlab.scenarios.classic.rsf_stability_map", "sweep"): "issue 31: the map declares axes",
 }
 
 

@@ -84,8 +84,9 @@ def test_rough_contact_contract_runs_its_small_case():
     assert rep.result.real_contact_area.attrs["units"] == "m^2"
 
 
-def _sliding_block(model, protocol, system, *, dt, t_end, save_dt):
+def _sliding_block(run):
     """Coulomb friction under prescribed slip, exact on every step grid (a driver of a test model)."""
+    model, protocol, system = run.model, run.protocol, run.system
     if "velocity_change" in protocol.features:
         raise ConfigError("this driver takes one velocity")
     t = np.linspace(0.0, float(protocol.duration), 101)

@@ -21,8 +21,14 @@ from _cli_call import call  # noqa: E402
 #: the overrides that exit 0 on the old code and whose value no run read
 IGNORED_BEFORE = [
     ("classic/stribeck-curve", "integrator.dt", 1e-3),
-    ("control/canudas1995-position", "integrator.t_end", 3.0),
 ]
+
+
+def test_integrator_key_once_ignored_now_reaches_every_run():
+    """control/canudas1995-position ignored integrator.t_end (exit 0, unread); as a study every run reads it."""
+    sc = get_scenario("control/canudas1995-position")
+    points = sc.study(sc.resolved_config({"integrator.t_end": 3.0}, quick=True)).validate()
+    assert [p.config["integrator"]["t_end"] for p in points] == [3.0] * 4
 
 
 def _boom(cfg, quick):  # a run that must never start
@@ -160,7 +166,7 @@ _SLOW_REASON = "runs every scenario's quick profile once (minutes in all)"
 
 #: declared keys a quick run may leave unread, with the reason (read by the full run only)
 READ_ONLY_SOMETIMES = {
-    "classic/rsf-data-fit": ({"fit.extensions", "fit.ext_starts"},
+    "classic/rsf-data-fit": ({"data.extensions", "data.ext_starts"},
                              "read only for a record whose single-state fit is not noise-limited; "
                              "the quick profile's one record is"),
 }

@@ -37,9 +37,9 @@ class _ToyChild(_Toy):
     pass
 
 
-def _toy_run(model, protocol, system, *, dt, t_end, save_dt, gain=1.0, label="x", n=3, cap=None):
-    t = np.linspace(0.0, t_end or protocol.duration, n)
-    ds = make_dataset(t, {"friction_force": np.full(n, gain)}, attrs={"label": label, "dt": str(dt),
+def _toy_run(run, *, gain=1.0, label="x", n=3, cap=None):
+    t = np.linspace(0.0, run.t_end, n)
+    ds = make_dataset(t, {"friction_force": np.full(n, gain)}, attrs={"label": label, "dt": str(run.dt),
                                                                      "cap": str(cap)})
     return ds
 

@@ -70,8 +70,11 @@ def test_validated_against_scenario_config_with_suggestion():
 def test_validated_against_model_fields():
     from frictionlab.scenarios import get_scenario
 
-    cfg = get_scenario("classic/rsf-velocity-step").resolved_config()
+    cfg = get_scenario("classic/rsf-stability").resolved_config()
     with pytest.raises(ConfigError, match=r"'model.dcc'.*did you mean 'dc'"):
         parse_grid(["model.dcc=1e-5:2e-5:2"], cfg)
     g = parse_grid(["model.dc=1e-5:2e-5:2", "model.law=[aging, slip]"], cfg)
     assert g.keys == ["model.dc", "model.law"]
+    # a study whose every named run sets its own law never reads a swept base law: refused up front
+    with pytest.raises(ConfigError, match=r"--grid model.law='aging': model.law = 'aging' is never read"):
+        parse_grid(["model.law=[aging, slip]"], get_scenario("classic/rsf-velocity-step").resolved_config())

@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 
+from frictionlab.core.errors import ConfigError
+
 from frictionlab.scenarios import get_scenario
 from frictionlab.scenarios.classic.rsf_stability_map import critical_stiffness_inertial
 
@@ -30,19 +32,24 @@ def test_boundary_limits():
     assert critical_stiffness_inertial(v1, A, B, DC, N, M) == pytest.approx(2 * kc)
 
 
-def test_quick_map_checks_pass(tmp_path):
+def test_quick_map_checks_pass():
     sc = get_scenario("classic/rsf-stability-map")
-    ds, cfg = sc.execute({"map.store": str(tmp_path / "store")}, quick=True)
+    ds, cfg = sc.execute(quick=True)
     assert dict(ds.growth.sizes) == {"stiffness_ratio": 4, "velocity": 3}
-    assert (ds.status == "done").all()
+    assert ds.stiffness_ratio.values.tolist() == [0.5, 1.6, 4.0, 16.0]  # K / k_c labels of the springs
     np.testing.assert_allclose(ds.critical_ratio.values, 1 + M * ds.velocity.values**2 / (A * N * DC))
     checks = sc.evaluate(ds, cfg)
     assert len(checks) >= 4
     failed = [c for c in checks if not c.passed]
     assert not failed, failed
-    # the store is resumable: a second run reuses every point
-    ds2, _ = sc.execute({"map.store": str(tmp_path / "store")}, quick=True)
-    np.testing.assert_array_equal(ds2.growth.values, ds.growth.values)
+
+
+def test_map_keys_moved_to_the_study():
+    sc = get_scenario("classic/rsf-stability-map")
+    with pytest.raises(ConfigError, match="no map.velocities any more: axes.protocol.v"):
+        sc.resolved_config({"map.velocities": [1e-4]})
+    with pytest.raises(ConfigError, match="sets integrator.dt itself"):
+        sc.resolved_config({"integrator.dt": 1e-3})
 
 
 @pytest.mark.slow(reason="full map: 45 spring-slider runs (~2 min on one core)")

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 import xarray as xr
 
+from frictionlab.scenarios.base import Scenario
 from frictionlab.sweep.store import SweepStore
 
 from frictionlab.core.errors import ConfigError
@@ -26,13 +27,13 @@ def test_rsf_stability_stiffness_sweep_gives_one_column_and_the_regimes(tmp_path
     """The issue's command: 4 stiffnesses around k_c = 500 N/m."""
     monkeypatch.setenv("COLUMNS", "120")
     store, fig = tmp_path / "k", tmp_path / "s.png"
-    code, text = _cli(["sweep", "classic/rsf-stability", "--grid", "system.stiffness=2e2:2e3:4:log", "--metric",
+    code, text = _cli(["sweep", "classic/rsf-stability", "--grid", "axes.system.stiffness=2e2:2e3:4:log", "--metric",
                        "stick_slip_amplitude", "--metric", "stick_slip_period", "--quick", "--plot", str(fig),
                        "--store", str(store), "--scheduler", "serial"], capsys)
     assert code == 0, text
     ds = xr.open_dataset(store / "sweep.nc")
     assert [v for v in ds.data_vars if v.startswith("stick_slip")] == ["stick_slip_amplitude", "stick_slip_period"]
-    assert ds["system.stiffness"].attrs["units"] == "N/m" and "[N/m]" in text and "stick-slip" in text
+    assert ds["axes.system.stiffness"].attrs["units"] == "N/m" and "[N/m]" in text and "stick-slip" in text
     assert list(ds.regime.values) == ["stick-slip", "stick-slip", "steady", "steady"]
     amp, period = ds.stick_slip_amplitude.values, ds.stick_slip_period.values
     assert np.all(np.isfinite(amp[:2])) and np.all(np.isnan(amp[2:])) and np.all(np.isnan(period[2:]))
@@ -56,10 +57,10 @@ def test_rsf_stability_stiffness_sweep_gives_one_column_and_the_regimes(tmp_path
 
 def test_soft_spring_is_never_read_as_steady(tmp_path):
     """K = 0.2 k_c: a period (~1800 s) too long for 2400 s is 'unresolved'; a longer run measures it."""
-    ds = run_sweep("classic/rsf-stability", ["system.stiffness=[100]"], store=tmp_path / "a", quick=True,
+    ds = run_sweep("classic/rsf-stability", ["axes.system.stiffness=[100]"], store=tmp_path / "a", quick=True,
                    scheduler="serial", metrics=["stick_slip_amplitude"])
     assert ds.regime.values.tolist() == ["unresolved"] and np.isnan(ds.stick_slip_amplitude.values[0])
-    ds = run_sweep("classic/rsf-stability", ["system.stiffness=[100]"], store=tmp_path / "b", quick=True,
+    ds = run_sweep("classic/rsf-stability", ["axes.system.stiffness=[100]"], store=tmp_path / "b", quick=True,
                    scheduler="serial", metrics=["stick_slip_amplitude", "stick_slip_period"],
                    overrides={"protocol.duration_s": 7200.0})
     assert ds.regime.values.tolist() == ["stick-slip"]
@@ -72,11 +73,11 @@ def test_drive_velocity_is_a_grid_key_of_the_spring_slider(tmp_path, capsys):
 
     code, text = _cli(["sweep", "classic/spring-slider-stick-slip", "--grid", "protocol.v=0.05:1:2", "--quick",
                        "--store", str(tmp_path / "refused")], capsys)
-    assert code == 2 and "--grid drive_velocities=START:STOP:NUM" in text
-    ds = run_sweep("classic/spring-slider-stick-slip", ["drive_velocities=[0.1, 1.0]"], store=tmp_path / "v",
+    assert code == 2 and "is never read: axes.protocol.v sets it for every run" in text
+    ds = run_sweep("classic/spring-slider-stick-slip", ["axes.protocol.v=[0.1, 1.0]"], store=tmp_path / "v",
                    quick=True, scheduler="serial", metrics=["stick_slip_amplitude", "stick_slip_period"])
     assert list(ds.data_vars)[:3] == ["stick_slip_amplitude", "stick_slip_period", "regime"]
-    assert ds.regime.values.tolist() == ["stick-slip", "steady"] and ds.drive_velocities.attrs["units"] == "m/s"
+    assert ds.regime.values.tolist() == ["stick-slip", "steady"] and ds["axes.protocol.v"].attrs["units"] == "m/s"
     run = SweepStore(tmp_path / "v", "classic/spring-slider-stick-slip").load_point(str(ds.point_key.values[0]))
     assert run.drive_velocity.values.tolist() == [0.1]  # the point ran its own drive velocity, alone
     # the scenario's own analysis of the spring-force sawtooth (last 60 %) gives the same cycle
@@ -91,7 +92,9 @@ def test_drive_velocity_is_a_grid_key_of_the_spring_slider(tmp_path, capsys):
     ("classic/rsf-stability", "model.law=[agin,slip]", r"--grid model.law='agin': .*not one of \['aging', 'slip'\]"),
     ("classic/rsf-stability", "model.a=[0.01,-1]", r"--grid model.a=-1: .*outside the allowed range"),
     ("classic/rsf-stability", "system.mass=[0,1]", r"--grid system.mass=0: .*outside the allowed range"),
-    ("classic/rsf-velocity-step", "model.law=[aging,slip]", r"sets model.law itself.*--grid laws="),
+    # every named run sets its own law: a swept base law is never read (refused before anything runs)
+    ("classic/rsf-velocity-step", "model.law=[aging,slip]",
+     r"--grid model.law='aging': model.law = 'aging' is never read: runs.aging.model.law, runs.slip.model.law"),
 ])
 def test_grid_values_are_checked_like_set_values(scenario, axis, match, tmp_path, capsys):
     with pytest.raises(ConfigError, match=match):
@@ -102,12 +105,17 @@ def test_grid_values_are_checked_like_set_values(scenario, axis, match, tmp_path
     assert not (tmp_path / "c").exists()
 
 
-def test_law_list_swept_one_law_per_point(tmp_path):
-    ds = run_sweep("classic/rsf-velocity-step", ["laws=[aging, slip]"], store=tmp_path / "s", quick=True,
-                   scheduler="serial", metrics=["final_friction"])
-    assert list(ds.data_vars) == ["final_friction", "status", "error", "point_key"]  # no final_friction_aging ...
-    for law, key in zip(("aging", "slip"), ds.point_key.values):
-        assert SweepStore(tmp_path / "s", "classic/rsf-velocity-step").load_point(str(key)).law.values.tolist() == [law]
+def test_list_axis_swept_one_value_per_point(tmp_path):
+    """A key holding a list of runs (a study's axis) swept takes one value per point, not the whole list."""
+    sc = Scenario("classic/axis-test", "a study with an axis (test only, unregistered)",
+                  {"model": {"name": "coulomb"}, "protocol": {"type": "constant_velocity", "duration_s": 0.01,
+                                                              "normal_force_value": 1.0},
+                   "integrator": {"dt": 1e-3}, "axes": {"protocol": {"v": [1e-3, 1e-2, 2e-2]}}})
+    ds = run_sweep(sc, ["axes.protocol.v=[0.001, 0.01]"], store=tmp_path / "s", scheduler="serial",
+                   metrics=["final_friction"])
+    assert list(ds.data_vars) == ["final_friction", "status", "error", "point_key"]  # no final_friction_0.001 ...
+    for v, key in zip((0.001, 0.01), ds.point_key.values):
+        assert SweepStore(tmp_path / "s", "classic/axis-test").load_point(str(key)).v.values.tolist() == [v]
 
 
 def _kinds_run(cfg: dict, quick: bool):

@@ -18,7 +18,7 @@ __all__ = ["ServoSystem", "run_servo", "COMPENSATIONS", "feedthrough", "check_lu
            "lugre_observer_condition", "to_control"]
 
 # the closed loop, its kernels and xarray are imported when a name is first used: a lookup of the
-# generic drivers (``solve.drivers.DRIVER_MODULES`` lists this package's driver) stays cheap
+# generic drivers (this package declares its driver, ``control/servo.py``) stays cheap
 __getattr__, __dir__ = lazy_exports(__name__, {
     "ServoSystem": ".servo", "COMPENSATIONS": ".servo", "run_servo": ".run", "feedthrough": ".compensation",
     "check_lugre_observer": ".passivity", "lugre_observer_condition": ".passivity", "to_control": ".nlsys",

@@ -23,15 +23,14 @@ if TYPE_CHECKING:
 __all__: list[str] = []
 
 
-def _drive_servo(law: AbstractLaw, protocol: Any, system: ServoSystem, *, dt: float | None, t_end: float | None,
-                 save_dt: float | None) -> xr.Dataset:
+def _drive_servo(run: Any) -> xr.Dataset:
     """Driver ``"servo"``: :func:`~frictionlab.control.run.run_servo` (compiled closed loop).
 
     The loop module (numba, xarray) is imported here: registering the driver, which every lookup of the
     generic law drivers does, loads neither."""
     from .run import run_servo
 
-    return run_servo(law, system, protocol, dt=dt, t_end=t_end, save_dt=save_dt)
+    return run_servo(run.model, run.system, run.protocol, dt=run.dt, t_end=run.t_end, save_dt=run.save_dt)
 
 
 register_driver(AbstractLaw, "servo", _drive_servo, systems=(ServoSystem,),

@@ -127,7 +127,7 @@ def run_servo(law: AbstractLaw, servo: ServoSystem, reference: AbstractProtocol,
     Returns
     -------
     xarray.Dataset over ``time`` (the sampling instants) with ``position``, ``velocity``,
-    ``slip_velocity`` (equal: fixed base), ``reference_position``, ``reference_velocity``,
+    ``slip`` and ``slip_velocity`` (equal to them: fixed base), ``reference_position``, ``reference_velocity``,
     ``measured_position``, ``measured_velocity``, ``control_force``, ``friction_force``,
     ``friction_estimate``, ``friction_estimate_error``, ``tracking_error`` (x - x_r),
     ``normal_force``, the plant law states and the estimator states (``estimated_<name>``).
@@ -155,7 +155,7 @@ def run_servo(law: AbstractLaw, servo: ServoSystem, reference: AbstractProtocol,
         sel = np.append(sel, times.size - 1)
     xr_, vr, _, fn = info["reference"]
     data: dict[str, np.ndarray] = {
-        "position": out[sel, 0], "velocity": out[sel, 1], "slip_velocity": out[sel, 1],
+        "position": out[sel, 0], "velocity": out[sel, 1], "slip": out[sel, 0], "slip_velocity": out[sel, 1],
         "reference_position": xr_[sel], "reference_velocity": vr[sel],
         "measured_position": out[sel, 2], "measured_velocity": out[sel, 3],
         "control_force": out[sel, 4], "friction_force": out[sel, 5], "friction_estimate": out[sel, 6],

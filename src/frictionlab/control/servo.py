@@ -47,6 +47,7 @@ import numpy as np
 
 from ..core.base import AbstractLaw, FloatArray
 from ..core.params import option, param
+from ..core.registry import declare_drivers
 from ..systems.base import AbstractSystem, register_system
 
 __all__ = ["ServoSystem", "COMPENSATIONS"]
@@ -243,3 +244,7 @@ class ServoSystem(AbstractSystem):
                 out[f"model.{k}"] = v
         out["ekf_params"] = ",".join(self.ekf_params)
         return out
+
+
+# the servo driver serves every rate law hosted in a ServoSystem (``frictionlab.control.driver``)
+declare_drivers(AbstractLaw, f"{__package__}.driver")

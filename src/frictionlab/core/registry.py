@@ -7,6 +7,7 @@ Lookups of unknown names raise :class:`ConfigError` with "did you mean" suggesti
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -14,7 +15,7 @@ from typing import Any, TypeVar
 from .errors import ConfigError, suggest
 
 __all__ = ["Preset", "register_model", "add_presets", "get_model_class", "make_model",
-           "model_names", "presets_of", "discover"]
+           "model_names", "presets_of", "discover", "declare_drivers", "driver_modules"]
 
 T = TypeVar("T", bound=type)
 
@@ -58,6 +59,32 @@ def add_presets(model_name: str, presets: dict[str, Preset]) -> None:
         object.__setattr__(preset, "_owner", (model_name, preset_name))  # for its notebook view
         own[preset_name] = preset
     _PRESETS.setdefault(model_name, {}).update(own)
+
+
+#: class -> modules that register drivers on it, declared by the package that defines them
+_DRIVER_MODULES: dict[type, list[str]] = {}
+
+
+def declare_drivers(owner: type, module: str) -> None:
+    """Declare that importing ``module`` registers drivers on the class ``owner``.
+
+    A model family calls it next to its model class (``declare_drivers(RoughContact, ".driver")``):
+    importing the model declares where its drivers live, and the driver lookup
+    (:func:`frictionlab.solve.drivers.driver_for`) imports that module when it first needs a driver of
+    the class, so neither the model's import nor any other family's run pays for it. A relative
+    ``module`` is resolved against the package of ``owner``'s module; a package may declare drivers on a
+    class of another (the servo driver on every rate law).
+    """
+    if module.startswith("."):
+        module = importlib.util.resolve_name(module, owner.__module__.rpartition(".")[0])
+    mods = _DRIVER_MODULES.setdefault(owner, [])
+    if module not in mods:
+        mods.append(module)
+
+
+def driver_modules(owner: type) -> tuple[str, ...]:
+    """The modules declared (:func:`declare_drivers`) to register drivers on ``owner`` itself."""
+    return tuple(_DRIVER_MODULES.get(owner, ()))
 
 
 _DISCOVERED = False

@@ -13,8 +13,8 @@ from .errors import DataError
 if TYPE_CHECKING:
     import xarray as xr
 
-__all__ = ["STANDARD_UNITS", "CSV_MAX_ROWS", "make_dataset", "LazyDataset", "LazyVariable", "add_attrs", "write_netcdf",
-           "write_csv", "csv_note", "read_netcdf"]
+__all__ = ["STANDARD_UNITS", "CSV_MAX_ROWS", "make_dataset", "LazyDataset", "LazyVariable", "add_attrs", "default_attrs",
+           "variable_names", "write_netcdf", "write_csv", "csv_note", "read_netcdf"]
 
 #: standard variable names and their units
 STANDARD_UNITS: dict[str, str] = {
@@ -349,6 +349,23 @@ def add_attrs(ds: Any, attrs: Mapping[str, Any]) -> Any:
     else:
         ds.attrs.update(attrs)
     return ds
+
+
+def default_attrs(ds: Any, attrs: Mapping[str, Any]) -> Any:
+    """Add those of ``attrs`` (NetCDF-safe, :func:`sanitize_attrs`) that ``ds`` lacks; a
+    :class:`LazyDataset` stays unbuilt. Returns ``ds``."""
+    if type(ds) is LazyDataset and object.__getattribute__(ds, "_ds") is None:
+        have = object.__getattribute__(ds, "_parts")[3]
+    else:
+        have = ds.attrs
+    return add_attrs(ds, sanitize_attrs({k: v for k, v in attrs.items() if k not in have}))
+
+
+def variable_names(ds: Any) -> set[str]:
+    """Names of a result's data variables (a :class:`LazyDataset` stays unbuilt)."""
+    if type(ds) is LazyDataset and object.__getattribute__(ds, "_ds") is None:
+        return set(object.__getattribute__(ds, "_parts")[1])
+    return {str(k) for k in ds.data_vars}
 
 
 def sanitize_attrs(attrs: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """Friction laws in rate form (one law per module).
 
 Names are imported from their modules on first use (:func:`frictionlab.core.lazy.lazy_exports`):
-``from frictionlab.laws import RateState`` loads that law only. A law's drivers register when
-:func:`frictionlab.solve.drivers.drivers_for` looks them up (``DRIVER_MODULES``), all models at
+``from frictionlab.laws import RateState`` loads that law only. A law with drivers of its own
+declares their module next to its class (:func:`frictionlab.core.registry.declare_drivers`); they
+register when the driver lookup (:mod:`frictionlab.solve.drivers`) first needs one, all models at
 :func:`frictionlab.core.registry.discover`.
 """
 

@@ -10,7 +10,7 @@ import numpy as np
 from ..core.base import AbstractLaw, FloatArray
 from ..core.lazy import KernelRef
 from ..core.params import option, param
-from ..core.registry import Preset, add_presets, register_model
+from ..core.registry import Preset, add_presets, register_model, declare_drivers
 
 __all__ = ["RateState"]
 
@@ -90,3 +90,6 @@ add_presets("rate_state", {
                               source="typical laboratory values for granite (Marone 1998, Annu. Rev. Earth Planet. Sci. 26, 643)",
                               doi="10.1146/annurev.earth.26.1.643"),
 })
+
+# the drivers of simulate, imported at the first lookup of one
+declare_drivers(RateState, ".rate_state_drivers")

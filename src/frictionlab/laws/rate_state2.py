@@ -10,7 +10,7 @@ import numpy as np
 from ..core.base import AbstractLaw, FloatArray
 from ..core.lazy import KernelRef
 from ..core.params import option, param
-from ..core.registry import register_model
+from ..core.registry import register_model, declare_drivers
 
 __all__ = ["RateState2"]
 
@@ -78,3 +78,6 @@ class RateState2(AbstractLaw):
 
     def _steady_state(self, v: float, normal_force: float) -> FloatArray:
         return np.array([self.dc1, self.dc2]) / max(abs(v), _VMIN)
+
+# the drivers of simulate, imported at the first lookup of one
+declare_drivers(RateState2, ".rate_state_drivers")

@@ -221,7 +221,13 @@ def run_quasi_static(model: Any, protocol: Any, system: QuasiStaticSlider, *, dt
                        attrs=run_attrs(model, protocol, system, "quasi_static", solver=solver, rtol=rtol, atol=atol))
 
 
+def _advance_quasi_static(run: Any, **options: Any) -> Any:
+    """Driver ``quasi_static``: :func:`run_quasi_static` over the run."""
+    return run_quasi_static(run.model, run.protocol, run.system, dt=run.dt, t_end=run.t_end, save_dt=run.save_dt,
+                            **options)
+
+
 for _cls in (RateState, RateState2):
-    register_driver(_cls, "quasi_static", run_quasi_static, systems=(QuasiStaticSlider,),
+    register_driver(_cls, "quasi_static", _advance_quasi_static, systems=(QuasiStaticSlider,),
                     options={"solver": "Rodas4", "rtol": 1e-9, "atol": 1e-11, "max_points": 20000}, adaptive=True, default=True,
                     description="inertia-free spring-slider k(x_lp - x) = mu N, closed-form v, Rodas4 (or solve_ivp) between jumps")

@@ -57,7 +57,7 @@ from numba import njit
 
 from ..core.base import AbstractLaw, AbstractSteppedModel, FloatArray
 from ..core.params import option, param
-from ..core.registry import Preset, add_presets, register_model
+from ..core.registry import Preset, add_presets, register_model, declare_drivers
 
 __all__ = ["Subloading", "SubloadingRate", "SubloadingParams", "c_from_mm_mpa", "P_COMMON", "P_EXP",
            "return_map", "return_map_2d", "rates_full", "evolution_u", "shear_strength"]
@@ -626,3 +626,7 @@ _presets = {
 }
 add_presets("subloading", _presets)
 add_presets("subloading_rate", _presets)
+
+# the drivers of simulate, imported at the first lookup of one
+declare_drivers(Subloading, ".subloading_drivers")
+declare_drivers(SubloadingRate, ".subloading_drivers")

@@ -38,6 +38,7 @@ from numba import njit
 from ..core.errors import ConfigError, IntegrationError, ParameterError
 from ..core.params import Parameters, param
 from ..core.result import make_dataset
+from ..solve.contract import Run
 from ..solve.drivers import register_driver
 from ..systems.mass import MassSystem
 from .subloading import Subloading, SubloadingRate, rates_full, return_map, shear_strength
@@ -490,12 +491,6 @@ class SubloadingOscillator(Parameters):
 
 
 # --------------------------------------------------------------------------- drivers of simulate()
-def _refuse_t_end(name: str, protocol, t_end: float | None) -> None:
-    if t_end is not None and abs(t_end - float(protocol.duration)) > 1e-12 * max(1.0, t_end):
-        raise ConfigError(f"driver {name!r} runs the whole protocol ({float(protocol.duration):g} s); "
-                          f"t_end = {t_end:g} s is not supported (shorten the protocol instead)")
-
-
 #: default steps per slip scale (:meth:`SubloadingParams.slip_scale`) of the ``prescribed`` driver:
 #: 1e-8 m at the paper's parameters, the slip increment of the subloading scenarios
 STEPS_PER_SLIP_SCALE = 100
@@ -521,8 +516,7 @@ def default_step(model: Subloading, protocol, t_end: float | None = None) -> flo
     return h
 
 
-def _drive_prescribed(model: Subloading, protocol, system, *, dt, t_end, save_dt, du_max=None, dt_max=None,
-                      max_points=20000) -> xr.Dataset:
+def _drive_prescribed(run: Run, *, du_max=None, dt_max=None, max_points=20000) -> xr.Dataset:
     """Driver ``"prescribed"`` (default): :func:`run_prescribed`, the compiled return mapping.
 
     ``dt`` [s] and/or ``du_max`` [m] set the step; ``save_dt`` [s] saves every
@@ -531,6 +525,8 @@ def _drive_prescribed(model: Subloading, protocol, system, *, dt, t_end, save_dt
     / 100 per step at the protocol's fastest speed (backward Euler is first order in the slip
     increment: at ``duration / 1e4`` alone, 1 mm/s over 10 s changed by 5 % on halving the step).
     """
+    model, protocol, dt, save_dt = run.model, run.protocol, run.dt, run.save_dt
+    t_end = run.t_end if run.t_end_given else None
     if dt is None and du_max is None:
         dt = default_step(model, protocol, t_end)
     save_every = None
@@ -543,14 +539,14 @@ def _drive_prescribed(model: Subloading, protocol, system, *, dt, t_end, save_dt
                           max_points=max_points, t_end=t_end)
 
 
-def _drive_oscillator(model: Subloading, protocol, system: MassSystem, *, dt, t_end, save_dt, area=1e-4,
-                      newmark_beta=0.25, newmark_gamma=0.5) -> xr.Dataset:
+def _drive_oscillator(run: Run, *, area=1e-4, newmark_beta=0.25, newmark_gamma=0.5) -> xr.Dataset:
     """Driver ``"oscillator"``: the 1-DOF system of eq. (39) as a :class:`MassSystem`.
 
     The mass and stiffness come from the system, the drive velocity V and the normal stress
     f_n [Pa] from the protocol (one segment of constant velocity and normal stress), the
     apparent area A_a [m^2] from the option ``area``; ``dt`` defaults to 1 ms.
     """
+    model, protocol, system = run.model, run.protocol, run.system
     segs = protocol.segments()
     if len(segs) != 1 or segs[0].velocity is None or segs[0].normal_force is None:
         raise ConfigError(f"driver 'oscillator' needs a constant drive velocity and normal stress (one segment); "
@@ -569,39 +565,15 @@ def _drive_oscillator(model: Subloading, protocol, system: MassSystem, *, dt, t_
                           f"v = {segs[0].velocity:g} m/s, normal stress = {segs[0].normal_force:g} Pa")
     osc = SubloadingOscillator(mass=system.mass, stiffness=system.stiffness, drive_velocity=segs[0].velocity,
                                area=area, normal_stress=segs[0].normal_force, beta=newmark_beta, gamma=newmark_gamma)
-    t_stop = float(t_end if t_end is not None else protocol.duration)
-    ds = osc.simulate(model, t_stop, 1e-3 if dt is None else dt, save_dt=save_dt)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ds["friction_coefficient"] = ("time", ds.friction_force.values / ds.normal_force.values, {"units": "1"})
-    ds.attrs["protocol"] = protocol.type_name
-    return ds
+    return osc.simulate(model, run.t_end, 1e-3 if run.dt is None else run.dt, save_dt=run.save_dt)
 
 
-def _complete(ds: xr.Dataset, protocol) -> xr.Dataset:
-    """Add the standard input variables a loop does not save (velocity, normal stress, mu)."""
-    t = ds.time.values
-    if "slip_velocity" not in ds:
-        ds["slip_velocity"] = ("time", protocol.velocity(t), {"units": "m/s"})
-    if "normal_force" not in ds:
-        ds["normal_force"] = ("time", protocol.normal_force(t), {"units": "Pa"})
-    if "friction_coefficient" not in ds:
-        fn = ds.normal_force.values
-        with np.errstate(divide="ignore", invalid="ignore"):
-            mu = np.where(fn > 0, ds.friction_force.values / np.where(fn > 0, fn, 1.0), np.nan)
-        ds["friction_coefficient"] = ("time", mu, {"units": "1"})
-    ds.attrs.setdefault("protocol", protocol.type_name)
-    return ds
-
-
-def _drive_pulsating(model: Subloading, protocol, system, *, dt, t_end, save_dt, du=None,
-                     max_rows=1_000_000) -> xr.Dataset:
+def _drive_pulsating(run: Run, *, du=None, max_rows=1_000_000) -> xr.Dataset:
     """Driver ``"pulsating"``: :func:`run_pulsating` (Fig. 5); the cycle table joins the result.
 
     The slip increment is ``du`` [m], or ``dt * v`` when ``dt`` is given (default 1 nm).
     """
-    _refuse_t_end("pulsating", protocol, t_end)
-    if save_dt is not None:
-        raise ConfigError("driver 'pulsating' saves about 200 rows per cycle; save_dt is not supported")
+    model, protocol, dt = run.model, run.protocol, run.dt
     if du is None:
         du = 1e-9 if dt is None else dt * protocol.v
     elif dt is not None:
@@ -611,35 +583,34 @@ def _drive_pulsating(model: Subloading, protocol, system, *, dt, t_end, save_dt,
                                       ("cycle_reversal_time", "s"), ("cycle_end_time", "s"))):
         ds[name] = ("cycle", cyc[:, k], {"units": unit})
     ds.attrs["gross_sliding_cycle"] = gross
-    return _complete(ds, protocol)
+    return ds
 
 
-def _drive_rate_reference(model: SubloadingRate, protocol, system, *, dt, t_end, save_dt, du=None,
-                          max_points=20000) -> xr.Dataset:
+def _drive_rate_reference(run: Run, *, du=None, max_points=20000) -> xr.Dataset:
     """Driver ``"rate_reference"``: :func:`run_rate_reference`, RK4 with the normal-stress rate.
 
     The slip increment per step is ``du`` [m], or ``dt * max|v|`` when ``dt`` is given
     (default: ``duration / 1e4`` steps).
     """
-    _refuse_t_end("rate_reference", protocol, t_end)
-    if save_dt is not None:
-        raise ConfigError("driver 'rate_reference' saves at most max_points rows; give max_points, not save_dt")
+    model, protocol, dt = run.model, run.protocol, run.dt
     if du is not None and dt is not None:
         raise ConfigError("driver 'rate_reference': give dt or du, not both (du = dt * max|v|)")
     if du is None:
         T = float(protocol.duration)
         vmax = float(np.max(np.abs(protocol.velocity(np.linspace(0.0, T, 4001))))) or 1.0
         du = vmax * (T / 1e4 if dt is None else dt)
-    return _complete(run_rate_reference(model, protocol, du=du, max_points=max_points), protocol)
+    return run_rate_reference(model, protocol, du=du, max_points=max_points)
 
 
-register_driver(Subloading, "prescribed", _drive_prescribed, default=True,
+register_driver(Subloading, "prescribed", _drive_prescribed, default=True, t_end="within",
                 options={"du_max": None, "dt_max": None, "max_points": 20000},
                 description="compiled return mapping under prescribed slip (fast)")
 register_driver(Subloading, "oscillator", _drive_oscillator, systems=(MassSystem,),
                 options={"area": 1e-4, "newmark_beta": 0.25, "newmark_gamma": 0.5},
                 description="Newmark 1-DOF spring-mass system of eq. (39), drive velocity from the protocol")
 register_driver(Subloading, "pulsating", _drive_pulsating, feedback=True, options={"du": None, "max_rows": 1_000_000},
+                t_end="whole", refuse_save_dt="it saves about 200 rows per cycle",
                 description="threshold-switched cyclic loading of Fig. 5 (PulsatingThreshold)")
 register_driver(SubloadingRate, "rate_reference", _drive_rate_reference, options={"du": None, "max_points": 20000},
+                t_end="whole", refuse_save_dt="it saves at most max_points rows; give max_points",
                 description="RK4 on the rate form with the normal-stress rate as input (reference)")

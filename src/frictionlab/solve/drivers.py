@@ -1,13 +1,14 @@
 """Driver registry: which time-advancing routines can run which model.
 
-A *driver* advances one model family in time under a protocol and returns the standard
-result :class:`xarray.Dataset`. Every driver is a function::
+A *driver* advances one model family in time under a protocol. It implements its stepping only,
+a function of a :class:`~frictionlab.solve.contract.Run` and its options::
 
-    func(model, protocol, system, *, dt, t_end, save_dt, **options) -> xarray.Dataset
+    advance(run, **options) -> xarray.Dataset
 
-where ``dt``, ``t_end`` and ``save_dt`` [s] may be ``None`` (the driver picks its defaults)
-and ``options`` are exactly the names declared at registration, filled with their declared
-defaults when the caller does not give them.
+and the contract (:mod:`frictionlab.solve.contract`) does what every driver shares: the end of the
+run, the save interval, the standard variables in SI and the run's attributes. ``options`` are
+exactly the names declared at registration, filled with their declared defaults when the caller
+does not give them.
 
 Drivers are registered on a model *class* with :func:`register_driver`; lookups walk the
 model's MRO (:func:`drivers_for`), so a driver registered on
@@ -15,10 +16,13 @@ model's MRO (:func:`drivers_for`), so a driver registered on
 override drivers on its own class. Generic drivers (the integrators of the rate laws and the
 stepping loop) register from :mod:`frictionlab.solve.law_drivers`; drivers that only one
 family provides register from that family's own package (which imports this module), so
-``solve`` never imports ``laws``/``contact``. Registration happens when the model's module
-is imported: :func:`drivers_for` imports the modules that :data:`DRIVER_MODULES` lists for the
-classes of a model's MRO (not every model package, :func:`frictionlab.core.registry.discover`,
-whose imports a fresh process would pay for one contact solve or one rate-state run).
+``solve`` never imports ``laws``/``contact``. A package declares where its drivers live next to
+its model class (:func:`frictionlab.core.registry.declare_drivers`); :func:`driver_for` and
+:func:`default_driver` import the declared modules of the classes of a model's MRO, nearest
+first, and stop at the driver they need (not every model package, whose imports a fresh process
+would pay for one contact solve or one rate-state run); :func:`drivers_for`, the full listing,
+discovers every package first (:func:`frictionlab.core.registry.discover`), so that a driver one
+package registers on another's class (the servo on every rate law) is listed too.
 """
 
 from __future__ import annotations
@@ -31,7 +35,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from ..core.base import AbstractLaw, AbstractSteppedModel
 from ..core.errors import ConfigError, suggest
+from ..core.registry import declare_drivers, driver_modules
 from ..systems.base import AbstractSystem
 
 __all__ = ["Driver", "OptionSpec", "run_attrs", "protocol_attrs", "register_driver", "drivers_for", "default_driver", "driver_for", "check_options"]
@@ -59,7 +65,7 @@ class Driver:
     name : str
         Name given as ``simulate(..., integrator=name)`` or ``[integrator] driver = name``.
     func : callable
-        ``func(model, protocol, system, *, dt, t_end, save_dt, **options) -> Dataset``.
+        The stepping, ``func(run, **options) -> Dataset`` (:class:`~frictionlab.solve.contract.Run`).
     model_cls : type
         Class it is registered on (serves that class and its subclasses).
     options : Mapping[str, Any]
@@ -79,6 +85,14 @@ class Driver:
         Protocol features (:data:`~frictionlab.protocols.base.PROTOCOL_FEATURES`) the driver does
         not take, each with the reason; :meth:`refusal` names it before the driver runs, so what a
         driver cannot run is a documented property, listed with it.
+    t_end : str
+        The ends of the run it takes (:data:`~frictionlab.solve.contract.T_END`): ``"any"``,
+        ``"within"`` (up to the protocol's duration) or ``"whole"`` (the whole protocol only).
+    saving : str
+        Who picks the saved rows (:data:`~frictionlab.solve.contract.SAVING`): ``"steps"`` (the
+        driver, from ``run.save_dt``) or ``"rows"`` (the contract, from every step it returns).
+    refuse_save_dt : str
+        Why it takes no ``save_dt`` (empty: it takes one).
     """
 
     name: str
@@ -91,6 +105,18 @@ class Driver:
     adaptive: bool = False
     description: str = ""
     refuses: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    t_end: str = "any"
+    saving: str = "steps"
+    refuse_save_dt: str = ""
+
+    def run(self, model: Any, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
+            save_dt: float | None, options: Mapping[str, Any]) -> Any:
+        """Run the stepping under the contract (:mod:`frictionlab.solve.contract`): the end and the
+        save interval checked, then the rows, the standard variables and the attributes completed."""
+        from .contract import finish, start
+
+        run = start(self, model, protocol, system, dt=dt, t_end=t_end, save_dt=save_dt)
+        return finish(self.func(run, **options), run, self)
 
     def hosts(self, system: Any) -> bool:
         """Whether this driver can run a model inside ``system``.
@@ -108,7 +134,7 @@ class Driver:
         """One-line reason why this driver cannot run ``protocol`` in ``system``, or ``None``."""
         if not self.hosts(system):
             names = ", ".join(repr(s.type_name or s.__name__) for s in self.systems)
-            others = [d.name for d in drivers_for(self.model_cls).values() if d.hosts(system)]
+            others = [d.name for d in _lookup(self.model_cls).values() if d.hosts(system)]
             hint = f" (drivers that do: {', '.join(others)})" if others else ""
             return (f"driver {self.name!r} of {self.model_cls.__name__} cannot host system "
                     f"{system.type_name!r}; it hosts {names}{hint}")
@@ -127,38 +153,11 @@ class Driver:
 #: model class -> {driver name -> Driver}, in registration order
 _DRIVERS: dict[type, dict[str, Driver]] = {}
 
-#: Modules defining the drivers registered on each frictionlab class (``module.QualName``), in the
-#: order :func:`~frictionlab.core.registry.discover` imports them; :func:`drivers_for` imports those of
-#: a model's MRO. A new ``register_driver`` call in the package adds its module here
-#: (``tests/unit/test_imports_lazy.py`` checks the table against a full discovery).
-DRIVER_MODULES: dict[str, tuple[str, ...]] = {
-    "frictionlab.core.base.AbstractLaw": ("frictionlab.solve.law_drivers", "frictionlab.control.driver"),
-    "frictionlab.core.base.AbstractSteppedModel": ("frictionlab.solve.law_drivers",),
-    "frictionlab.laws.rate_state.RateState": ("frictionlab.laws.rate_state_drivers",),
-    "frictionlab.laws.rate_state2.RateState2": ("frictionlab.laws.rate_state_drivers",),
-    "frictionlab.laws.subloading.Subloading": ("frictionlab.laws.subloading_drivers",),
-    "frictionlab.laws.subloading.SubloadingRate": ("frictionlab.laws.subloading_drivers",),
-    "frictionlab.contact.beam_network.params.BeamNetworkParams": ("frictionlab.contact.beam_network.driver",),
-    "frictionlab.contact.microjunction.junction.Microjunction": ("frictionlab.contact.microjunction.driver",),
-    "frictionlab.contact.rough.model.RoughContact": ("frictionlab.contact.rough.driver",),
-}
-
-_IMPORTED: set[type] = set()
-
-
 def _import_class_drivers(cls: type) -> dict[str, Driver]:
-    """Import the modules registering drivers on ``cls`` (once) and return its own drivers."""
-    if cls not in _IMPORTED:
-        for module in DRIVER_MODULES.get(f"{cls.__module__}.{cls.__qualname__}", ()):
-            importlib.import_module(module)
-        _IMPORTED.add(cls)
+    """Import the modules declared to register drivers on ``cls`` and return its own drivers."""
+    for module in driver_modules(cls):
+        importlib.import_module(module)
     return _DRIVERS.get(cls, {})
-
-
-def _import_drivers(model: Any) -> None:
-    """Import the modules registering drivers on the classes of ``model``'s MRO (once per class)."""
-    for cls in _mro(model):
-        _import_class_drivers(cls)
 
 
 def register_driver(
@@ -173,6 +172,9 @@ def register_driver(
     adaptive: bool = False,
     description: str = "",
     refuses: Mapping[str, str] = MappingProxyType({}),
+    t_end: str = "any",
+    saving: str = "steps",
+    refuse_save_dt: str = "",
 ) -> Driver:
     """Register ``func`` as driver ``name`` of ``model_cls`` (and its subclasses).
 
@@ -183,7 +185,9 @@ def register_driver(
     name : str
         Driver name (unique per class; re-registering replaces it).
     func : callable
-        ``func(model, protocol, system, *, dt, t_end, save_dt, **options) -> xarray.Dataset``.
+        The stepping, ``func(run, **options) -> xarray.Dataset`` with ``run`` a
+        :class:`~frictionlab.solve.contract.Run` (``model``, ``protocol``, ``system``, ``dt``,
+        ``t_end`` resolved, ``save_dt``); the contract completes its result.
     default : bool
         Make it the default driver of ``model_cls`` (replacing a previous default).
     options : mapping
@@ -201,6 +205,13 @@ def register_driver(
         ``{feature: reason}``: the protocol features
         (:data:`~frictionlab.protocols.base.PROTOCOL_FEATURES`) it does not take and why, completing
         the sentence "<the feature>, and <reason>"; such a protocol is refused before the run.
+    t_end : {"any", "within", "whole"}
+        The ends of the run it takes (:data:`~frictionlab.solve.contract.T_END`); another is refused.
+    saving : {"steps", "rows"}
+        ``"steps"``: the stepping saves from ``run.save_dt`` on its own grid; ``"rows"``: it returns
+        every step and the contract keeps the first at or after each multiple of ``save_dt``.
+    refuse_save_dt : str
+        The reason it takes no ``save_dt`` (a given one is refused before the run); empty: it takes one.
     """
     if not isinstance(model_cls, type):
         raise TypeError(f"register_driver needs a model class, got {model_cls!r}")
@@ -222,6 +233,11 @@ def register_driver(
     if unknown or not all(isinstance(r, str) and r for r in refuses.values()):
         raise ValueError(f"driver {name!r}: refuses must map features of {sorted(PROTOCOL_FEATURES)} to a reason, "
                          f"got {dict(refuses)!r}")
+    from .contract import SAVING, T_END
+
+    if t_end not in T_END or saving not in SAVING:
+        raise ValueError(f"driver {name!r}: t_end must be one of {sorted(T_END)} and saving one of {sorted(SAVING)}, "
+                         f"got {t_end!r}, {saving!r}")
     table = _DRIVERS.setdefault(model_cls, {})
     if default:
         for other in list(table.values()):
@@ -229,7 +245,8 @@ def register_driver(
                 table[other.name] = Driver(**{**other.__dict__, "default": False})
     drv = Driver(name=name, func=func, model_cls=model_cls, options=MappingProxyType(dict(options)),
                  systems=systems, default=default, feedback=feedback, adaptive=adaptive,
-                 description=description, refuses=MappingProxyType(dict(refuses)))
+                 description=description, refuses=MappingProxyType(dict(refuses)), t_end=t_end, saving=saving,
+                 refuse_save_dt=refuse_save_dt)
     table[name] = drv
     return drv
 
@@ -239,18 +256,28 @@ def _mro(model: Any) -> tuple[type, ...]:
     return cls.__mro__
 
 
-def drivers_for(model: Any) -> dict[str, Driver]:
-    """Every driver that serves ``model`` (an instance or a class), nearest class first.
-
-    The modules registering drivers on the classes of its MRO are imported first
-    (:data:`DRIVER_MODULES`), so a family's drivers are known however its model was imported.
-    """
-    _import_drivers(model)
+def _lookup(model: Any) -> dict[str, Driver]:
+    """The drivers the declared modules of ``model``'s MRO register, nearest class first."""
+    for cls in _mro(model):
+        _import_class_drivers(cls)
     out: dict[str, Driver] = {}
     for cls in _mro(model):
         for name, drv in _DRIVERS.get(cls, {}).items():
             out.setdefault(name, drv)
     return out
+
+
+def drivers_for(model: Any) -> dict[str, Driver]:
+    """Every driver that serves ``model`` (an instance or a class), nearest class first.
+
+    Every model package is discovered first (:func:`~frictionlab.core.registry.discover`), then the
+    modules declared for the classes of its MRO are imported, so a family's drivers, and those another
+    package registers on its classes, are known however its model was imported.
+    """
+    from ..core.registry import discover
+
+    discover()
+    return _lookup(model)
 
 
 def default_driver(model: Any, system: Any = None, protocol: Any = None) -> Driver:
@@ -277,7 +304,7 @@ def default_driver(model: Any, system: Any = None, protocol: Any = None) -> Driv
                 return first
             break
         seen.update(own)
-    table = drivers_for(model)
+    table = _lookup(model)
     if not table:
         raise ConfigError(f"model {label} has no registered driver; see frictionlab.solve.register_driver")
     first = first or next(iter(table.values()))
@@ -301,7 +328,9 @@ def driver_for(model: Any, name: str) -> Driver:
         drv = _import_class_drivers(cls).get(name)
         if drv is not None:
             return drv
-    table = drivers_for(model)
+    table = _lookup(model)
+    if name not in table:
+        table = drivers_for(model)
     if name not in table:
         label = model.__name__ if isinstance(model, type) else type(model).__name__
         raise ConfigError(f"unknown driver {name!r} for {label}{suggest(name, table)}; "
@@ -368,3 +397,9 @@ def run_attrs(model: Any, protocol: Any, system: Any, integrator: str, **extra: 
     if model.citation:
         attrs["citation"] = model.citation
     return attrs
+
+
+# the generic drivers (every rate law, every stepped model) live in this package
+for _cls in (AbstractLaw, AbstractSteppedModel):
+    declare_drivers(_cls, f"{__package__}.law_drivers")
+del _cls

@@ -43,14 +43,13 @@ _STICK = {"v_stick": None}
 
 
 def _law_driver(integrator: str):
-    def run(model: Any, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
-            save_dt: float | None, **options: Any):
-        return run_law(model, protocol, system, integrator=integrator, dt=dt, t_end=t_end, save_dt=save_dt,
-                       **options)
+    def advance(run: Any, **options: Any):
+        return run_law(run.model, run.protocol, run.system, integrator=integrator, dt=run.dt, t_end=run.t_end,
+                       save_dt=run.save_dt, **options)
 
-    run.__name__ = f"run_{integrator}"
-    run.__doc__ = f"Generic law driver {integrator!r}: :func:`frictionlab.solve.simulate.run_law`."
-    return run
+    advance.__name__ = f"advance_{integrator}"
+    advance.__doc__ = f"Generic law driver {integrator!r}: :func:`frictionlab.solve.simulate.run_law`."
+    return advance
 
 
 register_driver(AbstractLaw, "rk4", _law_driver("rk4"), default=True, options={**_SAVE, **_STICK}, systems=(AbstractSystem,),

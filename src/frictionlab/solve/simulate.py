@@ -115,9 +115,9 @@ def simulate(
             raise ParameterError(f"integrator.save_dt = {float(save_dt):g} s is longer than the run ({span:g} s); "
                                  "use save_dt <= t_end")
     model.cite()
-    ds = drv.func(model, protocol, system, dt=None if dt is None else float(dt),
-                  t_end=None if t_end is None else float(t_end),
-                  save_dt=None if save_dt is None else float(save_dt), **opts)
+    ds = drv.run(model, protocol, system, dt=None if dt is None else float(dt),
+                 t_end=None if t_end is None else float(t_end),
+                 save_dt=None if save_dt is None else float(save_dt), options=opts)
     return _stamp(ds, model, protocol, system, drv.name, {"dt": dt, "t_end": t_end, "save_dt": save_dt, **opts})
 
 

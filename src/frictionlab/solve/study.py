@@ -341,8 +341,8 @@ def timed_run_point(point: Point) -> tuple[Any, float]:
 
     t0 = time.perf_counter()
     ds = run_point(point)
-    if isinstance(ds, LazyDataset):  # built now, inside the timing
-        ds.to_dataset()
+    if isinstance(ds, LazyDataset):  # built now, inside the timing: a study's results are Datasets
+        ds = ds.to_dataset()
     return ds, time.perf_counter() - t0
 
 

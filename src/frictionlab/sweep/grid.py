@@ -14,11 +14,12 @@ Examples
 >>> parse_axis("model.law=[aging, slip]")
 ('model.law', ['aging', 'slip'])
 
-A scenario key that holds a list of runs (``drive_velocities``, ``stiffness_ratios``, ``laws``)
-is swept with single values: each point runs the list of its one value
-(``--grid drive_velocities=0.05:0.5:4:log``). Every value is checked before anything runs, as
-``--set`` would check it: the key exists, the type fits, and a ``[model]``, ``[protocol]`` or
-``[system]`` value builds (``model.law=agin`` is refused with the valid choices).
+A scenario key that holds a list of runs (a study's axis: ``axes.protocol.v``,
+``axes.system.stiffness``) is swept with single values: each point runs the list of its one value
+(``--grid axes.protocol.v=0.05:0.5:4:log``). Every value is checked before anything runs, as
+``--set`` would check it: the key exists, the type fits, a ``[model]``, ``[protocol]`` or
+``[system]`` value builds (``model.law=agin`` is refused with the valid choices), and a study
+reads it (a key every named run or an axis sets itself is refused).
 """
 
 from __future__ import annotations
@@ -174,6 +175,7 @@ class Grid:
             for v in vals:
                 cfg = apply_overrides(config, {k: [v] if isinstance(node, list) else v})
                 _check_builds(config, cfg, k, v)
+                _check_study_reads(config, cfg, k, v)
             units = key_units(config, k) or (own_units or {}).get(k, "")
             if units:
                 self.units[k] = units
@@ -227,9 +229,24 @@ def _check_builds(base: dict[str, Any], cfg: dict[str, Any], key: str, value: An
         raise ConfigError(f"--grid {key}={value!r}: {str(exc).splitlines()[0]}") from None
 
 
+def _check_study_reads(base: dict[str, Any], cfg: dict[str, Any], key: str, value: Any) -> None:
+    """A study's config (``[runs]``/``[axes]``): refuse a value that no run reads (a key every named run
+    or an axis sets itself), laid out as the study's points before anything runs."""
+    if not isinstance(base.get("runs"), dict) and not isinstance(base.get("axes"), dict):
+        return
+    from ..solve.study import Study
+
+    try:
+        Study.from_config(cfg).points()
+    except ConfigError as exc:
+        raise ConfigError(f"--grid {key}={value!r}: {str(exc).splitlines()[0]}") from None
+
+
 def key_units(config: dict[str, Any], key: str) -> str:
     """Units of the dotted ``key`` of a ``[model]``, ``[protocol]`` or ``[system]`` section ("" when unknown)."""
     section, _, leaf = key.partition(".")
+    if section == "axes":  # a study's axis: the units of the key it runs over
+        return key_units(config, leaf)
     table = config.get(section)
     if section not in _BUILDERS or not isinstance(table, dict) or "." in leaf:
         return ""
@@ -256,7 +273,7 @@ def key_units(config: dict[str, Any], key: str) -> str:
 
 @dataclass
 class ListAxisScenario(Scenario):
-    """A scenario whose list-of-runs keys (``drive_velocities``) are swept one value per point.
+    """A scenario whose list-of-runs keys (a study's ``axes.protocol.v``) are swept one value per point.
 
     :meth:`execute` turns a single value of one of :attr:`list_keys` into the list of that value,
     so a sweep point runs exactly the value of its grid coordinate.

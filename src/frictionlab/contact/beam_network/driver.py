@@ -47,7 +47,8 @@ import xarray as xr
 
 from ...core.errors import ConfigError
 from ...core.result import sanitize_attrs
-from ...solve.drivers import protocol_attrs, register_driver
+from ...solve.contract import Run
+from ...solve.drivers import register_driver
 from .lbnm import run_lbnm
 from .mlbnm import run_mlbnm, run_mlbnm_batch
 from .params import BeamNetworkParams
@@ -58,8 +59,8 @@ _DT = 2e-5
 _SAVE_DT = 1e-3
 
 
-def _stage(model: BeamNetworkParams, protocol: Any, name: str, t_end: float | None) -> tuple[float, float]:
-    """``(v, duration)`` of a one-piece constant-velocity protocol at the model's normal load."""
+def _stage(model: BeamNetworkParams, protocol: Any, name: str) -> float:
+    """The stage velocity ``v`` of a one-piece constant-velocity protocol at the model's normal load."""
     segs = protocol.segments()
     sg = segs[0]
     if len(segs) != 1 or sg.velocity is None or sg.normal_force is None or sg.kind not in ("slide", "hold"):
@@ -72,12 +73,7 @@ def _stage(model: BeamNetworkParams, protocol: Any, name: str, t_end: float | No
     if abs(fn - model.normal_load) > 1e-9 * model.normal_load:
         raise ConfigError(f"beam_network: the protocol's normal force {fn:g} N differs from the model's normal_load "
                           f"{model.normal_load:g} N (which sets the contact patch); make them equal")
-    T = float(protocol.duration)
-    if t_end is not None:
-        if not 0.0 < t_end <= T * (1 + 1e-12):
-            raise ConfigError(f"t_end = {t_end!r} s must lie in (0, {T:g}] s (the protocol duration)")
-        T = float(t_end)
-    return float(sg.velocity), T
+    return float(sg.velocity)
 
 
 def _steps(T: float, dt: float | None, save_dt: float | None, name: str) -> tuple[float, float]:
@@ -93,27 +89,20 @@ def _steps(T: float, dt: float | None, save_dt: float | None, name: str) -> tupl
     return h, sv
 
 
-def _standard(ds: xr.Dataset, model: BeamNetworkParams, protocol: Any, v: float, name: str) -> xr.Dataset:
-    t = ds.time.values
-    fn = float(model.normal_load)
-    ds["normal_force"] = ("time", np.full(t.size, fn), {"units": "N"})
-    ds["friction_coefficient"] = ("time", ds.friction_force.values / fn, {"units": "1"})
-    ds["slip"] = ("time", v * t, {"units": "m", "description": "stage displacement V t"})
-    ds["slip_velocity"] = ("time", np.full(t.size, v), {"units": "m/s", "description": "stage velocity V"})
-    # the registry name under "model", as every driver's result has it; the loop's own label under "loop"
-    ds.attrs.update({"loop": ds.attrs.get("model", name), "model": model.name, "driver": name, "integrator": name,
-                     "protocol": protocol.type_name, "system": "prescribed_slip"})
-    ds.attrs.update(protocol_attrs(protocol))
+def _standard(ds: xr.Dataset, name: str) -> xr.Dataset:
+    """The loop's own label under ``loop`` (the contract sets ``model`` to the registry name and fills the
+    standard variables from the protocol: its one stage velocity and normal force)."""
+    ds.attrs["loop"] = ds.attrs.pop("model", name)
     return ds
 
 
-def _drive_mlbnm(model: BeamNetworkParams, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
-                 save_dt: float | None, scheme: str = "semi-implicit", n_picard: int = 1, single: bool = False,
+def _drive_mlbnm(run: Run, *, scheme: str = "semi-implicit", n_picard: int = 1, single: bool = False,
                  allow_unstable: bool = False, batch_params: list | None = None, batch_velocities: list | None = None,
                  save_columns: bool = False, raise_on_failure: bool = True) -> xr.Dataset:
     """Driver ``"mlbnm"`` (default): :func:`run_mlbnm` at the protocol's stage velocity, or a batch."""
-    v, T = _stage(model, protocol, "mlbnm", t_end)
-    h, sv = _steps(T, dt, save_dt, "mlbnm")
+    model, protocol, T = run.model, run.protocol, run.t_end
+    v = _stage(model, protocol, "mlbnm")
+    h, sv = _steps(T, run.dt, run.save_dt, "mlbnm")
     if batch_params or batch_velocities:
         return _batch(model, protocol, v, T, h, sv, list(batch_params or []), list(batch_velocities or []),
                       scheme=scheme, single=single, n_picard=n_picard, allow_unstable=allow_unstable,
@@ -123,7 +112,7 @@ def _drive_mlbnm(model: BeamNetworkParams, protocol: Any, system: Any, *, dt: fl
                           "batch_velocities); a single run always saves its per-IUB fields and raises on divergence")
     ds = run_mlbnm(model, v, T, dt=h, save_dt=sv,
                    scheme=scheme, single=single, n_picard=n_picard, allow_unstable=allow_unstable)
-    return _standard(ds, model, protocol, v, "mlbnm")
+    return _standard(ds, "mlbnm")
 
 
 def _batch(model: BeamNetworkParams, protocol: Any, v: float, T: float, h: float, sv: float, changes: list,
@@ -159,21 +148,19 @@ def _batch(model: BeamNetworkParams, protocol: Any, v: float, T: float, h: float
             ds[name] = (("case", "time", "iub"), r[name], {"units": unit})
     ds.attrs.update({**sanitize_attrs({**model.attrs(), "citation": model.citation, "doi": model.doi}),
                      "model": model.name, "loop": "single-IUB" if single else "MLBNM", "scheme": scheme, "dt": h,
-                     "driver": "mlbnm", "integrator": "mlbnm", "protocol": protocol.type_name,
-                     "system": "prescribed_slip", "batch_params": repr(changes)})
-    ds.attrs.update(protocol_attrs(protocol))
+                     "batch_params": repr(changes)})
     return ds
 
 
-def _drive_lbnm(model: BeamNetworkParams, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
-                save_dt: float | None, scheme: str = "semi-implicit", n_picard: int = 1, beam_save_dt: float = 1e-2,
+def _drive_lbnm(run: Run, *, scheme: str = "semi-implicit", n_picard: int = 1, beam_save_dt: float = 1e-2,
                 allow_unstable: bool = False) -> xr.Dataset:
     """Driver ``"lbnm"``: :func:`run_lbnm` (the 2-D network) at the protocol's stage velocity."""
-    v, T = _stage(model, protocol, "lbnm", t_end)
-    h, sv = _steps(T, dt, save_dt, "lbnm")
+    model, protocol, T = run.model, run.protocol, run.t_end
+    v = _stage(model, protocol, "lbnm")
+    h, sv = _steps(T, run.dt, run.save_dt, "lbnm")
     ds = run_lbnm(model, v, T, dt=h, save_dt=sv,
                   beam_save_dt=beam_save_dt, scheme=scheme, n_picard=n_picard, allow_unstable=allow_unstable)
-    return _standard(ds, model, protocol, v, "lbnm")
+    return _standard(ds, "lbnm")
 
 
 #: what both loops do not take (their stage starts from rest at one velocity; the load is set once)
@@ -184,11 +171,11 @@ _REFUSES = {
                    "polynomial): it is the model's normal_load",
 }
 
-register_driver(BeamNetworkParams, "mlbnm", _drive_mlbnm, default=True, refuses=_REFUSES,
+register_driver(BeamNetworkParams, "mlbnm", _drive_mlbnm, default=True, refuses=_REFUSES, t_end="within",
                 options={"scheme": "semi-implicit", "n_picard": 1, "single": False, "allow_unstable": False,
                          "batch_params": [], "batch_velocities": [], "save_columns": False, "raise_on_failure": True},
                 description="integrated unit beams (MLBNM), compiled loop, one constant stage velocity "
                             "(or a batch of cases in one parallel loop)")
-register_driver(BeamNetworkParams, "lbnm", _drive_lbnm, refuses=_REFUSES,
+register_driver(BeamNetworkParams, "lbnm", _drive_lbnm, refuses=_REFUSES, t_end="within",
                 options={"scheme": "semi-implicit", "n_picard": 1, "beam_save_dt": 1e-2, "allow_unstable": False},
                 description="2-D LuGre beam network (LBNM), compiled loop, one constant stage velocity")

@@ -16,7 +16,7 @@ import numpy as np
 
 from ...core.base import AbstractModel, ContractCase
 from ...core.params import option, param
-from ...core.registry import Preset, add_presets, register_model
+from ...core.registry import Preset, add_presets, register_model, declare_drivers
 from .geometry import LOAD_DISTRIBUTIONS, PatchGeometry, build_patch, redistribute_load
 
 __all__ = ["BeamNetworkParams", "DerivedBeams", "PRESETS", "CITATION", "DOI"]
@@ -250,3 +250,6 @@ PRESETS: dict[str, Preset] = {
                           doi=DOI, note="VF40 parameters are not printed: Table 3 reused, E and rho from Table 2"),
 }
 add_presets("beam_network", PRESETS)
+
+# the drivers of simulate, imported at the first lookup of one
+declare_drivers(BeamNetworkParams, ".driver")

@@ -13,7 +13,8 @@ Both take the load history from the protocol's ``normal_force`` [N]
 one history piece per protocol segment). The friction is Bowden--Tabor, ``friction_force =
 tau A(t)`` with ``tau = shear_strength_ratio * sigma_y``: it follows the creeping contact area
 and does not depend on the slip, so the protocol's velocity only gives ``slip_velocity`` and
-``slip`` (its integral). The ensemble's height statistics (``n_junctions``, ``sigma_z`` [m])
+``slip`` (its integral, :func:`~frictionlab.solve.contract.protocol_slip`), which the driver contract
+fills in (:mod:`frictionlab.solve.contract`). The ensemble's height statistics (``n_junctions``, ``sigma_z`` [m])
 are options of the ``"ensemble"`` driver because a single junction has none.
 
 The solvers are adaptive :func:`scipy.integrate.solve_ivp` pairs (options ``solver`` --
@@ -41,42 +42,13 @@ import numpy as np
 import xarray as xr
 
 from ...core.errors import ConfigError
-from ...solve.drivers import OptionSpec, protocol_attrs, register_driver
+from ...solve.contract import Run, protocol_slip
+from ...solve.drivers import OptionSpec, register_driver
 from .ensemble import JunctionEnsemble, integrate_ensemble
 from .junction import ForceHistory, Microjunction, integrate_junction
 from .scales import Scales
 
 __all__ = ["protocol_slip"]
-
-
-def protocol_slip(protocol: Any, t: np.ndarray) -> np.ndarray:
-    """Slip :math:`\\int_0^t v\\,dt'` [m] of the protocol's velocity at times ``t`` [s].
-
-    Exact on pieces of constant velocity; Simpson's rule (64 panels) where it varies.
-    """
-    t = np.asarray(t, dtype=float)
-    out = np.zeros_like(t)
-    base = 0.0
-    for sg in protocol.segments():
-        a, b = float(sg.t_start), float(sg.t_end)
-        inside = (t > a) & (t <= b) if a > 0 else (t >= a) & (t <= b)
-        if sg.velocity is not None:
-            out[inside] = base + float(sg.velocity) * (t[inside] - a)
-            base += float(sg.velocity) * (b - a)
-            continue
-        for k in np.flatnonzero(inside):
-            out[k] = base + _simpson(protocol, a, float(t[k]))
-        base += _simpson(protocol, a, b)
-    out[t > float(protocol.duration)] = base
-    return out
-
-
-def _simpson(protocol: Any, a: float, b: float, n: int = 64) -> float:
-    if b <= a:
-        return 0.0
-    x = np.linspace(a, b, 2 * n + 1)
-    v = protocol.velocity(x)
-    return float((b - a) / (6 * n) * (v[0] + v[-1] + 4 * v[1:-1:2].sum() + 2 * v[2:-1:2].sum()))
 
 
 def _is_real(x: Any) -> bool:
@@ -100,11 +72,8 @@ _SAVE_TIMES = OptionSpec((), _is_times, "a list (or 1-D array) of increasing tim
 _INITIAL_STATE = OptionSpec(None, _is_state, "None or [approach, contact_area] > 0 ([m], [m^2])")
 
 
-def _grid(protocol: Any, t_end: float | None, save_dt: float | None, save_times: Any = ()) -> tuple[float, np.ndarray]:
-    T = float(protocol.duration)
-    if t_end is not None and abs(t_end - T) > 1e-12 * max(1.0, T):
-        raise ConfigError(f"the microjunction drivers run the whole load history ({T:g} s); t_end = {t_end:g} s "
-                          "is not supported (shorten the protocol instead)")
+def _grid(T: float, save_dt: float | None, save_times: Any = ()) -> tuple[float, np.ndarray]:
+    """The output times over the whole load history ``T`` [s]: 1000 intervals, every ``save_dt``, or ``save_times``."""
     if len(save_times):
         if save_dt is not None:
             raise ConfigError("give save_dt (a uniform output grid) or save_times (the output times), not both")
@@ -136,47 +105,42 @@ def _history(model: Microjunction, protocol: Any, dt: float | None) -> ForceHist
     return hist
 
 
-def _complete(ds: xr.Dataset, protocol: Any, driver: str, dt: float | None, extra: dict[str, Any]) -> xr.Dataset:
-    t = ds.time.values
-    ds["slip_velocity"] = ("time", protocol.velocity(t), {"units": "m/s"})
-    ds["slip"] = ("time", protocol_slip(protocol, t), {"units": "m"})
-    ds.attrs.update({"driver": driver, "integrator": driver, "protocol": protocol.type_name,
-                     "system": "prescribed_slip", "max_step": float(dt) if dt is not None else math.inf, **extra})
-    ds.attrs.update(protocol_attrs(protocol))
+def _attrs(ds: xr.Dataset, dt: float | None, solver: str, rtol: float, atol: float) -> xr.Dataset:
+    ds.attrs.update({"max_step": float(dt) if dt is not None else math.inf, "solver": solver, "rtol": float(rtol),
+                     "atol": float(atol)})
     return ds
 
 
-def _drive_junction(model: Microjunction, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
-                    save_dt: float | None, mode: str = "hybrid", history_method: str = "commit",
-                    solver: str = "DOP853", rtol: float = 1e-8, atol: float = 1e-10, save_times: Any = (),
+def _drive_junction(run: Run, *, mode: str = "hybrid", history_method: str = "commit", solver: str = "DOP853",
+                    rtol: float = 1e-8, atol: float = 1e-10, save_times: Any = (),
                     initial_state: Any = None) -> xr.Dataset:
     """Driver ``"junction"`` (default): one junction, :func:`integrate_junction`."""
-    _, grid = _grid(protocol, t_end, save_dt, save_times)
+    model, protocol, dt = run.model, run.protocol, run.dt
+    _, grid = _grid(run.t_end, run.save_dt, save_times)
     hist = _history(model, protocol, dt)
     start = None if initial_state is None else Scales.of(model).start_state(*initial_state)
     sol = integrate_junction(model, hist, t_eval=grid, mode=mode, history_method=history_method, method=solver,
                              rtol=float(rtol), atol=float(atol), initial=start)
-    return _complete(sol.to_dataset(model), protocol, "junction", dt,
-                     {"solver": solver, "rtol": float(rtol), "atol": float(atol)})
+    return _attrs(sol.to_dataset(model), dt, solver, rtol, atol)
 
 
-def _drive_ensemble(model: Microjunction, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
-                    save_dt: float | None, n_junctions: int = 1000, sigma_z: float = 20e-9, solver: str = "RK45",
+def _drive_ensemble(run: Run, *, n_junctions: int = 1000, sigma_z: float = 20e-9, solver: str = "RK45",
                     rtol: float = 1e-4, atol: float = 1e-8, save_times: Any = ()) -> xr.Dataset:
     """Driver ``"ensemble"``: ``n_junctions`` junctions with Gaussian summit heights (std ``sigma_z`` [m])."""
-    _, grid = _grid(protocol, t_end, save_dt, save_times)
+    model, protocol, dt = run.model, run.protocol, run.dt
+    _, grid = _grid(run.t_end, run.save_dt, save_times)
     hist = _history(model, protocol, dt)
     ens = JunctionEnsemble(n_junctions=n_junctions, sigma_z=float(sigma_z))
     sol = integrate_ensemble(model, ens, hist, t_eval=grid, method=solver, rtol=float(rtol), atol=float(atol))
-    return _complete(sol.to_dataset(model, ens), protocol, "ensemble", dt,
-                     {"solver": solver, "rtol": float(rtol), "atol": float(atol)})
+    return _attrs(sol.to_dataset(model, ens), dt, solver, rtol, atol)
 
 
-register_driver(Microjunction, "junction", _drive_junction, default=True,
+#: both drivers run the whole load history: the protocol's duration is the end of the run
+register_driver(Microjunction, "junction", _drive_junction, default=True, t_end="whole",
                 options={"mode": "hybrid", "history_method": "commit", "solver": "DOP853", "rtol": 1e-8,
                          "atol": 1e-10, "save_times": _SAVE_TIMES, "initial_state": _INITIAL_STATE},
                 description="one creeping Jackson-Green junction under the protocol's normal-load history")
-register_driver(Microjunction, "ensemble", _drive_ensemble,
+register_driver(Microjunction, "ensemble", _drive_ensemble, t_end="whole",
                 options={"n_junctions": 1000, "sigma_z": 20e-9, "solver": "RK45", "rtol": 1e-4, "atol": 1e-8,
                          "save_times": _SAVE_TIMES},
                 description="Greenwood-Williamson ensemble of junctions sharing the protocol's normal load")

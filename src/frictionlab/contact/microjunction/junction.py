@@ -74,7 +74,7 @@ from scipy.optimize import brentq
 from ...core.base import AbstractModel, ContractCase
 from ...core.errors import IntegrationError, ParameterError
 from ...core.params import option, param
-from ...core.registry import register_model
+from ...core.registry import register_model, declare_drivers
 from ...core.result import make_dataset
 from .creep import _creep_delta_rate
 from .jackson_green import (
@@ -683,3 +683,5 @@ def integrate_junction(
     return JunctionSolution(time=time, delta=yy[0], area=yy[1], delta_max=dm, force=force, plastic=pl,
                             n_steps=n_steps, n_rhs=n_rhs, n_events=n_events, mode=mode, history=history_method)
 
+# the drivers of simulate, imported at the first lookup of one
+declare_drivers(Microjunction, ".driver")

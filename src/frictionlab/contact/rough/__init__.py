@@ -32,5 +32,5 @@ _EXPORTS = {
 __all__ = list(_EXPORTS)
 
 # Names are imported on first use (a contact solve needs neither xarray nor the drivers); the drivers
-# of ``simulate`` register when ``drivers_for`` imports ``.driver`` (``solve.drivers._DRIVER_MODULES``).
+# of ``simulate`` register when the driver lookup imports ``.driver`` (declared in ``model.py``).
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

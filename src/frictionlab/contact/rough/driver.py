@@ -48,6 +48,7 @@ import numpy as np
 import xarray as xr
 
 from ...core.errors import ConfigError
+from ...solve.contract import Run
 from ...solve.drivers import OptionSpec, register_driver
 from .model import RoughContact, run_static
 from .numerics import SolverOptions
@@ -89,29 +90,8 @@ def _numerics(model: RoughContact, options: dict[str, Any]) -> SolverOptions:
     return num
 
 
-def _refuse_t_end(name: str, protocol: Any, t_end: float | None) -> None:
-    if t_end is not None and abs(t_end - float(protocol.duration)) > 1e-12 * max(1.0, t_end):
-        raise ConfigError(f"driver {name!r} of rough_contact runs the whole protocol ({float(protocol.duration):g} s); "
-                          f"t_end = {t_end:g} s is not supported (shorten the protocol instead)")
-
-
-def _attrs(ds: xr.Dataset, driver: str, protocol: Any, extra: dict[str, Any]) -> None:
-    ds.attrs.update({"driver": driver, "protocol": protocol.type_name, "system": "prescribed_slip", **extra})
-
-
-def _pick_rows(times: np.ndarray, save_dt: float | None) -> np.ndarray:
-    """Rows at the first step at or after each multiple of ``save_dt``, plus the last one."""
-    if save_dt is None:
-        return np.arange(times.size)
-    if not (save_dt > 0 and math.isfinite(save_dt)):
-        raise ConfigError(f"save_dt = {save_dt!r} s must be a positive finite time")
-    T = float(times[-1])
-    targets = np.arange(0.0, T + 0.5 * save_dt, save_dt)
-    idx = np.searchsorted(times, targets - 1e-9 * save_dt, side="left")
-    idx = np.unique(np.clip(idx, 0, times.size - 1))
-    if idx[-1] != times.size - 1:
-        idx = np.append(idx, times.size - 1)
-    return idx
+def _attrs(ds: xr.Dataset, extra: dict[str, Any]) -> None:
+    ds.attrs.update(extra)
 
 
 # --------------------------------------------------------------------------- sliding
@@ -157,8 +137,7 @@ def _checked_probes(model: RoughContact, probes: Any) -> tuple[tuple[int, int], 
     return out
 
 
-def _drive_sliding(model: RoughContact, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
-                   save_dt: float | None, s_max: float = 0.25, hold_dt: float = 0.25, shift: str = "cubic",
+def _drive_sliding(run: Run, *, s_max: float = 0.25, hold_dt: float = 0.25, shift: str = "cubic",
                    vp_max_dup: float = 0.02, snapshot_times: Any = (), probes: Any = (),
                    pdf_after_slip: float | None = None, **numerics: Any) -> xr.Dataset:
     """Driver ``"sliding"`` (default): :func:`~frictionlab.contact.rough.sliding.run_sliding`.
@@ -175,7 +154,7 @@ def _drive_sliding(model: RoughContact, protocol: Any, system: Any, *, dt: float
     the module docstring; the solver options are those of
     :class:`~frictionlab.contact.rough.numerics.SolverOptions`.
     """
-    _refuse_t_end("sliding", protocol, t_end)
+    model, protocol, dt = run.model, run.protocol, run.dt
     for sg in protocol.segments():
         if sg.kind == "ramp" and sg.velocity is not None:
             raise ConfigError(f"rough_contact slides at a prescribed velocity; protocol {protocol.type_name!r} "
@@ -197,16 +176,13 @@ def _drive_sliding(model: RoughContact, protocol: Any, system: Any, *, dt: float
                           pdf_after_slip=None if pdf_after_slip is None else to_paper(float(pdf_after_slip), "m"),
                           numerics=num)
     ds = run_sliding(m, h, protocol, opts)
-    out = sliding_to_si(ds.isel(time=_pick_rows(ds.time.values, save_dt)))
-    _attrs(out, "sliding", protocol, {"s_max": s_step / m.dx, "hold_dt": h_step, "shift": shift,
-                                      **({} if dt is None else {"dt": float(dt)})})
-    out.attrs["integrator"] = "sliding"
+    out = sliding_to_si(ds)
+    _attrs(out, {"s_max": s_step / m.dx, "hold_dt": h_step, "shift": shift, **({} if dt is None else {"dt": float(dt)})})
     return out
 
 
 # --------------------------------------------------------------------------- hold
-def _drive_hold(model: RoughContact, protocol: Any, system: Any, *, dt: float | None, t_end: float | None,
-                save_dt: float | None, t_first: float | None = None, per_decade: int = 40,
+def _drive_hold(run: Run, *, t_first: float | None = None, per_decade: int = 40,
                 vp_max_dup: float = 0.02, snapshot_times: Any = (), **numerics: Any) -> xr.Dataset:
     r"""Driver ``"hold"``: :func:`~frictionlab.contact.rough.model.run_static` (ageing, paper §4).
 
@@ -217,9 +193,9 @@ def _drive_hold(model: RoughContact, protocol: Any, system: Any, *, dt: float | 
     maps and force PDFs at the first step at or after each time (0 = the loaded state).
     The rigid surface under the patch is the first ``patch_nx`` rows of the model's surface.
     """
-    if dt is not None or save_dt is not None:
-        raise ConfigError("driver 'hold' of rough_contact steps log-spaced in time; set t_first / per_decade "
-                          "instead of dt / save_dt")
+    model, protocol, dt, t_end = run.model, run.protocol, run.dt, run.t_end
+    if dt is not None:
+        raise ConfigError(f"driver 'hold' of rough_contact: dt is not supported ({_LOG_STEPS})")
     segs = protocol.segments()
     fns = {sg.normal_force for sg in segs}
     if any(sg.velocity != 0.0 for sg in segs) or len(fns) != 1 or None in fns:
@@ -229,27 +205,27 @@ def _drive_hold(model: RoughContact, protocol: Any, system: Any, *, dt: float | 
     if not per_decade >= 1:
         raise ConfigError(f"option 'per_decade' of driver 'hold' must be >= 1, got {per_decade!r}")
     fn = float(segs[0].normal_force)
-    T = float(protocol.duration if t_end is None else t_end)
-    if T > float(protocol.duration) * (1 + 1e-12):
-        raise ConfigError(f"t_end = {T:g} s is beyond the protocol duration {float(protocol.duration):g} s")
+    T = t_end
     num = _numerics(model, numerics)
     m = model
     h = rigid_surface(m)[: m.patch_nx]
     ds = run_static(m, h, to_paper(fn, "N"), t_end=T, t_first=t_first, per_decade=int(per_decade), vp_max_dup=vp_max_dup,
                     sigma=m.surface_sigma, snapshot_times=tuple(float(t) for t in snapshot_times), numerics=num)
     out = hold_to_si(ds)
-    _attrs(out, "hold", protocol, {"per_decade": int(per_decade)})
-    out.attrs["integrator"] = "hold"
+    _attrs(out, {"per_decade": int(per_decade)})
     return out
 
 
 _SHARED = {"vp_max_dup": 0.02, "snapshot_times": _SNAPSHOTS, **_NUMERICS}
-register_driver(RoughContact, "sliding", _drive_sliding, default=True,
+#: what the contract does for both drivers (solve/contract.py): sliding runs the whole protocol and
+#: returns every step (the contract keeps those at each save_dt); hold steps log-spaced up to t_end
+_LOG_STEPS = "it steps log-spaced in time; set t_first / per_decade"
+register_driver(RoughContact, "sliding", _drive_sliding, default=True, t_end="whole", saving="rows",
                 options={"s_max": 0.25, "hold_dt": 0.25, "shift": "cubic", "probes": _PROBES,
                          "pdf_after_slip": None, **_SHARED},
                 description="patch sliding over the rigid surface under the protocol's velocity and load (paper §5)")
 #: a hold never slides: its solves use ``tol`` and ``fft_precision`` only, so ``tol_sliding`` and
 #: ``sliding_fft_precision`` are not options of ``hold``
-register_driver(RoughContact, "hold", _drive_hold,
+register_driver(RoughContact, "hold", _drive_hold, t_end="within", refuse_save_dt=_LOG_STEPS,
                 options={"t_first": None, "per_decade": 40, **{k: v for k, v in _SHARED.items() if k not in ("tol_sliding", "sliding_fft_precision")}},
                 description="static hold at constant normal load, log-spaced steps (ageing, paper §4)")

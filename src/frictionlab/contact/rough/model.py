@@ -44,7 +44,7 @@ import xarray as xr
 from ...core.base import AbstractModel, ContractCase
 from ...core.errors import ConfigError, IntegrationError, ParameterError
 from ...core.params import option, param
-from ...core.registry import Preset, add_presets, register_model
+from ...core.registry import Preset, add_presets, register_model, declare_drivers
 from .clusters import label_clusters
 from .constitutive import Viscoelastic, Viscoplastic
 from .elasticity import BoussinesqFFT, MeanField, StepOperator
@@ -827,3 +827,6 @@ def _nb_ve_advance(q, fn, fn1, E, A, w0, b):  # pragma: no cover - compiled
         for i in range(nx):
             for j in range(ny):
                 q[k, i, j] = E[k] * q[k, i, j] + A[k] * (w0[k] * fn[i, j] + b[k] * fn1[i, j])
+
+# the drivers of simulate, imported at the first lookup of one
+declare_drivers(RoughContact, ".driver")

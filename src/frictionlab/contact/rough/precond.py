@@ -13,7 +13,9 @@ surfaces), so CG gains a decade per ~1.3 iterations.
 
 Clusters are grown breadth first and cut at ``block`` elements, so large or percolating
 clusters become compact pieces and the cost stays bounded: building is
-:math:`O(|S|\,\mathrm{block}^2)` (dense Cholesky of each block), applying
+:math:`O(|S|\,\mathrm{block}^2)` (dense Cholesky of each block; a rebuild copies the blocks
+that did not change and updates the factors of those that changed by a few elements,
+:mod:`~frictionlab.contact.rough.precond_update`), applying
 :math:`O(|S|\,\mathrm{block})`, memory :math:`|S|\,\mathrm{block}` numbers; no operator product.
 The blocks are read from the real-space kernel (:meth:`BoussinesqFFT.kernel_real`), so the
 preconditioner is exact for the paper's finite patch, the periodic patch, the viscoelastic
@@ -26,11 +28,13 @@ The load constraint :math:`\mathbf 1^\top p = W` is kept by projecting in the ``
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
 
 from ...core.lazy import lazy_njit
+from .precond_update import MAX_AGE, UPDATE_SHARE, nb_factor_blocks
 
 __all__ = ["ClusterPreconditioner", "supports_preconditioner", "DEFAULT_BLOCK", "DEFAULT_WHOLE"]
 
@@ -93,13 +97,28 @@ class ClusterPreconditioner:
         self.block = int(block)
         self.whole = max(self.block, int(whole) if whole is not None else DEFAULT_WHOLE * self.block // DEFAULT_BLOCK)
         self.order = np.empty(n, np.int64)
-        self.starts = np.empty(n + 1, np.int64)
+        self.starts = np.zeros(n + 1, np.int64)
         self.moff = np.empty(n + 1, np.int64)
-        # the previous build (its unchanged blocks are copied, not refactored)
-        self._old = (np.empty(n, np.int64), np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64), np.empty(0))
+        # the previous build: its blocks are copied when unchanged and their factors updated
+        # when a few elements changed (precond_update.py)
+        self._old = (np.empty(n, np.int64), np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64), np.empty(0),
+                     np.zeros(n + 1, np.int32))
         self._old_nb = 0
-        self._first = np.full(n, -1, np.int64)   # element -> previous block starting at it
+        # (32-bit work arrays: a 2048^2 static solve holds n of each)
+        self.age = np.zeros(n + 1, np.int32)     # updates of each block since it was last factored
+        self._owner = np.full(n, -1, np.int32)   # element -> block of the last build
+        self._cnt = np.zeros(n + 1, np.int32)
+        self._tag = np.full(n, -1, np.int64)
+        self._stamp = 0
+        #: blocks copied / updated from the previous build (counters the caller may reset, as the
+        #: PK solver resets ``builds`` and ``reused`` per solve)
         self.reused = 0
+        self.updated = 0
+        #: builds, copied and updated blocks, blocks built and process CPU seconds in builds since
+        #: the preconditioner was made (never reset; ``frictionlab bench rough_sliding``)
+        self.totals = {"builds": 0, "copied": 0, "updated": 0, "blocks": 0, "cpu_s": 0.0}
+        #: ``False``: every block is factored from scratch (the update checks' reference)
+        self.incremental = True
         self.mark = np.zeros(n, np.uint8)
         self.e = np.zeros(n)
         self.mats = np.empty(0)
@@ -111,6 +130,11 @@ class ClusterPreconditioner:
         b = np.arange(-self.ly, self.ly + 1) % my
         self.tab = np.ascontiguousarray(c * self.kr[a[:, None], b[None, :]])
         self.buf = np.empty((2, self.whole))
+        #: B^{-1} 1 of the blocks entirely in contact, per element, valid where ``eok[block]``
+        self.einv = np.zeros(n)
+        self.eok = np.zeros(n + 1, np.uint8)
+        self._work = np.empty(3 * self.whole)
+        self._iwork = np.empty(3 * self.whole, np.int64)
         self.nb = 0
         self.builds = 0
         #: reactivation scale 1 / M_ii of every element (see :func:`~frictionlab.contact.rough.solver.pk_solve`)
@@ -124,20 +148,30 @@ class ClusterPreconditioner:
         preconditioner's ``block`` / ``whole``."""
         block, whole = (self.block, self.whole) if limit is None else (min(self.block, int(limit)),
                                                                         min(self.whole, int(limit)))
-        old = (self.order, self.starts, self.moff, self.mats)
-        self.order, self.starts, self.moff, mats = self._old
+        c0 = time.process_time()
+        old = (self.order, self.starts, self.moff, self.mats, self.age)
+        self.order, self.starts, self.moff, mats, self.age = self._old
         nb, need = _nb_blocks(p, self.nx, self.ny, self.periodic, block, whole, self.order,
                               self.starts, self.moff, self.mark)
         if mats.size < need:
             mats = np.empty(max(need, int(1.25 * mats.size)))
         self.mats = mats
-        self.reused += _nb_factor(self.order, self.starts, self.moff, nb, self.tab, self.lx, self.ly, self.nx,
-                                  self.ny, self.periodic, self.extra, self.has_extra, self.mats, old[0], old[1],
-                                  old[2], old[3], self._old_nb, self._first)
+        copied, updated = nb_factor_blocks(
+            self.order, self.starts, self.moff, nb, self.tab, self.lx, self.ly, self.nx, self.ny, self.periodic,
+            self.extra, self.has_extra, self.mats, self.age, old[0], old[1], old[2], old[3], self._old_nb, old[4],
+            self._owner, self._cnt, self._tag, self._stamp, self._work, self._iwork, UPDATE_SHARE,
+            MAX_AGE if self.incremental else 0)
+        self._stamp += nb
+        self.eok[:nb] = 0
         self._old = old
         self._old_nb = nb
         self.nb = nb
+        self.reused += copied
+        self.updated += updated
         self.builds += 1
+        for key, v in (("builds", 1), ("copied", copied), ("updated", updated), ("blocks", nb),
+                       ("cpu_s", time.process_time() - c0)):
+            self.totals[key] += v
 
 
 @lazy_njit(cache=True)
@@ -199,94 +233,64 @@ def _nb_blocks(p, nx, ny, periodic, block, whole, order, starts, moff, mark):  #
     return nb, moff[nb]
 
 
+@lazy_njit(inline="always")
+def _block_solve(mats, off, m, x):  # pragma: no cover - compiled
+    """``x <- B^{-1} x`` (length ``m``) with the Cholesky factor ``L`` at ``off`` (lower, row-major):
+    ``L y = x`` by rows (dot products), ``L^T x = y`` by the rows of ``L`` too (each solved entry
+    subtracted from those above it), so that both passes read ``L`` contiguously; the rows are
+    taken as slices, which numba's fast-math loops vectorise (2.6x the indexed form, 512^2 blocks)."""
+    for i in range(m):
+        ri = off + i * m
+        row = mats[ri:ri + i]
+        s = 0.0
+        for k in range(i):
+            s += row[k] * x[k]
+        x[i] = (x[i] - s) / mats[ri + i]
+    for i in range(m - 1, -1, -1):
+        ri = off + i * m
+        row = mats[ri:ri + i]
+        xi = x[i] / mats[ri + i]
+        x[i] = xi
+        for k in range(i):
+            x[k] -= row[k] * xi
+
+
 @lazy_njit(cache=True, fastmath=True)
-def _nb_factor(order, starts, moff, nb, tab, lx, ly, nx, ny, periodic, extra, has_extra, mats,
-               order_o, starts_o, moff_o, mats_o, nb_o, first):  # pragma: no cover - compiled
-    """Dense blocks ``c K + diag(extra)`` from the offset table ``tab`` (``c K`` at offsets
-    ``|a| <= lx, |b| <= ly``; minimum image on the periodic patch), Cholesky in place (lower
-    triangle). A block equal to one of the previous build (``*_o``; ``first`` maps an element
-    to the previous block that starts at it) is copied instead. Returns the blocks copied."""
-    reused = 0
+def _nb_block_solves(order, starts, moff, nb, mats, p, z, e, buf, einv, eok):  # pragma: no cover - compiled
+    """The block solves of :func:`nb_precondition` in place: ``z <- B^{-1} z`` and ``e <- B^{-1} e``
+    block by block. ``B^{-1} e`` of a block whose elements are all in contact (``e = 1`` there)
+    is kept in ``einv`` (``eok[b] = 1``; ``eok`` is cleared by each build) and read back while the
+    block stays in contact: it depends on the block only. ``eok`` of size 0: no cache. Fast-math
+    (vectorised dot products and updates); called from Python only."""
+    cache = eok.size > 0
     for b in range(nb):
         a0 = starts[b]
         m = starts[b + 1] - a0
-        off = moff[b]
-        ob = first[order[a0]]
-        if ob >= 0 and starts_o[ob + 1] - starts_o[ob] == m:
-            same = True
+        bx = buf[0, :m]
+        for i in range(m):
+            bx[i] = z[order[a0 + i]]
+        _block_solve(mats, moff[b], m, bx)
+        for i in range(m):
+            z[order[a0 + i]] = bx[i]
+        full = cache
+        if full:
             for i in range(m):
-                if order_o[starts_o[ob] + i] != order[a0 + i]:
-                    same = False
+                if not (p[order[a0 + i]] > 0.0):
+                    full = False
                     break
-            if same:
-                oo = moff_o[ob]
-                for i in range(m * m):
-                    mats[off + i] = mats_o[oo + i]
-                reused += 1
-                continue
+        if full and eok[b] != 0:
+            for i in range(m):
+                e[order[a0 + i]] = einv[order[a0 + i]]
+            continue
         for i in range(m):
-            ei = order[a0 + i]
-            ii = ei // ny
-            ji = ei - ii * ny
-            for j in range(i + 1):
-                ej = order[a0 + j]
-                ij = ej // ny
-                da = ii - ij
-                db = ji - (ej - ij * ny)
-                if periodic:
-                    if 2 * da > nx:
-                        da -= nx
-                    elif 2 * da < -nx:
-                        da += nx
-                    if 2 * db > ny:
-                        db -= ny
-                    elif 2 * db < -ny:
-                        db += ny
-                v = tab[da + lx, db + ly]
-                if i == j and has_extra:
-                    v += extra[ei]
-                mats[off + i * m + j] = v
-        # Cholesky (lower), row by row
+            bx[i] = e[order[a0 + i]]
+        _block_solve(mats, moff[b], m, bx)
         for i in range(m):
-            ri = off + i * m
-            for j in range(i + 1):
-                rj = off + j * m
-                s = mats[ri + j]
-                for k in range(j):
-                    s -= mats[ri + k] * mats[rj + k]
-                if i == j:
-                    mats[ri + i] = np.sqrt(s) if s > 0.0 else 1e-300
-                else:
-                    mats[ri + j] = s / mats[rj + j]
-    for b in range(nb_o):
-        first[order_o[starts_o[b]]] = -1
-    for b in range(nb):
-        first[order[starts[b]]] = b
-    return reused
-
-
-@lazy_njit(cache=True)
-def _block_solve2(mats, off, m, x, y):  # pragma: no cover - compiled
-    """``x <- B^{-1} x``, ``y <- B^{-1} y`` (contiguous, length ``m``) with the Cholesky factor at ``off``."""
-    for i in range(m):
-        ri = off + i * m
-        sx = x[i]
-        sy = y[i]
-        for k in range(i):
-            sx -= mats[ri + k] * x[k]
-            sy -= mats[ri + k] * y[k]
-        x[i] = sx / mats[ri + i]
-        y[i] = sy / mats[ri + i]
-    for i in range(m - 1, -1, -1):
-        sx = x[i]
-        sy = y[i]
-        for k in range(i + 1, m):
-            lk = mats[off + k * m + i]
-            sx -= lk * x[k]
-            sy -= lk * y[k]
-        dg = mats[off + i * m + i]
-        x[i] = sx / dg
-        y[i] = sy / dg
+            e[order[a0 + i]] = bx[i]
+        if full:
+            for i in range(m):
+                einv[order[a0 + i]] = bx[i]
+            eok[b] = 1
 
 
 @lazy_njit(inline="always")
@@ -303,23 +307,10 @@ def _set_rhs(i, mark, dinv, per, r, z, e):  # pragma: no cover - compiled
 
 
 @lazy_njit(cache=True)
-def _solve_blocks_and_project(order, starts, moff, nb, mats, p, r, z, e, buf):  # pragma: no cover - compiled
-    r"""The part of :func:`nb_precondition` and :func:`nb_precondition_on` after the right-hand
-    sides ``z`` (of ``r``) and ``e`` (of :math:`\mathbf 1`) are set: the block solves in place,
-    the projection onto :math:`\mathbf 1^\top z = 0` over the contact set and :math:`r^\top z`."""
+def _nb_project(p, r, z, e):  # pragma: no cover - compiled
+    r"""The projection of ``z`` onto :math:`\mathbf 1^\top z = 0` over the contact set (``e``:
+    the preconditioned :math:`\mathbf 1`), 0 elsewhere; returns :math:`r^\top z`."""
     n = p.size
-    bx = buf[0]
-    by = buf[1]
-    for b in range(nb):
-        a0 = starts[b]
-        m = starts[b + 1] - a0
-        for i in range(m):
-            bx[i] = z[order[a0 + i]]
-            by[i] = e[order[a0 + i]]
-        _block_solve2(mats, moff[b], m, bx, by)
-        for i in range(m):
-            z[order[a0 + i]] = bx[i]
-            e[order[a0 + i]] = by[i]
     sz = 0.0
     s1 = 0.0
     for i in range(n):
@@ -338,39 +329,78 @@ def _solve_blocks_and_project(order, starts, moff, nb, mats, p, r, z, e, buf):  
 
 
 @lazy_njit(cache=True)
-def nb_precondition(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf):  # pragma: no cover - compiled
-    r"""``z = B^{-1}(r - \lambda 1)`` on the contact set ``p > 0`` (0 elsewhere) with
-    :math:`\mathbf 1^\top z = 0`; returns :math:`r^\top z`.
+def _nb_project_on(r, z, e, S, nS):  # pragma: no cover - compiled
+    """:func:`_nb_project` over the ascending contact list ``S``: the same sums in the same order
+    (the same bits on ``S``); ``z`` off the list is left as it is (the PK direction reads ``z`` on
+    the list only), which spares two passes over the grid per iteration."""
+    sz = 0.0
+    s1 = 0.0
+    for q in range(nS):
+        i = S[q]
+        sz += z[i]
+        s1 += e[i]
+    lam = sz / s1 if s1 > 0.0 else 0.0
+    G = 0.0
+    for q in range(nS):
+        i = S[q]
+        z[i] -= lam * e[i]
+        G += r[i] * z[i]
+    return G
 
-    The blocks may be stale (built for an earlier contact set): the operator applied is then
-    :math:`P_S B^{-1} P_S` (still SPD on the contact set ``S``), with ``1/M_ii`` (``dinv``) for
-    contact elements outside every block (``mark == 0``). ``e`` is work space for
-    :math:`P_S B^{-1} P_S \mathbf 1`, ``buf`` two contiguous block-length buffers."""
-    n = p.size
+
+@lazy_njit(cache=True)
+def _nb_rhs(mark, dinv, p, r, z, e):  # pragma: no cover - compiled
+    """Right-hand sides of :func:`nb_precondition` over the grid (0 off contact)."""
     per = dinv.size > 1
-    for i in range(n):
+    for i in range(p.size):
         if p[i] > 0.0:
             _set_rhs(i, mark, dinv, per, r, z, e)
         else:
             z[i] = 0.0
             e[i] = 0.0
-    return _solve_blocks_and_project(order, starts, moff, nb, mats, p, r, z, e, buf)
 
 
 @lazy_njit(cache=True)
-def nb_precondition_on(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf, S,
-                       nS):  # pragma: no cover - compiled
-    r""":func:`nb_precondition` with the contact set also given as the ascending index list ``S``
-    (``nS`` entries, the elements with ``p > 0``): the right-hand sides are set on the list and
-    the block elements instead of the whole grid (the PK iteration's contact set is a few per
-    cent of it), ``r`` is read on ``S`` only; the blocks, the constraint projection and
-    :math:`r^\top z` are computed exactly as there (same result, bit for bit)."""
+def _nb_rhs_on(order, starts, nb, mark, dinv, r, z, e, S, nS):  # pragma: no cover - compiled
+    """Right-hand sides of :func:`nb_precondition_on`: 0 on the block elements, then set on the contact list."""
     per = dinv.size > 1
     for q in range(starts[nb]):
         i = order[q]
         z[i] = 0.0
         e[i] = 0.0
     for q in range(nS):
-        i = S[q]
-        _set_rhs(i, mark, dinv, per, r, z, e)
-    return _solve_blocks_and_project(order, starts, moff, nb, mats, p, r, z, e, buf)
+        _set_rhs(S[q], mark, dinv, per, r, z, e)
+
+
+_NO_CACHE = (np.empty(0), np.empty(0, np.uint8))
+
+
+def nb_precondition(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf, einv=None, eok=None):
+    r"""``z = B^{-1}(r - \lambda 1)`` on the contact set ``p > 0`` (0 elsewhere) with
+    :math:`\mathbf 1^\top z = 0`; returns :math:`r^\top z`.
+
+    The blocks may be stale (built for an earlier contact set): the operator applied is then
+    :math:`P_S B^{-1} P_S` (still SPD on the contact set ``S``), with ``1/M_ii`` (``dinv``) for
+    contact elements outside every block (``mark == 0``). ``e`` is work space for
+    :math:`P_S B^{-1} P_S \mathbf 1`, ``buf`` a contiguous block-length buffer; ``einv``/``eok``:
+    the cache of :math:`B^{-1}\mathbf 1` of the blocks in contact (:attr:`ClusterPreconditioner.einv`).
+    Three compiled passes (right-hand sides, block solves, projection), called from Python: the
+    block solves are fast-math kernels, which compiled code must not call (their round-off would
+    differ between a process that compiles and one that loads them)."""
+    einv, eok = (einv, eok) if einv is not None else _NO_CACHE
+    _nb_rhs(mark, dinv, p, r, z, e)
+    _nb_block_solves(order, starts, moff, nb, mats, p, z, e, buf, einv, eok)
+    return _nb_project(p, r, z, e)
+
+
+def nb_precondition_on(order, starts, moff, nb, mats, mark, dinv, p, r, z, e, buf, S, nS, einv=None, eok=None):
+    r""":func:`nb_precondition` with the contact set also given as the ascending index list ``S``
+    (``nS`` entries, the elements with ``p > 0``): the right-hand sides are set on the list and
+    the block elements instead of the whole grid (the PK iteration's contact set is a few per
+    cent of it), ``r`` is read on ``S`` only; the blocks, the constraint projection and
+    :math:`r^\top z` are computed exactly as there (same result on ``S``, bit for bit; ``z`` off
+    ``S`` is not zeroed: the caller reads it on ``S`` only)."""
+    einv, eok = (einv, eok) if einv is not None else _NO_CACHE
+    _nb_rhs_on(order, starts, nb, mark, dinv, r, z, e, S, nS)
+    _nb_block_solves(order, starts, moff, nb, mats, p, z, e, buf, einv, eok)
+    return _nb_project_on(r, z, e, S, nS)

@@ -1,4 +1,11 @@
-"""``classic/dahl-hysteresis``: Dahl presliding loop under a sinusoidal displacement."""
+"""``classic/dahl-hysteresis``: Dahl presliding loop under a sinusoidal displacement.
+
+A study of two named runs: ``reference`` (the base protocol) and ``fast`` (the same loop at a
+higher ``protocol.frequency``); each run's step and save interval are one cycle over
+``analysis.steps_per_cycle`` (derive), so both runs take the same steps per cycle and their
+friction can be compared sample by sample (rate independence). The post step keeps the
+reference run with the fast run's friction alongside.
+"""
 
 from __future__ import annotations
 
@@ -9,15 +16,17 @@ import xarray as xr
 
 from ...core.registry import make_model
 from ...plot import versus
+from ...core.errors import ConfigError
 from ..base import Mutation, Scenario, check, register_scenario
-from ...solve.config import apply_overrides, run_config
 
 CONFIG = {
     "model": {"name": "dahl", "preset": "unit"},
     "protocol": {"type": "sinusoidal", "amplitude": 2e-5, "frequency": 1.0, "cycles": 4.0, "normal_force_value": 1.0},
-    "integrator": {"driver": "rk4", "dt": 1e-4, "save_dt": 1e-4},
-    # rate independence: the loop is repeated at this multiple of the frequency (same steps per cycle)
-    "frequency_factor": 10.0,
+    "integrator": {"driver": "rk4"},
+    # rate independence: the loop is repeated at 10 x the frequency (same steps per cycle)
+    "runs": {"reference": {}, "fast": {"protocol": {"frequency": 10.0}}},
+    # every run's step (and save interval) is one cycle over steps_per_cycle (derive)
+    "analysis": {"steps_per_cycle": 1e4},
 }
 # the parameters the description states (Dahl 1968's law with alpha = 1); the tip and area expectations use
 # these, not the model that ran
@@ -31,13 +40,26 @@ def _model(cfg: dict):
     return make_model(m.pop("name"), m.pop("preset", None), **m)
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    base = {k: v for k, v in cfg.items() if k != "frequency_factor"}
-    ds = run_config(base)
-    r = float(cfg["frequency_factor"])
-    fast = run_config(apply_overrides(base, {
-        "protocol.frequency": base["protocol"]["frequency"] * r,
-        "integrator.dt": base["integrator"]["dt"] / r, "integrator.save_dt": base["integrator"]["save_dt"] / r}))
+def derive(point: dict, cfg: dict) -> dict:
+    """Each run's step and save interval: one cycle over ``analysis.steps_per_cycle``."""
+    dt = (1.0 / float(cfg["analysis"]["steps_per_cycle"])) / float(point["protocol"]["frequency"])
+    return {"integrator.dt": dt, "integrator.save_dt": dt}
+
+
+def frequency_factor(cfg: dict) -> float:
+    """The fast run's frequency over the reference run's."""
+    runs = cfg.get("runs") or {}
+    if sorted(runs) != ["fast", "reference"]:
+        raise ConfigError(f"runs: classic/dahl-hysteresis compares the runs 'reference' and 'fast', got "
+                          f"{', '.join(map(repr, runs)) or 'none'}")
+    f0 = float((runs["reference"].get("protocol") or {}).get("frequency", cfg["protocol"]["frequency"]))
+    return float((runs["fast"].get("protocol") or {}).get("frequency", cfg["protocol"]["frequency"])) / f0
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """The reference run, with the fast run's friction (same phase, same steps per cycle) alongside."""
+    r = frequency_factor(cfg)
+    ds, fast = result.pick("reference"), result.pick("fast")
     n = min(ds.time.size, fast.time.size)
     ds = ds.isel(time=slice(0, n))
     ds["friction_force_fast"] = ("time", fast.friction_force.values[:n],
@@ -46,8 +68,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
 
 
 def last_cycle(ds: xr.Dataset, cfg: dict) -> tuple[np.ndarray, np.ndarray]:
-    p = cfg["protocol"]
-    period = 1.0 / p["frequency"]
+    period = 1.0 / cfg["protocol"]["frequency"]  # the reference run's (the fast run sets its own)
     t = ds.time.values
     sel = t >= t[-1] - period - 1e-12
     return ds.slip.values[sel], ds.friction_force.values[sel]
@@ -93,7 +114,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                      abs(w - w_th) < 1e-3 * w_th, fmt=".5e", mutations=(_ALPHA, _SIGMA0)))
     fast = ds.friction_force_fast.values
     diff = float(np.max(np.abs(fast - ds.friction_force.values))) / model.fc
-    out.append(check(f"rate independence: the same loop at {cfg['frequency_factor']:g} x the frequency",
+    out.append(check(f"rate independence: the same loop at {frequency_factor(cfg):g} x the frequency",
                      "max difference < 1e-6 fc", diff, diff < 1e-6, fmt=".2e",
                      insensitive="Dahl's law is written in the displacement alone (dF/dx), so no parameter of it "
                                  "carries a rate; the check guards the implementation (same steps per cycle)"))
@@ -109,7 +130,10 @@ register_scenario(Scenario(
     description=("Dahl (1968) law, sigma0 = 1e5 N/m, Fc = 1 N, alpha = 1, under a sinusoidal slip "
                  "x = A sin(2 pi f t), A = 20 um (2 Fc / sigma0), f = 1 Hz, 4 cycles, prescribed slip; loop "
                  "tip and area against the closed form, and the same loop at 10 Hz (rate independence)."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"integrator.dt": 2e-4, "integrator.save_dt": 2e-4},
+    config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
+    quick={"analysis.steps_per_cycle": 5e3},
+    derived={"integrator.dt": "analysis.steps_per_cycle (each run's step is one cycle over it)",
+             "integrator.save_dt": "analysis.steps_per_cycle (every step is saved)"},
+    moved={"frequency_factor": "runs.fast.protocol.frequency (the fast run's frequency, Hz)"},
     references=["Dahl 1968", "Olsson et al. 1998"],
 ))

@@ -13,13 +13,18 @@ Delta mu_ss / ln(v2/v1); for the velocity-weakening basalt the parameters are of
 magnitude of the Leeman et al. (2016) fits of quartz gouge (p4309), the only published
 parameter table in the data set.
 
+A data fit: the study has no runs (no [model] section); its ``[data]`` section names the
+records and the fit options, and the post step is the experiment (reading the records and
+fitting the quasi-static spring-slider of :mod:`frictionlab.fit.rsf`, which integrates the
+model itself at the recorded load-point velocity).
+
 No paper states these fits, so no check is a paper claim: the noise-limited fits,
 the F-tests and the comparison with Leeman et al.'s parameters are extensions (their thresholds
 are ours), the fitted against the model-free a - b is verification (two estimates agree).
 
 Model extensions, chosen per record by a rule fixed before fitting: the single-state model
 (5 parameters) is fitted first; only when it is *not* noise-limited (RMS residual >=
-``fit.noise_factor`` x the pre-step scatter, the same criterion as the check) are the
+``data.noise_factor`` x the pre-step scatter, the same criterion as the check) are the
 extensions fitted, warm-started from it: the linear slip trend ``lin`` of Leeman et al.
 (2016) (+1 parameter), a second state variable ``b2, dc2`` with either sign of ``b2``
 (+2), and both (+3). The candidate with the lowest AIC (Gaussian, n ln(SSE/n) + 2p) is
@@ -61,10 +66,13 @@ from ..base import Scenario, check, register_scenario
 FILES = ["rsf_velstep_basalt_brava_b819_100to300ums.csv", "rsf_velstep_basalt_brava_b819_3to10ums.csv",
          "rsf_velstep_sepiolite_tr2_exp013_0p2to2ums.csv"]
 CONFIG = {
-    "data": {"dir": "", "files": FILES, "decimate": 1, "leeman": "rsf_params_leeman2016_p4309_ruina_fits.csv"},
-    "fit": {"laws": ["aging", "slip"], "n_starts": 3, "seed": 0,
-            "extensions": ["trend", "two_state", "two_state+trend"], "ext_starts": 2, "noise_factor": 1.5},
+    # the records and the fit options
+    "data": {"dir": "", "files": FILES, "decimate": 1, "leeman": "rsf_params_leeman2016_p4309_ruina_fits.csv",
+             "laws": ["aging", "slip"], "n_starts": 3, "seed": 0,
+             "extensions": ["trend", "two_state", "two_state+trend"], "ext_starts": 2, "noise_factor": 1.5},
 }
+#: the fit options that were a [fit] section
+_FIT_KEYS = ("laws", "n_starts", "seed", "extensions", "ext_starts", "noise_factor")
 PARAMS = ["mu_ref", "a", "b", "dc", "k", "b2", "dc2", "lin"]
 EXT_KW = {"trend": {"trend": True}, "two_state": {"two_state": True, "allow_negative_b2": True},
           "two_state+trend": {"two_state": True, "allow_negative_b2": True, "trend": True}}
@@ -76,14 +84,14 @@ def _noise(t: np.ndarray, y: np.ndarray, t_step: float) -> float:
     return float(np.std(y[pre] - np.polyval(c, t[pre])))
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    D, F = cfg["data"], cfg["fit"]
-    for key, what in (("files", D["files"]), ("laws", F["laws"])):
-        if not isinstance(what, list) or not what:
+def post(result, cfg: dict) -> xr.Dataset:
+    """The fits of every record and law (the study has no runs: the fit integrates the model itself)."""
+    D = F = cfg["data"]
+    for key in ("files", "laws"):
+        if not isinstance(D[key], list) or not D[key]:
             from ...core.errors import ConfigError
 
-            raise ConfigError(f"{'data' if key == 'files' else 'fit'}.{key} = {str(what)[:60]}: give a list of at "
-                              "least one")
+            raise ConfigError(f"data.{key} = {str(D[key])[:60]}: give a list of at least one")
     cases, P, E, fits, rms, noise, secs, steps, dss = [], [], [], [], [], [], [], [], []
     models, sels, logs = [], [], []
     series = []
@@ -108,7 +116,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
                     if ext not in EXT_KW:
                         from ...core.errors import ConfigError
 
-                        raise ConfigError(f"fit.extensions: unknown {ext!r}; choose from {sorted(EXT_KW)}")
+                        raise ConfigError(f"data.extensions: unknown {ext!r}; choose from {sorted(EXT_KW)}")
                     fe = fit_velocity_step(st, law=law, n_starts=int(F["ext_starts"]), seed=int(F["seed"]),
                                            x0=f1.params_, **EXT_KW[ext])
                     cmp = compare_nested(f1, fe)
@@ -179,7 +187,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
             txt += f", lin = {p['lin'] * 1e-6:.3g} ± {e['lin'] * 1e-6:.1g} /um"
         txt += f"; FIT {float(ds.fit_percent.sel(case=c)):.2f} %"
         rmse, noise = float(ds.rmse.sel(case=c)), float(ds.noise.sel(case=c))
-        nf = float(cfg["fit"].get("noise_factor", 1.5))
+        nf = float(cfg["data"]["noise_factor"])
         rmse1, daic, Fst, pv = (float(v) for v in ds.selection.sel(case=c).values)
         if model != "single-state":
             txt += (f"; single-state rmse {rmse1:.2e} not noise-limited -> {model} selected by AIC "
@@ -226,8 +234,11 @@ register_scenario(Scenario(
     description=("Rate-and-state (aging, slip) + quasi-static spring-slider fitted to real laboratory velocity steps "
                  "(basalt 100->300 and 3->10 um/s, sepiolite 0.2->2 um/s): a, b, Dc, k with standard errors; "
                  "linear slip trend / second state variable only where the single-state fit is not noise-limited."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"data.files": FILES[:1], "data.decimate": 4, "fit.laws": ["aging"], "fit.n_starts": 1},
+    config=CONFIG, post=post, checks=checks, plot=plot,
+    quick={"data.files": FILES[:1], "data.decimate": 4, "data.laws": ["aging"], "data.n_starts": 1},
+    moved={f"fit.{k}": f"data.{k}" for k in _FIT_KEYS} | {"fit": "data (the fit options are data.laws, data.n_starts, "
+                                                                  "data.seed, data.extensions, data.ext_starts, "
+                                                                  "data.noise_factor)"},
     references=["Dieterich 1979", "Ruina 1983", "Giacomel et al. 2024 (data)", "Leeman et al. 2016 (comparison)"],
     slow=True,
 ))

@@ -1,4 +1,10 @@
-"""``classic/rsf-stability``: spring-slider with rate-and-state friction around k_c."""
+"""``classic/rsf-stability``: spring-slider with rate-and-state friction around k_c.
+
+A study over the spring stiffness (``axes.system.stiffness``, N/m: 0.6, 0.8, 1.2 and 1.5 times
+Rice & Ruina's k_c = (b - a) N / Dc = 500 N/m at the stated parameters); ``derive`` preloads each
+spring with the steady friction at the drive velocity (``system.preload``), so only the state
+perturbation drives the motion. The post step labels the runs by K / k_c and adds ln(v/V).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +17,6 @@ from ...core.registry import make_model
 from ...plot import time_series
 from ...reference.rate_state import critical_stiffness
 from ..base import Mutation, Scenario, check, register_scenario
-from ...solve.config import apply_overrides, run_config
 
 V = 1e-6
 CONFIG = {
@@ -19,11 +24,10 @@ CONFIG = {
     "model": {"name": "rate_state", "preset": "granite-typical", "law": "aging", "form": "arcsinh",
               "v_init": V / 1.005},
     "protocol": {"type": "constant_velocity", "v": V, "duration_s": 2400.0, "normal_force_value": 1.0},
-    # stiffness 0: one run per entry of stiffness_ratios; a stiffness > 0 [N/m] is run alone (and swept)
-    "system": {"type": "mass", "mass": 1.0, "stiffness": 0.0, "v0": V},
+    # the spring is preloaded with the steady friction at V (derive)
+    "system": {"type": "mass", "mass": 1.0, "v0": V},
     # stiff (the direct effect a N / v is a huge damping at small v): adaptive Radau
     "integrator": {"driver": "radau", "dt": 1e-3, "save_dt": 0.1, "rtol": 1e-8, "atol": 1e-14},
-    "stiffness_ratios": [0.6, 0.8, 1.2, 1.5],
 }
 # the stated parameters (granite-typical, N = 1); the stiffnesses are multiples of Rice & Ruina's
 # k_c = (b - a) N / Dc at these values (500 N/m), and the linear theory is evaluated with them, so a mutated
@@ -45,8 +49,13 @@ def k_critical(cfg: dict) -> float:
 
 
 def k_critical_printed() -> float:
-    """Rice & Ruina's k_c = (b - a) N / Dc at the stated parameters [N/m]: the unit of ``stiffness_ratios``."""
+    """Rice & Ruina's k_c = (b - a) N / Dc at the stated parameters [N/m]: the unit of the ratios K / k_c."""
     return critical_stiffness(PRINTED["a"], PRINTED["b"], PRINTED["dc"], PRINTED["normal_force"])
+
+
+#: the springs K = 0.6, 0.8, 1.2, 1.5 k_c [N/m] (k_c = (b - a) N / Dc = 500 N/m at PRINTED, to round-off)
+STIFFNESSES = [r * k_critical_printed() for r in (0.6, 0.8, 1.2, 1.5)]
+CONFIG["axes"] = {"system": {"stiffness": STIFFNESSES}}
 
 
 def linear_theory(cfg: dict, ratio: float) -> tuple[float, float]:
@@ -66,23 +75,26 @@ def linear_theory(cfg: dict, ratio: float) -> tuple[float, float]:
     return 0.5 * tr * scale, math.sqrt(max(det - 0.25 * tr * tr, 0.0)) * scale
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    model = _model(cfg)
-    fn = float(cfg["protocol"]["normal_force_value"])
-    v = float(cfg["protocol"]["v"])
-    # spring preloaded to the steady friction at V, so only the state perturbation drives the motion
+def derive(point, cfg: dict) -> dict:
+    """The spring's preload: the steady friction at the drive velocity, so only the state perturbation
+    drives the motion."""
+    model = _model(point)
+    v, fn = float(point["protocol"]["v"]), float(point["protocol"]["normal_force_value"])
     steady = make_model("rate_state", None, **{**model.to_dict(), "v_init": v})
-    preload = float(steady.friction_curve(np.array([v]), fn)[0])
-    base = {k: val for k, val in cfg.items() if k != "stiffness_ratios"}
+    return {"system.preload": float(steady.friction_curve(np.array([v]), fn)[0])}
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """The runs along ``stiffness_ratio`` (K / k_c at the stated parameters) with ln(v/V)."""
     kc = k_critical_printed()
-    given = float(cfg["system"].get("stiffness", 0.0))
-    ratios = [given / kc] if given > 0 else [float(r) for r in cfg["stiffness_ratios"]]
-    runs = []
-    for ratio in ratios:
-        c = apply_overrides(base, {"system.stiffness": given if given > 0 else ratio * kc})
-        c["system"]["preload"] = preload
-        runs.append(run_config(c))
-    ds = xr.concat(runs, dim="stiffness_ratio", combine_attrs="drop_conflicts")
+    v = float(cfg["protocol"]["v"])
+    ds = result.combine()
+    if "stiffness" not in ds.dims:  # one stiffness (a sweep point, or the base's own spring)
+        from ...systems.base import make_system
+
+        ds = ds.expand_dims(stiffness=[float(make_system(result.points[0].config["system"]).stiffness)])
+    ratios = [float(f"{float(k) / kc:.12g}") for k in ds.stiffness.values]  # a label: K / k_c to 12 digits
+    ds = ds.rename(stiffness="stiffness_ratio")
     ds = ds.assign_coords(stiffness_ratio=("stiffness_ratio", ratios, {"units": "1", "long_name": "K / k_c"}))
     ds["log_velocity_ratio"] = (np.log(np.maximum(np.abs(ds.slip_velocity), 1e-300) / v))
     ds["log_velocity_ratio"].attrs["units"] = "1"
@@ -164,10 +176,11 @@ register_scenario(Scenario(
     description=("Spring-slider (M = 1 kg, quasi-static: M V^2 / (a N Dc) = 1e-5) with aging-law rate-and-state "
                  "friction, arcsinh form, granite-typical (a 0.010, b 0.015, Dc 10 um), N = 1, V = 1 um/s, state "
                  "perturbed by 0.5 %; K = 0.6, 0.8, 1.2, 1.5 k_c with k_c = (b - a) N / Dc = 500 N/m at these "
-                 "parameters (Ruina 1983; a changed model keeps these springs: give system.stiffness). "
+                 "parameters (Ruina 1983; a changed model keeps these springs: give axes.system.stiffness). "
                  "Integrated with adaptive Radau (the direct effect makes the problem very stiff)."),
-    config=CONFIG, run=run, checks=checks, plot=plot, summary=summary,
+    config=CONFIG, post=post, derive=derive, checks=checks, plot=plot, summary=summary,
     derived={"system.preload": "protocol.v or the model (the spring carries the steady friction at protocol.v)"},
-    quick={"stiffness_ratios": [0.8, 1.2]}, units={"stiffness_ratios": "1"},
+    moved={"stiffness_ratios": "axes.system.stiffness = [...] (N/m; k_c = 500 N/m at the stated parameters)"},
+    quick={"axes.system.stiffness": STIFFNESSES[1:3]},
     references=["Ruina 1983", "Rice & Ruina 1983", "Gu et al. 1984"],
 ))

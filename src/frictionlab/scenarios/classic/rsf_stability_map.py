@@ -1,8 +1,9 @@
 r"""``classic/rsf-stability-map``: stability of a rate-and-state spring-slider, stiffness x velocity.
 
-A parameter sweep (:mod:`frictionlab.sweep`) of the ``classic/rsf-stability`` experiment --
-a slider of mass M on a spring K, driven at V, aging-law rate-and-state friction, state
-perturbed by 2 % -- over the driving velocity V and the stiffness ratio K / k_c, with
+A study over two axes of the ``classic/rsf-stability`` experiment -- a slider of mass M on a
+spring K, driven at V, aging-law rate-and-state friction, state perturbed by 2 % -- the spring
+stiffness (``axes.system.stiffness``, multiples of k_c) and the driving velocity
+(``axes.protocol.v``), with
 :math:`k_c = (b - a) N / D_c` the quasi-static critical stiffness. Linearising
 :math:`M \ddot x = K (V t - x) - \mu N` about steady sliding (with
 :math:`\phi = \ln(v/V)`, :math:`\psi = \ln(V\theta/D_c)`, :math:`s = V/D_c`, aging law
@@ -17,9 +18,11 @@ whose Hopf boundary (:math:`c_1 c_2 = c_0 c_3`) is the inertial critical stiffne
     K_{cr}(V) = \frac{(b - a) N}{D_c}\Big(1 + \frac{M V^2}{a N D_c}\Big)
 
 (Rice & Ruina 1983; Gu et al. 1984): steady sliding is unstable below the curve and stable
-above it. Each point runs for a fixed slip (``map.slip_distance``) and reports the growth of
-the oscillation of :math:`\phi` (peak-to-peak over the last 30 % of the run divided by that
-over the first 10 %). The map draws this growth with :math:`K_{cr}(V)/k_c` over it.
+above it. Each point runs for a fixed slip (``analysis.slip_distance``; ``derive`` sets its
+duration, step, save interval, initial state and the spring's preload from V) and the post step
+reports the growth of the oscillation of :math:`\phi` (peak-to-peak over the last 30 % of the
+run divided by that over the first 10 %). The map draws this growth with :math:`K_{cr}(V)/k_c`
+over it.
 
 Notes
 -----
@@ -43,12 +46,11 @@ import math
 import numpy as np
 import xarray as xr
 
-from ...core.registry import make_model
-from ...reference.rate_state import critical_stiffness
 from ..base import Mutation, Scenario, check, register_scenario
+from ...reference.rate_state import critical_stiffness
 from . import rsf_stability
 
-__all__ = ["critical_stiffness_inertial", "POINT"]
+__all__ = ["critical_stiffness_inertial"]
 
 
 def critical_stiffness_inertial(v, a: float, b: float, dc: float, normal_force: float, mass: float):
@@ -61,85 +63,66 @@ def critical_stiffness_inertial(v, a: float, b: float, dc: float, normal_force: 
     return critical_stiffness(a, b, dc, normal_force) * (1.0 + mass * v**2 / (a * normal_force * dc))
 
 
-# --- one point: rsf-stability at (K / k_c, V) ------------------------------------------------
-
-POINT_CONFIG = {k: copy.deepcopy(v) for k, v in rsf_stability.CONFIG.items() if k != "stiffness_ratios"}
-POINT_CONFIG["point"] = {"stiffness_ratio": 0.8, "velocity": 1e-6, "slip_distance": 1e-3, "samples": 4000}
-
-
-def _point_config(cfg: dict) -> dict:
-    p = cfg["point"]
-    v = float(p["velocity"])
-    dc = float(make_model(cfg["model"]["name"], cfg["model"].get("preset"),
-                          **{k: x for k, x in cfg["model"].items() if k not in ("name", "preset")}).dc)
-    c = {k: copy.deepcopy(x) for k, x in cfg.items() if k != "point"}
-    duration = float(p["slip_distance"]) / v
-    c["protocol"].update(v=v, duration_s=duration)
-    c["system"]["v0"] = v
-    c["model"]["v_init"] = v / 1.02  # theta(0) 2 % above its steady value at V
-    c["integrator"].update(dt=1e-3 * dc / v, save_dt=duration / float(p["samples"]))
-    c["stiffness_ratios"] = [float(p["stiffness_ratio"])]
-    return c
+def _springs(ratios) -> list[float]:
+    """The springs [N/m] at ``ratios`` x Rice & Ruina's k_c at the stated parameters."""
+    return [float(r) * rsf_stability.k_critical_printed() for r in ratios]
 
 
-def _run_point(cfg: dict, quick: bool) -> xr.Dataset:
-    ds = rsf_stability.run(_point_config(cfg), quick).isel(stiffness_ratio=0)
-    return ds
+# the rsf-stability experiment with the velocity, and what follows from it, set per point (derive)
+CONFIG = {k: copy.deepcopy(v) for k, v in rsf_stability.CONFIG.items() if k != "axes"}
+del CONFIG["model"]["v_init"], CONFIG["protocol"]["v"], CONFIG["protocol"]["duration_s"], CONFIG["system"]["v0"]
+del CONFIG["integrator"]["dt"], CONFIG["integrator"]["save_dt"]
+CONFIG["axes"] = {"system": {"stiffness": _springs([0.5, 0.8, 1.6, 2.5, 4.0, 6.3, 10.0, 16.0, 25.0])},
+                  "protocol": {"v": [1e-5, 1e-4, 3e-4, 6e-4, 1e-3]}}
+CONFIG["analysis"] = {"slip_distance": 1e-3, "samples": 4000}
 
 
-def _summary(ds: xr.Dataset) -> dict[str, float]:
-    phi = ds.log_velocity_ratio.values
+def derive(point, cfg: dict) -> dict:
+    """Per point from its velocity V: a run of ``analysis.slip_distance`` saved at ``analysis.samples``
+    samples, a step of 1e-3 Dc / V, the state 2 % above its steady value, the drive's initial velocity
+    and the spring's preload (the steady friction at V)."""
+    a = cfg["analysis"]
+    v = float(point["protocol"]["v"])
+    dc = float(rsf_stability._model(point).dc)
+    duration = float(a["slip_distance"]) / v
+    return {"protocol.duration_s": duration, "system.v0": v, "model.v_init": v / 1.02,
+            "integrator.dt": 1e-3 * dc / v, "integrator.save_dt": duration / float(a["samples"]),
+            **rsf_stability.derive(point, cfg)}
+
+
+def growth(phi: np.ndarray) -> dict[str, float]:
+    """Growth of the oscillation of phi = ln(v/V): peak-to-peak over the last 30 % over that of the first 10 %."""
     n = phi.size
     first = float(np.ptp(phi[: max(n // 10, 2)]))
     last = float(np.ptp(phi[int(0.7 * n):]))
-    growth = last / first if first > 0 else math.inf
-    return {"growth": growth, "log10_growth": math.log10(growth) if growth > 0 else -math.inf,
+    g = last / first if first > 0 else math.inf
+    return {"growth": g, "log10_growth": math.log10(g) if g > 0 else -math.inf,
             "min_log_velocity_ratio": float(phi.min()), "max_log_velocity_ratio": float(phi.max())}
 
 
-#: the per-point scenario the map sweeps (not registered: it is an implementation detail)
-POINT = Scenario("classic/rsf-stability-point", "one point of classic/rsf-stability-map", POINT_CONFIG,
-                 run=_run_point, summary=_summary, references=["Ruina 1983", "Rice & Ruina 1983"])
-
-
-# --- the map -------------------------------------------------------------------------------
-
-CONFIG = {
-    **{k: copy.deepcopy(v) for k, v in POINT_CONFIG.items() if k != "point"},
-    "map": {"stiffness_ratios": [0.5, 0.8, 1.6, 2.5, 4.0, 6.3, 10.0, 16.0, 25.0],
-            "velocities": [1e-5, 1e-4, 3e-4, 6e-4, 1e-3],
-            "slip_distance": 1e-3, "samples": 4000,
-            # "serial" runs in this process; "local" starts a dask LocalCluster of `workers`;
-            # anything else is the address of a running dask scheduler
-            "scheduler": "serial", "workers": 2, "store": ""},
-}
-
-
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    from ...sweep import run_sweep
-
-    m = cfg["map"]
-    point_cfg = {k: copy.deepcopy(v) for k, v in cfg.items() if k != "map"}
-    point_cfg["point"] = {"stiffness_ratio": 1.0, "velocity": 1e-6, "slip_distance": float(m["slip_distance"]),
-                          "samples": int(m["samples"])}
-    sc = Scenario(POINT.name, POINT.description, point_cfg, run=_run_point, summary=_summary,
-                  references=POINT.references)
-    grid = [f"point.stiffness_ratio=[{', '.join(repr(float(r)) for r in m['stiffness_ratios'])}]",
-            f"point.velocity=[{', '.join(repr(float(v)) for v in m['velocities'])}]"]
-    sched = m.get("scheduler", "serial")
-    # a named store is reused: a re-run (or an interrupted one) computes only the missing points
-    ds = run_sweep(sc, grid, store=m.get("store") or None, resume=bool(m.get("store")),
-                   scheduler=None if sched == "local" else sched, n_workers=int(m.get("workers", 2)))
-    ds = ds.rename({"point.stiffness_ratio": "stiffness_ratio", "point.velocity": "velocity"})
-    ds["stiffness_ratio"].attrs.update(units="1", long_name="K / k_c")
-    ds["velocity"].attrs.update(units="m/s", long_name="driving velocity V")
+def post(result, cfg: dict) -> xr.Dataset:
+    """The oscillation growth at every (K / k_c, V) and the closed-form boundary K_cr(V) / k_c."""
+    kc_printed = rsf_stability.k_critical_printed()
+    ratios = [float(f"{k / kc_printed:.12g}") for k in result.axis_values("system.stiffness")]  # labels, 12 digits
+    vels = [float(v) for v in result.axis_values("protocol.v")]
+    metrics: dict[str, np.ndarray] = {}
+    for p, ds in zip(result.points, result.datasets):
+        c = dict(p.coords)
+        i, j = result.axis_values("system.stiffness").index(c["system.stiffness"]), vels.index(c["protocol.v"])
+        phi = np.log(np.maximum(np.abs(ds.slip_velocity.values), 1e-300) / float(c["protocol.v"]))
+        for name, value in growth(phi).items():
+            metrics.setdefault(name, np.full((len(ratios), len(vels)), np.nan))[i, j] = value
+    out = xr.Dataset({k: (("stiffness_ratio", "velocity"), v) for k, v in metrics.items()},
+                     coords={"stiffness_ratio": ("stiffness_ratio", ratios, {"units": "1", "long_name": "K / k_c"}),
+                             "velocity": ("velocity", vels, {"units": "m/s", "long_name": "driving velocity V"})})
     model = rsf_stability._model(cfg)
     fn = float(cfg["protocol"]["normal_force_value"])
+    mass = float(cfg["system"]["mass"])
     kc = critical_stiffness(model.a, model.b, model.dc, fn)
-    kcr = critical_stiffness_inertial(ds.velocity.values, model.a, model.b, model.dc, fn, float(cfg["system"]["mass"]))
-    ds["critical_ratio"] = ("velocity", kcr / kc, {"units": "1", "long_name": "K_cr(V) / k_c, closed form"})
-    ds.attrs.update(k_c=kc, mass=float(cfg["system"]["mass"]), a=model.a, b=model.b, dc=model.dc, normal_force=fn)
-    return ds
+    kcr = critical_stiffness_inertial(out.velocity.values, model.a, model.b, model.dc, fn, mass)
+    out["critical_ratio"] = ("velocity", kcr / kc, {"units": "1", "long_name": "K_cr(V) / k_c, closed form"})
+    out.attrs.update(k_c=kc, mass=mass, a=model.a, b=model.b, dc=model.dc, normal_force=fn)
+    return out
 
 
 _DC_LONG = Mutation("Dc read as 20 um (k_c halves, the inertial term doubles)", {"model.dc": 2e-5})
@@ -173,8 +156,9 @@ def _separating(v: float, mass: float, grid) -> tuple:
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
     out = []
-    n_fail = int(ds.attrs.get("n_failed", 0))
-    out.append(check("every point of the map runs", "0 failed points", str(n_fail), n_fail == 0, kind="verification"))
+    n_fail = int(np.count_nonzero(~np.isfinite(ds.growth.values)))  # a run that failed stops the study itself
+    out.append(check("every point of the map runs (a finite growth at every point)", "0 failed points", str(n_fail),
+                     n_fail == 0, kind="verification"))
     mass = float(cfg["system"]["mass"])
     wrong, n_cls = [], 0
     for v in ds.velocity.values:
@@ -191,7 +175,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                      "decay (|K/K_cr - 1| >= 20-25 %)", f"all {n_cls} classified as the closed form says",
                      f"{n_cls - len(wrong)}/{n_cls}" + (f"; wrong: {'; '.join(wrong)}" if wrong else ""),
                      not wrong and n_cls > 0,
-                     ambiguity=f"growth judged over a finite slip ({cfg['map']['slip_distance']:g} m); points within "
+                     ambiguity=f"growth judged over a finite slip ({cfg['analysis']['slip_distance']:g} m); points within "
                                "-20 %/+25 % of K_cr are too slow to classify and are not counted; K_cr at the stated "
                                "granite-typical parameters (a 0.010, b 0.015, Dc 10 um)",
                      mutations=(_DC_LONG, _DC_SHORT)))
@@ -242,12 +226,23 @@ def plot(ds: xr.Dataset):
 register_scenario(Scenario(
     name="classic/rsf-stability-map",
     description=("Stability map of a rate-and-state spring-slider (aging law, arcsinh form, granite-typical, "
-                 "M = 1 kg, N = 1 N): a sweep of classic/rsf-stability over the driving velocity V (10 um/s to "
+                 "M = 1 kg, N = 1 N): classic/rsf-stability over the driving velocity V (10 um/s to "
                  "1 mm/s) and K / k_c, each point run for 1 mm of slip, with the closed-form inertial critical "
                  "stiffness K_cr = (b - a) N / Dc (1 + M V^2 / (a N Dc)) drawn over it."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"map.stiffness_ratios": [0.5, 1.6, 4.0, 16.0], "map.velocities": [1e-5, 3e-4, 1e-3],
-           "map.samples": 2000},
+    config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
+    quick={"axes.system.stiffness": _springs([0.5, 1.6, 4.0, 16.0]), "axes.protocol.v": [1e-5, 3e-4, 1e-3],
+           "analysis.samples": 2000},
+    derived={"protocol.duration_s": "analysis.slip_distance (each point slides that far at its velocity)",
+             "integrator.save_dt": "analysis.samples (samples per point)",
+             "integrator.dt": "axes.protocol.v (the step is 1e-3 Dc / V)",
+             "model.v_init": "axes.protocol.v (the state starts 2 % above its steady value at V)",
+             "system.v0": "axes.protocol.v (the drive velocity)",
+             "system.preload": "axes.protocol.v or the model (the spring carries the steady friction at V)"},
+    moved={"map.stiffness_ratios": "axes.system.stiffness = [...] (N/m; k_c = 500 N/m at the stated parameters)",
+           "map.velocities": "axes.protocol.v", "map.slip_distance": "analysis.slip_distance",
+           "map.samples": "analysis.samples",
+           "map": "the map is a study run in this process: axes.system.stiffness x axes.protocol.v, "
+                  "analysis.slip_distance and analysis.samples (no scheduler, workers or store)"},
     references=["Ruina 1983", "Rice & Ruina 1983", "Gu et al. 1984"],
     slow=True,
 ))

@@ -1,4 +1,8 @@
-"""``classic/rsf-velocity-step``: RSF aging and slip laws under 1 -> 10 -> 1 um/s."""
+"""``classic/rsf-velocity-step``: RSF aging and slip laws under 1 -> 10 -> 1 um/s.
+
+A study of one named run per evolution law (``runs.aging.model.law = "aging"``, ...); the post
+step stacks them along ``law`` (each run's own ``model.law``).
+"""
 
 from __future__ import annotations
 
@@ -9,16 +13,18 @@ import xarray as xr
 
 from ...plot import time_series
 from ...reference.rate_state import direct_effect, steady_mu
+from ...core.errors import ConfigError
+from ...core.registry import make_model
 from ..base import Mutation, Scenario, check, register_scenario
-from ...solve.config import apply_overrides, run_config
 
 V1, V2 = 1e-6, 1e-5
 CONFIG = {
-    "model": {"name": "rate_state", "preset": "granite-typical", "v_init": V1, "law": "aging"},
+    "model": {"name": "rate_state", "preset": "granite-typical", "v_init": V1},
     "protocol": {"type": "velocity_steps", "velocities": [V1, V2, V1], "distances": [2e-4, 2e-4, 2e-4],
                  "normal_force_value": 1.0},
     "integrator": {"driver": "rk4", "dt": 5e-3, "save_dt": 5e-3},
-    "laws": ["aging", "slip"],
+    # the evolution laws side by side, one run each
+    "runs": {"aging": {"model": {"law": "aging"}}, "slip": {"model": {"law": "slip"}}},
 }
 # the parameters the description states (granite-typical); the paper checks' expected values use these,
 # so a mutated model moves the run and not the expectation
@@ -27,11 +33,26 @@ _NO_EVOLUTION = Mutation("no evolution effect (b = 0)", {"model.b": 0.0})
 _A_AS_B = Mutation("direct effect with b in place of a (a = 0.015)", {"model.a": 0.015})
 
 
+def _model(cfg: dict):
+    m = dict(cfg["model"])
+    return make_model(m.pop("name"), m.pop("preset", None), **m)
+
+
+def run_configs(cfg: dict) -> dict:
+    """``{law: the run's four-section config}`` of every run (the base alone when there are none)."""
+    from ...solve.study import merge_run
+
+    base = {k: cfg[k] for k in ("model", "protocol", "system", "integrator") if k in cfg}
+    merged = [merge_run(base, run) for run in (cfg.get("runs") or {}).values()] or [base]
+    out = {_model(c).law: c for c in merged}
+    if len(out) < len(merged):
+        raise ConfigError("runs: two runs have the same model.law; give each evolution law one run")
+    return out
+
+
 def _check_resolved(cfg: dict) -> None:
     """The checks read each segment's start and end: refuse a segment shorter than two save
     intervals (a velocity of 1e308 m/s makes the first one last 1e-312 s, which no sample resolves)."""
-    from ...core.errors import ConfigError
-
     p, integ = cfg["protocol"], cfg.get("integrator", {})
     step = max(float(integ.get("dt") or 0.0), float(integ.get("save_dt") or 0.0))
     if not math.isfinite(step):  # simulate's own check names the key
@@ -42,26 +63,20 @@ def _check_resolved(cfg: dict) -> None:
             raise ConfigError(f"protocol segment {i + 1} ({float(d):g} m at {float(v):g} m/s) lasts {dur:.3g} s, "
                               f"less than two samples of {step:g} s: its velocity step cannot be checked; use "
                               "slower velocities or longer distances")
-    if not cfg["laws"]:
-        raise ConfigError("laws = []: give at least one evolution law (aging, slip)")
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    _check_resolved(cfg)
-    runs = []
-    for law in cfg["laws"]:
-        c = apply_overrides({k: v for k, v in cfg.items() if k != "laws"}, {"model.law": law})
-        runs.append(run_config(c))
-    ds = xr.concat(runs, dim="law", combine_attrs="drop_conflicts")
-    ds = ds.assign_coords(law=list(cfg["laws"]))
-    return ds
+def post(result, cfg: dict) -> xr.Dataset:
+    """The runs stacked along ``law`` (each run's evolution law)."""
+    laws = list(run_configs(cfg))
+    for c in run_configs(cfg).values():
+        _check_resolved(c)
+    ds = result.combine()
+    ds = ds.rename(run="law") if "run" in ds.dims else ds.expand_dims("law")
+    return ds.assign_coords(law=laws)
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
-    m = cfg["model"]
-    from ...core.registry import make_model
-
-    model = make_model("rate_state", m.get("preset"), **{k: v for k, v in m.items() if k not in ("name", "preset")})
+    runs = run_configs(cfg)
     vels = cfg["protocol"]["velocities"]
     t_edges = np.cumsum([0.0] + [d / v for d, v in zip(cfg["protocol"]["distances"], vels)])
     out = []
@@ -87,11 +102,11 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     # recovery of half the log-state offset (our closed form of each law at prescribed slip rate, computed
     # with the model that ran: a verification of the integration): slip law symmetric (ln 2 dc both ways); aging law
     # asymmetric: theta relaxes exponentially in theta, so dc ln(9/(sqrt(10)-1)) up, dc ln(0.9/(1-10^-0.5)) down
-    dc = model.dc
     r = vels[1] / vels[0]
-    expected = {"slip": (np.log(2) * dc, np.log(2) * dc),
-                "aging": (dc * np.log((r - 1) / (np.sqrt(r) - 1)), dc * np.log((1 - 1 / r) / (1 - 1 / np.sqrt(r))))}
     for law in ds.law.values:
+        dc = _model(runs[str(law)]).dc
+        expected = {"slip": (np.log(2) * dc, np.log(2) * dc),
+                    "aging": (dc * np.log((r - 1) / (np.sqrt(r) - 1)), dc * np.log((1 - 1 / r) / (1 - 1 / np.sqrt(r))))}
         theta = ds.state_theta.sel(law=law).values
         slip = ds.slip.sel(law=law).values
         t = ds.time.values
@@ -117,8 +132,8 @@ register_scenario(Scenario(
     description=("Dieterich-Ruina rate-and-state friction (granite-typical: mu0 0.6, a 0.010, b 0.015, "
                  "Dc 10 um) under load-point velocity steps 1 -> 10 -> 1 um/s, 200 um each, prescribed slip; "
                  "aging and slip evolution laws side by side."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    derived={"model.law": "laws (the evolution laws run side by side; a sweep takes one per point: "
-                          "--grid laws=[aging,slip])"},
+    config=CONFIG, post=post, checks=checks, plot=plot,
+    moved={"laws": "runs: one named run per evolution law (runs.aging.model.law = \"aging\", runs.slip.model.law = "
+                   "\"slip\"); model.law is set by each run"},
     references=["Dieterich 1979", "Ruina 1983"],
 ))

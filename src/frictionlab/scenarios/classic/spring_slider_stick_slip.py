@@ -5,6 +5,9 @@ Canudas de Wit et al. (1995) show stick-slip of a mass (1 kg) pulled through a s
 slips (both killed without the Stribeck effect, F_s = F_c), breakaway at the printed F_s = 1.5 N
 (killed by F_s read as 2 N). Steady sliding at 1 m/s, its decay rate and its friction are
 compared with the closed forms of the model that ran (verification).
+
+A study with the drive velocity on an axis (``axes.protocol.v``: stick-slip expected at the first,
+steady sliding at the last); the post step names that dimension ``drive_velocity``.
 """
 
 from __future__ import annotations
@@ -17,34 +20,23 @@ from ...core.registry import make_model
 from ...plot import time_series
 from ...reference.lugre import steady_friction
 from ..base import Mutation, Scenario, check, register_scenario
-from ...solve.config import apply_overrides, run_config
 
 CONFIG = {
     "model": {"name": "lugre", "preset": "canudas1995"},
-    "protocol": {"type": "constant_velocity", "v": 0.1, "duration_s": 60.0, "normal_force_value": 1.0},
+    "protocol": {"type": "constant_velocity", "duration_s": 60.0, "normal_force_value": 1.0},
     "system": {"type": "mass", "mass": 1.0, "stiffness": 2.0},
     # RK4 is stable for dt * sigma0 |v| / g < 2.8: dt = 1e-5 s covers the start-up overshoot to ~1.7 m/s at 1 m/s
     "integrator": {"driver": "rk4", "dt": 1e-5, "save_dt": 2e-3},
-    # drive velocities: stick-slip expected at the first, steady sliding at the second
-    "drive_velocities": [0.1, 1.0],
+    # drive velocities [m/s]: stick-slip expected at the first, steady sliding at the last
+    "axes": {"protocol": {"v": [0.1, 1.0]}},
     "analysis": {"window": 0.6, "prominence": 0.02},
 }
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    if not isinstance(cfg["drive_velocities"], list) or not cfg["drive_velocities"]:
-        from ...core.errors import ConfigError
-
-        raise ConfigError(f"drive_velocities = {str(cfg['drive_velocities'])[:60]}: give a list of at least one drive "
-                          "velocity [m/s] (stick-slip expected at the first, steady sliding at the last)")
-    runs = []
-    base = {k: v for k, v in cfg.items() if k not in ("drive_velocities", "analysis")}
-    for v in cfg["drive_velocities"]:
-        runs.append(run_config(apply_overrides(base, {"protocol.v": float(v)})))
-    ds = xr.concat(runs, dim="drive_velocity", combine_attrs="drop_conflicts")
-    ds = ds.assign_coords(drive_velocity=("drive_velocity", [float(v) for v in cfg["drive_velocities"]],
-                                          {"units": "m/s"}))
-    return ds
+def post(result, cfg: dict) -> xr.Dataset:
+    """The runs along ``drive_velocity``."""
+    ds = result.combine().rename(v="drive_velocity")
+    return ds.assign_coords(drive_velocity=("drive_velocity", ds.drive_velocity.values, {"units": "m/s"}))
 
 
 def metrics(ds: xr.Dataset, cfg: dict, v: float):
@@ -65,7 +57,7 @@ _FS_HIGH = Mutation("F_s read as 2 N", {"model.fs": 2.0})
 def checks(ds: xr.Dataset, cfg: dict) -> list:
     m = dict(cfg["model"])
     model = make_model(m.pop("name"), m.pop("preset", None), **m)
-    v_lo, v_hi = float(cfg["drive_velocities"][0]), float(cfg["drive_velocities"][-1])
+    v_lo, v_hi = float(ds.drive_velocity.values[0]), float(ds.drive_velocity.values[-1])
     out = []
     r = metrics(ds, cfg, v_lo)
     out.append(check(f"stick-slip at the low drive velocity ({_SOURCE}; >= 3 spring-force peaks in the last "
@@ -135,9 +127,9 @@ register_scenario(Scenario(
                  "started at rest: drive velocity 0.1 m/s gives stick-slip (the paper's example), 1 m/s steady "
                  "sliding once the start-up oscillation has decayed. Stick-slip metrics from the spring force "
                  "(analysis.stick_slip: last 60 %, peaks with prominence > 2 % of the mean)."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    derived={"protocol.v": "drive_velocities (a list: stick-slip expected at the first, steady sliding at the last; "
-                           "a sweep takes one per point: --grid drive_velocities=START:STOP:NUM)"},
-    quick={"protocol.duration_s": 40.0}, units={"drive_velocities": "m/s"},
+    config=CONFIG, post=post, checks=checks, plot=plot,
+    moved={"drive_velocities": "axes.protocol.v = [...] (m/s; stick-slip expected at the first, steady sliding at "
+                               "the last; a sweep takes one per point: --grid axes.protocol.v=START:STOP:NUM)"},
+    quick={"protocol.duration_s": 40.0},
     references=["Canudas de Wit et al. 1995", "Olsson et al. 1998"],
 ))

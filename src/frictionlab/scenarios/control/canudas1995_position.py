@@ -17,6 +17,11 @@ Two controller settings are run, each with and without the observer:
 
 Controller at 1 kHz (our choice; the paper's loop is continuous), plant RK4 at 10 us.
 
+A study of four named runs (``hunting/none``, ``hunting/observer``, ``passive/none``,
+``passive/observer``) through ``simulate`` with a ``servo`` system (the closed loop is the
+``servo`` driver): each run gives its gains and its compensation in ``[system]`` and its step in
+``protocol.positions``; the post step keeps the loop's variables of every run along ``run``.
+
 Notes
 -----
 Provenance of the controller gains. The paper's Section V text was not reachable from the
@@ -44,56 +49,56 @@ import math
 import numpy as np
 import xarray as xr
 
-from ...control import ServoSystem, lugre_observer_condition
-from ...solve import simulate
-from ...laws import LuGre
+from ...control import lugre_observer_condition
+from ...core.registry import make_model
 from ...plot import time_series
-from ...protocols.reference import PositionSteps
+from ...solve.study import merge_run
 from ..base import Mutation, Scenario, check, register_scenario
 
 LUGRE = {"sigma0": 1e5, "sigma1": math.sqrt(1e5), "sigma2": 0.4, "fc": 1.0, "fs": 1.5, "vs": 1e-3}
+#: the controller settings: PID gains of the hunting case (a 1 m step), PD gains of the passive case (10 mm)
+HUNTING = {"kp": 3.0, "ki": 4.0, "kv": 6.0}
+PASSIVE = {"kp": 1000.0, "ki": 0.0, "kv": 400.0}
+# the observer-based compensator (k = 0.01 1/s); apply_compensation: its friction estimate is added to the
+# control force (False: computed only)
+OBSERVER = {"compensation": "observer", "model": {"name": "lugre", **LUGRE}, "observer_gain": 0.01,
+            "estimator_substeps": 50, "apply_compensation": True}
 CONFIG = {
     "model": {"name": "lugre", **LUGRE},
-    "servo": {"mass": 1.0, "sample_period": 1e-3},
-    # feed_back: the observer's friction estimate is added to the control force (False: computed only)
-    "observer": {"observer_gain": 0.01, "estimator_substeps": 50, "feed_back": True},
-    "cases": {
-        # the hunting gains violate the passivity condition: the observer run must opt out of the check
-        "hunting": {"kp": 3.0, "ki": 4.0, "kv": 6.0, "step": 1.0, "check_passivity": False},
-        "passive": {"kp": 1000.0, "ki": 0.0, "kv": 400.0, "step": 0.01, "check_passivity": True},
-    },
+    "protocol": {"type": "position_steps", "times": [0.0], "duration_s": 40.0},
+    "system": {"type": "servo", "mass": 1.0, "sample_period": 1e-3},
     "integrator": {"dt": 1e-5, "save_dt": 1e-3},
-    "duration_s": 40.0,
+    "runs": {
+        "hunting/none": {"protocol": {"positions": [1.0]}, "system": dict(HUNTING)},
+        # the hunting gains violate the passivity condition: the observer run must opt out of the check
+        "hunting/observer": {"protocol": {"positions": [1.0]},
+                             "system": {**HUNTING, **OBSERVER, "check_passivity": False}},
+        "passive/none": {"protocol": {"positions": [0.01]}, "system": dict(PASSIVE)},
+        "passive/observer": {"protocol": {"positions": [0.01]},
+                             "system": {**PASSIVE, **OBSERVER, "check_passivity": True}},
+    },
     "analysis": {"late_fraction": 0.25},
 }
+#: the variables of each closed-loop run the checks and the plot read
+KEPT = ["position", "velocity", "tracking_error", "friction_force", "friction_estimate", "friction_estimate_error",
+        "control_force", "reference_position"]
 
 
-def _law(cfg: dict) -> LuGre:
-    m = {k: v for k, v in cfg["model"].items() if k != "name"}
-    return LuGre(**m)
+def _law(cfg: dict):
+    m = dict(cfg["model"])
+    return make_model(m.pop("name"), m.pop("preset", None), **m)
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    law = _law(cfg)
-    runs = []
-    labels = []
-    for case, g in cfg["cases"].items():
-        ref = PositionSteps(positions=(float(g["step"]),), times=(0.0,), duration_s=float(cfg["duration_s"]))
-        for comp in ("none", "observer"):
-            gains = {"kp": g["kp"], "ki": g["ki"], "kv": g["kv"]}
-            if comp == "none":
-                servo = ServoSystem(**cfg["servo"], **gains)
-            else:
-                obs = {k: v for k, v in cfg["observer"].items() if k != "feed_back"}
-                servo = ServoSystem(**cfg["servo"], **obs, **gains, compensation="observer", model=law,
-                                    apply_compensation=bool(cfg["observer"]["feed_back"]),
-                                    check_passivity=bool(g["check_passivity"]))
-            ds = simulate(law, ref, system=servo, dt=cfg["integrator"]["dt"], save_dt=cfg["integrator"]["save_dt"])
-            runs.append(ds[["position", "velocity", "tracking_error", "friction_force", "friction_estimate",
-                            "friction_estimate_error", "control_force", "reference_position"]])
-            labels.append(f"{case}/{comp}")
-    out = xr.concat(runs, dim="run", combine_attrs="drop_conflicts")
-    return out.assign_coords(run=("run", labels))
+def _run(cfg: dict, label: str) -> dict:
+    """The four-section config of run ``label``."""
+    return merge_run({k: cfg[k] for k in ("model", "protocol", "system", "integrator") if k in cfg},
+                     cfg["runs"][label])
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """The loop variables of every run along ``run``."""
+    out = xr.concat([result.pick(label)[KEPT] for label in result.labels], dim="run", combine_attrs="drop_conflicts")
+    return out.assign_coords(run=("run", list(result.labels)))
 
 
 def _late(ds: xr.Dataset, cfg: dict) -> np.ndarray:
@@ -102,9 +107,10 @@ def _late(ds: xr.Dataset, cfg: dict) -> np.ndarray:
 
 
 _NO_INTEGRAL = Mutation("PID without integral action (K_i = 0): a PD stops with a steady error, no hunting",
-                        {"cases.hunting.ki": 0.0})
+                        {"runs.hunting/none.system.ki": 0.0, "runs.hunting/observer.system.ki": 0.0})
 _NOT_FED_BACK = Mutation("the observer's friction estimate computed but not added to the control force",
-                         {"observer.feed_back": False})
+                         {"runs.hunting/observer.system.apply_compensation": False,
+                          "runs.passive/observer.system.apply_compensation": False})
 _SEC5 = "Canudas de Wit et al. 1995, Sec. V"
 
 
@@ -115,7 +121,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     amb = ("controller gains of the paper's Sec. V as we read them (PID K_p = 3, K_i = 4, K_v = 6 for hunting; "
            "the same in the public reconstruction auralius/LuGre demo3.m, not checked against the paper's text); "
            "the paper's loop is continuous, ours sampled at 1 kHz")
-    step_h = float(cfg["cases"]["hunting"]["step"])
+    step_h = float(_run(cfg, "hunting/none")["protocol"]["positions"][0])
     e = ds.tracking_error.sel(run="hunting/none").values
     v = ds.velocity.sel(run="hunting/none").values
     # hunting is a limit cycle: the error keeps moving late in the run (a stuck PD has a steady, constant error)
@@ -137,15 +143,16 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                      "max |e| over the last 25 %)", f"< 1e-6 of the step ({1e-6 * step_h:g} m)", r,
                      r < 1e-6 * step_h, ambiguity=amb + "; 'converges' read as below 1e-6 of the step by the last "
                      "quarter of the 40 s run", fmt=".3g", mutations=(_NOT_FED_BACK,)))
-    g = cfg["cases"]["hunting"]
-    bad = lugre_observer_condition(law.sigma0, law.sigma1, float(cfg["servo"]["mass"]), g["kp"], g["ki"], g["kv"])
+    g = _run(cfg, "hunting/observer")["system"]
+    mass = float(cfg["system"]["mass"])
+    bad = lugre_observer_condition(law.sigma0, law.sigma1, mass, g["kp"], g["ki"], g["kv"])
     out.append(check("the hunting gains lie outside the passivity condition (the library refuses them unless "
                      "check_passivity=False)", "condition violated", "; ".join(bad) or "holds", bool(bad),
                      kind="verification"))
-    g = cfg["cases"]["passive"]
-    ok = not lugre_observer_condition(law.sigma0, law.sigma1, float(cfg["servo"]["mass"]), g["kp"], g["ki"], g["kv"])
+    g = _run(cfg, "passive/observer")["system"]
+    ok = not lugre_observer_condition(law.sigma0, law.sigma1, mass, g["kp"], g["ki"], g["kv"])
     out.append(check("the PD gains (ours) satisfy the passivity condition sigma1 K_v > sigma0 m", "holds",
-                     f"sigma1 K_v = {law.sigma1 * g['kv']:.4g}, sigma0 m = {law.sigma0 * cfg['servo']['mass']:.4g}",
+                     f"sigma1 K_v = {law.sigma1 * g['kv']:.4g}, sigma0 m = {law.sigma0 * mass:.4g}",
                      ok, kind="verification"))
     e_pd = float(abs(ds.tracking_error.sel(run="passive/none").values[-1]))
     stick_band = law.fs / g["kp"]
@@ -179,7 +186,12 @@ register_scenario(Scenario(
                  "hunting (limit cycle) and PD steady error, both removed by the observer-based compensator "
                  "(observer z_hat' = v - sigma0 |v| z_hat / g(v) - k e); gain condition of the passivity argument "
                  "checked. Controller sampled at 1 kHz, plant RK4 at 10 us."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
+    config=CONFIG, post=post, checks=checks, plot=plot,
     quick={},
+    moved={"servo": "system (type = \"servo\": mass, sample_period, ...)",
+           "observer": "the observer runs' system (runs.hunting/observer.system.observer_gain, estimator_substeps; "
+                       "feed_back is apply_compensation)",
+           "cases": "runs (each run's gains in runs.LABEL.system, its step in runs.LABEL.protocol.positions)",
+           "duration_s": "protocol.duration_s"},
     references=["Canudas de Wit et al. 1995"],
 ))

@@ -22,6 +22,11 @@ Metrics over the second period: RMS tracking error and the largest error within 
 each velocity reversal. The mismatch between the designed-for model and the plant shows as the
 loss of the model-based strategies' advantage.
 
+A study of one named run per plant and strategy (``runs."lugre/pid"``, ...) through ``simulate``
+with a ``servo`` system (the closed loop is the ``servo`` driver): each run names its plant law in
+``[model]`` and its compensator in ``[system]``; the post step reduces every run to its two
+tracking metrics over (plant, strategy).
+
 No paper runs this comparison (the task, the gains and the plants' parameters are ours), so its
 checks are extensions; that every run finished is verification.
 """
@@ -33,11 +38,8 @@ import math
 import numpy as np
 import xarray as xr
 
-from ...control import ServoSystem
-from ...solve import simulate
 from ...core.registry import make_model
-from ...laws import LuGre, Stribeck
-from ...protocols.reference import PositionSinusoid
+from ...protocols import make_protocol
 from ..base import Scenario, as_kind, check, register_scenario
 
 NOMINAL = {"sigma0": 1e5, "sigma1": math.sqrt(1e5), "sigma2": 0.4, "fc": 1.0, "fs": 1.5, "vs": 1e-3}
@@ -54,46 +56,45 @@ PLANTS = {
     "kloss_dynamic": ("kloss_dynamic", None, {"f_max": 1.5, "v_max0": 7.5e-4, "zeta": 0.5, "t_f": 2e-3}),
     "subloading_rate": ("subloading_rate", "common", {}),
 }
-STRATEGIES = ("pid", "coulomb_ff", "stribeck_ff", "lugre_ff", "lugre_observer", "motion_dynamics")
+#: the compensators ([system] keys of each strategy), designed for the nominal LuGre parameters
+STRATEGIES = {
+    "pid": {"compensation": "none"},
+    "coulomb_ff": {"compensation": "feedforward",
+                   "model": {"name": "stribeck", "fc": NOMINAL["fc"], "fs": NOMINAL["fc"], "sigma2": 0.0, "v_reg": 1e-5}},
+    "stribeck_ff": {"compensation": "feedforward",
+                    "model": {"name": "stribeck", "fc": NOMINAL["fc"], "fs": NOMINAL["fs"], "vs": NOMINAL["vs"],
+                              "sigma2": NOMINAL["sigma2"], "v_reg": 1e-5}},
+    "lugre_ff": {"compensation": "feedforward", "model": {"name": "lugre", **NOMINAL}},
+    "lugre_observer": {"compensation": "observer", "model": {"name": "lugre", **NOMINAL}, "observer_gain": 10.0},
+    "motion_dynamics": {"compensation": "motion_dynamics", "estimator_bandwidth": 300.0},
+}
+#: subloading friction is stress-based: contact area [m^2] giving about 1.3 N at f_n = 0.3 MPa
+CONTACT_AREA = 2e-5
+
+
+def _runs(plants) -> dict:
+    """One run per plant and strategy: the plant law in [model], the compensator in [system]."""
+    out = {}
+    for p in plants:
+        reg, preset, kw = PLANTS[p]
+        model = {"name": reg, **({"preset": preset} if preset else {}), **kw}
+        area = {"contact_area": CONTACT_AREA} if make_model(reg, preset, **kw).force_units != "N" else {}
+        for s, comp in STRATEGIES.items():
+            out[f"{p}/{s}"] = {"model": dict(model), "system": {**comp, **area}}
+    return out
+
+
 CONFIG = {
-    "plants": list(PLANTS),
-    "strategies": list(STRATEGIES),
-    "servo": {"mass": 1.0, "sample_period": 1e-3, "kp": 2e4, "ki": 2e5, "kv": 400.0},
-    "observer_gain": 10.0,
-    "estimator_bandwidth": 300.0,
-    "reference": {"amplitude": 1e-3, "frequency": 1.0, "duration_s": 2.0, "normal_force_value": 1.0},
-    # subloading friction is stress-based: contact area [m^2] giving about 1.3 N at f_n = 0.3 MPa
-    "contact_area": 2e-5,
+    "protocol": {"type": "position_sinusoid", "amplitude": 1e-3, "frequency": 1.0, "duration_s": 2.0,
+                 "normal_force_value": 1.0},
+    "system": {"type": "servo", "mass": 1.0, "sample_period": 1e-3, "kp": 2e4, "ki": 2e5, "kv": 400.0},
     "integrator": {"dt": 5e-6},
+    "runs": _runs(PLANTS),
     "analysis": {"reversal_window": 0.025},
 }
 
 
-def plant_law(name: str):
-    reg, preset, kw = PLANTS[name]
-    return make_model(reg, preset, **kw)
-
-
-def servo_for(strategy: str, plant: str, cfg: dict) -> ServoSystem:
-    nominal = LuGre(**NOMINAL)
-    kw: dict = {"compensation": "none"}
-    if strategy == "coulomb_ff":
-        kw = {"compensation": "feedforward", "model": Stribeck(fc=NOMINAL["fc"], fs=NOMINAL["fc"], sigma2=0.0,
-                                                                 v_reg=1e-5)}
-    elif strategy == "stribeck_ff":
-        kw = {"compensation": "feedforward", "model": Stribeck(fc=NOMINAL["fc"], fs=NOMINAL["fs"], vs=NOMINAL["vs"],
-                                                                 sigma2=NOMINAL["sigma2"], v_reg=1e-5)}
-    elif strategy == "lugre_ff":
-        kw = {"compensation": "feedforward", "model": nominal}
-    elif strategy == "lugre_observer":
-        kw = {"compensation": "observer", "model": nominal, "observer_gain": float(cfg["observer_gain"])}
-    elif strategy == "motion_dynamics":
-        kw = {"compensation": "motion_dynamics", "estimator_bandwidth": float(cfg["estimator_bandwidth"])}
-    area = float(cfg["contact_area"]) if plant_law(plant).force_units != "N" else 0.0
-    return ServoSystem(**cfg["servo"], contact_area=area, **kw)
-
-
-def _metrics(ds: xr.Dataset, ref: PositionSinusoid, window: float) -> tuple[float, float]:
+def _metrics(ds: xr.Dataset, ref, window: float) -> tuple[float, float]:
     t = ds.time.values
     e = ds.tracking_error.values
     second = t >= 0.5 * t[-1]
@@ -103,21 +104,22 @@ def _metrics(ds: xr.Dataset, ref: PositionSinusoid, window: float) -> tuple[floa
     return rms, peak
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    ref = PositionSinusoid(**cfg["reference"])
-    plants, strategies = list(cfg["plants"]), list(cfg["strategies"])
+def post(result, cfg: dict) -> xr.Dataset:
+    """RMS and reversal tracking errors of every run over (plant, strategy), with the error histories."""
+    ref = make_protocol(cfg["protocol"])
+    pairs = [tuple(label.split("/", 1)) if "/" in label else (label, "") for label in result.labels]
+    plants, strategies = list(dict.fromkeys(p for p, _ in pairs)), list(dict.fromkeys(s for _, s in pairs))
     rms = np.full((len(plants), len(strategies)), np.nan)
     rev = np.full_like(rms, np.nan)
     err = None
-    for i, p in enumerate(plants):
-        law = plant_law(p)
-        for j, s in enumerate(strategies):
-            ds = simulate(law, ref, system=servo_for(s, p, cfg), dt=float(cfg["integrator"]["dt"]))
-            rms[i, j], rev[i, j] = _metrics(ds, ref, float(cfg["analysis"]["reversal_window"]))
-            if err is None:
-                time = ds.time.values
-                err = np.empty((len(plants), len(strategies), time.size))
-            err[i, j] = ds.tracking_error.values
+    for label, (p, s) in zip(result.labels, pairs):
+        ds = result.pick(label)
+        i, j = plants.index(p), strategies.index(s)
+        rms[i, j], rev[i, j] = _metrics(ds, ref, float(cfg["analysis"]["reversal_window"]))
+        if err is None:
+            time = ds.time.values
+            err = np.full((len(plants), len(strategies), time.size), np.nan)
+        err[i, j] = ds.tracking_error.values
     return xr.Dataset(
         {"rms_tracking_error": (("plant", "strategy"), rms, {"units": "m"}),
          "reversal_tracking_error": (("plant", "strategy"), rev, {"units": "m"}),
@@ -128,7 +130,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
     out = []
-    amp = float(cfg["reference"]["amplitude"])
+    amp = float(cfg["protocol"]["amplitude"])
     rms = ds.rms_tracking_error
     plants = list(ds.plant.values)
     strategies = list(ds.strategy.values)
@@ -210,8 +212,15 @@ register_scenario(Scenario(
                  "Stribeck feedforward, LuGre feedforward, LuGre observer, Kloss-paper motion-dynamics estimate), "
                  "designed for the Canudas de Wit et al. (1995) LuGre parameters, on every friction law as the "
                  "true plant (including Kloss and subloading): RMS and reversal tracking errors."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"plants": ["lugre", "kloss", "subloading_rate"]},
+    config=CONFIG, post=post, checks=checks, plot=plot,
+    quick={"runs": _runs(["lugre", "kloss", "subloading_rate"])},
+    moved={"plants": "runs (one run per plant and strategy: runs.\"PLANT/STRATEGY\" with the plant in its model)",
+           "strategies": "runs (one run per plant and strategy: runs.\"PLANT/STRATEGY\" with the compensator in "
+                         "its system)",
+           "servo": "system (type = \"servo\")", "reference": "protocol (type = \"position_sinusoid\")",
+           "observer_gain": "runs.\"PLANT/lugre_observer\".system.observer_gain",
+           "estimator_bandwidth": "runs.\"PLANT/motion_dynamics\".system.estimator_bandwidth",
+           "contact_area": "runs.\"subloading_rate/STRATEGY\".system.contact_area"},
     references=["Canudas de Wit et al. 1995", "Martinez Molina 2025", "Ozaki et al. 2020"],
     slow=True,
 ))
