@@ -55,7 +55,7 @@ def test_quick_profile_checks_pass(name):
 def test_fig12_quick_checks_fast():
     """A fast scenario run in the default (not slow) suite."""
     sc = get_scenario("subloading/fig12")
-    ds, cfg = sc.execute(quick=True, overrides={"sweep.loads": [0.05, 0.5, 2.0], "sweep.velocities": [1e-4, 1e-2]})
+    ds, cfg = sc.execute(quick=True, overrides={"axes.analysis.load": [0.05, 0.5, 2.0], "axes.protocol.v": [1e-4, 1e-2]})
     checks = sc.evaluate(ds, cfg)
     assert all(c.ok for c in checks)
     # the specimen effect (b = 7 vs 11 /MPa) needs the rescaled variant: with eqs. 7, 8, 18 as printed b drops out of
@@ -93,10 +93,23 @@ def test_fig11_integrator_override_is_used():
     import numpy as np
 
     sc = get_scenario("subloading/fig11")
-    small = {"sweep.loads": [0.5], "sweep.slide": 2e-5, "reference.slide": 1e-5}
+    small = {"axes.analysis.load": [0.5], "analysis.slide": 2e-5, "analysis.reference_slide": 1e-5}
     a, _ = sc.execute(small)
     # over this short slide the default step cap (duration / 1e4) gives 2e-9 m per step: a smaller du_max binds
     b, _ = sc.execute({**small, "integrator.du_max": 5e-10})
     fa, fb = a.friction_force.values.ravel(), b.friction_force.values.ravel()
     assert not np.array_equal(fa, fb)
     np.testing.assert_allclose(fa, fb, rtol=0, atol=1e-2 * np.max(np.abs(fa)))
+
+
+def test_fig9_cross_check_refuses_a_rate_form_system_that_is_not_the_newmark_one_per_area():
+    """The rate form's spring-slider is M / A_a, K / A_a: another value (a changed system.mass alone) is refused."""
+    from frictionlab.core.errors import ConfigError
+
+    sc = get_scenario("subloading/fig9")
+    short = {"protocol.duration_s": 2.0, "runs.printed_mass.axes.analysis.c": [0.0],
+             "runs.reference_newmark.protocol.duration_s": 1.0, "runs.reference_rate_form.protocol.duration_s": 1.0}
+    with pytest.raises(ConfigError, match="runs.reference_rate_form.system.mass = .* must be the Newmark system's mass"):
+        sc.execute({**short, "system.mass": 2000.0})
+    ds, _ = sc.execute({**short, "system.mass": 2000.0, "runs.reference_rate_form.system.mass": 2000.0 / 1e-4})
+    assert ds.attrs["reference_deviation"] < 1e-2

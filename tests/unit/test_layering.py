@@ -91,7 +91,6 @@ RANKS = {
 
 #: upward imports that remain, each with the issue that removes it (the list only shrinks)
 KNOWN_UPWARD = {
-    ("frictionlab.scenarios.subloading.stick_slip_map", "sweep"): "issue 31: the map declares axes",
 }
 
 

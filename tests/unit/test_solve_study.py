@@ -184,3 +184,54 @@ def test_a_run_with_axes_of_its_own_runs_at_its_points_only():
     assert [(p.label, p.coords) for p in pts][-2:] == [
         ("reference", (("protocol.v", 1e-3), ("model.sigma1", 100.0))),
         ("reference", (("protocol.v", 1e-3), ("model.sigma1", 200.0)))]
+
+
+def test_an_input_axis_of_analysis_reaches_derive_and_not_the_run_config():
+    cfg = {k: dict(v) for k, v in BASE.items()}
+    del cfg["protocol"]["normal_force_value"]
+    cfg["axes"] = {"analysis": {"load": [2.0, 8.0]}}
+
+    def stress(point, ctx):  # a load [N] over an area the context gives
+        return {"protocol.normal_force_value": point.coord("analysis.load") / ctx["analysis"]["area"]}
+
+    study = Study.from_config(cfg, derive=stress, derived=("protocol.normal_force_value",),
+                              context={"analysis": {"area": 4.0}})
+    pts = study.points()
+    assert [p.config["protocol"]["normal_force_value"] for p in pts] == [0.5, 2.0]
+    assert all("analysis" not in p.config for p in pts)
+    assert [p.coords for p in pts] == [(("analysis.load", 2.0),), (("analysis.load", 8.0),)]
+    with pytest.raises(ConfigError, match="has no axis analysis.lod"):
+        pts[0].coord("analysis.lod")
+    with pytest.raises(ConfigError, match="read by the study's derive step, and this study has none"):
+        Study.from_config(cfg).points()
+    with pytest.raises(ConfigError, match="an axis is a dotted key of a run section"):
+        Study.from_config({**cfg, "axes": {"data": {"load": [1.0]}}}, derive=stress).points()
+
+
+def test_an_input_axis_that_derive_does_not_read_is_refused():
+    cfg = {**BASE, "axes": {"analysis": {"load": [2.0], "lod": [1.0]}}}
+
+    def stress(point, ctx):
+        return {"protocol.normal_force_value": point.coord("analysis.load")}
+
+    with pytest.raises(ConfigError, match="axes.analysis.lod is never read: the study's derive step"):
+        Study.from_config(cfg, derive=stress, derived=("protocol.normal_force_value",)).points()
+
+
+def test_a_dump_leaves_out_the_preset_values_a_study_sets_for_every_run():
+    """A dumped study TOML (preset expanded) re-runs: the preset's b of subloading/fig6 (an axis of model.b)
+    and c of subloading/fig9 (derived from axes.analysis.c) are not written into the base, where no run reads them."""
+    import tomllib
+
+    from frictionlab.scenarios.base import get_scenario
+    from frictionlab.solve.config import dump_toml
+
+    for name, left in (("subloading/fig6", {"b"}), ("subloading/fig9", {"c"})):
+        sc = get_scenario(name)
+        cfg = sc.resolved_config(quick=True)
+        assert sc.study_sets_model_keys(cfg) == left
+        loaded = tomllib.loads(dump_toml(cfg, expand=True, leave_out=left))
+        assert not left & set(loaded["model"]) and "tau0" in loaded["model"]
+        assert sc.study(loaded).points()  # accepted: every base key is read by some run
+        with pytest.raises(ConfigError, match="is never read"):
+            sc.study(tomllib.loads(dump_toml(cfg, expand=True))).points()

@@ -62,9 +62,11 @@ def test_critical_c_values_and_trend():
 
 
 def _point(c_mm, v_mm_s, **numerics):
-    cfg = ssm.POINT.resolved_config({"point.c_mm": c_mm, "point.drive_velocity_mm_s": v_mm_s,
-                                     **{f"integrator.{k}": v for k, v in numerics.items()}})
-    return ssm._summary(ssm._run_point(cfg, False))
+    """The map's values at one point: the study over a one-point grid."""
+    ds, _ = get_scenario("subloading/stick-slip-map").execute(
+        {"axes.analysis.c": [c_mm], "axes.protocol.v": [v_mm_s * 1e-3],
+         **{f"integrator.{k}": v for k, v in numerics.items()}})
+    return {k: float(ds[k].values.item()) for k in ("amplitude", "amplitude_ratio", "force_mid", "steady_force")}
 
 
 def test_point_below_and_above_the_boundary():
@@ -85,22 +87,27 @@ def test_point_amplitude_converges_with_dt():
 
 
 def test_bad_input():
-    with pytest.raises(ConfigError, match="drive_velocity_mm_s"):
-        ssm._run_point(ssm.POINT.resolved_config({"point.drive_velocity_mm_s": 0.0}), False)
     sc = get_scenario("subloading/stick-slip-map")
-    with pytest.raises(ConfigError, match="map.c_mm"):
-        sc.execute({"map.c_mm": []})
+    with pytest.raises(ConfigError, match="drive velocities must be > 0"):
+        sc.execute({"axes.protocol.v": [0.0]})
+    with pytest.raises(ConfigError, match="non-empty list"):
+        sc.execute({"axes.analysis.c": []})
     with pytest.raises(ConfigError, match="kappa"):
         ssm.linear_coefficients(dataclasses.replace(MODEL, kappa=0.0), 1e-5, AREA)
-    with pytest.raises(ConfigError, match="unknown key"):
-        sc.execute({"map.velocity": [0.01]})
+    # the former [map] keys point to where they went; the store and scheduler are the sweep's
+    with pytest.raises(ConfigError, match="axes.analysis.c"):
+        sc.execute({"map.c_mm": [0.0]})
+    with pytest.raises(ConfigError, match="frictionlab sweep"):
+        sc.execute({"map.store": "x"})
+    with pytest.raises(ConfigError, match="unknown key .analysis.velocity. .did you mean .fig9_velocity_mm_s"):
+        sc.execute({"analysis.velocity": [0.01]})
 
 
-def test_quick_map_checks_pass(tmp_path):
+def test_quick_map_checks_pass():
     sc = get_scenario("subloading/stick-slip-map")
-    ds, cfg = sc.execute({"map.store": str(tmp_path / "store")}, quick=True)
+    ds, cfg = sc.execute(quick=True)
     assert dict(ds.amplitude.sizes) == {"c": 6, "drive_velocity": 3}
-    assert (ds.status == "done").all()
+    assert np.isfinite(ds.amplitude.values).all() and ds.attrs["n_failed"] == 0
     # Fig. 9 values at V = 0.01 mm/s (c = 0, 0.0015, 0.005): the subloading/fig9 amplitudes
     amp9 = ds.amplitude.sel(drive_velocity=0.01, c=[0.0, 0.0015, 0.005]).values
     np.testing.assert_allclose(amp9, [0.945, 0.751, 0.447], rtol=0.03)
@@ -109,9 +116,6 @@ def test_quick_map_checks_pass(tmp_path):
     assert len(checks) >= 8
     failed = [c for c in checks if not c.passed]
     assert not failed, failed
-    # a named store is resumed: the second run recomputes nothing and gives the same map
-    ds2, _ = sc.execute({"map.store": str(tmp_path / "store")}, quick=True)
-    np.testing.assert_array_equal(ds2.amplitude.values, ds.amplitude.values)
 
 
 @pytest.mark.slow(reason="full map: 65 oscillator runs (~1.5 min on one core)")
@@ -120,3 +124,13 @@ def test_full_map_checks_pass():
     ds, cfg = sc.execute()
     failed = [c for c in sc.evaluate(ds, cfg) if not c.passed]
     assert not failed, failed
+
+
+def test_summary_gives_a_sweep_the_metrics_of_one_point_and_refuses_a_map():
+    sc = get_scenario("subloading/stick-slip-map")
+    ds, _ = sc.execute({"axes.analysis.c": [0.0, 0.02], "axes.protocol.v": [1e-4]})
+    one = sc.summary(ds.isel(c=[1]))
+    assert one["amplitude"] == float(ds.amplitude.values[1, 0]) < 1e-2
+    assert set(one) == {"amplitude", "amplitude_previous", "amplitude_ratio", "force_mid", "steady_force"}
+    with pytest.raises(ConfigError, match="one \\(c, V\\)"):
+        sc.summary(ds)

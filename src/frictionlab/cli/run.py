@@ -50,7 +50,7 @@ def run(
     from ..scenarios import load_scenario
     from ..scenarios.checkpoint import discard, partial_results
     from ..scenarios.executor import runs_on
-    from ..solve.config import dump_toml, parse_set
+    from ..solve.config import parse_set
 
     if csv not in _CSV_MODES:
         raise ConfigError(f"--csv {csv!r}: choose one of {', '.join(_CSV_MODES)}")
@@ -63,7 +63,7 @@ def run(
     if dump:
         cfg = sc.resolved_config(overrides, quick)
         path = writable_dir(out) / f"{sc.name.replace('/', '__')}.toml"
-        write_text_atomic(path, dump_toml(cfg, scenario=None if sc.name.startswith("file/") else sc.name, expand=True))
+        write_text_atomic(path, sc.dump_toml(cfg, scenario=None if sc.name.startswith("file/") else sc.name))
         say(f"wrote {path}")
         return
     writable_dir(out)  # a bad --out fails now, not after the computation

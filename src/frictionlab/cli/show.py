@@ -299,12 +299,11 @@ def _scenario_info(name: str, overrides: dict[str, Any] | None = None,
     """What ``show SCENARIO`` prints, as text: the resolved config as TOML per profile (full,
     quick), with ``overrides`` applied (imports the scenario and the models)."""
     from ..scenarios import get_scenario
-    from ..solve.config import dump_toml
 
     sc = get_scenario(name)
     return {"description": " ".join(sc.description.split()), "references": list(sc.references),
             "quick": ", ".join(f"{k} = {_fmt(v)}" for k, v in sc.quick.items()),
-            "toml": {str(q): dump_toml(sc.resolved_config(overrides, q), scenario=sc.name, expand=True)
+            "toml": {str(q): sc.dump_toml(sc.resolved_config(overrides, q), scenario=sc.name)
                      for q in profiles}}
 
 

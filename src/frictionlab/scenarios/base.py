@@ -364,6 +364,23 @@ class Scenario:
         return Study.from_config(cfg, derive=self.derive, derived=tuple(self.derived) if self.derive else (),
                                  context=cfg)
 
+    def study_sets_model_keys(self, cfg: dict[str, Any]) -> set[str]:
+        """The ``[model]`` keys the study of ``cfg`` sets for every run itself (its runs, axes or
+        :attr:`derived`): a dump that expands the preset leaves their preset values out (never read)."""
+        from ..solve.config import expand_preset
+
+        expanded, _ = expand_preset(cfg)
+        keys = set(self.derived) | set(self.study(expanded).overridden_base_keys())
+        return {k.split(".", 1)[1] for k in keys if k.startswith("model.") and k != "model.name"}
+
+    def dump_toml(self, cfg: dict[str, Any], scenario: str | None = None) -> str:
+        """``cfg`` as TOML with the model preset expanded to its values, but those the study sets for
+        every run itself (:meth:`study_sets_model_keys`): a file that re-runs (``show``, ``run --dump``)."""
+        from ..solve.config import dump_toml
+
+        return dump_toml(cfg, scenario=scenario, expand=True,
+                         leave_out=self.study_sets_model_keys(cfg) if self.run is None else ())
+
     def run_study(self, cfg: dict[str, Any]) -> xr.Dataset:
         """Execute :meth:`study` and hand the results to :attr:`post` (default: the runs combined,
         :meth:`~frictionlab.solve.study.StudyResult.combine`; a plain four-section config gives

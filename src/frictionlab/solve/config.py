@@ -262,11 +262,15 @@ def _check_study_key(cfg: dict[str, Any], parts: list[str], value: Any) -> None:
 def _check_axis(key: str, parts: list[str], value: Any, configs: list[dict[str, Any]]) -> None:
     """An axis ``SECTION.KEY = [values]`` (``parts``) is a non-empty list whose every value each of
     ``configs`` accepts."""
-    if len(parts) < 2 or parts[0] not in SECTIONS:
+    from .study import INPUT_SECTION
+
+    if len(parts) < 2 or parts[0] not in (*SECTIONS, INPUT_SECTION):
         raise ConfigError(f"{key}: an axis is axes.SECTION.KEY = [values] with SECTION one of {', '.join(SECTIONS)}"
-                          f"{suggest(parts[0] if parts else '', SECTIONS)}")
+                          f", or an input axis axes.{INPUT_SECTION}.KEY{suggest(parts[0] if parts else '', SECTIONS)}")
     if not isinstance(value, list) or not value:
         raise ConfigError(f"{key} = {value!r} must be a non-empty list of values"[:200])
+    if parts[0] == INPUT_SECTION:
+        return  # read by the study's derive step, which must read it (Study.points)
     for merged in configs:
         for v in value:
             apply_overrides(merged, {".".join(parts): v})
@@ -343,8 +347,9 @@ def _clean(obj: Any) -> Any:
     return obj
 
 
-def expand_preset(cfg: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
-    """Replace ``[model] preset`` by the preset's values (the section's own keys win).
+def expand_preset(cfg: dict[str, Any], leave_out: Any = ()) -> tuple[dict[str, Any], str | None]:
+    """Replace ``[model] preset`` by the preset's values (the section's own keys win), except the
+    preset's keys in ``leave_out`` (the ones a study sets for every run itself: never read in the base).
 
     Returns ``(config, comment)`` where ``comment`` names the preset and its source, or
     ``None`` when the config has no preset. The model built from the result equals the one
@@ -362,17 +367,19 @@ def expand_preset(cfg: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
     ps = presets[preset]
     own = {k: v for k, v in m.items() if k not in ("name", "preset")}
     out = copy.deepcopy(cfg)
-    out["model"] = {"name": name, **{k: v for k, v in ps.params.items() if k not in own}, **own}
+    out["model"] = {"name": name, **{k: v for k, v in ps.params.items() if k not in own and k not in leave_out},
+                    **own}
     src = ps.source + (f", doi:{ps.doi}" if ps.doi else "")
     return out, f"preset {preset!r} of {name!r} ({src}); keys set over it: {', '.join(own) or 'none'}"
 
 
-def dump_toml(cfg: dict[str, Any], scenario: str | None = None, *, expand: bool = False) -> str:
-    """TOML text of ``cfg``; with ``expand`` the model preset is written as its values,
-    its name and source as a comment under ``[model]``."""
+def dump_toml(cfg: dict[str, Any], scenario: str | None = None, *, expand: bool = False,
+              leave_out: Any = ()) -> str:
+    """TOML text of ``cfg``; with ``expand`` the model preset is written as its values (but those
+    of ``leave_out``), its name and source as a comment under ``[model]``."""
     comment = None
     if expand:
-        cfg, comment = expand_preset(cfg)
+        cfg, comment = expand_preset(cfg, leave_out)
     data = _clean(cfg)
     if scenario:
         data = {"scenario": scenario, **data}

@@ -14,6 +14,12 @@ every run is run at every point of their outer product)::
 A run may carry its own ``axes`` table over the study's: an axis of the run replaces the study's
 axis of the same key for that run (a reference solution computed at fewer points) or adds one.
 
+An axis over an ``analysis`` key (``axes = {analysis = {load = [0.1, 0.3]}}``) is an *input axis*:
+a quantity of the experiment that is not a field of a run section (a normal load in N that
+``derive`` turns into a normal stress through a contact area that depends on other settings). Its
+value is in each point's ``coords`` (:meth:`Point.coord`) and is not applied to the run's config;
+a study with input axes needs ``derive``, the function that reads them.
+
 A run table is merged into the base key by key, except that a run naming another model
 (``model.name``), protocol or system (``type``) or driver (``integrator.driver``) than the base
 names replaces that section whole (the base's keys belong to the other one; a base ``[integrator]``
@@ -49,6 +55,8 @@ __all__ = ["Study", "Point", "StudyResult", "STUDY_SECTIONS", "merge_run"]
 
 #: the top-level sections a study reads: the four of a run configuration, its runs and its axes
 STUDY_SECTIONS = (*SECTIONS, "runs", "axes")
+#: the section of input axes: values ``derive`` reads from a point's coords (not applied to its config)
+INPUT_SECTION = "analysis"
 #: the key of a section that names what the section is; a run giving another value replaces the section
 _IDENTITY = {"model": "name", "protocol": "type", "system": "type", "integrator": "driver"}
 
@@ -97,10 +105,20 @@ class Point:
     label: str
     coords: tuple[tuple[str, Any], ...]
     config: dict[str, Any]
+    #: the axis keys :meth:`coord` was asked for (the study refuses an input axis that ``derive`` never reads)
+    read: set[str] = field(default_factory=set, compare=False, repr=False)
 
     def __getitem__(self, section: str) -> Any:
         """``point["protocol"]``: a section of its config (what ``derive`` mostly reads)."""
         return self.config[section]
+
+    def coord(self, key: str) -> Any:
+        """The value of axis ``key`` (dotted, e.g. an input axis ``"analysis.load"``) at this point."""
+        for k, v in self.coords:
+            if k == key:
+                self.read.add(key)
+                return v
+        raise ConfigError(f"{self.where()} has no axis {key} (its axes: {', '.join(k for k, _ in self.coords) or 'none'})")
 
     def where(self) -> str:
         """``run 'slow' at protocol.v = 0.001`` for messages."""
@@ -168,9 +186,13 @@ class Study:
             n = 1
             for key, values in self.axes_of(label).items():
                 section = key.split(".", 1)[0]
-                if section not in SECTIONS or "." not in key:
+                if section == INPUT_SECTION and "." in key and self.derive is None:
+                    raise ConfigError(f"{where}.{key}: an input axis of [{INPUT_SECTION}] is read by the study's "
+                                      "derive step, and this study has none")
+                if (section not in SECTIONS and section != INPUT_SECTION) or "." not in key:
                     raise ConfigError(f"{where}.{key}: an axis is a dotted key of a run section "
-                                      f"({', '.join(SECTIONS)}), like axes.protocol.v{suggest(section, SECTIONS)}")
+                                      f"({', '.join(SECTIONS)}), like axes.protocol.v, or an input axis of "
+                                      f"[{INPUT_SECTION}] read by derive{suggest(section, SECTIONS)}")
                 if not isinstance(values, list) or not values:
                     raise ConfigError(f"{where}.{key} = {values!r} must be a non-empty list of values"[:200])
                 if key in self.derived:
@@ -183,8 +205,18 @@ class Study:
                               f"{MAX_GRID_POINTS:,} allowed")
 
     def _unread_base_keys(self) -> None:
-        """Refuse a base key that every run overrides (or an axis or ``derive`` sets): never read."""
+        """Refuse a base key that every run overrides (or an axis sets): never read."""
         base_keys = flatten(self.base)
+        for key, where in self.overridden_base_keys().items():
+            raise ConfigError(f"{key} = {base_keys[key]!r} is never read: {', '.join(where[:3])}"
+                              f"{' ...' if len(where) > 3 else ''} set{'s' if len(where) == 1 else ''} it for "
+                              f"every run; set {where[0]} instead")
+
+    def overridden_base_keys(self) -> dict[str, list[str]]:
+        """``{base key: [where it is set]}`` for every base key that each run overrides (its own table or
+        an axis), i.e. that no run reads (a dump leaves such preset values out)."""
+        base_keys = flatten(self.base)
+        out: dict[str, list[str]] = {}
         for key in base_keys:
             if key.rsplit(".", 1)[-1] in _IDENTITY.values() and key.count(".") == 1:
                 continue  # a section's identity is read to merge every run
@@ -198,10 +230,8 @@ class Study:
                 else:
                     break
             else:
-                where = list(dict.fromkeys(where))
-                raise ConfigError(f"{key} = {base_keys[key]!r} is never read: {', '.join(where[:3])}"
-                                  f"{' ...' if len(where) > 3 else ''} set{'s' if len(where) == 1 else ''} it for "
-                                  f"every run; set {where[0]} instead")
+                out[key] = list(dict.fromkeys(where))
+        return out
 
     def points(self) -> list[Point]:
         """Every (run, axis point) with its full config, validated key by key (no simulation).
@@ -227,9 +257,16 @@ class Study:
                 coords = tuple(zip(keys, values))
                 point = Point(label, coords, merged)
                 try:
-                    cfg = apply_overrides(merged, dict(coords)) if coords else copy.deepcopy(merged)
+                    own = {k: v for k, v in coords if k.split(".", 1)[0] != INPUT_SECTION}
+                    cfg = apply_overrides(merged, own) if own else copy.deepcopy(merged)
                     if self.derive is not None:
-                        extra = dict(self.derive(Point(label, coords, copy.deepcopy(cfg)), self.context))
+                        seen = Point(label, coords, copy.deepcopy(cfg))
+                        extra = dict(self.derive(seen, self.context))
+                        unread = [k for k, _ in coords if k.split(".", 1)[0] == INPUT_SECTION and k not in seen.read]
+                        if unread:
+                            raise ConfigError(f"axes.{unread[0]} is never read: the study's derive step does not "
+                                              f"read it (point.coord); its input axes: "
+                                              f"{', '.join(sorted(seen.read)) or 'none'}")
                         stray = sorted(set(extra) - set(self.derived))
                         if stray:
                             raise ConfigError(f"derive set {', '.join(stray)}, which the study does not declare "

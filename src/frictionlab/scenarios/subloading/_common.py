@@ -136,3 +136,20 @@ def hertz_area(W: float, radius: float = 10e-3, E: float = 1.2e6, nu: float = 0.
     e_star = E / (1.0 - nu * nu)
     a = (3.0 * W * radius / (4.0 * e_star)) ** (1.0 / 3.0)
     return float(np.pi * a * a)
+
+
+def hertz_area_of(W: float, contact: dict[str, Any]) -> float:
+    """:func:`hertz_area` of load ``W`` [N] for an ``analysis.contact`` table (``radius`` [m],
+    ``youngs_modulus`` [Pa], ``poisson_ratio``)."""
+    return hertz_area(W, contact["radius"], contact["youngs_modulus"], contact["poisson_ratio"])
+
+
+def hertz_stress(W: float, contact: dict[str, Any]) -> float:
+    """Normal stress W / A_a [Pa] of load ``W`` [N] over its Hertz area (:func:`hertz_area_of`)."""
+    return float(W) / hertz_area_of(W, contact)
+
+
+def point_model(point: Any):
+    """The model of a study point (its ``[model]`` section with the values derive or an axis set)."""
+    m = dict(point.config["model"])
+    return make_model(m.pop("name"), m.pop("preset", None), **m)

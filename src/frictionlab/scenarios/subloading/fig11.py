@@ -5,6 +5,10 @@ Ozaki et al. (2020), Fig. 11: P-exp set, specimen I (b = 7 /MPa), scaled variant
 v = 0.1 mm/s; apparent area from Hertz (E = 1.2 MPa, nu = 0.5, R = 10 mm, PMMA rigid),
 held fixed; f_n = W / A_a; system and rubber compliance ignored (the plate speed is the
 sliding speed). The four loads are not in the text: 0.1, 0.3, 0.5, 1.0 N (ours).
+
+The loads are an input axis (``axes.analysis.load`` [N]): ``derive`` turns each into the normal
+stress of its run through the Hertz area of ``analysis.contact``, so a changed contact changes
+the stresses (a precomputed axis of stresses would not follow it).
 """
 
 from __future__ import annotations
@@ -13,60 +17,79 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, not_testable, register_scenario
-from ._common import MM, REFERENCE, hertz_area, models, on_grid, protocol_from, reference, rel, run_integrator
+from ._common import MM, MODEL_NAME, REFERENCE, hertz_area_of, hertz_stress, models, on_grid, rate_step, rel
 
 CONFIG = {
     "model": {"name": "subloading", "preset": "fig11"},
-    # 0.1 mm/s; the normal stress (load / Hertz area) and the duration are set per load of [sweep]
+    # 0.1 mm/s; the normal stress (load / Hertz area) and the duration are set per load
     "protocol": {"type": "constant_velocity", "v": 0.1 * MM},
-    # normal loads W [N] and the slide at each [m]
-    "sweep": {"loads": [0.1, 0.3, 0.5, 1.0], "slide": 1.0 * MM},
-    # the rubber hemisphere on rigid PMMA: radius [m], Young's modulus [Pa], Poisson ratio
-    "contact": {"radius": 10.0 * MM, "youngs_modulus": 1.2e6, "poisson_ratio": 0.5},
     "integrator": {"driver": "prescribed", "du_max": 1e-5 * MM},
-    # the rate form with the core RK4 at slip increments du [m], over this slide [m]
-    "reference": {"driver": "rk4", "du": 2e-6 * MM, "slide": 0.05 * MM},
+    # normal loads W [N] (ours): an input axis, turned into f_n = W / A_a(W) with the Hertz area of analysis.contact
+    "axes": {"analysis": {"load": [0.1, 0.3, 0.5, 1.0]}},
+    # the return mapping, and the rate form with the core RK4 (its step from analysis.reference_du)
+    "runs": {"return_map": {},
+             "rate_form": {"model": {"name": "subloading_rate"}, "integrator": {"driver": "rk4"}}},
+    # the slide at each load [m], the rate form's slide [m] and slip increment [m]; the rubber hemisphere on
+    # rigid PMMA: radius [m], Young's modulus [Pa], Poisson ratio
+    "analysis": {"slide": 1.0 * MM, "reference_slide": 0.05 * MM, "reference_du": 2e-6 * MM,
+                 "contact": {"radius": 10.0 * MM, "youngs_modulus": 1.2e6, "poisson_ratio": 0.5}},
 }
-DERIVED = {"protocol.normal_force_value": "sweep.loads", "protocol.duration_s": "sweep.slide"}
+DERIVED = {"protocol.normal_force_value": "axes.analysis.load [N] (over the Hertz area of analysis.contact)",
+           "protocol.duration_s": "analysis.slide (analysis.reference_slide for the rate form)",
+           "integrator.dt": "analysis.reference_du (the rate form's RK4 step is reference_du / v)",
+           "integrator.du": "analysis.reference_du (the rate form's slip increment with driver rate_reference)",
+           **MODEL_NAME}
+MOVED = {"sweep": "the loads are axes.analysis.load [N], the slide analysis.slide [m]",
+         "contact": "the hemisphere is analysis.contact (radius, youngs_modulus, poisson_ratio)",
+         "reference": "the rate form is runs.rate_form (its driver runs.rate_form.integrator.driver), its slide "
+                      "analysis.reference_slide, its slip increment analysis.reference_du"}
 
 
-def areas(cfg: dict) -> np.ndarray:
-    c = cfg["contact"]
-    return np.array([hertz_area(W, c["radius"], c["youngs_modulus"], c["poisson_ratio"]) for W in cfg["sweep"]["loads"]])
+def derive(point, cfg: dict) -> dict:
+    """f_n = W / A_a(W) of the point's load; each run slides its length from rest."""
+    a, v = cfg["analysis"], float(point["protocol"]["v"])
+    out = {"protocol.normal_force_value": hertz_stress(point.coord("analysis.load"), a["contact"])}
+    if point["model"]["name"] == "subloading_rate":
+        return {**out, "protocol.duration_s": float(a["reference_slide"]) / v, **rate_step(point, a["reference_du"], v)}
+    return {**out, "protocol.duration_s": float(a["slide"]) / v}
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    m, mr = models(cfg)
-    pc = cfg["sweep"]
+def post(result, cfg: dict) -> xr.Dataset:
+    """Friction force A_a f_t of every load on a slip grid, steady ratio F_x / W against its closed form,
+    initial slope, and the return mapping's deviation from the rate form at the end of its slide."""
+    m, _ = models(cfg)
+    a = cfg["analysis"]
+    loads = [float(W) for W in result.axis_values("analysis.load")]
+    areas = np.array([hertz_area_of(W, a["contact"]) for W in loads])
     v = float(cfg["protocol"]["v"])
-    L = float(pc["slide"])
+    L = float(a["slide"])
     grid = np.linspace(0.0, L, 2001)
+    Lr = float(a["reference_slide"])
     Fx, ratio, fn_all, ref_dev, slopes = [], [], [], [], []
-    for W, Aa in zip(pc["loads"], areas(cfg)):
+    for W, Aa in zip(loads, areas):
         fn = W / Aa
-        d = run_integrator(m, protocol_from(cfg, duration_s=L / v, normal_force_value=fn), cfg)
+        d = result.pick("return_map", load=W)
         f = on_grid(d.slip.values, d.shear_stress.values, grid)
         Fx.append(Aa * f)
         s0, f0 = d.slip.values, d.shear_stress.values
         slopes.append(Aa * (f0[1] - f0[0]) / (s0[1] - s0[0]))
         ratio.append(Aa * f[-1] / W)
         fn_all.append(fn)
-        Lr = float(cfg["reference"]["slide"])
-        dr = reference(mr, protocol_from(cfg, duration_s=Lr / v, normal_force_value=fn), cfg, v)
+        dr = result.pick("rate_form", load=W)
         g = grid[grid <= Lr]
-        a = on_grid(d.slip.values, d.shear_stress.values, g)
-        b = on_grid(dr.slip.values, dr.friction_force.values, g)
-        ref_dev.append(rel(float(a[-1]), float(b[-1])))
-    closed = [float(m.steady_stress(v, fn)) * Aa / W for W, Aa, fn in zip(pc["loads"], areas(cfg), fn_all)]
+        x = on_grid(d.slip.values, d.shear_stress.values, g)
+        y = on_grid(dr.slip.values, dr.friction_force.values, g)
+        ref_dev.append(rel(float(x[-1]), float(y[-1])))
+    closed = [float(m.steady_stress(v, fn)) * Aa / W for W, Aa, fn in zip(loads, areas, fn_all)]
     return xr.Dataset(
         {"friction_force": (("normal_load", "slip"), np.array(Fx), {"units": "N"}),
          "steady_ratio": ("normal_load", np.array(ratio), {"units": "1"}),
          "steady_ratio_closed_form": ("normal_load", np.array(closed), {"units": "1"}),
-         "apparent_area": ("normal_load", areas(cfg), {"units": "m^2"}),
+         "apparent_area": ("normal_load", areas, {"units": "m^2"}),
          "initial_slope": ("normal_load", np.array(slopes), {"units": "N/m"}),
          "normal_stress": ("normal_load", np.array(fn_all), {"units": "Pa"}),
          "reference_deviation": ("normal_load", np.array(ref_dev), {"units": "1"})},
-        coords={"normal_load": ("normal_load", np.array(pc["loads"], dtype=float), {"units": "N"}),
+        coords={"normal_load": ("normal_load", np.array(loads, dtype=float), {"units": "N"}),
                 "slip": ("slip", grid, {"units": "m"})},
         attrs={**m.attrs(), "model": m.name})
 
@@ -117,7 +140,7 @@ register_scenario(Scenario(
                  "set, specimen I (b = 7 /MPa), scaled variant, v = 0.1 mm/s, Hertz apparent area, loads "
                  "0.1, 0.3, 0.5, 1.0 N (not in the paper, ours). No measured data ship with the paper's text, so "
                  "the checks compare with closed forms and the paper's qualitative statements."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"sweep.slide": 0.3 * MM}, derived=DERIVED,
+    config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
+    quick={"analysis.slide": 0.3 * MM}, derived=DERIVED, moved=MOVED,
     references=[REFERENCE],
 ))

@@ -12,6 +12,11 @@ and II give the same traction ratio at every load: the paper's specimen effect i
 the printed equations, evidenced by the closed form and by runs of the literal variant. It
 appears only in the rescaled variant S_r = (1 - exp(-b f_n)) phi (our reading, the presets of
 Figs. 11-12), under which the other checks are judged.
+
+The study: the specimens are runs (``I``, ``II``: their ``model.b``; ``I_printed``, ``II_printed``
+the same with ``model.variant = "literal"``) over the speeds (``axes.protocol.v``) and the loads, an
+input axis (``axes.analysis.load`` [N]) that ``derive`` turns into each run's normal stress through
+the Hertz area of ``analysis.contact``.
 """
 
 from __future__ import annotations
@@ -20,63 +25,74 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, deviation, not_testable, register_scenario
-from ._common import MM, REFERENCE, hertz_area, models, protocol_from, run_integrator, swept_model_key
+from ._common import MM, MODEL_NAME, REFERENCE, hertz_area_of, hertz_stress, point_model
+
+#: the label suffix of the runs with the equations as printed (eqs. 7, 8, 18: variant literal)
+PRINTED = "_printed"
 
 CONFIG = {
     "model": {"name": "subloading", "preset": "fig12-I"},
-    # v, duration and normal stress (load / Hertz area) are set per point of [sweep]
+    # v per point of the axis; duration and normal stress (load / Hertz area) set per point
     "protocol": {"type": "constant_velocity"},
-    # normal loads W [N], speeds [m/s] (0.1, 1, 10 mm/s) and the slide at each point [m]
-    "sweep": {"loads": [0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0], "velocities": [0.1 * MM, 1.0 * MM, 10.0 * MM],
-              "slide": 0.05 * MM},
-    # pressure sensitivity b [1/Pa] of the two specimens (7 and 11 /MPa)
-    "specimens": {"b": [7.0e-6, 11.0e-6], "names": ["I", "II"]},
-    # the rubber hemisphere on rigid PMMA: radius [m], Young's modulus [Pa], Poisson ratio
-    "contact": {"radius": 10.0 * MM, "youngs_modulus": 1.2e6, "poisson_ratio": 0.5},
     "integrator": {"driver": "prescribed", "du_max": 1e-5 * MM},
-    # the variant of the equations as printed (eqs. 7, 8, 18), run beside the rescaled one
-    # and its slide [m]: the literal contact ratio relaxes from P(f_n) to A_ss over a few kappa (0.14 mm)
-    "printed": {"variant": "literal", "slide": 2.0 * MM},
+    # speeds [m/s] (0.1, 1, 10 mm/s); normal loads W [N] (ours): an input axis, f_n = W / A_a(W)
+    "axes": {"protocol": {"v": [0.1 * MM, 1.0 * MM, 10.0 * MM]},
+             "analysis": {"load": [0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0]}},
+    # the two specimens, pressure sensitivity b [1/Pa] (7 and 11 /MPa), in the rescaled variant of the preset,
+    # and the same with the equations as printed (eqs. 7, 8, 18: variant literal)
+    "runs": {"I": {"model": {"b": 7.0e-6}}, "II": {"model": {"b": 11.0e-6}},
+             "I" + PRINTED: {"model": {"b": 7.0e-6, "variant": "literal"}},
+             "II" + PRINTED: {"model": {"b": 11.0e-6, "variant": "literal"}}},
+    # the slide at each point [m]; the printed variant's [m] (its contact ratio relaxes from P(f_n) to A_ss over a
+    # few kappa, 0.14 mm); the rubber hemisphere on rigid PMMA: radius [m], Young's modulus [Pa], Poisson ratio
+    "analysis": {"slide": 0.05 * MM, "printed_slide": 2.0 * MM,
+                 "contact": {"radius": 10.0 * MM, "youngs_modulus": 1.2e6, "poisson_ratio": 0.5}},
 }
-DERIVED = {"protocol.v": "sweep.velocities", "protocol.duration_s": "sweep.slide",
-           "protocol.normal_force_value": "sweep.loads", "model.b": "specimens.b"}
+DERIVED = {"protocol.duration_s": "analysis.slide (analysis.printed_slide for the printed runs)",
+           "protocol.normal_force_value": "axes.analysis.load [N] (over the Hertz area of analysis.contact)",
+           **MODEL_NAME}
+MOVED = {"sweep": "the loads are axes.analysis.load [N], the speeds axes.protocol.v [m/s], the slide analysis.slide [m]",
+         "specimens": "the specimens are the runs I and II (their model.b [1/Pa]; I_printed and II_printed the same "
+                      "with the printed equations)",
+         "contact": "the hemisphere is analysis.contact (radius, youngs_modulus, poisson_ratio)",
+         "printed": "the printed equations are the runs I_printed and II_printed (model.variant there), their slide "
+                    "analysis.printed_slide"}
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    swept_model_key(cfg, 'b', 'specimens.b')
-    pc = cfg["sweep"]
-    c = cfg["contact"]
-    loads = np.array(pc["loads"], dtype=float)
-    vels = np.array(pc["velocities"], dtype=float)
-    bs = np.array(cfg["specimens"]["b"], dtype=float)
-    L = float(pc["slide"])
-    ratio = np.zeros((bs.size, vels.size, loads.size))
-    closed = np.zeros_like(ratio)
-    printed = np.zeros_like(ratio)
-    printed_closed = np.zeros_like(ratio)
-    pv = str(cfg["printed"]["variant"])
-    for i, b in enumerate(bs):
-        m, _ = models(cfg, b=b)
-        mp, _ = models(cfg, b=b, variant=pv)
+def derive(point, cfg: dict) -> dict:
+    """f_n = W / A_a(W) of the point's load; the slide of the run at its speed."""
+    a = cfg["analysis"]
+    slide = a["printed_slide"] if point.label.endswith(PRINTED) else a["slide"]
+    return {"protocol.normal_force_value": hertz_stress(point.coord("analysis.load"), a["contact"]),
+            "protocol.duration_s": float(slide) / float(point["protocol"]["v"])}
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """Steady ratio F_x / W of every specimen, speed and load (end of the slide), and its closed form, in the
+    rescaled variant and with the equations as printed."""
+    contact = cfg["analysis"]["contact"]
+    names = [lab for lab in result.labels if not lab.endswith(PRINTED)]
+    vels = np.array(result.axis_values("protocol.v"), dtype=float)
+    loads = np.array(result.axis_values("analysis.load"), dtype=float)
+    shape = (len(names), vels.size, loads.size)
+    ratio, closed, printed, printed_closed = (np.zeros(shape) for _ in range(4))
+    for i, name in enumerate(names):
         for j, v in enumerate(vels):
             for k, W in enumerate(loads):
-                Aa = hertz_area(W, c["radius"], c["youngs_modulus"], c["poisson_ratio"])
+                Aa = hertz_area_of(W, contact)
                 fn = W / Aa
-                prot = protocol_from(cfg, v=v, duration_s=L / v, normal_force_value=fn)
-                d = run_integrator(m, prot, cfg)
-                ratio[i, j, k] = Aa * float(d.shear_stress.values[-1]) / W
-                closed[i, j, k] = Aa * float(m.steady_stress(v, fn)) / W
-                lp = float(cfg["printed"]["slide"])
-                d = run_integrator(mp, protocol_from(cfg, v=v, duration_s=lp / v, normal_force_value=fn), cfg)
-                printed[i, j, k] = Aa * float(d.shear_stress.values[-1]) / W
-                printed_closed[i, j, k] = Aa * float(mp.steady_stress(v, fn)) / W
-    m, _ = models(cfg)
+                for lab, out, out_cf in ((name, ratio, closed), (name + PRINTED, printed, printed_closed)):
+                    d = result.pick(lab, v=v, load=W)
+                    out[i, j, k] = Aa * float(d.shear_stress.values[-1]) / W
+                    out_cf[i, j, k] = Aa * float(point_model(result.point(lab, v=v, load=W)).steady_stress(v, fn)) / W
+    bs = np.array([float(result.point(name, v=vels[0], load=loads[0]).config["model"]["b"]) for name in names])
+    m = point_model(result.points[0])
     return xr.Dataset(
         {"steady_ratio": (("specimen", "velocity", "normal_load"), ratio, {"units": "1"}),
          "steady_ratio_closed_form": (("specimen", "velocity", "normal_load"), closed, {"units": "1"}),
          "steady_ratio_printed": (("specimen", "velocity", "normal_load"), printed, {"units": "1"}),
          "steady_ratio_printed_closed_form": (("specimen", "velocity", "normal_load"), printed_closed, {"units": "1"})},
-        coords={"specimen": list(cfg["specimens"]["names"]), "b": ("specimen", bs, {"units": "1/Pa"}),
+        coords={"specimen": names, "b": ("specimen", bs, {"units": "1/Pa"}),
                 "velocity": ("velocity", vels, {"units": "m/s"}), "normal_load": ("normal_load", loads, {"units": "N"})},
         attrs={**m.attrs(), "model": m.name})
 
@@ -100,7 +116,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
                      "specimen II (larger b)", "ratio(W_min)/ratio(W_max): II > I at every speed",
                      "I: " + " ".join(f"{x:.3f}" for x in drop[0]) + "; II: " + " ".join(f"{x:.3f}" for x in drop[-1]),
                      stronger, ambiguity=_RESCALED,
-                     mutations=(Mutation("both specimens with b = 7 /MPa", {"specimens.b": [7.0e-6, 7.0e-6]}),)))
+                     mutations=(Mutation("both specimens with b = 7 /MPa", {"runs.II.model.b": 7.0e-6}),)))
     inc = bool(np.all(np.diff(r, axis=1) > 0))
     out.append(check("the ratio increases with sliding speed (velocity strengthening, S_min = S_max)",
                      "increasing in v at every load", "yes" if inc else "no", inc, ambiguity=_RESCALED,
@@ -131,7 +147,7 @@ def _specimen_effect(ds: xr.Dataset):
     expected = "ratio(W_min)/ratio(W_max): II > I at every speed"
     measured = "I: " + " ".join(f"{x:.4f}" for x in drop[0]) + "; II: " + " ".join(f"{x:.4f}" for x in drop[-1])
     mut = (Mutation("the rescaled variant S_r = (1 - exp(-b f_n)) phi taken as the printed equations",
-                    {"printed.variant": "scaled"}),)
+                    {"runs.I_printed.model.variant": "scaled", "runs.II_printed.model.variant": "scaled"}),)
     if bool(np.all(drop[-1] > drop[0] * (1 + SAME))):
         return check(claim, expected, measured, True, mutations=mut)
     cf_spread = float(np.max(np.abs(pc[-1] / pc[0] - 1)))
@@ -167,7 +183,7 @@ register_scenario(Scenario(
     description=("Ozaki et al. 2020 Fig. 12: steady traction ratio vs normal load at 0.1, 1, 10 mm/s for specimens I "
                  "(b = 7 /MPa) and II (b = 11 /MPa), P-exp set, scaled variant, Hertz apparent area, loads "
                  "0.05-2 N (not in the paper, ours)."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"sweep.loads": [0.05, 0.2, 0.5, 1.0, 2.0]}, derived=DERIVED,
+    config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
+    quick={"axes.analysis.load": [0.05, 0.2, 0.5, 1.0, 2.0]}, derived=DERIVED, moved=MOVED,
     references=[REFERENCE],
 ))

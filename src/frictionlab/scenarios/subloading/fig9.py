@@ -13,6 +13,11 @@ step), so the paper's stick-slip claim at the printed mass is a deviation. Its e
 ripple is the same at dt and dt/2, and the same model with M = 3 taken numerically in
 N s^2/mm (3000 kg, the reading that gives Fig. 9) shows the sawtooth. The trend claims (amplitude
 and period against c) are judged under that reading, said in their ``ambiguity``.
+
+The study: c is an input axis (``axes.analysis.c`` [MPa (s/mm)^d], turned into ``model.c`` with the
+model's d by ``derive``); the runs are ``fig9``, ``printed_mass`` (M = 3 kg, its step) and
+``printed_mass_half_dt``, and the cross-check ``reference_newmark`` / ``reference_rate_form`` (the rate
+form in the foundation's spring-slider per unit area, refused where it is not the Newmark system's).
 """
 
 from __future__ import annotations
@@ -20,29 +25,53 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ...solve import simulate
-from ...systems import spring_slider
+from ...core.errors import ConfigError
+from ...laws.subloading import c_from_mm_mpa
 from ..base import Mutation, Scenario, check, deviation, register_scenario
-from ._common import MM, MPA, REFERENCE, models, peaks, protocol_from, rel, run_integrator, with_c_mm, swept_model_key
+from ._common import MM, MODEL_NAME, MPA, REFERENCE, models, peaks, point_model, rel, with_c_mm
+
+#: K = 40 N/mm, M = 3 read as 3 N s^2/mm = 3000 kg, A_a = 100 mm^2 (the rate form's reference runs per unit area)
+_MASS, _STIFFNESS, _AREA = 3000.0, 40.0 / MM, 100.0 * MM**2
 
 CONFIG = {
     "model": {"name": "subloading", "preset": "fig9"},
     # drive velocity V = 0.01 mm/s, f_n = 0.3 MPa (our reading), 0-300 s
     "protocol": {"type": "constant_velocity", "v": 0.01 * MM, "duration_s": 300.0, "normal_force_value": 0.3 * MPA},
     # K = 40 N/mm; M = 3 read as 3 N s^2/mm = 3000 kg (the reading that gives Fig. 9's stick-slip)
-    "system": {"type": "mass", "mass": 3000.0, "stiffness": 40.0 / MM},
+    "system": {"type": "mass", "mass": _MASS, "stiffness": _STIFFNESS},
     # the Newmark 1-DOF system of eq. (39), A_a = 100 mm^2
-    "integrator": {"driver": "oscillator", "dt": 1e-3, "save_dt": 0.01, "area": 100.0 * MM**2},
-    # c in MPa (s/mm)^d, as the paper's parameter tables give it
-    "sweep": {"c_mm": [0.0, 0.0015, 0.005, 0.01], "c_consistent_mm": [0.0, 0.0015]},
-    # the printed M = 3 kg (consistent units) and its step [s]
-    "consistent_units": {"mass": 3.0, "dt": 1e-4},
-    # the rate form in the foundation's spring-slider (core RK4), per unit area
-    "reference": {"driver": "rk4", "c_mm": 0.0015, "t_end": 60.0, "dt": 1e-4},
+    "integrator": {"driver": "oscillator", "dt": 1e-3, "save_dt": 0.01, "area": _AREA},
+    # c in MPa (s/mm)^d, as the paper's parameter tables give it (an input axis: model.c converted with the model's d)
+    "axes": {"analysis": {"c": [0.0, 0.0015, 0.005, 0.01]}},
+    "runs": {
+        "fig9": {},
+        # the printed M = 3 kg (consistent units), its step [s], at the smallest c's; the first again at half the step
+        "printed_mass": {"system": {"mass": 3.0}, "integrator": {"dt": 1e-4}, "axes": {"analysis": {"c": [0.0, 0.0015]}}},
+        "printed_mass_half_dt": {"system": {"mass": 3.0}, "integrator": {"dt": 5e-5},
+                                 "axes": {"analysis": {"c": [0.0]}}},
+        # 0-60 s at one c: the Newmark system, and the rate form in the foundation's spring-slider (core RK4) per
+        # unit area (mass M / A_a [kg/m^2], stiffness K / A_a [N/m^3])
+        "reference_newmark": {"protocol": {"duration_s": 60.0}, "axes": {"analysis": {"c": [0.0015]}}},
+        "reference_rate_form": {"model": {"name": "subloading_rate"}, "protocol": {"duration_s": 60.0},
+                                "system": {"mass": _MASS / _AREA, "stiffness": _STIFFNESS / _AREA},
+                                "integrator": {"driver": "rk4", "dt": 1e-4, "save_dt": 0.01},
+                                "axes": {"analysis": {"c": [0.0015]}}}},
     # start of the late window of the stick-slip metrics [s]
     "analysis": {"window_start": 150.0},
 }
-DERIVED = {"model.c": "sweep.c_mm"}
+DERIVED = {"model.c": "axes.analysis.c [MPa (s/mm)^d]", **MODEL_NAME}
+MOVED = {"sweep.c_mm": "the c values are axes.analysis.c [MPa (s/mm)^d]",
+         "sweep.c_consistent_mm": "the printed mass runs at runs.printed_mass.axes.analysis.c",
+         "sweep": "the c values are axes.analysis.c [MPa (s/mm)^d]",
+         "consistent_units": "the printed mass is runs.printed_mass (system.mass, integrator.dt) and "
+                             "runs.printed_mass_half_dt (its half step)",
+         "reference": "the cross-check is runs.reference_newmark and runs.reference_rate_form (its driver, dt; "
+                      "axes.analysis.c and protocol.duration_s of both)"}
+
+
+def derive(point, cfg: dict) -> dict:
+    """model.c of the point's c [MPa (s/mm)^d], converted with the model's d."""
+    return {"model.c": c_from_mm_mpa(float(point.coord("analysis.c")), point_model(point).d)}
 
 
 def _metrics(t: np.ndarray, f: np.ndarray, t0: float) -> tuple[float, float, float]:
@@ -57,46 +86,44 @@ def _metrics(t: np.ndarray, f: np.ndarray, t0: float) -> tuple[float, float, flo
     return float(fw.min()), float(fw.max()), period
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    swept_model_key(cfg, 'c', 'sweep.c_mm')
+def _same_reference(result) -> tuple[float, float]:
+    """Area [m^2] and duration [s] of the cross-check, refused where its two runs differ (the rate form's
+    spring-slider is the Newmark system per unit area)."""
+    pn, pr = result.point("reference_newmark"), result.point("reference_rate_form")
+    area = float(pn["integrator"]["area"])
+    for key in ("mass", "stiffness"):
+        if rel(float(pr["system"][key]) * area, float(pn["system"][key])) > 1e-12:
+            raise ConfigError(f"runs.reference_rate_form.system.{key} = {pr['system'][key]!r} must be the Newmark "
+                              f"system's {key} per unit area ({float(pn['system'][key]) / area!r})")
+    if pr["protocol"]["duration_s"] != pn["protocol"]["duration_s"]:
+        raise ConfigError("runs.reference_rate_form.protocol.duration_s and runs.reference_newmark.protocol.duration_s "
+                          "must be the same (the two are compared over it)")
+    return area, float(pn["protocol"]["duration_s"])
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """Late-window spring-force range and period per c, the first static peak, the same at the printed mass
+    (and at its half step), and the Newmark system's deviation from the rate form's spring-slider."""
     t0 = float(cfg["analysis"]["window_start"])
-    cs = [float(c) for c in cfg["sweep"]["c_mm"]]
-    prot = protocol_from(cfg)
+    cs = [float(c) for c in result.axis_values("analysis.c", "fig9")]
     runs, mets, first = [], [], []
     for c in cs:
-        m, _ = models(cfg, **with_c_mm(cfg, c))
-        d = run_integrator(m, prot, cfg)
+        d = result.pick("fig9", c=c)
         runs.append(d.spring_force.values)
         mets.append(_metrics(d.time.values, d.spring_force.values, t0))
         k = int(np.argmax(d.spring_force.values[d.time.values < 60.0]))
         first.append((float(d.spring_force.values[k]), float(d.time.values[k])))
     t = d.time.values
-    # consistent units (M = 3 kg)
-    cu = cfg["consistent_units"]
-    cfg_c = {**cfg, "system": {**cfg["system"], "mass": float(cu["mass"])}}
-    cc = [float(c) for c in cfg["sweep"]["c_consistent_mm"]]
-    metc = []
-    for c in cc:
-        m, _ = models(cfg, **with_c_mm(cfg, c))
-        d = run_integrator(m, prot, cfg_c, dt=float(cu["dt"]))
-        metc.append(_metrics(d.time.values, d.spring_force.values, t0))
-    # the printed mass at half the step, at the first c: is the (absent) stick-slip converged?
-    m, _ = models(cfg, **with_c_mm(cfg, cc[0]))
-    d = run_integrator(m, prot, cfg_c, dt=0.5 * float(cu["dt"]))
+    cc = [float(c) for c in result.axis_values("analysis.c", "printed_mass")]
+    metc = np.array([_metrics(d.time.values, d.spring_force.values, t0) for d in result.of_run("printed_mass")])
+    d = result.pick("printed_mass_half_dt")
     met_half = _metrics(d.time.values, d.spring_force.values, t0)
-    # cross-check: the rate form in the foundation's spring-slider (core RK4), per unit area
-    s, ref = cfg["system"], cfg["reference"]
-    Aa = float(cfg["integrator"]["area"])
-    m, mr = models(cfg, **with_c_mm(cfg, float(ref["c_mm"])))
-    sys_ = spring_slider(mass=float(s["mass"]) / Aa, stiffness=float(s["stiffness"]) / Aa)
-    prot_r = protocol_from(cfg, duration_s=float(ref["t_end"]))
-    dr = simulate(mr, prot_r, system=sys_, integrator=ref["driver"], dt=float(ref["dt"]),
-                  save_dt=float(cfg["integrator"]["save_dt"]))
-    dn = run_integrator(m, prot_r, cfg)
+    Aa, _ = _same_reference(result)
+    dr, dn = result.pick("reference_rate_form"), result.pick("reference_newmark")
     f_ref = Aa * dr.spring_force.values
     f_nm = np.interp(dr.time.values, dn.time.values, dn.spring_force.values)
+    m = point_model(result.point("reference_newmark"))
     mets = np.array(mets)
-    metc = np.array(metc)
     return xr.Dataset(
         {"spring_force": (("c", "time"), np.array(runs), {"units": "N"}),
          "force_min": ("c", mets[:, 0], {"units": "N"}), "force_max": ("c", mets[:, 1], {"units": "N"}),
@@ -107,7 +134,8 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
         coords={"c": ("c", cs, {"units": "MPa (s/mm)^d"}), "time": ("time", t, {"units": "s"})},
         attrs={**m.attrs(), "model": m.name, "c_consistent": cc, "consistent_force_min": metc[:, 0],
                "consistent_force_max": metc[:, 1], "consistent_half_dt_amplitude": met_half[1] - met_half[0],
-               "consistent_mass": float(cu["mass"]), "reference_t_end": float(dr.time.values[-1]),
+               "consistent_mass": float(result.point("printed_mass", c=cc[0])["system"]["mass"]),
+               "reference_t_end": float(dr.time.values[-1]),
                "reference_deviation": float(np.max(np.abs(f_nm - f_ref)) / np.max(np.abs(f_ref)))})
 
 
@@ -115,8 +143,10 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
 PRINTED = {"stiffness": 40.0 / MM, "v": 0.01 * MM, "area": 100.0 * MM**2, "mass": 3.0}
 #: a sawtooth: a late-window spring-force range above this [N] (5 % of the ~10 N static peak)
 STICK_SLIP = 0.5
-_MASS_3000 = Mutation("M = 3 taken numerically in N s^2/mm (3000 kg)", {"consistent_units.mass": 3000.0})
-_PRINTED_MASS = Mutation("M = 3 kg as printed (3e-3 N s^2/mm) in the Fig. 9 runs", {"system.mass": 3.0})
+_MASS_3000 = Mutation("M = 3 taken numerically in N s^2/mm (3000 kg)",
+                      {"runs.printed_mass.system.mass": 3000.0, "runs.printed_mass_half_dt.system.mass": 3000.0})
+_PRINTED_MASS = Mutation("M = 3 kg as printed (3e-3 N s^2/mm) in the Fig. 9 runs",
+                         {"system.mass": 3.0, "runs.reference_rate_form.system.mass": 3.0 / _AREA})
 _NO_WEAKENING = Mutation("S_min read as 1 (= S_max): no sliding weakening", {"model.s_min": 1.0})
 _LINEAR_RATE = Mutation("rate exponent d read as 1 (tau linear in v): c v^d 29 x smaller at V = 0.01 mm/s",
                         {"model.d": 1.0})
@@ -200,7 +230,8 @@ register_scenario(Scenario(
                  "A_a = 100 mm^2, f_n = 0.3 MPa (ours), P-common, c = 0, 0.0015, 0.005, 0.01 MPa (s/mm)^d (not in the "
                  "paper), Newmark-beta (1/4, 1/2) + return mapping, 0-300 s. The printed M = 3 kg (consistent units) "
                  "gives no stick-slip (a deviation); the trend is shown with M = 3 read as 3 N s^2/mm (3000 kg)."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"sweep.c_consistent_mm": [0.0], "reference.t_end": 40.0},
-    references=[REFERENCE], derived=DERIVED,
+    config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
+    quick={"runs.printed_mass.axes.analysis.c": [0.0], "runs.reference_newmark.protocol.duration_s": 40.0,
+           "runs.reference_rate_form.protocol.duration_s": 40.0},
+    references=[REFERENCE], derived=DERIVED, moved=MOVED,
 ))

@@ -1,15 +1,17 @@
 r"""``subloading/stick-slip-map``: stick-slip of the eq. (39) slider over c x drive velocity V.
 
-A parameter sweep (:mod:`frictionlab.sweep`) of the 1-DOF spring-mass system of Ozaki et al.
+A map of the 1-DOF spring-mass system of Ozaki et al.
 (2020), eq. (39), :math:`M\ddot u = K(Vt - u) - A_a f_t`, with the Fig. 9 set (K = 40 N/mm,
 A_a = 100 mm^2, f_n = 0.3 MPa, M = 3000 kg, P-common with tau0 = 0.1 MPa) over the
 viscosity-like coefficient c of :math:`\tau = \tau_0 + c|v|^d` and the drive velocity V.
-Each point runs :class:`~frictionlab.laws.subloading_drivers.SubloadingOscillator`
-(Newmark-beta + return mapping, the engine of ``subloading/fig9``) for a fixed drive slip
-(``map.drive_slip_mm``, at least ``map.t_min`` seconds) and reports the late stick-slip
-amplitude: the peak-to-peak spring force over the last quarter of the run. Stick-slip is
-said to exist when that amplitude exceeds ``map.amplitude_threshold`` [N] and is not
-decaying (it is at least half the peak-to-peak over the quarter before).
+Each point of the study (``axes.analysis.c`` [MPa (s/mm)^d], an input axis that ``derive`` turns
+into ``model.c`` with the model's d, x ``axes.protocol.v`` [m/s]) runs the ``oscillator`` driver
+(:class:`~frictionlab.laws.subloading_drivers.SubloadingOscillator`, Newmark-beta + return mapping,
+the engine of ``subloading/fig9``) for a fixed drive slip (``analysis.drive_slip``, at least
+``analysis.t_min`` seconds, saved at ``analysis.samples`` rows); the post step reports the late
+stick-slip amplitude: the peak-to-peak spring force over the last quarter of the run. Stick-slip is
+said to exist when that amplitude exceeds ``analysis.amplitude_threshold`` [N] and is not decaying
+(it is at least half the peak-to-peak over the quarter before).
 
 **Linear-stability estimate.** Freeze the normal-sliding ratio at R = 1 (the subloading surface follows
 :math:`f_t = S_r\tau` within a plastic slip :math:`\ell_R = 2/(\pi r)`, eq. 34 linearised
@@ -43,18 +45,15 @@ steady traction :math:`A^{ss}(V)\tau(V)` per e-fold of velocity. For c = 0, :mat
 rises with V (0.0039 MPa (s/mm)^d at 3 um/s, 0.0063 at 10 um/s, 0.0131 at 100 um/s): the
 inertial factor :math:`M V^2/(\alpha L)` grows with V faster than the steady weakening
 :math:`\beta` changes. The estimate needs :math:`L \gg \ell_R`; velocities with
-:math:`L < ` ``map.validity_ratio`` :math:`\ell_R` (V below about 3 um/s here) are drawn but
+:math:`L < ` ``analysis.validity_ratio`` :math:`\ell_R` (V below about 3 um/s here) are drawn but
 not checked against it -- there the frozen-R assumption fails (at V = 1 um/s the observed
 boundary lies between 0.0031 and 0.004, above the estimate 0.0022).
 
 Notes
 -----
-Why the sweep infrastructure and not one vectorised kernel: each point is a compiled
-Newmark loop with a per-step Newton solve on the return mapping, whose iteration count
-differs between points, so a lock-step vectorisation over points would gain nothing on one
-core; :func:`~frictionlab.sweep.run_sweep` gives a resumable store (``map.store``) and
-parallel points (``map.scheduler = "local"``) for free. The per-point overhead (store
-write) is small against the 0.2-5 s a point takes.
+The map is a study: its grid is the axes, and the library runs every point (one compiled Newmark
+loop each, 0.2-5 s). A resumable store or parallel points are the sweep's business (``frictionlab
+sweep`` over this scenario), not the scenario's.
 
 Observed (full profile, confirmed with 3x longer runs and dt halved): near the boundary the
 limit-cycle amplitude is *not* monotone in c on a fine grid -- at V = 0.01 mm/s it is 0.394 N
@@ -74,7 +73,6 @@ V = 0.01 mm/s.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import math
 
@@ -85,9 +83,9 @@ from scipy.optimize import brentq
 from ...core.errors import ConfigError
 from ...laws.subloading import Subloading, c_from_mm_mpa
 from ..base import Mutation, Scenario, check, register_scenario
-from ._common import MM, MPA, REFERENCE, model_overrides, models, protocol_from, run_integrator, swept_model_key
+from ._common import MM, MODEL_NAME, MPA, REFERENCE, models, point_model
 
-__all__ = ["critical_stiffness", "critical_c", "linear_coefficients", "POINT"]
+__all__ = ["critical_stiffness", "critical_c", "linear_coefficients"]
 
 
 # --- closed forms ------------------------------------------------------------------------------
@@ -144,129 +142,123 @@ def critical_c(model: Subloading, V: float, area: float, mass: float, stiffness:
     return math.exp(brentq(f, lo, hi, xtol=1e-12)) / V**model.d
 
 
-# --- one point ----------------------------------------------------------------------------------
-
-#: f_n = 0.3 MPa; the drive velocity and duration are set per point
-_PROTOCOL = {"type": "constant_velocity", "normal_force_value": 0.3 * MPA}
-#: K = 40 N/mm, M = 3000 kg (Fig. 9, M = 3 read as N s^2/mm)
-_SYSTEM = {"type": "mass", "mass": 3000.0, "stiffness": 40.0 / MM}
-#: the Newmark 1-DOF system of eq. (39), A_a = 100 mm^2; save_dt is set from run_length.samples
-_INTEGRATOR = {"driver": "oscillator", "dt": 1e-3, "area": 100.0 * MM**2}
-#: each point runs max(drive_slip / V, t_min) [m, s], saved at this many samples
-_RUN_LENGTH = {"drive_slip": 3.0 * MM, "t_min": 100.0, "samples": 20000}
-#: keys the point sets itself
-DERIVED = {"protocol.v": "point.drive_velocity_mm_s", "protocol.duration_s": "run_length.drive_slip / t_min",
-           "integrator.save_dt": "run_length.samples", "integrator.t_end": "run_length.drive_slip / t_min",
-           "model.c": "point.c_mm"}
-
-POINT_CONFIG = {
-    "model": {"name": "subloading", "preset": "fig9"},
-    "protocol": dict(_PROTOCOL),
-    "system": dict(_SYSTEM),
-    "integrator": dict(_INTEGRATOR),
-    "run_length": dict(_RUN_LENGTH),
-    "point": {"c_mm": 0.0015, "drive_velocity_mm_s": 0.01},
-}
-
-
-def _model_c(cfg: dict, c_mm: float) -> Subloading:
-    m, _ = models(cfg)
-    return dataclasses.replace(m, c=c_from_mm_mpa(c_mm, m.d))
-
-
-def _run_point(cfg: dict, quick: bool) -> xr.Dataset:
-    swept_model_key(cfg, 'c', 'point.c_mm')
-    p, n = cfg["point"], cfg["run_length"]
-    V = float(p["drive_velocity_mm_s"]) * MM
-    if not V > 0:
-        raise ConfigError(f"point.drive_velocity_mm_s = {p['drive_velocity_mm_s']!r} must be > 0")
-    t_end = max(float(n["drive_slip"]) / V, float(n["t_min"]))
-    m = _model_c(cfg, float(p["c_mm"]))
-    d = run_integrator(m, protocol_from(cfg, v=V, duration_s=t_end), cfg, save_dt=t_end / float(n["samples"]))
-    f = d.spring_force.values
-    i3, i2 = int(0.75 * f.size), int(0.5 * f.size)
-    late, prev = f[i3:], f[i2:i3]
-    fn = float(cfg["protocol"]["normal_force_value"])
-    f_ss = float(m.steady_stress(V, fn)) * float(cfg["integrator"]["area"])  # closed form of the steady state
-    ds = xr.Dataset({"spring_force": ("time", f, {"units": "N"})}, coords={"time": ("time", d.time.values, {"units": "s"})},
-                    attrs={"amplitude": float(np.ptp(late)), "amplitude_previous": float(np.ptp(prev)),
-                           "force_mid": float(0.5 * (late.max() + late.min())), "steady_force": f_ss,
-                           "t_end": t_end})
-    return ds
-
-
-def _summary(ds: xr.Dataset) -> dict[str, float]:
-    a, ap = ds.attrs["amplitude"], ds.attrs["amplitude_previous"]
-    return {"amplitude": a, "amplitude_previous": ap, "amplitude_ratio": a / ap if ap > 0 else math.nan,
-            "force_mid": ds.attrs["force_mid"], "steady_force": ds.attrs["steady_force"]}
-
-
-#: the per-point scenario the map sweeps (not registered)
-POINT = Scenario("subloading/stick-slip-point", "one point of subloading/stick-slip-map", POINT_CONFIG,
-                 run=_run_point, summary=_summary, references=[REFERENCE], derived=DERIVED)
+NAME = "subloading/stick-slip-map"
 
 
 # --- the map ------------------------------------------------------------------------------------
 
 CONFIG = {
     "model": {"name": "subloading", "preset": "fig9"},
-    "protocol": dict(_PROTOCOL),
-    "system": dict(_SYSTEM),
-    "integrator": dict(_INTEGRATOR),
-    "run_length": dict(_RUN_LENGTH),
-    "map": {"c_mm": [0.0, 0.001, 0.0015, 0.0025, 0.004, 0.005, 0.0065, 0.008, 0.01, 0.013, 0.016, 0.02, 0.025],
-            "drive_velocities_mm_s": [0.001, 0.003, 0.01, 0.03, 0.1],
-            "fig9_velocity_mm_s": 0.01, "fig9_c_mm": [0.0, 0.0015, 0.005, 0.01], "amplitude_threshold": 1e-3, "validity_ratio": 10.0, "margin": 0.2,
-            # "serial" runs in this process; "local" starts a dask LocalCluster of `workers`;
-            # anything else is the address of a running dask scheduler
-            "scheduler": "serial", "workers": 2, "store": ""},
+    # f_n = 0.3 MPa; the drive velocity per point of the axis, the duration from the drive slip
+    "protocol": {"type": "constant_velocity", "normal_force_value": 0.3 * MPA},
+    # K = 40 N/mm, M = 3000 kg (Fig. 9, M = 3 read as N s^2/mm)
+    "system": {"type": "mass", "mass": 3000.0, "stiffness": 40.0 / MM},
+    # the Newmark 1-DOF system of eq. (39), A_a = 100 mm^2; save_dt from analysis.samples
+    "integrator": {"driver": "oscillator", "dt": 1e-3, "area": 100.0 * MM**2},
+    # c in MPa (s/mm)^d (an input axis: model.c = c converted with the model's d) x drive velocity V [m/s]
+    "axes": {"analysis": {"c": [0.0, 0.001, 0.0015, 0.0025, 0.004, 0.005, 0.0065, 0.008, 0.01, 0.013, 0.016, 0.02,
+                                0.025]},
+             "protocol": {"v": [v * MM for v in (0.001, 0.003, 0.01, 0.03, 0.1)]}},
+    # each point runs max(drive_slip / V, t_min) [m, s], saved at `samples` rows; Fig. 9's drive velocity [mm/s]
+    # and c values; the stick-slip threshold [N]; the estimate's validity L >= validity_ratio l_R; the band
+    # |c/c* - 1| where the estimate is not judged
+    "analysis": {"drive_slip": 3.0 * MM, "t_min": 100.0, "samples": 20000,
+                 "fig9_velocity_mm_s": 0.01, "fig9_c_mm": [0.0, 0.0015, 0.005, 0.01], "amplitude_threshold": 1e-3,
+                 "validity_ratio": 10.0, "margin": 0.2},
 }
+DERIVED = {"model.c": "axes.analysis.c [MPa (s/mm)^d]",
+           "protocol.duration_s": "analysis.drive_slip / V, at least analysis.t_min",
+           "integrator.save_dt": "analysis.samples (rows per run)", **MODEL_NAME}
+_SWEEP = ("a resumable or parallel map is `frictionlab sweep subloading/stick-slip-map` (its --store, "
+          "--scheduler, --workers); the scenario runs its study")
+MOVED = {"map.c_mm": "the c values are axes.analysis.c [MPa (s/mm)^d]",
+         "map.drive_velocities_mm_s": "the drive velocities are axes.protocol.v [m/s]",
+         "map.store": _SWEEP, "map.scheduler": _SWEEP, "map.workers": _SWEEP,
+         "map": "the map's analysis numbers are analysis.* (fig9_velocity_mm_s, fig9_c_mm, amplitude_threshold, "
+                "validity_ratio, margin)",
+         "run_length": "the run length is analysis.drive_slip, analysis.t_min, analysis.samples",
+         "point": "a point is a value of axes.analysis.c and axes.protocol.v"}
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    from ...sweep import run_sweep
+#: the per-point values of the map (and the metrics of a sweep over it)
+_SUMMARY = ("amplitude", "amplitude_previous", "amplitude_ratio", "force_mid", "steady_force")
 
-    mp = cfg["map"]
-    model_overrides(cfg)  # a [model] name the points would refuse one by one is refused here, once
-    point_cfg = {k: copy.deepcopy(v) for k, v in cfg.items() if k != "map"}
-    point_cfg["point"] = dict(POINT_CONFIG["point"])
-    sc = Scenario(POINT.name, POINT.description, point_cfg, run=_run_point, summary=_summary,
-                  references=POINT.references, derived=DERIVED)
-    if not mp["c_mm"] or not mp["drive_velocities_mm_s"]:
-        raise ConfigError("map.c_mm and map.drive_velocities_mm_s must each list at least one value")
-    grid = [f"point.c_mm=[{', '.join(repr(float(c)) for c in mp['c_mm'])}]",
-            f"point.drive_velocity_mm_s=[{', '.join(repr(float(v)) for v in mp['drive_velocities_mm_s'])}]"]
-    sched = mp.get("scheduler", "serial")
-    ds = run_sweep(sc, grid, store=mp.get("store") or None, resume=bool(mp.get("store")),
-                   scheduler=None if sched == "local" else sched, n_workers=int(mp.get("workers", 2)))
-    ds = ds.rename({"point.c_mm": "c", "point.drive_velocity_mm_s": "drive_velocity"})
+
+def _t_end(V: float, a: dict) -> float:
+    if not V > 0:
+        raise ConfigError(f"protocol.v = {V!r}: the map's drive velocities must be > 0 m/s (a run covers "
+                          "analysis.drive_slip)")
+    return max(float(a["drive_slip"]) / V, float(a["t_min"]))
+
+
+def derive(point, cfg: dict) -> dict:
+    """model.c of the point's c [MPa (s/mm)^d] (converted with its d); the run length and saving step."""
+    a = cfg["analysis"]
+    V = float(point["protocol"]["v"])
+    d = point_model(point).d
+    t_end = _t_end(V, a)
+    return {"model.c": c_from_mm_mpa(float(point.coord("analysis.c")), d), "protocol.duration_s": t_end,
+            "integrator.save_dt": t_end / float(a["samples"])}
+
+
+def _amplitudes(point, ds: xr.Dataset, cfg: dict) -> tuple[float, ...]:
+    """Late and previous-quarter peak-to-peak spring force, late mid force, closed-form steady force [N]."""
+    f = ds.spring_force.values
+    i3, i2 = int(0.75 * f.size), int(0.5 * f.size)
+    late, prev = f[i3:], f[i2:i3]
+    fn = float(cfg["protocol"]["normal_force_value"])
+    V = float(point["protocol"]["v"])
+    f_ss = float(point_model(point).steady_stress(V, fn)) * float(cfg["integrator"]["area"])
+    a, ap = float(np.ptp(late)), float(np.ptp(prev))
+    return a, ap, a / ap if ap > 0 else math.nan, float(0.5 * (late.max() + late.min())), f_ss
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """The late amplitudes of every point on the (c, V) grid, the stick-slip flag, and the linear-stability
+    boundary c*(V) on the grid's and on a fine velocity axis."""
+    a = cfg["analysis"]
+    cs = [float(c) for c in result.axis_values("analysis.c")]
+    vs = [float(v) for v in result.axis_values("protocol.v")]
+    names = _SUMMARY
+    table = np.full((len(cs), len(vs), len(names)), np.nan)
+    for i, c in enumerate(cs):
+        for j, V in enumerate(vs):
+            table[i, j] = _amplitudes(result.point(c=c, v=V), result.pick(c=c, v=V), cfg)
+    ds = xr.Dataset({n: (("c", "drive_velocity"), table[:, :, k]) for k, n in enumerate(names)},
+                    coords={"c": np.array(cs), "drive_velocity": np.array([V / MM for V in vs])})
     ds["c"].attrs.update(units="MPa (s/mm)^d", long_name="rate coefficient c")
     ds["drive_velocity"].attrs.update(units="mm/s", long_name="drive velocity V")
     ds["amplitude"].attrs.update(units="N", long_name="late peak-to-peak spring force")
-    thr = float(mp["amplitude_threshold"])
+    ds.attrs["n_failed"] = int(np.count_nonzero(~np.isfinite(table[:, :, [0, 1, 3]])))  # a point without a result
+    thr = float(a["amplitude_threshold"])
     ds["stick_slip"] = ((ds.amplitude > thr) & (ds.amplitude_ratio > 0.5)).astype(bool)
     # linear-stability boundary c*(V) and its validity (L >= validity_ratio * l_R)
     m, _ = models(cfg)
     s = cfg["system"]
     area, mass, K = float(cfg["integrator"]["area"]), float(s["mass"]), float(s["stiffness"])
     conv = c_from_mm_mpa(1.0, m.d)
-    cstar, valid = [], []
-    for v_mm in ds.drive_velocity.values:
-        V = float(v_mm) * MM
-        cstar.append(critical_c(m, V, area, mass, K) / conv)
-        valid.append(linear_coefficients(m, V, area)[2] >= float(mp["validity_ratio"]) * 2.0 / (math.pi * m.r))
-    ds["critical_c"] = ("drive_velocity", np.array(cstar),
+    ell = float(a["validity_ratio"]) * 2.0 / (math.pi * m.r)
+    ds["critical_c"] = ("drive_velocity", np.array([critical_c(m, V, area, mass, K) / conv for V in vs]),
                         {"units": "MPa (s/mm)^d", "long_name": "linear-stability boundary c*(V), R frozen at 1"})
-    ds["estimate_valid"] = ("drive_velocity", np.array(valid, dtype=bool))
+    ds["estimate_valid"] = ("drive_velocity", np.array([linear_coefficients(m, V, area)[2] >= ell for V in vs],
+                                                       dtype=bool))
     vv = np.geomspace(float(ds.drive_velocity.min()), float(ds.drive_velocity.max()), 41)
     ds.coords["v_curve"] = ("v_curve", vv, {"units": "mm/s"})
     ds["critical_c_curve"] = ("v_curve", np.array([critical_c(m, float(v) * MM, area, mass, K) / conv for v in vv]),
                               {"units": "MPa (s/mm)^d", "long_name": "c*(V) on a fine velocity grid"})
     ds["estimate_valid_curve"] = ("v_curve", np.array(
-        [linear_coefficients(m, float(v) * MM, area)[2] >= float(mp["validity_ratio"]) * 2.0 / (math.pi * m.r)
-         for v in vv], dtype=bool))
+        [linear_coefficients(m, float(v) * MM, area)[2] >= ell for v in vv], dtype=bool))
     ds.attrs.update(area=area, mass=mass, stiffness=K, ell_R=2.0 / (math.pi * m.r))
     return ds
+
+
+def summary(ds: xr.Dataset) -> dict[str, float]:
+    """The metrics of a one-point map (``frictionlab sweep`` with one value of each axis per point: a
+    resumable, parallel map)."""
+    if ds.amplitude.size != 1:
+        raise ConfigError(f"a sweep point of {NAME} is one (c, V): give --grid axes.analysis.c=[...] and "
+                          f"--grid axes.protocol.v=[...] (this point has {ds.amplitude.size})")
+    return {k: float(ds[k].values.item()) for k in _SUMMARY}
 
 
 def _bracket(ds: xr.Dataset, v) -> tuple[float, float]:
@@ -283,7 +275,7 @@ _NO_WEAKENING = Mutation("S_min read as 1 (= S_max): no sliding weakening, no st
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
     out = []
-    mp = cfg["map"]
+    mp = cfg["analysis"]
     n_fail = int(ds.attrs.get("n_failed", 0))
     out.append(check("every point of the map runs", "0 failed points", str(n_fail), n_fail == 0, kind="verification"))
     cs = ds.c.values
@@ -408,14 +400,15 @@ def plot(ds: xr.Dataset):
 
 
 register_scenario(Scenario(
-    name="subloading/stick-slip-map",
+    name=NAME,
     description=("Stick-slip map of the 1-DOF system of eq. (39) (Ozaki et al. 2020, Fig. 9 set: K = 40 N/mm, "
                  "A_a = 100 mm^2, f_n = 0.3 MPa, M = 3000 kg) over the rate coefficient c and the drive velocity V: "
                  "late stick-slip amplitude per point (a sweep of SubloadingOscillator runs over 3 mm of drive), with "
                  "the linear-stability boundary c*(V) from K_cr(V, c) = K of the linearised law drawn over it."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
-    quick={"map.c_mm": [0.0, 0.0015, 0.0025, 0.005, 0.01, 0.02], "map.drive_velocities_mm_s": [0.003, 0.01, 0.1]},
-    derived=DERIVED,
+    config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
+    quick={"axes.analysis.c": [0.0, 0.0015, 0.0025, 0.005, 0.01, 0.02],
+           "axes.protocol.v": [v * MM for v in (0.003, 0.01, 0.1)]},
+    derived=DERIVED, moved=MOVED, summary=summary,
     references=[REFERENCE, "Rice & Ruina 1983", "Gu et al. 1984"],
     slow=True,
 ))
