@@ -18,7 +18,6 @@ NOT_YET_PORTED = frozenset({
     "rough-contact/fig13",
     "rough-contact/fig14",
     "rough-contact/fig8",
-    "subloading/fig5",
 })
 
 

@@ -10,27 +10,29 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ...protocols import VelocitySteps
-from ...solve import simulate
 from ..base import Mutation, Scenario, check, register_scenario
-from ._common import MM, MPA, REFERENCE, models, on_grid, protocol_from, reference, rel, run_integrator
+from ._common import MM, MODEL_NAME, MPA, REFERENCE, models, on_grid, rel
 
 CONFIG = {
     "model": {"name": "subloading", "preset": "fig5"},
-    # +-0.1 mm/s between f_t = upper (set from [sweep] rhos) and lower, f_n = 0.3 MPa
+    # +-0.1 mm/s between f_t = upper (from the amplitude rho of each point) and lower, f_n = 0.3 MPa
     "protocol": {"type": "pulsating_threshold", "v": 0.1 * MM, "lower": 0.0, "cycles": 2000, "max_duration": 1e3,
                  "normal_force_value": 0.3 * MPA},
-    # amplitudes rho = f_t,amp / (S_max tau0) (our reading of the amplitude)
-    "sweep": {"rhos": [0.6, 0.7, 0.8]},
     # the compiled threshold-switched return mapping, slip increment du [m] (1e-6 mm)
     "integrator": {"driver": "pulsating", "du": 1e-6 * MM},
-    # the conventional limit r -> infinity [1/m] (1e9 /mm), run at the largest amplitude
-    "conventional_limit": {"r": 1e9 / MM},
-    # the first cycles again, return mapping and rate form (core RK4, slip increments du [m])
-    "reference": {"driver": "rk4", "du": 2e-7 * MM, "cycles": 3},
-    "plot": {"cycles": 10},
+    "runs": {"pulsating": {}},
+    # amplitudes rho = f_t,amp / (S_max tau0) (our reading of the amplitude): an input axis, upper = rho S_max tau0
+    "axes": {"analysis": {"rho": [0.6, 0.7, 0.8]}},
+    # conventional_r: the conventional limit r -> infinity [1/m] (1e9 /mm), run at the last amplitude;
+    # reference: the first cycles of the last amplitude again, by the return mapping and the rate form (core RK4,
+    # slip increments du [m]) under the run's velocity history (a refinement round: it needs the switch times);
+    # plot_cycles: cycles drawn
+    "analysis": {"conventional_r": 1e9 / MM, "reference": {"driver": "rk4", "du": 2e-7 * MM, "cycles": 3},
+                 "plot_cycles": 10},
 }
-DERIVED = {"protocol.upper": "sweep.rhos"}
+DERIVED = {"protocol.upper": "axes.analysis.rho (upper = rho S_max tau0)", **MODEL_NAME}
+MOVED = {"sweep": "the amplitudes are axes.analysis.rho", "conventional_limit": "analysis.conventional_r [1/m]",
+         "reference": "analysis.reference (driver, du [m], cycles)", "plot": "analysis.plot_cycles"}
 #: the conventional model (r -> infinity): no plastic slip inside the sliding surface
 _CONVENTIONAL = Mutation("the conventional friction model (r = 1e9 /mm): no plastic slip below the sliding surface",
                          {"model.r": 1e9 / MM})
@@ -45,8 +47,42 @@ SEVERAL = 100
 PROTOTYPE_CYCLE1_UM = {0.6: 0.38, 0.7: 0.58, 0.8: 0.89}
 
 
-def _protocol(m, cfg, rho):
-    return protocol_from(cfg, upper=rho * m.s_max * m.tau0)
+def derive(point, cfg: dict) -> dict:
+    """The switching level of a point of the amplitude axis: upper = rho S_max tau0 of its model."""
+    if "analysis.rho" not in dict(point.coords):  # the refinement's runs set their own levels
+        return {}
+    rho = point.coord("analysis.rho")
+    m, _ = models(point.config)
+    return {"protocol.upper": float(rho) * m.s_max * m.tau0}
+
+
+def refine(result, cfg: dict):
+    """After the amplitude runs: the conventional limit at the last amplitude, and the return mapping and the
+    rate form under the velocity history of that run's first cycles (its switch times)."""
+    if any(p.label == "ref_return_map" for p in result.points):
+        return None
+    pc, ref = cfg["protocol"], cfg["analysis"]["reference"]
+    rho = result.axis_values("analysis.rho", "pulsating")[-1]
+    cyc = _cycles(result.pick("pulsating", rho=rho))[:int(ref["cycles"])]
+    v = float(pc["v"])
+    durs, vels, t0 = [], [], 0.0
+    for row in cyc:
+        durs += [float(row[3] - t0), float(row[4] - row[3])]
+        vels += [v, -v]
+        t0 = float(row[4])
+    r_conv = float(cfg["analysis"]["conventional_r"])
+    mc, _ = models(cfg, r=r_conv)
+    du = float(ref["du"])
+    rate = {"driver": "rate_reference", "du": du} if ref["driver"] == "rate_reference" else \
+        {"driver": str(ref["driver"]), "dt": du / v}
+    return {"protocol": {"type": "velocity_steps", "velocities": vels, "durations": durs,
+                         "normal_force_value": float(pc["normal_force_value"])},
+            # the return mapping under prescribed slip with the same slip increment as the pulsating runs
+            "integrator": {"driver": "prescribed", "du_max": float(cfg["integrator"]["du"])},
+            "runs": {"conventional": {"model": {"r": r_conv}, "protocol": {**pc, "upper": float(rho) * mc.s_max * mc.tau0},
+                                      "integrator": dict(cfg["integrator"])},
+                     "ref_return_map": {},
+                     "ref_rate_form": {"model": {"name": "subloading_rate"}, "integrator": rate}}}
 
 
 def _cycles(ds: xr.Dataset) -> np.ndarray:
@@ -55,10 +91,12 @@ def _cycles(ds: xr.Dataset) -> np.ndarray:
     return np.stack([ds[n].values for n in names], axis=1)
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    m, mr = models(cfg)
+def post(result, cfg: dict) -> xr.Dataset:
+    """Plastic slip per cycle and the first loops of every amplitude, the conventional limit's cycles, and the
+    return mapping and rate form at the ends of the reference cycles."""
+    m, _ = models(cfg)
     pc = cfg["protocol"]
-    rhos = [float(x) for x in cfg["sweep"]["rhos"]]
+    rhos = [float(x) for x in result.axis_values("analysis.rho", "pulsating")]
     ncyc = int(pc["cycles"])
     up = np.full((len(rhos), ncyc), np.nan)
     gross = []
@@ -66,32 +104,20 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     grid_n = 4000
     cyc_all = []
     for rho in rhos:
-        ds = run_integrator(m, _protocol(m, cfg, rho), cfg)
+        ds = result.pick("pulsating", rho=rho)
         cyc, g = _cycles(ds), int(ds.attrs["gross_sliding_cycle"])
         up[len(gross), : len(cyc)] = cyc[:, 0]
         gross.append(g)
         cyc_all.append(cyc)
         # the loops of the first cycles (resolving every cycle of a long run would alias)
-        t_show = float(cyc[min(len(cyc), int(cfg["plot"]["cycles"])) - 1, 4]) if len(cyc) else float(ds.time[-1])
+        shown = int(cfg["analysis"]["plot_cycles"])
+        t_show = float(cyc[min(len(cyc), shown) - 1, 4]) if len(cyc) else float(ds.time[-1])
         tt = np.linspace(0, t_show, grid_n)
         curves.append((on_grid(ds.time.values, ds.slip.values, tt), on_grid(ds.time.values, ds.shear_stress.values, tt)))
-    # conventional limit r -> infinity at the largest amplitude
-    mc, _ = models(cfg, r=float(cfg["conventional_limit"]["r"]))
-    dc = run_integrator(mc, _protocol(mc, cfg, rhos[-1]), cfg)
+    dc = result.pick("conventional")
     cyc_c, g_c = _cycles(dc), int(dc.attrs["gross_sliding_cycle"])
-    # rate-form reference: the same velocity history (switch times of the return mapping)
-    nref = int(cfg["reference"]["cycles"])
-    cyc = cyc_all[-1][:nref]
-    v = float(pc["v"])
-    durs, vels, t0 = [], [], 0.0
-    for row in cyc:
-        durs += [row[3] - t0, row[4] - row[3]]
-        vels += [v, -v]
-        t0 = row[4]
-    prot = VelocitySteps(velocities=tuple(vels), durations=tuple(durs), normal_force_value=float(pc["normal_force_value"]))
-    # the return mapping under prescribed slip with the same slip increment as the pulsating runs
-    d_rm = simulate(m, prot, integrator="prescribed", du_max=float(cfg["integrator"]["du"]))
-    d_rf = reference(mr, prot, cfg, v)
+    cyc = cyc_all[-1][:int(cfg["analysis"]["reference"]["cycles"])]
+    d_rm, d_rf = result.pick("ref_return_map"), result.pick("ref_rate_form")
     t_ends = cyc[:, 4]
     up_rm = on_grid(d_rm.time.values, d_rm.plastic_slip.values, t_ends)
     up_rf = on_grid(d_rf.time.values, d_rf.plastic_slip.values, t_ends)
@@ -157,7 +183,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     out.append(check("conventional limit r -> infinity (r = 1e9 /mm): no ratchetting below the surface",
                      "cycle-1 plastic slip < 1e-3 of the r = 1000 /mm value", ratio, ratio < 1e-3, fmt=".2e",
                      mutations=(Mutation("the limit not reached: r = 1e4 /mm in the conventional run",
-                                         {"conventional_limit.r": 1e4 / MM}),)))
+                                         {"analysis.conventional_r": 1e4 / MM}),)))
     a = np.atleast_1d(ds.attrs["return_map_plastic_slip"])
     b = np.atleast_1d(ds.attrs["reference_plastic_slip"])
     worst = max(rel(x, y) for x, y in zip(a, b))
@@ -190,7 +216,7 @@ register_scenario(Scenario(
                  "rho = f_t,amp / (S_max tau0) = 0.6, 0.7, 0.8, f_n = 0.3 MPa, +-0.1 mm/s (unload speed "
                  "assumed equal), P-common set, variant L; up to 2000 cycles (ours). The conventional limit "
                  "r -> infinity is run for comparison, and the first cycles are cross-checked against the rate form."),
-    config=CONFIG, run=run, checks=checks, plot=plot,
+    config=CONFIG, post=post, derive=derive, refine=refine, checks=checks, plot=plot,
     quick={"protocol.cycles": 150},
-    references=[REFERENCE], derived=DERIVED,
+    references=[REFERENCE], derived=DERIVED, moved=MOVED,
 ))
