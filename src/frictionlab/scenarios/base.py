@@ -253,6 +253,10 @@ class Scenario:
     study_map: Callable[[Callable[[Any], Any], list[Any]], Any] | None = None
     refine: Callable[[StudyResult, dict[str, Any]], Mapping[str, Any] | None] | None = None
 
+    def __post_init__(self) -> None:
+        # a description is prose written as a triple-quoted text: its line breaks and indentation fold to spaces
+        self.description = " ".join(self.description.split())
+
     @property
     def paper(self) -> str:
         return self.name.split("/", 1)[0]

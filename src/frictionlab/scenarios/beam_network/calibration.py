@@ -387,8 +387,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="beam-network/calibration",
-    description=("Calibration sweep: printed Table 3 over c_b, beam mass, both readings and the "
-                 "Euler time step, then the Stribeck velocity; the selection rule fixes preset vf60-calibrated."),
+    description="""Calibration sweep: printed Table 3 over c_b, beam mass, both readings and the Euler time step, then the
+        Stribeck velocity; the selection rule fixes preset vf60-calibrated.""",
     config=CONFIG, post=post, checks=checks, plot=plot, derive=stage_load, derived=dict(STAGE_LOAD),
     quick={"protocol.duration_s": 10.0, "runs.a.axes.model.beam_mass": [M0, 10000.0 * M0],
            "runs.a.axes.model.cb": [0.0, 148.0],

@@ -93,8 +93,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="beam-network/fig11",
-    description=("Fig. 11: LBNM friction f_fx along y = 0 from loading to steady stick-slip at 88 N, "
-                 "7.5e-4 m/s (preset vf60-calibrated)."),
+    description="""Fig. 11: LBNM friction f_fx along y = 0 from loading to steady stick-slip at 88 N, 7.5e-4 m/s (preset
+        vf60-calibrated).""",
     config=CONFIG, post=post, checks=checks, plot=plot,
     quick={"protocol.duration_s": 8.0, "integrator.n_picard": 0},
     references=REFERENCES,

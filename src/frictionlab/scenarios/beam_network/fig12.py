@@ -222,8 +222,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="beam-network/fig12",
-    description=("Fig. 12: MLBNM amplitude and period vs velocity (88 N) and vs load (VF60 7.5e-4, VF40 "
-                 "1.25e-4 m/s) for presets vf60-calibrated and vf40-calibrated."),
+    description="""Fig. 12: MLBNM amplitude and period vs velocity (88 N) and vs load (VF60 7.5e-4, VF40 1.25e-4 m/s) for
+        presets vf60-calibrated and vf40-calibrated.""",
     config=CONFIG, post=post, checks=checks, plot=plot, derive=stage_load, derived=dict(STAGE_LOAD),
     quick={"protocol.duration_s": 12.0, "integrator.n_picard": 0},
     references=REFERENCES, moved=MOVED, study_map=batch_map,

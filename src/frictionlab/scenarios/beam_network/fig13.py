@@ -249,8 +249,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="beam-network/fig13",
-    description=("Figs. 4b and 13: single IUB (whole patch) at 7.5e-4 m/s, c_b from 5 to 800 N s/m: kappa, "
-                 "pattern, eq. (13) fit of the tip velocity, eq. (12) reconstruction (preset vf60-calibrated)."),
+    description="""Figs. 4b and 13: single IUB (whole patch) at 7.5e-4 m/s, c_b from 5 to 800 N s/m: kappa, pattern, eq. (13)
+        fit of the tip velocity, eq. (12) reconstruction (preset vf60-calibrated).""",
     config=CONFIG, post=post, checks=checks, plot=plot, derive=stage_load, derived=dict(STAGE_LOAD),
     quick={"protocol.duration_s": 10.0, "runs.damping.axes.model.cb": [7.4, 30.0, 148.0, 590.0]},
     references=REFERENCES, moved=MOVED, study_map=batch_map,

@@ -202,8 +202,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="beam-network/fig14",
-    description=("Fig. 14: MLBNM stick-slip existence map, 15 velocities (1e-4 .. 6e-3 m/s) x 10 loads "
-                 "(20 .. 145 N) = 150 points in one parallel compiled loop (preset vf60-calibrated)."),
+    description="""Fig. 14: MLBNM stick-slip existence map, 15 velocities (1e-4 .. 6e-3 m/s) x 10 loads (20 .. 145 N) = 150
+        points in one parallel compiled loop (preset vf60-calibrated).""",
     config=CONFIG, post=post, checks=checks, plot=plot, derive=stage_load, derived=dict(STAGE_LOAD),
     quick={"protocol.duration_s": 10.0, "analysis.refine_loads": [20.0, 65.0, 145.0]},
     references=REFERENCES, moved=MOVED, study_map=batch_map, refine=refine,

@@ -208,9 +208,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="beam-network/fig8",
-    description=("Fig. 8: LBNM (69 beams) and MLBNM (9 IUBs) total friction from rest at F_z = 88 N, "
-                 "7.5e-4 m/s for 27 s (preset vf60-calibrated); MLBNM also with the paper's forward-Euler "
-                 "Algorithm 1."),
+    description="""Fig. 8: LBNM (69 beams) and MLBNM (9 IUBs) total friction from rest at F_z = 88 N, 7.5e-4 m/s for 27 s
+        (preset vf60-calibrated); MLBNM also with the paper's forward-Euler Algorithm 1.""",
     config=CONFIG, post=post, checks=checks, plot=plot, moved=MOVED, derived=DERIVED,
     quick={"protocol.duration_s": 12.0, "integrator.n_picard": 0},
     references=REFERENCES, slow=True,

@@ -87,8 +87,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="beam-network/fig9",
-    description=("Fig. 9: LBNM stick/slip maps during the first stick-to-slip transition at 88 N, 7.5e-4 m/s "
-                 "(preset vf60-calibrated): first-slip time of every beam against its radius."),
+    description="""Fig. 9: LBNM stick/slip maps during the first stick-to-slip transition at 88 N, 7.5e-4 m/s (preset
+        vf60-calibrated): first-slip time of every beam against its radius.""",
     config=CONFIG, post=post, checks=checks, plot=plot,
     quick={"integrator.n_picard": 0},
     references=REFERENCES,

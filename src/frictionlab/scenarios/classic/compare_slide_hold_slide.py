@@ -65,9 +65,9 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="classic/compare-slide-hold-slide",
-    description=("One protocol, many models: slide-hold-slide at 1 mm/s with holds of 0.1, 1 and 10 s "
-                 "(prescribed slip) through every model; healing on reslide compared with the aging-law closed "
-                 "form, rate-and-state b and D_c fitted to each response."),
+    description="""One protocol, many models: slide-hold-slide at 1 mm/s with holds of 0.1, 1 and 10 s (prescribed slip)
+        through every model; healing on reslide compared with the aging-law closed form, rate-and-state b and D_c
+        fitted to each response.""",
     config=CONFIG, run=run_from_config, checks=checks, plot=plot, quick={"n_grid": 4001},
     references=["Dieterich 1979", "Marone 1998", "Olsson et al. 1998"],
 ))

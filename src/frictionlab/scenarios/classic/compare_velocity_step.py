@@ -62,11 +62,10 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="classic/compare-velocity-step",
-    description=("One protocol, many models: a velocity step 0.1 -> 1 mm/s (1 s each, prescribed slip) run "
-                 "through every registered model (Coulomb, Stribeck, Dahl, LuGre, GMS, rate-and-state, Kloss, "
-                 "subloading, the microjunction ensemble, the rough-contact sliding model; the beam network, "
-                 "constant velocity only, says so in its row), with rate-and-state a, b, D_c fitted to each "
-                 "response."),
+    description="""One protocol, many models: a velocity step 0.1 -> 1 mm/s (1 s each, prescribed slip) run through every
+        registered model (Coulomb, Stribeck, Dahl, LuGre, GMS, rate-and-state, Kloss, subloading, the microjunction
+        ensemble, the rough-contact sliding model; the beam network, constant velocity only, says so in its row),
+        with rate-and-state a, b, D_c fitted to each response.""",
     config=CONFIG, run=run_from_config, checks=checks, plot=plot, quick={"n_grid": 2001},
     references=["Dieterich 1979", "Ruina 1983", "Marone 1998", "Hulikal, Lapusta & Bhattacharya 2015"],
 ))

@@ -127,9 +127,9 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="classic/dahl-hysteresis",
-    description=("Dahl (1968) law, sigma0 = 1e5 N/m, Fc = 1 N, alpha = 1, under a sinusoidal slip "
-                 "x = A sin(2 pi f t), A = 20 um (2 Fc / sigma0), f = 1 Hz, 4 cycles, prescribed slip; loop "
-                 "tip and area against the closed form, and the same loop at 10 Hz (rate independence)."),
+    description="""Dahl (1968) law, sigma0 = 1e5 N/m, Fc = 1 N, alpha = 1, under a sinusoidal slip x = A sin(2 pi f t), A = 20
+        um (2 Fc / sigma0), f = 1 Hz, 4 cycles, prescribed slip; loop tip and area against the closed form, and the
+        same loop at 10 Hz (rate independence).""",
     config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
     quick={"analysis.steps_per_cycle": 5e3},
     derived={"integrator.dt": "analysis.steps_per_cycle (each run's step is one cycle over it)",

@@ -231,9 +231,9 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="classic/rsf-data-fit",
-    description=("Rate-and-state (aging, slip) + quasi-static spring-slider fitted to real laboratory velocity steps "
-                 "(basalt 100->300 and 3->10 um/s, sepiolite 0.2->2 um/s): a, b, Dc, k with standard errors; "
-                 "linear slip trend / second state variable only where the single-state fit is not noise-limited."),
+    description="""Rate-and-state (aging, slip) + quasi-static spring-slider fitted to real laboratory velocity steps (basalt
+        100->300 and 3->10 um/s, sepiolite 0.2->2 um/s): a, b, Dc, k with standard errors; linear slip trend /
+        second state variable only where the single-state fit is not noise-limited.""",
     config=CONFIG, post=post, checks=checks, plot=plot,
     quick={"data.files": FILES[:1], "data.decimate": 4, "data.laws": ["aging"], "data.n_starts": 1},
     moved={f"fit.{k}": f"data.{k}" for k in _FIT_KEYS} | {"fit": "data (the fit options are data.laws, data.n_starts, "

@@ -135,10 +135,10 @@ _ = time_series
 
 register_scenario(Scenario(
     name="classic/rsf-slide-hold-slide",
-    description=("Dieterich-Ruina aging law, regularised arcsinh form (finite at v = 0), granite-typical "
-                 "(mu0 0.6, a 0.010, b 0.015, Dc 10 um, v0 1 um/s); slides of 200 um at 10 um/s separated by "
-                 "holds of 1, 10, 100, 1000 s under prescribed slip (an infinitely stiff machine: the slip rate "
-                 "is zero during holds). Peak friction on reslide vs log hold time."),
+    description="""Dieterich-Ruina aging law, regularised arcsinh form (finite at v = 0), granite-typical (mu0 0.6, a 0.010, b
+        0.015, Dc 10 um, v0 1 um/s); slides of 200 um at 10 um/s separated by holds of 1, 10, 100, 1000 s under
+        prescribed slip (an infinitely stiff machine: the slip rate is zero during holds). Peak friction on reslide
+        vs log hold time.""",
     config=CONFIG, post=post, checks=checks, plot=plot,
     quick={"integrator.dt": 0.02},
     references=["Dieterich 1972", "Ruina 1983", "Rice & Ben-Zion 1996", "Marone 1998"],

@@ -173,11 +173,11 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="classic/rsf-stability",
-    description=("Spring-slider (M = 1 kg, quasi-static: M V^2 / (a N Dc) = 1e-5) with aging-law rate-and-state "
-                 "friction, arcsinh form, granite-typical (a 0.010, b 0.015, Dc 10 um), N = 1, V = 1 um/s, state "
-                 "perturbed by 0.5 %; K = 0.6, 0.8, 1.2, 1.5 k_c with k_c = (b - a) N / Dc = 500 N/m at these "
-                 "parameters (Ruina 1983; a changed model keeps these springs: give axes.system.stiffness). "
-                 "Integrated with adaptive Radau (the direct effect makes the problem very stiff)."),
+    description="""Spring-slider (M = 1 kg, quasi-static: M V^2 / (a N Dc) = 1e-5) with aging-law rate-and-state friction,
+        arcsinh form, granite-typical (a 0.010, b 0.015, Dc 10 um), N = 1, V = 1 um/s, state perturbed by 0.5 %; K =
+        0.6, 0.8, 1.2, 1.5 k_c with k_c = (b - a) N / Dc = 500 N/m at these parameters (Ruina 1983; a changed model
+        keeps these springs: give axes.system.stiffness). Integrated with adaptive Radau (the direct effect makes
+        the problem very stiff).""",
     config=CONFIG, post=post, derive=derive, checks=checks, plot=plot, summary=summary,
     derived={"system.preload": "protocol.v or the model (the spring carries the steady friction at protocol.v)"},
     moved={"stiffness_ratios": "axes.system.stiffness = [...] (N/m; k_c = 500 N/m at the stated parameters)"},

@@ -225,10 +225,10 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="classic/rsf-stability-map",
-    description=("Stability map of a rate-and-state spring-slider (aging law, arcsinh form, granite-typical, "
-                 "M = 1 kg, N = 1 N): classic/rsf-stability over the driving velocity V (10 um/s to "
-                 "1 mm/s) and K / k_c, each point run for 1 mm of slip, with the closed-form inertial critical "
-                 "stiffness K_cr = (b - a) N / Dc (1 + M V^2 / (a N Dc)) drawn over it."),
+    description="""Stability map of a rate-and-state spring-slider (aging law, arcsinh form, granite-typical, M = 1 kg, N = 1
+        N): classic/rsf-stability over the driving velocity V (10 um/s to 1 mm/s) and K / k_c, each point run for 1
+        mm of slip, with the closed-form inertial critical stiffness K_cr = (b - a) N / Dc (1 + M V^2 / (a N Dc))
+        drawn over it.""",
     config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
     quick={"axes.system.stiffness": _springs([0.5, 1.6, 4.0, 16.0]), "axes.protocol.v": [1e-5, 3e-4, 1e-3],
            "analysis.samples": 2000},

@@ -129,9 +129,9 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="classic/rsf-velocity-step",
-    description=("Dieterich-Ruina rate-and-state friction (granite-typical: mu0 0.6, a 0.010, b 0.015, "
-                 "Dc 10 um) under load-point velocity steps 1 -> 10 -> 1 um/s, 200 um each, prescribed slip; "
-                 "aging and slip evolution laws side by side."),
+    description="""Dieterich-Ruina rate-and-state friction (granite-typical: mu0 0.6, a 0.010, b 0.015, Dc 10 um) under
+        load-point velocity steps 1 -> 10 -> 1 um/s, 200 um each, prescribed slip; aging and slip evolution laws
+        side by side.""",
     config=CONFIG, post=post, checks=checks, plot=plot,
     moved={"laws": "runs: one named run per evolution law (runs.aging.model.law = \"aging\", runs.slip.model.law = "
                    "\"slip\"); model.law is set by each run"},

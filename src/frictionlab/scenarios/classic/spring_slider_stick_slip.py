@@ -123,10 +123,10 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="classic/spring-slider-stick-slip",
-    description=("LuGre (Canudas de Wit et al. 1995 parameters) on a driven spring-slider, M = 1 kg, K = 2 N/m, "
-                 "started at rest: drive velocity 0.1 m/s gives stick-slip (the paper's example), 1 m/s steady "
-                 "sliding once the start-up oscillation has decayed. Stick-slip metrics from the spring force "
-                 "(analysis.stick_slip: last 60 %, peaks with prominence > 2 % of the mean)."),
+    description="""LuGre (Canudas de Wit et al. 1995 parameters) on a driven spring-slider, M = 1 kg, K = 2 N/m, started at
+        rest: drive velocity 0.1 m/s gives stick-slip (the paper's example), 1 m/s steady sliding once the start-up
+        oscillation has decayed. Stick-slip metrics from the spring force (analysis.stick_slip: last 60 %, peaks
+        with prominence > 2 % of the mean).""",
     config=CONFIG, post=post, checks=checks, plot=plot,
     moved={"drive_velocities": "axes.protocol.v = [...] (m/s; stick-slip expected at the first, steady sliding at "
                                "the last; a sweep takes one per point: --grid axes.protocol.v=START:STOP:NUM)"},

@@ -119,10 +119,10 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="classic/stribeck-curve",
-    description=("LuGre (Canudas de Wit et al. 1995 parameters: sigma0 1e5 N/m, sigma1 sqrt(1e5) N s/m, sigma2 0.4 "
-                 "N s/m, Fc 1 N, Fs 1.5 N, vs 1 mm/s) slid at constant velocity, 25 log-spaced velocities "
-                 "1e-5..1e-1 m/s in both directions, each until the bristle state has relaxed (40 relaxation "
-                 "times); the simulated steady friction is compared with the closed form."),
+    description="""LuGre (Canudas de Wit et al. 1995 parameters: sigma0 1e5 N/m, sigma1 sqrt(1e5) N s/m, sigma2 0.4 N s/m, Fc 1
+        N, Fs 1.5 N, vs 1 mm/s) slid at constant velocity, 25 log-spaced velocities 1e-5..1e-1 m/s in both
+        directions, each until the bristle state has relaxed (40 relaxation times); the simulated steady friction is
+        compared with the closed form.""",
     config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
     quick={"axes.protocol.v": QUICK_VELOCITIES},
     derived={"protocol.duration_s": "analysis.relaxation_times (each run lasts that many relaxation times)",

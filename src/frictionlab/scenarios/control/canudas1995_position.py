@@ -182,10 +182,10 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="control/canudas1995-position",
-    description=("Canudas de Wit et al. (1995) Sec. V: unit mass with LuGre friction in a position loop; PID "
-                 "hunting (limit cycle) and PD steady error, both removed by the observer-based compensator "
-                 "(observer z_hat' = v - sigma0 |v| z_hat / g(v) - k e); gain condition of the passivity argument "
-                 "checked. Controller sampled at 1 kHz, plant RK4 at 10 us."),
+    description="""Canudas de Wit et al. (1995) Sec. V: unit mass with LuGre friction in a position loop; PID hunting (limit
+        cycle) and PD steady error, both removed by the observer-based compensator (observer z_hat' = v - sigma0 |v|
+        z_hat / g(v) - k e); gain condition of the passivity argument checked. Controller sampled at 1 kHz, plant
+        RK4 at 10 us.""",
     config=CONFIG, post=post, checks=checks, plot=plot,
     quick={},
     moved={"servo": "system (type = \"servo\": mass, sample_period, ...)",

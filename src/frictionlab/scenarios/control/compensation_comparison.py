@@ -208,10 +208,10 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="control/compensation-comparison",
-    description=("Sinusoid tracking (1 mm, 1 Hz, PID at 1 kHz) with each compensation strategy (none, Coulomb and "
-                 "Stribeck feedforward, LuGre feedforward, LuGre observer, Kloss-paper motion-dynamics estimate), "
-                 "designed for the Canudas de Wit et al. (1995) LuGre parameters, on every friction law as the "
-                 "true plant (including Kloss and subloading): RMS and reversal tracking errors."),
+    description="""Sinusoid tracking (1 mm, 1 Hz, PID at 1 kHz) with each compensation strategy (none, Coulomb and Stribeck
+        feedforward, LuGre feedforward, LuGre observer, Kloss-paper motion-dynamics estimate), designed for the
+        Canudas de Wit et al. (1995) LuGre parameters, on every friction law as the true plant (including Kloss and
+        subloading): RMS and reversal tracking errors.""",
     config=CONFIG, post=post, checks=checks, plot=plot,
     quick={"runs": _runs(["lugre", "kloss", "subloading_rate"])},
     moved={"plants": "runs (one run per plant and strategy: runs.\"PLANT/STRATEGY\" with the plant in its model)",

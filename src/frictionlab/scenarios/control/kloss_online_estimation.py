@@ -99,9 +99,9 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="control/kloss-online-estimation",
-    description=("Online EKF estimation of the Kloss law's peak force and pull-out velocity (Martinez Molina 2025, "
-                 "eqs. 8, 11, 27) in a position servo while the normal load rises from 2 N to 4 N over 20 s; "
-                 "with and without feeding the estimate back."),
+    description="""Online EKF estimation of the Kloss law's peak force and pull-out velocity (Martinez Molina 2025, eqs. 8, 11,
+        27) in a position servo while the normal load rises from 2 N to 4 N over 20 s; with and without feeding the
+        estimate back.""",
     config=CONFIG, post=post, checks=checks, plot=plot,
     quick={"protocol.duration_s": 10.0},
     moved={"plant": "model (name = \"kloss\")", "initial_guess": "system.model (the EKF's starting law)",

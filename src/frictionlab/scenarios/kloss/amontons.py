@@ -161,9 +161,9 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="kloss/amontons",
-    description=("Amontons' first and second laws in the Kloss model (Sec. VI): F_max proportional to the load (eq. 27), "
-                 "the Fig. 9 blocks with S_2 = 2 S_1 and e_2 = 2 e_1 (eqs. 7, 28), and whether one gap law of the "
-                 "contact pressure gives both."),
+    description="""Amontons' first and second laws in the Kloss model (Sec. VI): F_max proportional to the load (eq. 27), the
+        Fig. 9 blocks with S_2 = 2 S_1 and e_2 = 2 e_1 (eqs. 7, 28), and whether one gap law of the contact pressure
+        gives both.""",
     config=CONFIG, post=post, checks=checks, plot=plot, quick={"axes.protocol.v": speeds(31)}, references=REFS,
     moved={"loads": "axes.protocol.normal_force_value (N)", "speeds": "axes.protocol.v = [...] (m/s)",
            "fig9": "analysis.fig9", "gap": "analysis.gap"},

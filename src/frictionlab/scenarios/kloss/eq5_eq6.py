@@ -120,8 +120,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="kloss/eq5-eq6",
-    description=("The induced force of the rotor circuit (eq. 4 and the Joule power in R), eq. 5 and the Kloss formula "
-                 "eq. 6 (F_max = k_0 Phi_max^2 / 2, s_max = R/X) compared on one slip grid for several R/X (Sec. II.B)."),
+    description="""The induced force of the rotor circuit (eq. 4 and the Joule power in R), eq. 5 and the Kloss formula eq. 6
+        (F_max = k_0 Phi_max^2 / 2, s_max = R/X) compared on one slip grid for several R/X (Sec. II.B).""",
     config=CONFIG, post=post, checks=checks, plot=plot, quick={"analysis.slip.n": 801}, references=REFS,
     moved={k: f"analysis.{k}" for k in ("circuit", "joule", "kloss", "slip")},
 ))

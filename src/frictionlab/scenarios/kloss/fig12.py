@@ -90,8 +90,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="kloss/fig12",
-    description=("Combined-slip tyre forces with the isotropic multi-D Kloss form, Fig. 10 parameters, synthetic "
-                 "slip history (the paper's data are in ref. [24] only)."),
+    description="""Combined-slip tyre forces with the isotropic multi-D Kloss form, Fig. 10 parameters, synthetic slip history
+        (the paper's data are in ref. [24] only).""",
     config=CONFIG, post=post, checks=checks, plot=plot, quick={"analysis.history.n": 1201}, references=REFS,
     moved={"model": "the form's F_max, s_max0, zeta are analysis.law.* (a closed form of the slip vector, not a run "
                     "model)", "history": "analysis.history"},

@@ -174,8 +174,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="kloss/fig14",
-    description=("Particle stopping under Kloss friction F_max 5.291, v_max0 0.0115 m/s, zeta 0.005, m = 1, "
-                 "v(0) = 0.119/0.120/0.121 m/s, Euler 1e-5 s (Fig. 14): Bragg-like peak and its spread."),
+    description="""Particle stopping under Kloss friction F_max 5.291, v_max0 0.0115 m/s, zeta 0.005, m = 1, v(0) =
+        0.119/0.120/0.121 m/s, Euler 1e-5 s (Fig. 14): Bragg-like peak and its spread.""",
     config=CONFIG, post=post, derive=derive, checks=checks, plot=plot, quick={"integrator.dt": 2e-5}, references=REFS,
     derived={"integrator.save_dt": "integrator.dt (every step is saved)"},
     moved={"launch": "the launch speeds are axes.system.v0 = [...] (m/s), the mass system.mass, the run length "

@@ -113,7 +113,7 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="kloss/fig5",
-    description=("Mass 0.3 kg sliding down a 5 deg incline from 1 m/s, Kloss friction F_max 1 N, v_max0 0.01 m/s, "
-                 "zeta 0.5, explicit Euler 1 ms (Fig. 5)."),
+    description="""Mass 0.3 kg sliding down a 5 deg incline from 1 m/s, Kloss friction F_max 1 N, v_max0 0.01 m/s, zeta 0.5,
+        explicit Euler 1 ms (Fig. 5).""",
     config=CONFIG, post=post, checks=checks, plot=plot, quick={}, references=REFS,
 ))

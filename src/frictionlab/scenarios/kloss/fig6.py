@@ -205,7 +205,7 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="kloss/fig6",
-    description=("Mass 0.3 kg on a 20 N/m wall spring released from x = -0.2 m (4 N), Kloss friction F_max 1 N, "
-                 "v_max0 0.01 m/s, zeta 0.5, Euler 1 ms (Fig. 6): damped oscillation then slow creep."),
+    description="""Mass 0.3 kg on a 20 N/m wall spring released from x = -0.2 m (4 N), Kloss friction F_max 1 N, v_max0 0.01
+        m/s, zeta 0.5, Euler 1 ms (Fig. 6): damped oscillation then slow creep.""",
     config=CONFIG, post=post, checks=checks, plot=plot, quick={"protocol.duration_s": 3.0}, references=REFS,
 ))

@@ -77,7 +77,7 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="kloss/fig7",
-    description=("Free mass 0.3 kg pushed by a 0.5 N/s force ramp, Kloss friction F_max 1, v_max0 0.01, zeta 0.95 "
-                 "(Fig. 7): friction follows the force below 1 N, saturates and tends to 0.7751 N above."),
+    description="""Free mass 0.3 kg pushed by a 0.5 N/s force ramp, Kloss friction F_max 1, v_max0 0.01, zeta 0.95 (Fig. 7):
+        friction follows the force below 1 N, saturates and tends to 0.7751 N above.""",
     config=CONFIG, checks=checks, plot=plot, quick={}, references=REFS,
 ))

@@ -147,8 +147,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="kloss/fig8",
-    description=("Dynamic Kloss law (eq. 25, alpha = exp(-dt/T_f), T_f 0/0.01/0.05 s) vs Dahl under a 1 mm, 1 Hz "
-                 "sinusoidal displacement (Fig. 8; protocol ours)."),
+    description="""Dynamic Kloss law (eq. 25, alpha = exp(-dt/T_f), T_f 0/0.01/0.05 s) vs Dahl under a 1 mm, 1 Hz sinusoidal
+        displacement (Fig. 8; protocol ours).""",
     config=CONFIG, post=post, checks=checks, plot=plot, quick={"integrator.dt": 2e-4}, references=REFS,
     moved={"lags": "analysis.lags", "dahl": "runs.dahl.model (sigma0, fc)"},
 ))

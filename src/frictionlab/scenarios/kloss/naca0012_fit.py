@@ -135,8 +135,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="kloss/naca0012-fit",
-    description=("Kloss lift form (eqs. 37-38) fitted to NACA 0012 lift data (Sheldahl & Klimas Re 3.6e5/2e6/5e6, "
-                 "Ladson Re 6e6) from 0 deg to stall; FIT % = 100 R^2 (Fig. 13 claim: > 99 %)."),
+    description="""Kloss lift form (eqs. 37-38) fitted to NACA 0012 lift data (Sheldahl & Klimas Re 3.6e5/2e6/5e6, Ladson Re
+        6e6) from 0 deg to stall; FIT % = 100 R^2 (Fig. 13 claim: > 99 %).""",
     config=CONFIG, post=post, checks=checks, plot=plot, quick={"data.fit.n_starts": 12}, references=REFS,
     moved={"fit": "data.fit"},
 ))

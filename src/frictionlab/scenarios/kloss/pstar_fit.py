@@ -122,8 +122,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="kloss/pstar-fit",
-    description=("Kloss velocity form fitted to NIST PSTAR proton stopping power in water vs speed, and the resulting "
-                 "55 MeV Bragg curve vs the table's CSDA curve (shape, FIT %)."),
+    description="""Kloss velocity form fitted to NIST PSTAR proton stopping power in water vs speed, and the resulting 55 MeV
+        Bragg curve vs the table's CSDA curve (shape, FIT %).""",
     config=CONFIG, post=post, checks=checks, plot=plot, quick={"data.fit.n_starts": 4, "analysis.bragg.n": 1500},
     references=REFS, moved={"fit": "data.fit", "bragg": "analysis.bragg"},
 ))

@@ -123,7 +123,7 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="kloss/stick-slip",
-    description=("Kloss law of Fig. 4(b) (F_max 1 N, v_max0 1e-4 m/s, zeta 0.5) on a driven spring-slider (ours: 1 kg, "
-                 "100 N/m, 0.01 m/s): stiction (breakaway at F_max) and stick-slip (Sec. V.A, VIII)."),
+    description="""Kloss law of Fig. 4(b) (F_max 1 N, v_max0 1e-4 m/s, zeta 0.5) on a driven spring-slider (ours: 1 kg, 100
+        N/m, 0.01 m/s): stiction (breakaway at F_max) and stick-slip (Sec. V.A, VIII).""",
     config=CONFIG, checks=checks, plot=plot, quick={"protocol.duration_s": 10.0}, references=REFS,
 ))

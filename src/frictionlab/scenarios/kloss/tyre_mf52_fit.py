@@ -119,8 +119,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="kloss/tyre-mf52-fit",
-    description=("Kloss slip form (3 params) and the simplified Magic Formula (4 params) fitted to the MF 5.2 pure-slip "
-                 "curves of a Goodyear truck tyre at nominal load; FIT % side by side."),
+    description="""Kloss slip form (3 params) and the simplified Magic Formula (4 params) fitted to the MF 5.2 pure-slip curves
+        of a Goodyear truck tyre at nominal load; FIT % side by side.""",
     config=CONFIG, post=post, checks=checks, plot=plot, quick={"data.fit.n_starts": 4}, references=REFS,
     moved={"fit": "data.fit", "curve": "data.curve"},
 ))

@@ -270,11 +270,11 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="microjunction/constant-load-creep",
-    description=("Single creeping JG hemisphere (demo steel: E 200 GPa, nu 0.3, sigma_Y 1 GPa, R 10 um, "
-                 "C1 = 2.84 sigma_Y/E; not printed by the appendix) ramped in 1 ms to F* = 0.5 (elastic), 5, 20 "
-                 "(elastic-plastic) and 1000 (fully plastic, delta* ~ 208 > 110) and held 100 s; hybrid on-curve "
-                 "mode, DOP853, rtol 1e-9; each load also without (or with) the area term of Eq. 3.39. Loads in N "
-                 "(F* x F_c), ramped_normal_load protocol, simulate's junction driver."),
+    description="""Single creeping JG hemisphere (demo steel: E 200 GPa, nu 0.3, sigma_Y 1 GPa, R 10 um, C1 = 2.84 sigma_Y/E;
+        not printed by the appendix) ramped in 1 ms to F* = 0.5 (elastic), 5, 20 (elastic-plastic) and 1000 (fully
+        plastic, delta* ~ 208 > 110) and held 100 s; hybrid on-curve mode, DOP853, rtol 1e-9; each load also without
+        (or with) the area term of Eq. 3.39. Loads in N (F* x F_c), ramped_normal_load protocol, simulate's junction
+        driver.""",
     config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
     quick={"protocol.duration_s": 10.001, "analysis.n_out": 61},
     references=REFERENCES, moved=MOVED, derived=DERIVED, units={"analysis.n_out": "1"},

@@ -109,9 +109,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="microjunction/cyclic-load",
-    description=("Preload to F* = 10 in 1 ms, then F* = 10 + 5 sin(2 pi t / 0.2 s) for 2 s (10 cycles), "
-                 "demo steel, ramped_normal_load protocol in N, simulate's junction driver, hybrid mode, "
-                 "DOP853 rtol 1e-8."),
+    description="""Preload to F* = 10 in 1 ms, then F* = 10 + 5 sin(2 pi t / 0.2 s) for 2 s (10 cycles), demo steel,
+        ramped_normal_load protocol in N, simulate's junction driver, hybrid mode, DOP853 rtol 1e-8.""",
     config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
     quick={"protocol.duration_s": 1.0, "analysis.n_out_per_period": 60},
     references=REFERENCES, moved=MOVED, derived=DERIVED,

@@ -128,14 +128,13 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="microjunction/hold-time-friction",
-    description=(
-        "Slide-hold-slide ageing from creep-driven contact growth: holds 1 s .. 1e4 s (one hold at constant load "
-        "read at the hold times, simulate's junction and ensemble drivers, loads in N); "
-        "each slide renews the junctions, which are loaded plastically and then creep at constant load; "
-        "static friction = tau A(t_h) / F (Bowden-Tabor, tau = sigma_Y / sqrt 3). Demo steel with "
-        "C1 = 1.42e-6 1/s (1e-4 x the demonstration value: an assumption), single junction at F* = 20 and a "
-        "1000-junction Gaussian GW ensemble (sigma_z = 20 nm, F* = 2 per junction). Log slope and R² of a "
-        "log-linear fit reported. Notes: the renewal assumption and tau are not from the source."),
+    description="""Slide-hold-slide ageing from creep-driven contact growth: holds 1 s .. 1e4 s (one hold at constant load read
+        at the hold times, simulate's junction and ensemble drivers, loads in N); each slide renews the junctions,
+        which are loaded plastically and then creep at constant load; static friction = tau A(t_h) / F
+        (Bowden-Tabor, tau = sigma_Y / sqrt 3). Demo steel with C1 = 1.42e-6 1/s (1e-4 x the demonstration value: an
+        assumption), single junction at F* = 20 and a 1000-junction Gaussian GW ensemble (sigma_z = 20 nm, F* = 2
+        per junction). Log slope and R² of a log-linear fit reported. Notes: the renewal assumption and tau are not
+        from the source.""",
     config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
     quick={"runs.ensemble.integrator.n_junctions": 200, "runs.ensemble.protocol.normal_force_value": newtons(2.0 * 200),
            "analysis.holds": HOLDS[:7]},

@@ -134,9 +134,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="microjunction/load-hold-unload",
-    description=("F* 0 -> 20 in 1 ms, hold to 1 s, 20 -> 10 in 1 ms, hold to 2 s, 10 -> 20 in 1 ms, hold "
-                 "to 3 s (demo steel, normal_load protocol in N, simulate's junction driver, hybrid mode, "
-                 "rtol 1e-9)."),
+    description="""F* 0 -> 20 in 1 ms, hold to 1 s, 20 -> 10 in 1 ms, hold to 2 s, 10 -> 20 in 1 ms, hold to 3 s (demo steel,
+        normal_load protocol in N, simulate's junction driver, hybrid mode, rtol 1e-9).""",
     config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
     quick={"analysis.n_out_per_segment": 20},
     references=REFERENCES, moved=MOVED, derived=DERIVED,

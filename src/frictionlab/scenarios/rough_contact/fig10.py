@@ -121,8 +121,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="rough-contact/fig10",
-    description=("Hulikal et al. Fig. 10: force maps at 10 times spaced dt = 1 while sliding at v = 5 (slip 5 between "
-                 "maps), full field linear/log and a 64 x 64 window; Boussinesq, viscoelastic Table 1."),
+    description="""Hulikal et al. Fig. 10: force maps at 10 times spaced dt = 1 while sliding at v = 5 (slip 5 between maps),
+        full field linear/log and a 64 x 64 window; Boussinesq, viscoelastic Table 1.""",
     config=CONFIG, run=None, derive=derive, post=post, checks=checks, plot=plot,
     units={"analysis.run_in": "m", "analysis.snapshot_dt": "s"},
     quick={**QUICK_BASE, "model.surface_mx": 160, "analysis.run_in": 20.0 * UM},

@@ -426,11 +426,11 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="rough-contact/fig14",
-    description=("Hulikal et al. Fig. 14: velocity jumps 10 -> 1 -> 10 -> 1 (100 slip each), viscoelastic (1, 1) "
-                 "and (1, 10), Boussinesq and mean field, 100 MPa, 512^2 on 1024 x 512; direct effect, transient, "
-                 "steady-state strengthening / weakening and a rate-and-state (a, b, D_c) fit; the large-system "
-                 "mean-field steady mu_ss(v) at the stated and at 100x higher velocities (paper's beta = 10). "
-                 "Quick: 64^2 with beta = 5, where a velocity acts like 2x that velocity at beta = 10."),
+    description="""Hulikal et al. Fig. 14: velocity jumps 10 -> 1 -> 10 -> 1 (100 slip each), viscoelastic (1, 1) and (1, 10),
+        Boussinesq and mean field, 100 MPa, 512^2 on 1024 x 512; direct effect, transient, steady-state
+        strengthening / weakening and a rate-and-state (a, b, D_c) fit; the large-system mean-field steady mu_ss(v)
+        at the stated and at 100x higher velocities (paper's beta = 10). Quick: 64^2 with beta = 5, where a velocity
+        acts like 2x that velocity at beta = 10.""",
     config=CONFIG, run=run, checks=checks, plot=plot, units={"reference.beta": "m", "reference.window": "m"},
     quick={**QUICK_BASE, "model.surface_mx": 168, "protocol.distances": [25.0 * UM] * 4, **QUICK_DOUBLE,
            "reference.n_paths": 128},

@@ -112,8 +112,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="rough-contact/fig16",
-    description=("Hulikal et al. Fig. 16: surface u_p + h before/after sliding 200 at v = 10 with viscoplastic "
-                 "asperities (A_cr = 1e-3), Boussinesq, 100 MPa, 512^2 on 1024 x 512; profile and u_p map."),
+    description="""Hulikal et al. Fig. 16: surface u_p + h before/after sliding 200 at v = 10 with viscoplastic asperities
+        (A_cr = 1e-3), Boussinesq, 100 MPa, 512^2 on 1024 x 512; profile and u_p map.""",
     config=CONFIG, run=None, post=post, derive=derive, derived={**DERIVED, **MODEL_NAME}, checks=checks, plot=plot,
     quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.distances": [50.0 * UM]},
     references=REFS, slow=True, moved=dict(MOVED_SLIDING),

@@ -129,8 +129,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="rough-contact/fig17",
-    description=("Hulikal et al. Fig. 17: forward (v = +10, 150) then reverse (v = -10, 150) sliding with viscoplastic "
-                 "asperities (A_cr = 1e-3), Boussinesq, 100 MPa, 512^2 on 1024 x 512; viscoelastic control."),
+    description="""Hulikal et al. Fig. 17: forward (v = +10, 150) then reverse (v = -10, 150) sliding with viscoplastic
+        asperities (A_cr = 1e-3), Boussinesq, 100 MPa, 512^2 on 1024 x 512; viscoelastic control.""",
     config=CONFIG, run=None, derive=derive, post=post, checks=checks, plot=plot,
     quick={**QUICK_BASE, "model.surface_mx": 112, "protocol.distances": [40.0 * UM, 40.0 * UM]},
     references=REFS, slow=True, moved=MOVED, derived=dict(MODEL_NAME),

@@ -250,9 +250,9 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="rough-contact/fig3",
-    description=("Hulikal et al. Fig. 3: sphere (R=1) on a rigid flat, Boussinesq elements (no fitted "
-                 "parameter, self term 3.8/dx) vs no interaction (C0 fitted at delta_max, Sect. 3); "
-                 "dx = 1/32..1/256, 25 indentations 1e-3..0.1, displacement control."),
+    description="""Hulikal et al. Fig. 3: sphere (R=1) on a rigid flat, Boussinesq elements (no fitted parameter, self term
+        3.8/dx) vs no interaction (C0 fitted at delta_max, Sect. 3); dx = 1/32..1/256, 25 indentations 1e-3..0.1,
+        displacement control.""",
     config=CONFIG, run=None, post=post, checks=checks, plot=plot,
     units={"analysis.R": "m", "analysis.delta_min": "m", "analysis.delta_max": "m", "analysis.inv_dx": "1/um"},
     quick={"analysis.inv_dx": [32, 128], "analysis.n_delta": 10, "analysis.delta_min": 0.01 * UM,

@@ -136,9 +136,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="rough-contact/fig4",
-    description=("Hulikal et al. Fig. 4: static hold at 100 MPa, viscoelastic lambda=1, A=0.2, 512^2, "
-                 "beta=10; contact map by first-contact epoch, force PDFs at t=0+ and t=1e3, mean "
-                 "contact radius (15 seeds)."),
+    description="""Hulikal et al. Fig. 4: static hold at 100 MPa, viscoelastic lambda=1, A=0.2, 512^2, beta=10; contact map by
+        first-contact epoch, force PDFs at t=0+ and t=1e3, mean contact radius (15 seeds).""",
     config=CONFIG, run=None, derive=runs_driver("hold"), post=post, checks=checks, plot=plot,
     quick={**quick_size(128), "integrator.per_decade": 8, "runs.realisations.axes.model.surface_seed": [1, 2]},
     references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True, moved=MOVED, derived=dict(MODEL_NAME),

@@ -247,9 +247,9 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="rough-contact/fig5",
-    description=("Hulikal et al. Fig. 5: static ageing at 100 MPa, 512^2; (a,b) d, A and mu_s vs log t for "
-                 "Boussinesq and mean field, (lambda, A) = (1, 0.2) to t=1e3; (c) (1,0.2), (1,1), (0.1,0.02) "
-                 "to 1e4, 40 log steps per decade; a rougher and an exponential-ACF surface (Sect. 6)."),
+    description="""Hulikal et al. Fig. 5: static ageing at 100 MPa, 512^2; (a,b) d, A and mu_s vs log t for Boussinesq and mean
+        field, (lambda, A) = (1, 0.2) to t=1e3; (c) (1,0.2), (1,1), (0.1,0.02) to 1e4, 40 log steps per decade; a
+        rougher and an exponential-ACF surface (Sect. 6).""",
     config=CONFIG, run=None, derive=runs_driver("hold"), post=post, checks=checks, plot=plot,
     units={"analysis.footnote_velocity": "m/s", "analysis.footnote_t0": "s"},
     quick={**quick_size(96), "integrator.per_decade": 10},

@@ -167,9 +167,9 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="rough-contact/fig6",
-    description=("Hulikal et al. Fig. 6: static ageing with N_T=4 relaxation rates 1..1e-3 (sum A/lambda=0.2), "
-                 "100 MPa, 512^2, hold to 1e5, Boussinesq and mean field. Quick: Boussinesq on 128^2, mean field "
-                 "still on 512^2 (resolves the per-decade growth; one element = 0.0015 at 128^2)."),
+    description="""Hulikal et al. Fig. 6: static ageing with N_T=4 relaxation rates 1..1e-3 (sum A/lambda=0.2), 100 MPa, 512^2,
+        hold to 1e5, Boussinesq and mean field. Quick: Boussinesq on 128^2, mean field still on 512^2 (resolves the
+        per-decade growth; one element = 0.0015 at 128^2).""",
     config=CONFIG, run=None, derive=derive, post=post, checks=checks, plot=plot,
     quick={**quick_size(128), "integrator.per_decade": 8},
     references=["Hulikal, Lapusta & Bhattacharya (2015)"], slow=True, moved=MOVED, derived=dict(MODEL_NAME),

@@ -105,8 +105,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="rough-contact/fig7",
-    description=("Hulikal et al. Fig. 7: viscoplastic ageing (n=3, Fy0=0.016, no hardening), A_cr = 1e-5, 1e-4, "
-                 "1e-3, 100 MPa hold to 1e4, 512^2, Boussinesq and mean field."),
+    description="""Hulikal et al. Fig. 7: viscoplastic ageing (n=3, Fy0=0.016, no hardening), A_cr = 1e-5, 1e-4, 1e-3, 100 MPa
+        hold to 1e4, 512^2, Boussinesq and mean field.""",
     config=CONFIG, run=None, derive=runs_driver("hold"), post=post, checks=checks, plot=plot,
     units={"axes.model.A_cr": "um/s"},
     quick={**quick_size(64), "integrator.per_decade": 8},

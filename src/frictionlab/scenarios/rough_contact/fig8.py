@@ -312,11 +312,10 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="rough-contact/fig8",
-    description=("Hulikal et al. Fig. 8: mu_s vs nominal pressure 25..400 MPa for 128^2, 256^2, 512^2, 15 seeds, "
-                 "at t=0+ and t=100 by direct solves with the instantaneous and the relaxed "
-                 "compliance, Boussinesq and mean field; the mean field against its exact closed form on 512^2 "
-                 "(16 seeds) and i.i.d. heights (12). Quick: Boussinesq and mean field on 256^2, 6 seeds, solver tol 1e-8 (same "
-                 "contact counts as 1e-10 here)."),
+    description="""Hulikal et al. Fig. 8: mu_s vs nominal pressure 25..400 MPa for 128^2, 256^2, 512^2, 15 seeds, at t=0+ and
+        t=100 by direct solves with the instantaneous and the relaxed compliance, Boussinesq and mean field; the
+        mean field against its exact closed form on 512^2 (16 seeds) and i.i.d. heights (12). Quick: Boussinesq and
+        mean field on 256^2, 6 seeds, solver tol 1e-8 (same contact counts as 1e-10 here).""",
     config=CONFIG, run=run, checks=checks, plot=plot, units={"sweep.pressures": "Pa", "analysis.t_eval": "s"},
     quick={"sweep.sizes": [256], "sweep.seeds": 6}, moved=MOVED,
     references=["Hulikal, Lapusta & Bhattacharya (2015)", "Greenwood & Williamson (1966)"], slow=True,

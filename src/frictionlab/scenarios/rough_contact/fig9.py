@@ -107,8 +107,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="rough-contact/fig9",
-    description=("Hulikal et al. Fig. 9: force, length change and gap of single elements while sliding at v = 5, "
-                 "Boussinesq, viscoelastic lambda = 1, A = 0.2, 100 MPa, 512^2 on 1024 x 512."),
+    description="""Hulikal et al. Fig. 9: force, length change and gap of single elements while sliding at v = 5, Boussinesq,
+        viscoelastic lambda = 1, A = 0.2, 100 MPa, 512^2 on 1024 x 512.""",
     config=CONFIG, run=None, derive=derive, derived={**DERIVED, **MODEL_NAME}, post=combined, checks=checks, plot=plot,
     quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.distances": [40.0 * UM], "analysis.n_probes": 200},
     references=REFS, slow=True, moved=MOVED,

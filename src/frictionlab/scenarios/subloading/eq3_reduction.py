@@ -112,9 +112,9 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="subloading/eq3-reduction",
-    description=("Ozaki et al. 2020 Appendix: the contact-area laws (eqs. 7-8, 44-47) give eq. (3) for mu = S_r tau / "
-                 "f_n; Fig. 4 set with c = 0, slide-hold-slide at 0.1 mm/s and 0.3 MPa (ours), eq. (3) integrated "
-                 "along the run's plastic slip."),
+    description="""Ozaki et al. 2020 Appendix: the contact-area laws (eqs. 7-8, 44-47) give eq. (3) for mu = S_r tau / f_n;
+        Fig. 4 set with c = 0, slide-hold-slide at 0.1 mm/s and 0.3 MPa (ours), eq. (3) integrated along the run's
+        plastic slip.""",
     config=CONFIG, post=post, checks=checks, plot=plot, derived=MODEL_NAME,
     references=[REFERENCE],
 ))

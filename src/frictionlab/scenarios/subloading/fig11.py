@@ -136,10 +136,10 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="subloading/fig11",
-    description=("Ozaki et al. 2020 Fig. 11: PDMS hemisphere (R = 10 mm, E = 1.2 MPa, nu = 0.5) on acrylic, P-exp "
-                 "set, specimen I (b = 7 /MPa), scaled variant, v = 0.1 mm/s, Hertz apparent area, loads "
-                 "0.1, 0.3, 0.5, 1.0 N (not in the paper, ours). No measured data ship with the paper's text, so "
-                 "the checks compare with closed forms and the paper's qualitative statements."),
+    description="""Ozaki et al. 2020 Fig. 11: PDMS hemisphere (R = 10 mm, E = 1.2 MPa, nu = 0.5) on acrylic, P-exp set,
+        specimen I (b = 7 /MPa), scaled variant, v = 0.1 mm/s, Hertz apparent area, loads 0.1, 0.3, 0.5, 1.0 N (not
+        in the paper, ours). No measured data ship with the paper's text, so the checks compare with closed forms
+        and the paper's qualitative statements.""",
     config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
     quick={"analysis.slide": 0.3 * MM}, derived=DERIVED, moved=MOVED,
     references=[REFERENCE],

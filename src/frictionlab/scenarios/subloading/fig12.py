@@ -180,9 +180,9 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="subloading/fig12",
-    description=("Ozaki et al. 2020 Fig. 12: steady traction ratio vs normal load at 0.1, 1, 10 mm/s for specimens I "
-                 "(b = 7 /MPa) and II (b = 11 /MPa), P-exp set, scaled variant, Hertz apparent area, loads "
-                 "0.05-2 N (not in the paper, ours)."),
+    description="""Ozaki et al. 2020 Fig. 12: steady traction ratio vs normal load at 0.1, 1, 10 mm/s for specimens I (b = 7
+        /MPa) and II (b = 11 /MPa), P-exp set, scaled variant, Hertz apparent area, loads 0.05-2 N (not in the
+        paper, ours).""",
     config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
     quick={"axes.analysis.load": [0.05, 0.2, 0.5, 1.0, 2.0]}, derived=DERIVED, moved=MOVED,
     references=[REFERENCE],

@@ -194,10 +194,9 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="subloading/fig4",
-    description=("Ozaki et al. 2020 Fig. 4: rate dependency of the subloading-friction model (P-common set, "
-                 "r = 1000 /mm, variant L, f_n = 0.3 MPa). Constant speeds 1e-3 ... 1e3 mm/s (not in the "
-                 "paper; ours), slide 3 mm from rest, implicit return mapping (du = 1e-5 mm) checked against the "
-                 "rate form integrated by the core RK4."),
+    description="""Ozaki et al. 2020 Fig. 4: rate dependency of the subloading-friction model (P-common set, r = 1000 /mm,
+        variant L, f_n = 0.3 MPa). Constant speeds 1e-3 ... 1e3 mm/s (not in the paper; ours), slide 3 mm from rest,
+        implicit return mapping (du = 1e-5 mm) checked against the rate form integrated by the core RK4.""",
     config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
     quick={"axes.protocol.v": [1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1.0],
            "runs.rate_form.axes.protocol.v": [1e-3], "analysis.reference_slide": 0.3 * MM},

@@ -212,10 +212,10 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="subloading/fig5",
-    description=("Ozaki et al. 2020 Fig. 5: cyclic pulsating loading below the sliding surface at "
-                 "rho = f_t,amp / (S_max tau0) = 0.6, 0.7, 0.8, f_n = 0.3 MPa, +-0.1 mm/s (unload speed "
-                 "assumed equal), P-common set, variant L; up to 2000 cycles (ours). The conventional limit "
-                 "r -> infinity is run for comparison, and the first cycles are cross-checked against the rate form."),
+    description="""Ozaki et al. 2020 Fig. 5: cyclic pulsating loading below the sliding surface at rho = f_t,amp / (S_max tau0)
+        = 0.6, 0.7, 0.8, f_n = 0.3 MPa, +-0.1 mm/s (unload speed assumed equal), P-common set, variant L; up to 2000
+        cycles (ours). The conventional limit r -> infinity is run for comparison, and the first cycles are
+        cross-checked against the rate form.""",
     config=CONFIG, post=post, derive=derive, refine=refine, checks=checks, plot=plot,
     quick={"protocol.cycles": 150},
     references=[REFERENCE], derived=DERIVED, moved=MOVED,

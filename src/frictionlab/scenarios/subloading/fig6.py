@@ -149,9 +149,9 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="subloading/fig6",
-    description=("Ozaki et al. 2020 Fig. 6: pressure dependency without rate dependency (c = 0, kappa = xi = "
-                 "infinity), v = 1 mm/s, normal path A-B-C-D = 0, 0.1, 0.2, 0.5 mm with f_n 0.1 -> f_n,end MPa and "
-                 "b = 5, 10, 20 /MPa (abscissae, start value and b are not in the paper: our reconstruction); variant L."),
+    description="""Ozaki et al. 2020 Fig. 6: pressure dependency without rate dependency (c = 0, kappa = xi = infinity), v = 1
+        mm/s, normal path A-B-C-D = 0, 0.1, 0.2, 0.5 mm with f_n 0.1 -> f_n,end MPa and b = 5, 10, 20 /MPa
+        (abscissae, start value and b are not in the paper: our reconstruction); variant L.""",
     config=CONFIG, post=post, checks=checks, plot=plot,
     quick={"runs.pressure.axes.protocol.loads": _loads([0.2 * MPA, 0.5 * MPA, 1.0 * MPA]),
            "integrator.du_max": 2e-5 * MM},

@@ -227,9 +227,9 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="subloading/fig7",
-    description=("Ozaki et al. 2020 Fig. 7: pressure plus rate dependency (P-common, b = 10 /MPa, variant L; 'same "
-                 "as Fig. 3' read as Fig. 4) on the A-B-C-D path of Fig. 6 (our reconstruction); steady ratios at "
-                 "0.01-1 and 10-1000 mm/s (ours) with the C-D hold extended to 3 mm so the state converges."),
+    description="""Ozaki et al. 2020 Fig. 7: pressure plus rate dependency (P-common, b = 10 /MPa, variant L; 'same as Fig. 3'
+        read as Fig. 4) on the A-B-C-D path of Fig. 6 (our reconstruction); steady ratios at 0.01-1 and 10-1000 mm/s
+        (ours) with the C-D hold extended to 3 mm so the state converges.""",
     config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
     quick={"runs.weakening.axes.protocol": {"v": [0.01 * MM, 1.0 * MM], "loads": QUICK_LOADS},
            "runs.strengthening.axes.protocol": {"v": [10.0 * MM, 1000.0 * MM], "loads": QUICK_LOADS},

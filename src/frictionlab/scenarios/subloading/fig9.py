@@ -226,10 +226,10 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="subloading/fig9",
-    description=("Ozaki et al. 2020 Fig. 9: stick-slip of the 1-DOF system of eq. (39), K = 40 N/mm, V = 0.01 mm/s, "
-                 "A_a = 100 mm^2, f_n = 0.3 MPa (ours), P-common, c = 0, 0.0015, 0.005, 0.01 MPa (s/mm)^d (not in the "
-                 "paper), Newmark-beta (1/4, 1/2) + return mapping, 0-300 s. The printed M = 3 kg (consistent units) "
-                 "gives no stick-slip (a deviation); the trend is shown with M = 3 read as 3 N s^2/mm (3000 kg)."),
+    description="""Ozaki et al. 2020 Fig. 9: stick-slip of the 1-DOF system of eq. (39), K = 40 N/mm, V = 0.01 mm/s, A_a = 100
+        mm^2, f_n = 0.3 MPa (ours), P-common, c = 0, 0.0015, 0.005, 0.01 MPa (s/mm)^d (not in the paper),
+        Newmark-beta (1/4, 1/2) + return mapping, 0-300 s. The printed M = 3 kg (consistent units) gives no
+        stick-slip (a deviation); the trend is shown with M = 3 read as 3 N s^2/mm (3000 kg).""",
     config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
     quick={"runs.printed_mass.axes.analysis.c": [0.0], "runs.reference_newmark.protocol.duration_s": 40.0,
            "runs.reference_rate_form.protocol.duration_s": 40.0},

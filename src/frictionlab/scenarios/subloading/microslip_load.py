@@ -104,8 +104,8 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="subloading/microslip-load",
-    description=("Ozaki et al. 2020 Sec. 4.1: the microscopic sliding before gross sliding (slip to R = 0.99) under "
-                 "constant normal stresses 0.1, 0.2, 0.3 MPa (ours), Fig. 4 set, slide from rest at 1 um/s (ours)."),
+    description="""Ozaki et al. 2020 Sec. 4.1: the microscopic sliding before gross sliding (slip to R = 0.99) under constant
+        normal stresses 0.1, 0.2, 0.3 MPa (ours), Fig. 4 set, slide from rest at 1 um/s (ours).""",
     config=CONFIG, post=post, derive=slide_duration, checks=checks, plot=plot, derived=DERIVED, moved=MOVED,
     references=[REFERENCE],
 ))

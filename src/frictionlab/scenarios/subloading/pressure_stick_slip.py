@@ -128,9 +128,9 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="subloading/pressure-stick-slip",
-    description=("Ozaki et al. 2020 Sec. 4.3: the stick-slip of eq. (39) (Fig. 9 system, c = 0, M = 3 read as "
-                 "3 N s^2/mm) at constant normal stresses 0.3, 0.6, 1.2 MPa (ours): with the printed eqs. 7, 8, 18 "
-                 "the sawtooth does not depend on f_n (a deviation); the rescaled surface gives the effect."),
+    description="""Ozaki et al. 2020 Sec. 4.3: the stick-slip of eq. (39) (Fig. 9 system, c = 0, M = 3 read as 3 N s^2/mm) at
+        constant normal stresses 0.3, 0.6, 1.2 MPa (ours): with the printed eqs. 7, 8, 18 the sawtooth does not
+        depend on f_n (a deviation); the rescaled surface gives the effect.""",
     config=CONFIG, post=post, checks=checks, plot=plot, derived=MODEL_NAME, moved=MOVED,
     references=[REFERENCE],
 ))

@@ -124,10 +124,9 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="subloading/slide-hold-slide",
-    description=("Slide-hold-slide with the subloading-friction model (P-common, variant L, f_n = 0.3 MPa; the paper's "
-                 "Fig. 3(e) behaviour): slide 0.6 mm at 1 mm/s, holds 1, 10, 100 s under load (no unloading step, "
-                 "no unloading), reslide 0.6 mm after each; static friction recovers with hold time through the "
-                 "creep term (eq. 8)."),
+    description="""Slide-hold-slide with the subloading-friction model (P-common, variant L, f_n = 0.3 MPa; the paper's Fig.
+        3(e) behaviour): slide 0.6 mm at 1 mm/s, holds 1, 10, 100 s under load (no unloading step, no unloading),
+        reslide 0.6 mm after each; static friction recovers with hold time through the creep term (eq. 8).""",
     config=CONFIG, post=post, checks=checks, plot=plot,
     quick={},
     references=[REFERENCE], derived=MODEL_NAME, moved=MOVED,

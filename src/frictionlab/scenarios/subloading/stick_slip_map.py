@@ -401,10 +401,10 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name=NAME,
-    description=("Stick-slip map of the 1-DOF system of eq. (39) (Ozaki et al. 2020, Fig. 9 set: K = 40 N/mm, "
-                 "A_a = 100 mm^2, f_n = 0.3 MPa, M = 3000 kg) over the rate coefficient c and the drive velocity V: "
-                 "late stick-slip amplitude per point (a sweep of SubloadingOscillator runs over 3 mm of drive), with "
-                 "the linear-stability boundary c*(V) from K_cr(V, c) = K of the linearised law drawn over it."),
+    description="""Stick-slip map of the 1-DOF system of eq. (39) (Ozaki et al. 2020, Fig. 9 set: K = 40 N/mm, A_a = 100 mm^2,
+        f_n = 0.3 MPa, M = 3000 kg) over the rate coefficient c and the drive velocity V: late stick-slip amplitude
+        per point (a sweep of SubloadingOscillator runs over 3 mm of drive), with the linear-stability boundary
+        c*(V) from K_cr(V, c) = K of the linearised law drawn over it.""",
     config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
     quick={"axes.analysis.c": [0.0, 0.0015, 0.0025, 0.005, 0.01, 0.02],
            "axes.protocol.v": [v * MM for v in (0.003, 0.01, 0.1)]},
