@@ -12,7 +12,7 @@ from frictionlab.scenarios import get_scenario
 
 scenario = get_scenario("rough-contact/fig3")
 ds, config = scenario.execute(quick=True)
-fig = scenario.plot(ds)
+fig = scenario.figure(ds)
 
 for c in scenario.evaluate(ds, config):
     print(f"{'pass' if c.passed else 'FAIL'}  {c.claim}: expected {c.expected}, measured {c.measured}")

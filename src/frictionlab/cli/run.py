@@ -83,7 +83,7 @@ def run(
         if csv != "none":
             written.append(str(write_csv(ds, stem.with_suffix(".csv"),
                                          max_rows=CSV_MAX_ROWS if csv == "decimated" else None)))
-        fig = sc.plot(ds) if sc.plot else time_series(
+        fig = sc.figure(ds) if sc.plot else time_series(
             ds, [v for v in ("friction_force", "slip_velocity") if v in ds] or list(ds.data_vars)[:2])
         save(fig, stem.with_suffix(".png"))
         written.append(str(stem.with_suffix(".png")))

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     import xarray as xr
     from matplotlib.figure import Figure
 
-__all__ = ["time_series", "versus", "curves", "save", "phase_plane", "displacement_plot", "plt"]
+__all__ = ["time_series", "versus", "curves", "facets", "finish", "save", "phase_plane", "displacement_plot", "plt"]
 
 
 class _Pyplot:
@@ -121,6 +121,40 @@ def curves(x, ys: dict[str, object], *, xlabel: str, ylabel: str, title: str = "
         ax.set_title(title)
     if len(ys) > 1:
         ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def facets(ds: xr.Dataset, x: str, y: str, *, col: str, hue: str, label, xlabel: str, ylabel: str,
+           logx: bool = False, logy: bool = False, width: float = 5.5) -> Figure:
+    """``y`` against ``x``, one panel per value of ``col`` (titled with it), one labelled line per value of ``hue``.
+
+    ``label(value)`` names a ``hue`` line; ``width`` is one panel's [in]. The panels are left to
+    :func:`finish` (legends, layout).
+    """
+    cols = ds[col].values
+    fig, axes = pyplot().subplots(1, cols.size, figsize=(width * cols.size, 4), squeeze=False)
+    for ax, c in zip(axes[0], cols):
+        for h in ds[hue].values:
+            s = ds.sel({col: c, hue: h})
+            ax.plot(s[x].values, s[y].values, label=label(h))
+        ax.set(xlabel=xlabel, ylabel=ylabel, title=str(c), xscale="log" if logx else "linear",
+               yscale="log" if logy else "linear")
+    return fig
+
+
+def finish(fig: Figure, *, legend_fontsize: float = 8) -> Figure:
+    """Lay a drawn figure out: a legend on every panel that labels artists and has none yet, then a tight layout.
+
+    A scenario's figure is finished here once (:meth:`frictionlab.scenarios.Scenario.figure`), so its
+    ``plot`` only draws and labels; a panel that wants its own legend (placement, columns, title) makes it,
+    and a panel whose labels such a legend already shows (the same lines in two panels) gets none.
+    """
+    shown = {tuple(t.get_text() for t in ax.get_legend().get_texts()) for ax in fig.axes if ax.get_legend()}
+    for ax in fig.axes:
+        labels = ax.get_legend_handles_labels()[1]
+        if labels and ax.get_legend() is None and tuple(labels) not in shown:
+            ax.legend(fontsize=legend_fontsize)
     fig.tight_layout()
     return fig
 

@@ -53,8 +53,8 @@ def run_one(sc: Scenario, out: Path, quick: bool, overrides: dict | None = None,
             res.data = write_netcdf(ds, dest / "data" / f"{slug(sc.name)}.nc")
             discard(out, sc.name)  # under the lock: no other process resumes from them meanwhile
         res.checks = sc.evaluate(ds, cfg)
-        if sc.plot is not None:
-            fig = sc.plot(ds)
+        fig = sc.figure(ds)
+        if fig is not None:
             res.figure = dest / "figures" / f"{slug(sc.name)}.png"
             res.figure.parent.mkdir(parents=True, exist_ok=True)
             save(fig, res.figure)

@@ -189,7 +189,8 @@ class Scenario:
         the scenario's study (:meth:`run_study`: its ``[model]``, ``[protocol]``, ``[system]``,
         ``[integrator]``, ``[runs]`` and ``[axes]``, :mod:`frictionlab.solve.study`) and :attr:`post`
     checks : ``checks(ds, config) -> list[Check]``
-    plot : ``plot(ds) -> matplotlib Figure``
+    plot : ``plot(ds) -> matplotlib Figure``: draws and labels the panels; :meth:`figure` finishes it
+        (legends, layout) in one place
     quick : dotted-key overrides applied for ``--quick`` runs
     references : citations the scenario relies on
     slow : True when the full (non-quick) run takes minutes
@@ -256,6 +257,15 @@ class Scenario:
     def __post_init__(self) -> None:
         # a description is prose written as a triple-quoted text: its line breaks and indentation fold to spaces
         self.description = " ".join(self.description.split())
+
+    def figure(self, ds: xr.Dataset) -> Any:
+        """The scenario's figure of ``ds``: :attr:`plot` finished by :func:`frictionlab.plot.finish` (a legend on
+        every panel that labels artists and has none, a tight layout); None for a scenario without a plot."""
+        if self.plot is None:
+            return None
+        from ..plot import finish
+
+        return finish(self.plot(ds))
 
     @property
     def paper(self) -> str:

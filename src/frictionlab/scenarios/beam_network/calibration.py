@@ -374,14 +374,11 @@ def plot(ds: xr.Dataset):
     axes[0].set_xlabel("Stribeck velocity v_s [m/s]")
     axes[0].set_ylabel("steady amplitude [N] (0 = smooth)")
     axes[0].axvline(0.018, color="k", ls=":", label="printed v_s")
-    axes[0].legend(fontsize=7)
     axes[1].imshow(ds.a_stick_slip.sel(a_velocity=7.5e-4, method="nearest").values, origin="lower", vmin=0, vmax=1)
     axes[1].set_xticks(range(ds.a_mass_factor.size), [f"{x:g}" for x in ds.a_mass_factor.values])
     axes[1].set_yticks(range(ds.a_cb.size), [f"{x:g}" for x in ds.a_cb.values])
-    axes[1].set_xlabel("beam mass factor")
-    axes[1].set_ylabel("c_b [N s/m]")
+    axes[1].set(xlabel="beam mass factor", ylabel="c_b [N s/m]")
     axes[1].set_title("printed Table 3: stick-slip at 7.5e-4 m/s (yellow)")
-    fig.tight_layout()
     return fig
 
 

@@ -87,7 +87,6 @@ def plot(ds: xr.Dataset):
     ax.set_ylabel("f_fx [N]")
     ax.legend(fontsize=7, ncol=2)
     ax.set_title("Fig. 11: friction distribution along y = 0")
-    fig.tight_layout()
     return fig
 
 

@@ -212,11 +212,8 @@ def plot(ds: xr.Dataset):
         axes[1, 1].plot(ds.normal_load, ds.period_vs_load.sel(material=mat), "o-", label=mat)
     for ax, (xl, yl) in zip(axes.ravel(), [("velocity [m/s]", "amplitude [N]"), ("velocity [m/s]", "t_ss [s]"),
                                            ("F_z [N]", "amplitude [N]"), ("F_z [N]", "t_ss [s]")]):
-        ax.set_xlabel(xl)
-        ax.set_ylabel(yl)
-        ax.legend()
+        ax.set(xlabel=xl, ylabel=yl)
     fig.suptitle("Fig. 12: MLBNM stick-slip amplitude and period (nan = smooth sliding)")
-    fig.tight_layout()
     return fig
 
 

@@ -230,20 +230,15 @@ def plot(ds: xr.Dataset):
         j = int(np.argmin(np.abs(ds.cb.values - c)))
         axes[0].plot(ds.phase, ds.tip_velocity_cycle[j], label=f"c_b = {c:g} ({ds.pattern.values[j]})")
         axes[0].plot(ds.phase, ds.tip_velocity_fit[j], "k--", lw=0.8)
-    axes[0].set_xlabel("phase in one period")
-    axes[0].set_ylabel("tip velocity [m/s]")
+    axes[0].set(xlabel="phase in one period", ylabel="tip velocity [m/s]")
     axes[0].set_yscale("symlog", linthresh=1e-3)
-    axes[0].legend(fontsize=7)
     axes[1].semilogx(ds.cb, ds.kappa, "o-")
     for y in (0.5, 0.6, 0.8):
         axes[1].axhline(y, color="grey", lw=0.5)
-    axes[1].set_xlabel("c_b [N s/m]")
-    axes[1].set_ylabel("kappa")
+    axes[1].set(xlabel="c_b [N s/m]", ylabel="kappa")
     axes[2].loglog(ds.cb, ds.sigma * 1e3, "o-")
-    axes[2].set_xlabel("c_b [N s/m]")
-    axes[2].set_ylabel("sigma [ms]")
+    axes[2].set(xlabel="c_b [N s/m]", ylabel="sigma [ms]")
     fig.suptitle("Fig. 13 / 4b: single-IUB stick-slip patterns vs c_b (dashed: eq. 13 fit)")
-    fig.tight_layout()
     return fig
 
 

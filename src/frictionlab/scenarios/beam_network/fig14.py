@@ -191,12 +191,8 @@ def plot(ds: xr.Dataset):
     ax.scatter(V[ss], L[ss], marker="o", c="tab:red", label="stick-slip")
     ax.scatter(V[~ss], L[~ss], marker="x", c="tab:blue", label="smooth sliding")
     ax.plot(ds.critical_velocity, ds.normal_load, "k--", label="critical velocity")
-    ax.set_xscale("log")
-    ax.set_xlabel("sliding velocity [m/s]")
-    ax.set_ylabel("F_z [N]")
-    ax.legend()
+    ax.set(xscale="log", xlabel="sliding velocity [m/s]", ylabel="F_z [N]")
     ax.set_title("Fig. 14: stick-slip map (MLBNM, vf60-calibrated)")
-    fig.tight_layout()
     return fig
 
 

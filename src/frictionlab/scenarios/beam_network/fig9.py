@@ -81,7 +81,6 @@ def plot(ds: xr.Dataset):
         ax.set_title(f"t = {ds.beam_time.values[k]:.2f} s")
         ax.set_aspect("equal")
     fig.suptitle("Fig. 9: tip deflection x5 (relative to the clamp); red = slip, blue = stick (Remark 1)")
-    fig.tight_layout()
     return fig
 
 

@@ -225,7 +225,6 @@ def plot(ds: xr.Dataset):
         ax.legend(fontsize=7, loc="lower right")
     axes[-1, 0].set_xlabel("time [s]")
     fig.suptitle("Rate-and-state inversion of real velocity steps (quasi-static spring-slider)")
-    fig.tight_layout()
     return fig
 
 

@@ -120,14 +120,9 @@ def plot(ds: xr.Dataset):
 
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 3.8))
     ax1.plot(ds.time.values, ds.friction_coefficient.values)
-    ax1.set_xlabel("time [s]")
-    ax1.set_ylabel("friction coefficient [1]")
-    ax1.set_title("slide-hold-slide (prescribed slip)")
+    ax1.set(xlabel="time [s]", ylabel="friction coefficient [1]", title="slide-hold-slide (prescribed slip)")
     ax2.semilogx(ds.attrs["hold_time"], ds.attrs["delta_mu_peak"], "o-")
-    ax2.set_xlabel("hold time [s]")
-    ax2.set_ylabel("peak friction rise [1]")
-    ax2.set_title("healing vs log hold time")
-    fig.tight_layout()
+    ax2.set(xlabel="hold time [s]", ylabel="peak friction rise [1]", title="healing vs log hold time")
     return fig
 
 

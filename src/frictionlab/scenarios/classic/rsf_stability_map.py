@@ -212,14 +212,9 @@ def plot(ds: xr.Dataset):
     crit = critical_stiffness_inertial(vv, ds.attrs["a"], ds.attrs["b"], ds.attrs["dc"], ds.attrs["normal_force"],
                                        ds.attrs["mass"]) / ds.attrs["k_c"]
     ax.plot(vv, crit, "k-", lw=2, label=r"$K_{cr}/k_c = 1 + M V^2/(a N D_c)$")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlim(vv[0], vv[-1])
-    ax.set_xlabel("driving velocity V [m/s]")
-    ax.set_ylabel("stiffness K / k_c [1]")
-    ax.set_title("Rate-and-state spring-slider stability map")
+    ax.set(xscale="log", yscale="log", xlim=(vv[0], vv[-1]), xlabel="driving velocity V [m/s]",
+           ylabel="stiffness K / k_c [1]", title="Rate-and-state spring-slider stability map")
     ax.legend(loc="upper left", fontsize=8)
-    fig.tight_layout()
     return fig
 
 

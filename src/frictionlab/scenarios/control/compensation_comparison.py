@@ -199,10 +199,8 @@ def plot(ds: xr.Dataset):
                label=str(s))
     ax.set_yscale("log")
     ax.set_xticks(x, [str(p) for p in ds.plant.values], rotation=30, ha="right")
-    ax.set_ylabel("RMS tracking error [m]")
-    ax.set_title("Compensation strategy vs true friction law (1 mm, 1 Hz sinusoid)")
+    ax.set(ylabel="RMS tracking error [m]", title="Compensation strategy vs true friction law (1 mm, 1 Hz sinusoid)")
     ax.legend(fontsize=7, ncol=2)
-    fig.tight_layout()
     return fig
 
 

@@ -145,17 +145,12 @@ def plot(ds: xr.Dataset):
     pos = v > 0
     for k, n in enumerate(ds.normal_load.values):
         a1.semilogx(v[pos], ds.friction_force.values[k][pos] / n, label=f"F_N = {n:g} N")
-    a1.set_xlabel("slip velocity [m/s]")
-    a1.set_ylabel("F / F_N")
-    a1.legend(fontsize=7)
+    a1.set(xlabel="slip velocity [m/s]", ylabel="F / F_N")
     a1.set_title("eq. 27: friction / load", fontsize=9)
     for k in range(ds.sizes["block"]):
         a2.semilogx(v[pos], ds.friction_block.values[k][pos], "-" if k == 0 else "--", label=f"block {k + 1}")
-    a2.set_xlabel("slip velocity [m/s]")
-    a2.set_ylabel("friction [N]")
-    a2.legend(fontsize=7)
+    a2.set(xlabel="slip velocity [m/s]", ylabel="friction [N]")
     a2.set_title("eq. 28 (Fig. 9): S_2 = 2 S_1, e_2 = 2 e_1", fontsize=9)
-    fig.tight_layout()
     return fig
 
 

@@ -110,11 +110,9 @@ def plot(ds: xr.Dataset):
     for i, q in enumerate(ds.r_over_x.values):
         line, = ax.plot(ds.slip, ds.force_eq6.isel(r_over_x=i), "-", label=f"eq. 6, s_max = R/X = {q:g}")
         ax.plot(ds.slip[::40], ds.force_circuit.isel(r_over_x=i)[::40], "o", ms=3, color=line.get_color())
-    ax.set_xlabel("slip s")
-    ax.set_ylabel("induced force F_e [N]")
+    ax.set(xlabel="slip s", ylabel="induced force F_e [N]")
     ax.legend(fontsize=7, title="dots: eq. 4 + Joule power", title_fontsize=7)
     ax.set_title("Rotor circuit (eqs. 4-5) and the Kloss formula (eq. 6)")
-    fig.tight_layout()
     return fig
 
 

@@ -20,10 +20,10 @@ import xarray as xr
 
 from ...core.validation import CURVE_BYTES_PER_SAMPLE, check_count
 from ...laws.kloss import kloss_slip
-from ...plot import plt
+from ...plot import curves
 from ...reference import kloss as ref
 from ..base import Mutation, Scenario, check, not_testable, register_scenario
-from ._common import REFS, curve_dataset
+from ._common import REFS, curve_dataset, law_moved
 
 CONFIG = {"analysis": {"law": {"f_max": 1.227, "s_max0": 5.55, "zeta": 0.46},
                        "curve": {"s_min": -100.0, "s_max": 100.0, "n": 4001}}}
@@ -69,20 +69,13 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    fig, ax = plt.subplots(figsize=(6, 4))
-    ax.plot(ds.slip_ratio, ds.force_ratio, "g-", label="Kloss slip form")
-    ax.set_xlabel("longitudinal slip s_x [%]")
-    ax.set_ylabel("F_x / F_N")
-    ax.set_title("Tyre longitudinal force (Fig. 10 parameters)")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+    return curves(ds.slip_ratio, {"Kloss slip form": ds.force_ratio}, styles={"Kloss slip form": "g-"},
+                  xlabel="longitudinal slip s_x [%]", ylabel="F_x / F_N", title="Tyre longitudinal force (Fig. 10 parameters)")
 
 
 register_scenario(Scenario(
     name="kloss/fig10",
     description="Tyre F_x/F_N vs longitudinal slip, Kloss slip form F_max 1.227, s_max0 5.55 %, zeta 0.46 (Fig. 10).",
     config=CONFIG, post=post, checks=checks, plot=plot, quick={"analysis.curve.n": 801}, references=REFS,
-    moved={"model": "the slip form's F_max, s_max0, zeta are analysis.law.* (a closed form of the slip ratio, not a "
-                    "run model)", "curve": "analysis.curve"},
+    moved=law_moved("slip form's F_max, s_max0, zeta", "slip ratio"),
 ))

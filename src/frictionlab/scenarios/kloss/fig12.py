@@ -77,14 +77,10 @@ def plot(ds: xr.Dataset):
     a1.plot(ds.time, ds.slip_x, label="s_x")
     a1.plot(ds.time, ds.slip_y, label="s_y")
     a1.set_ylabel("slip [%]")
-    a1.legend(fontsize=8)
     a2.plot(ds.time, ds.force_x, label="F_x/F_N")
     a2.plot(ds.time, ds.force_y, label="F_y/F_N")
-    a2.set_ylabel("normalised force")
-    a2.set_xlabel("time [s] (synthetic history)")
-    a2.legend(fontsize=8)
+    a2.set(ylabel="normalised force", xlabel="time [s] (synthetic history)")
     fig.suptitle("Combined slip, multi-dimensional Kloss form (Figs. 11-12 setting)")
-    fig.tight_layout()
     return fig
 
 

@@ -15,10 +15,10 @@ import xarray as xr
 
 from ...core.validation import CURVE_BYTES_PER_SAMPLE, check_count
 from ...laws.kloss import kloss_lift
-from ...plot import plt
+from ...plot import curves
 from ...reference import kloss as ref
 from ..base import Mutation, Scenario, check, not_testable, register_scenario
-from ._common import REFS, curve_dataset
+from ._common import REFS, curve_dataset, law_moved
 
 CONFIG = {"analysis": {"law": {"c_max": 1.42, "alpha_max0": 25.38, "zeta1": 0.50, "zeta2": -0.135},
                        "curve": {"alpha_min": 0.0, "alpha_max": 20.0, "n": 2001}}}
@@ -68,20 +68,14 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    fig, ax = plt.subplots(figsize=(6, 4))
-    ax.plot(ds.angle_of_attack, ds.lift_coefficient, "g--", label="Kloss lift form (Re = 1e7 parameters)")
-    ax.set_xlabel("angle of attack [deg]")
-    ax.set_ylabel("C_L")
-    ax.legend(fontsize=8)
-    ax.set_title("NACA 0012 lift, Kloss form (Fig. 13)")
-    fig.tight_layout()
-    return fig
+    name = "Kloss lift form (Re = 1e7 parameters)"
+    return curves(ds.angle_of_attack, {name: ds.lift_coefficient}, styles={name: "g--"}, xlabel="angle of attack [deg]",
+                  ylabel="C_L", title="NACA 0012 lift, Kloss form (Fig. 13)")
 
 
 register_scenario(Scenario(
     name="kloss/fig13",
     description="NACA 0012 C_L(alpha) with the Kloss lift form C_max 1.42, alpha_max0 25.38 deg, zeta1 0.5, zeta2 -0.135 (Fig. 13).",
     config=CONFIG, post=post, checks=checks, plot=plot, quick={"analysis.curve.n": 401}, references=REFS,
-    moved={"model": "the lift form's C_max, alpha_max0, zeta1, zeta2 are analysis.law.* (a closed form of the angle "
-                    "of attack, not a run model)", "curve": "analysis.curve"},
+    moved=law_moved("lift form's C_max, alpha_max0, zeta1, zeta2", "angle of attack"),
 ))

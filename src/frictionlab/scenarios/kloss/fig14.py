@@ -164,11 +164,8 @@ def plot(ds: xr.Dataset):
     for k, v0 in enumerate(ds.v0.values):
         sub = ds.isel(v0=k)
         ax.plot(sub.slip * 1e3, sub.friction_force, "r-", lw=1, label=f"v(0) = {v0:g} m/s")
-    ax.set_xlabel("depth x [mm] (normalised units)")
-    ax.set_ylabel("stopping power |F|")
-    ax.legend(fontsize=8)
+    ax.set(xlabel="depth x [mm] (normalised units)", ylabel="stopping power |F|")
     ax.set_title("Bragg-like curve from the Kloss law (Fig. 14)")
-    fig.tight_layout()
     return fig
 
 

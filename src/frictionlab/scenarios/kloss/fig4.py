@@ -98,13 +98,11 @@ def plot(ds: xr.Dataset):
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.8))
     v, f = ds.slip_velocity.values, ds.friction_force.values
     a1.plot(v, f, "b-")
-    a1.set_xlabel("relative velocity [m/s]")
-    a1.set_ylabel("friction / F_max")
+    a1.set(xlabel="relative velocity [m/s]", ylabel="friction / F_max")
     pos = v > 0
     a2.semilogx(v[pos], f[pos], "b-")
     a2.set_xlabel("relative velocity [m/s] (log)")
     fig.suptitle(f"Kloss friction law, v_max0 = {ds.attrs.get('v_max0'):g} m/s, zeta = {ds.attrs.get('zeta'):g}")
-    fig.tight_layout()
     return fig
 
 

@@ -18,10 +18,9 @@ import math
 import numpy as np
 import xarray as xr
 
-from ...plot import plt
 from ...reference import kloss as ref
 from ..base import Mutation, Scenario, check, deviation, register_scenario
-from ._common import REFS, law_of, rel
+from ._common import REFS, law_of, motion_plot, rel
 
 THETA = 0.0873
 CONFIG = {
@@ -100,15 +99,8 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(ds.time, -ds.friction_force, "r-", label="friction force F_x(v~) [N]")
-    ax.plot(ds.time, ds.gravity_force, "k-", label="gravity force m g sin(theta) [N]")
-    ax.plot(ds.time, ds.slip_velocity, "b--", label="velocity v [m/s]")
-    ax.set_xlabel("time [s]")
-    ax.legend(fontsize=8)
-    ax.set_title("Kloss friction: mass on a 5 deg incline (Fig. 5)")
-    fig.tight_layout()
-    return fig
+    return motion_plot(ds, "gravity_force", ("friction force F_x(v~) [N]", "gravity force m g sin(theta) [N]",
+                                             "velocity v [m/s]"), "Kloss friction: mass on a 5 deg incline (Fig. 5)")
 
 
 register_scenario(Scenario(

@@ -26,10 +26,9 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ...plot import plt
 from ...reference import kloss as ref
 from ..base import Mutation, Scenario, check, deviation, register_scenario
-from ._common import REFS, law_of
+from ._common import REFS, law_of, motion_plot
 
 CONFIG = {
     "model": {"name": "kloss", "preset": "fig6"},
@@ -191,16 +190,9 @@ def _sign_claim(cfg: dict, x: np.ndarray):
 
 
 def plot(ds: xr.Dataset):
-    fig, ax = plt.subplots(figsize=(7, 4))
-    sub = ds.sel(time=slice(0, 3))
-    ax.plot(sub.time, -sub.friction_force, "r-", label="friction force [N]")
-    ax.plot(sub.time, sub.spring_force, "k-", label="spring force -k_s x [N]")
-    ax.plot(sub.time, sub.slip_velocity, "b--", label="velocity [m/s]")
-    ax.set_xlabel("time [s]")
-    ax.legend(fontsize=8)
-    ax.set_title("Kloss friction: mass on a wall spring (Fig. 6)")
-    fig.tight_layout()
-    return fig
+    return motion_plot(ds.sel(time=slice(0, 3)), "spring_force",
+                       ("friction force [N]", "spring force -k_s x [N]", "velocity [m/s]"),
+                       "Kloss friction: mass on a wall spring (Fig. 6)")
 
 
 register_scenario(Scenario(

@@ -67,11 +67,7 @@ def plot(ds: xr.Dataset):
     ax.plot(ds.applied_force, ds.applied_force, "k:", lw=0.8, label="applied force")
     ax.axhline(ref.coulomb_level(float(ds.attrs.get("f_max", 1.0)), float(ds.attrs.get("zeta", 0.95))), color="g", ls="--", lw=0.8, label="Coulomb level")
     ax.set_ylim(0, 1.1)
-    ax.set_xlabel("applied force [N]")
-    ax.set_ylabel("friction [N]")
-    ax.legend(fontsize=8)
-    ax.set_title("Kloss friction under a force ramp (Fig. 7)")
-    fig.tight_layout()
+    ax.set(xlabel="applied force [N]", ylabel="friction [N]", title="Kloss friction under a force ramp (Fig. 7)")
     return fig
 
 

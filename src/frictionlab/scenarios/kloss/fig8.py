@@ -135,13 +135,9 @@ def plot(ds: xr.Dataset):
         a1.plot(ds.slip.values[last] * 1e3, f, label=f"Kloss eq. 25, T_f = {lag:g} s")
         a2.plot(ds.slip_velocity.values[last] * 1e3, f, label=f"T_f = {lag:g} s")
     a1.plot(ds.slip.values[last] * 1e3, ds.friction_dahl.values[last], "k--", label="Dahl")
-    a1.set_xlabel("displacement [mm]")
-    a1.set_ylabel("friction [N]")
+    a1.set(xlabel="displacement [mm]", ylabel="friction [N]")
     a2.set_xlabel("velocity [mm/s]")
-    a1.legend(fontsize=7)
-    a2.legend(fontsize=7)
     fig.suptitle("Hysteresis: dynamic Kloss law vs Dahl (Fig. 8)")
-    fig.tight_layout()
     return fig
 
 

@@ -125,11 +125,8 @@ def plot(ds: xr.Dataset):
         s = ds.sel(case=c)
         line, = ax.plot(s.alpha, s.cl_data, "o", ms=3)
         ax.plot(s.alpha, s.cl_model, "--", color=line.get_color(), label=f"{c} (FIT {float(s.fit_percent):.2f} %)")
-    ax.set_xlabel("angle of attack [deg]")
-    ax.set_ylabel("C_L")
-    ax.legend(fontsize=7)
+    ax.set(xlabel="angle of attack [deg]", ylabel="C_L")
     ax.set_title("Kloss lift form fitted to NACA 0012 data (0 deg to stall)")
-    fig.tight_layout()
     return fig
 
 

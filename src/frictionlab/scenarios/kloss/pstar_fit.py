@@ -108,15 +108,11 @@ def plot(ds: xr.Dataset):
     a1.loglog(ds.beta, ds.s_model, "r-", label=f"Kloss fit (FIT {ds.attrs['fit_percent']:.1f} %)")
     a1.set_xlabel("proton speed beta = v/c")
     a1.set_ylabel("S [MeV cm2/g]")
-    a1.legend(fontsize=8)
     a2.plot(ds.depth_data, ds.bragg_data, "k:", label="PSTAR (CSDA), 55 MeV")
     a2.plot(ds.depth_model, ds.bragg_model, "r-", label=f"Kloss (FIT {ds.attrs['bragg_fit_percent']:.1f} %)")
-    a2.set_xlabel("depth [g/cm2]")
-    a2.set_ylabel("stopping power")
+    a2.set(xlabel="depth [g/cm2]", ylabel="stopping power")
     a2.set_ylim(0, float(ds.bragg_data.max()) * 1.1)
-    a2.legend(fontsize=8)
     fig.suptitle("Kloss velocity form vs proton stopping power (Fig. 14 setting)")
-    fig.tight_layout()
     return fig
 
 

@@ -112,12 +112,9 @@ def plot(ds: xr.Dataset):
     fig, (a1, a2) = plt.subplots(2, 1, figsize=(7, 5), sharex=True)
     a1.plot(ds.time, ds.spring_force, "k-", lw=0.8, label="spring force [N]")
     a1.plot(ds.time, ds.friction_force, "r-", lw=0.6, label="friction [N]")
-    a1.legend(fontsize=8)
     a2.semilogy(ds.time, np.maximum(np.abs(ds.slip_velocity), 1e-7), "b-", lw=0.8)
-    a2.set_ylabel("|v| [m/s]")
-    a2.set_xlabel("time [s]")
+    a2.set(ylabel="|v| [m/s]", xlabel="time [s]")
     fig.suptitle("Kloss law of Fig. 4(b) on a driven spring-slider: stick-slip")
-    fig.tight_layout()
     return fig
 
 

@@ -109,11 +109,8 @@ def plot(ds: xr.Dataset):
                 label=f"Kloss, 3 params (FIT {ds.attrs[f'{tag}_kloss_fit_percent']:.2f} %)")
         ax.plot(ds[f"{tag}_slip"], ds[f"{tag}_mf4"], "b:",
                 label=f"Magic Formula B,C,D,E (FIT {ds.attrs[f'{tag}_mf4_fit_percent']:.2f} %)")
-        ax.set_xlabel(xl)
-        ax.set_ylabel("F / F_z" if tag == "long" else "-F_y / F_z")
-        ax.legend(fontsize=7)
+        ax.set(xlabel=xl, ylabel="F / F_z" if tag == "long" else "-F_y / F_z")
     fig.suptitle(f"Kloss slip form vs Pacejka MF 5.2 at F_z = {ds.attrs['fz']:.0f} N")
-    fig.tight_layout()
     return fig
 
 

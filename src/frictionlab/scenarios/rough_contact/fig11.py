@@ -84,16 +84,10 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    from ...plot import plt
+    from ...plot import facets
 
-    fig, ax = plt.subplots(1, 2, figsize=(11, 4))
-    for k, inter in enumerate(ds.interaction.values):
-        for v in ds.v.values:
-            ax[k].loglog(ds.force_bin, ds.force_pdf.sel(interaction=inter, v=v), label=f"v={v / UM:g} um/s")
-        ax[k].set(xlabel="force [N]", ylabel="PDF (per element) [1/N]", title=str(inter))
-        ax[k].legend()
-    fig.tight_layout()
-    return fig
+    return facets(ds, "force_bin", "force_pdf", col="interaction", hue="v", label=lambda v: f"v={v / UM:g} um/s",
+                  xlabel="force [N]", ylabel="PDF (per element) [1/N]", logx=True, logy=True)
 
 
 register_scenario(Scenario(

@@ -67,11 +67,9 @@ def plot(ds: xr.Dataset):
         ax[1, 0].plot(s.slip / UM, s.contact_area)
         ax[0, 1].semilogx(s.time[1:], s.dilatation[1:] / UM)
         ax[1, 1].semilogx(s.time[1:], s.contact_area[1:])
-    ax[0, 0].legend()
     ax[0, 0].set_ylabel("dilatation [um]")
     ax[1, 0].set(ylabel="area fraction", xlabel="slip [um]")
     ax[1, 1].set_xlabel("time [s]")
-    fig.tight_layout()
     return fig
 
 

@@ -119,17 +119,10 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    from ...plot import plt
+    from ...plot import facets
 
-    fig, ax = plt.subplots(1, ds.sizes["interaction"], figsize=(7 * ds.sizes["interaction"], 4), squeeze=False)
-    for j, inter in enumerate(ds.interaction.values):
-        for a in ds.A_cr.values:
-            s = ds.sel(interaction=inter, A_cr=a)
-            ax[0, j].plot(s.slip / UM, s.friction_coefficient, label=f"A_cr={a:g}")
-        ax[0, j].set(xlabel="slip [um]", ylabel="mu", title=str(inter))
-        ax[0, j].legend()
-    fig.tight_layout()
-    return fig
+    return facets(ds.assign(slip=ds.slip / UM), "slip", "friction_coefficient", col="interaction", hue="A_cr",
+                  label=lambda a: f"A_cr={a:g}", xlabel="slip [um]", ylabel="mu", width=7)
 
 
 register_scenario(Scenario(

@@ -101,12 +101,10 @@ def plot(ds: xr.Dataset):
     j = int(np.unravel_index(np.argmin(up), up.shape)[1]) if up.min() < 0 else s1.shape[1] // 2  # most deformed row
     ax[2].plot(ds.undeformed_surface_end.values[:, j], label="h")
     ax[2].plot(s1[:, j], label="u_p + h")
-    ax[2].legend()
     ax[2].set_title(f"profile y = {j}")
     im = ax[3].imshow(ds.plastic_shortening.values.T, origin="lower", cmap="magma")
     fig.colorbar(im, ax=ax[3])
     ax[3].set_title("u_p")
-    fig.tight_layout()
     return fig
 
 

@@ -121,9 +121,7 @@ def plot(ds: xr.Dataset):
         ax[0].plot(path, s.dilatation / UM, label=str(mat))
         ax[1].plot(path, s.friction_coefficient)
     ax[0].set_ylabel("dilatation [um]")
-    ax[0].legend()
     ax[1].set(xlabel="slip distance travelled (forward, then reverse) [um]", ylabel="mu")
-    fig.tight_layout()
     return fig
 
 

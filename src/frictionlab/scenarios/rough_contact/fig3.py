@@ -243,8 +243,6 @@ def plot(ds: xr.Dataset):
     axes[1].loglog(d, ds.radius_hertz / UM, "k", lw=2)
     axes[0].set(xlabel="indentation [um]", ylabel="force [N]")
     axes[1].set(xlabel="indentation [um]", ylabel="contact radius [um]")
-    axes[0].legend(fontsize=7)
-    fig.tight_layout()
     return fig
 
 

@@ -126,11 +126,9 @@ def plot(ds: xr.Dataset):
     for k in range(b.sizes["snapshot"]):
         ax[1].loglog(b.force_bin, b.force_pdf[k], label=f"t={float(b.snapshot_time[k]):g}")
     ax[1].set(xlabel="force [N]", ylabel="PDF (per element) [1/N]")
-    ax[1].legend()
     t = ds.time.values[1:]
     ax[2].errorbar(t, ds.radius_mean.values[1:] / UM, ds.radius_std.values[1:] / UM, fmt="-", errorevery=5)
     ax[2].set(xscale="log", xlabel="time [s]", ylabel="mean contact radius [um]")
-    fig.tight_layout()
     return fig
 
 

@@ -239,9 +239,6 @@ def plot(ds: xr.Dataset):
     ax[0].set(xlabel="time [s]", ylabel="dilatation [um]")
     ax[1].set(xlabel="time [s]", ylabel="mu_s")
     ax[2].set(xlabel="time [s]", ylabel="mu_s (Boussinesq)")
-    for a in ax:
-        a.legend()
-    fig.tight_layout()
     return fig
 
 

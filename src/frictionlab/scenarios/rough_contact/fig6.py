@@ -160,8 +160,6 @@ def plot(ds: xr.Dataset):
     for inter in ds.interaction.values:
         ax.semilogx(ds.time.values[1:], ds.sel(interaction=inter).friction_coefficient.values[1:], label=str(inter))
     ax.set(xlabel="time [s]", ylabel="mu_s", title="four relaxation times")
-    ax.legend()
-    fig.tight_layout()
     return fig
 
 

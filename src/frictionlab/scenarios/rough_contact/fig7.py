@@ -90,17 +90,10 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
 
 
 def plot(ds: xr.Dataset):
-    from ...plot import plt
+    from ...plot import facets
 
-    fig, ax = plt.subplots(1, 2, figsize=(11, 4))
-    for k, inter in enumerate(ds.interaction.values):
-        for a in ds.A_cr.values:
-            ax[k].semilogx(ds.time.values[1:], ds.friction_coefficient.sel(interaction=inter, A_cr=a).values[1:],
-                           label=f"A_cr={a:g}")
-        ax[k].set(xlabel="time [s]", ylabel="mu_s", title=str(inter))
-        ax[k].legend()
-    fig.tight_layout()
-    return fig
+    return facets(ds.isel(time=slice(1, None)), "time", "friction_coefficient", col="interaction", hue="A_cr",
+                  label=lambda a: f"A_cr={a:g}", xlabel="time [s]", ylabel="mu_s", logx=True)
 
 
 register_scenario(Scenario(

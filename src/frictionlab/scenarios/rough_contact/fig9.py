@@ -101,7 +101,6 @@ def plot(ds: xr.Dataset):
     ax[1].set_ylabel("d - u_i [um]")
     ax[2].plot(t, ds.probe_gap.values[:, k] / UM)
     ax[2].set(ylabel="gap d_i [um]", xlabel="time [s]")
-    fig.tight_layout()
     return fig
 
 

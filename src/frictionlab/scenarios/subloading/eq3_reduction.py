@@ -103,10 +103,7 @@ def plot(ds: xr.Dataset):
 
     fig, ax = plt.subplots(figsize=(7, 3.5))
     ax.plot(ds.time, ds.mu_model, label="S_r tau / f_n (model, eqs. 7-8)")
-    ax.set_xlabel("time [s]")
-    ax.set_ylabel("mu")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
+    ax.set(xlabel="time [s]", ylabel="mu")
     return fig
 
 

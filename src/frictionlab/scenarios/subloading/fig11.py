@@ -127,10 +127,7 @@ def plot(ds: xr.Dataset):
     fig, ax = plt.subplots(figsize=(7, 4))
     for i, W in enumerate(ds.normal_load.values):
         ax.plot(ds.slip / MM, ds.friction_force[i] * 1e3, label=f"W = {W:g} N")
-    ax.set_xlabel("slip [mm]")
-    ax.set_ylabel("friction force F_x [mN]")
-    ax.legend()
-    fig.tight_layout()
+    ax.set(xlabel="slip [mm]", ylabel="friction force F_x [mN]")
     return fig
 
 

@@ -171,10 +171,7 @@ def plot(ds: xr.Dataset):
     for i, sp in enumerate(ds.specimen.values):
         for j, v in enumerate(ds.velocity.values):
             ax.plot(ds.normal_load, ds.steady_ratio[i, j], "o-" if i == 0 else "s--", label=f"{sp}, {v / MM:g} mm/s")
-    ax.set_xlabel("normal load W [N]")
-    ax.set_ylabel("steady F_x / W")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
+    ax.set(xlabel="normal load W [N]", ylabel="steady F_x / W")
     return fig
 
 

@@ -178,17 +178,10 @@ def plot(ds: xr.Dataset):
         tgt = axes[0] if v <= 1.0 * MM + 1e-12 else axes[1]
         tgt.plot(ds.slip / MM, ds.shear_stress.sel(velocity=v) / MPA, label=f"{v / MM:g} mm/s")
     for ax, t in zip(axes[:2], ("(a) weakening speeds", "(b) strengthening speeds")):
-        ax.set_xlabel("slip [mm]")
-        ax.set_ylabel("f_t [MPa]")
-        ax.set_title(t)
-        ax.legend(fontsize=7)
+        ax.set(xlabel="slip [mm]", ylabel="f_t [MPa]", title=t)
     axes[2].semilogx(ds.velocity / MM, ds.steady_ratio, "o", label="simulated")
     axes[2].semilogx(ds.velocity / MM, ds.steady_ratio_closed_form, "k--", label="closed form")
-    axes[2].set_xlabel("v [mm/s]")
-    axes[2].set_ylabel("steady f_t / f_n")
-    axes[2].set_title("(c) steady traction ratio")
-    axes[2].legend()
-    fig.tight_layout()
+    axes[2].set(xlabel="v [mm/s]", ylabel="steady f_t / f_n", title="(c) steady traction ratio")
     return fig
 
 

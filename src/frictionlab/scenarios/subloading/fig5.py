@@ -199,14 +199,8 @@ def plot(ds: xr.Dataset):
     for i, r in enumerate(ds.rho.values):
         axes[0].plot(ds.slip[i] / MM * 1e3, ds.shear_stress[i] / MPA, lw=0.6, label=f"rho = {r:g}")
         axes[1].plot(ds.index + 1, ds.plastic_slip[i] / MM * 1e3, label=f"rho = {r:g}")
-    axes[0].set_xlabel("slip [um] (first cycles)")
-    axes[0].set_ylabel("f_t [MPa]")
-    axes[1].set_xlabel("cycle")
-    axes[1].set_ylabel("accumulated plastic slip [um]")
-    axes[1].set_xscale("log")
-    for ax in axes:
-        ax.legend()
-    fig.tight_layout()
+    axes[0].set(xlabel="slip [um] (first cycles)", ylabel="f_t [MPa]")
+    axes[1].set(xlabel="cycle", ylabel="accumulated plastic slip [um]", xscale="log")
     return fig
 
 

@@ -137,13 +137,8 @@ def plot(ds: xr.Dataset):
         axes[0].plot(ds.slip / MM, ds.shear_stress[i] / MPA, label=f"b = {b * MPA:g} /MPa")
         axes[1].plot(ds.fn_end / MPA, ds.steady_ratio[i], "o", label=f"b = {b * MPA:g} /MPa")
         axes[1].plot(ds.fn_end / MPA, ds.steady_ratio_closed_form[i], "k--", lw=0.8)
-    axes[0].set_xlabel("slip [mm]")
-    axes[0].set_ylabel("f_t [MPa]")
-    axes[1].set_xlabel("f_n at C-D [MPa]")
-    axes[1].set_ylabel("f_t / f_n on u in [0.3, 0.4] mm")
-    for ax in axes:
-        ax.legend()
-    fig.tight_layout()
+    axes[0].set(xlabel="slip [mm]", ylabel="f_t [MPa]")
+    axes[1].set(xlabel="f_n at C-D [MPa]", ylabel="f_t / f_n on u in [0.3, 0.4] mm")
     return fig
 
 

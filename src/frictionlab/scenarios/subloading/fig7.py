@@ -209,19 +209,13 @@ def plot(ds: xr.Dataset):
     fig, axes = plt.subplots(1, 3, figsize=(15, 4))
     axes[0].plot(ds.slip / MM, ds.shear_stress / MPA, label="Fig. 7 (rate + pressure)")
     axes[0].plot(ds.slip / MM, ds.shear_stress_no_rate / MPA, "--", label="rate effects off (Fig. 6)")
-    axes[0].set_xlabel("slip [mm]")
-    axes[0].set_ylabel("f_t [MPa]")
-    axes[0].legend()
+    axes[0].set(xlabel="slip [mm]", ylabel="f_t [MPa]")
     nv = ds.sizes["velocity"]
     for i, v in enumerate(ds.velocity.values):
         ax = axes[1] if i < nv // 2 else axes[2]
         ax.plot(ds.fn_end / MPA, ds.steady_ratio[i], "o-", label=f"{v / MM:g} mm/s")
     for ax, t in zip(axes[1:], ("(b) weakening speeds", "(c) strengthening speeds")):
-        ax.set_xlabel("f_n [MPa]")
-        ax.set_ylabel("steady f_t / f_n")
-        ax.set_title(t)
-        ax.legend()
-    fig.tight_layout()
+        ax.set(xlabel="f_n [MPa]", ylabel="steady f_t / f_n", title=t)
     return fig
 
 

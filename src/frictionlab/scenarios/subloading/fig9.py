@@ -217,10 +217,7 @@ def plot(ds: xr.Dataset):
     fig, ax = plt.subplots(figsize=(9, 4))
     for i, c in enumerate(ds.c.values):
         ax.plot(ds.time, ds.spring_force[i], lw=0.8, label=f"c = {c:g} MPa (s/mm)^d")
-    ax.set_xlabel("time [s]")
-    ax.set_ylabel("spring force K(U_d - u) [N]")
-    ax.legend()
-    fig.tight_layout()
+    ax.set(xlabel="time [s]", ylabel="spring force K(U_d - u) [N]")
     return fig
 
 

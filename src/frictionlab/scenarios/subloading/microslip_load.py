@@ -98,7 +98,6 @@ def plot(ds: xr.Dataset):
     ax.plot(ds.normal_stress / MPA, ds.microslip * 1e6, "o-")
     ax.set_xlabel("normal stress f_n [MPa]")
     ax.set_ylabel(f"slip to R = {ds.attrs['gross_ratio']:g} [um]")
-    fig.tight_layout()
     return fig
 
 

@@ -119,10 +119,7 @@ def plot(ds: xr.Dataset):
     fig, ax = plt.subplots(figsize=(5, 3.5))
     ax.fill_between(ds.normal_stress / MPA, ds.force_min, ds.force_max, alpha=0.3, label="late sawtooth range")
     ax.plot(ds.normal_stress / MPA, ds.steady_force_closed_form, "k--", label="A_a A_ss tau (closed form)")
-    ax.set_xlabel("normal stress f_n [MPa]")
-    ax.set_ylabel("spring force [N]")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
+    ax.set(xlabel="normal stress f_n [MPa]", ylabel="spring force [N]")
     return fig
 
 

@@ -112,13 +112,10 @@ def plot(ds: xr.Dataset):
     axes[0].plot(ds.time, ds.shear_stress / MPA, label="f_t")
     axes[0].plot(ds.time, ds.sliding_surface / MPA, "--", label="S_r tau (sliding surface)")
     axes[0].set_ylabel("stress [MPa]")
-    axes[0].legend()
     axes[1].plot(ds.time, ds.contact_ratio, label="S_r")
     axes[1].plot(ds.time, ds.sliding_ratio, label="R")
     axes[1].set_xlabel("time [s]")
     axes[1].set_xscale("symlog", linthresh=1.0)
-    axes[1].legend()
-    fig.tight_layout()
     return fig
 
 

@@ -389,13 +389,10 @@ def plot(ds: xr.Dataset):
     cc = ds.critical_c_curve.values
     ax.plot(ds.v_curve.values, cc, "k--", lw=1, label="c*(V), linear estimate (dashed: L < 10 l_R)")
     ax.plot(ds.v_curve.values[valid], cc[valid], "k-", lw=2)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("drive velocity V [mm/s]")
-    ax.set_ylabel("c [MPa (s/mm)^d] (c = 0 drawn at the bottom row)")
-    ax.set_title("Subloading friction: stick-slip map (eq. 39, Fig. 9 set)")
+    ax.set(xscale="log", yscale="log", xlabel="drive velocity V [mm/s]",
+           ylabel="c [MPa (s/mm)^d] (c = 0 drawn at the bottom row)",
+           title="Subloading friction: stick-slip map (eq. 39, Fig. 9 set)")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3, fontsize=7)
-    fig.tight_layout()
     return fig
 
 
