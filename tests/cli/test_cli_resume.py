@@ -120,7 +120,7 @@ def test_partials_written_as_they_finish_with_workers_and_resumed_serially(recor
 
     out = tmp_path / "cut"
     record.fail = RUNS[1]  # fails in a forked worker while the first run is in flight
-    code, _, err = run_fig13(out, cli, "--set", "parallel.workers=2")
+    code, _, err = run_fig13(out, cli, "--workers", "2")
     assert code == 1 and "injected failure" in err
     first = set(record.calls())
     kept = checkpoint.partial_dir(out, FIG13)
@@ -128,7 +128,7 @@ def test_partials_written_as_they_finish_with_workers_and_resumed_serially(recor
     assert RUNS[0] in first and 1 <= n_kept <= len(first) - 1  # the run in flight finished and was written
 
     record.fail = None
-    code, _, err = run_fig13(out, cli)  # one worker now: the key ignores [parallel]
+    code, _, err = run_fig13(out, cli)  # one worker now: the worker count is in no key
     assert code == 0, err
     again = record.calls()
     assert RUNS[1] in again and len(again) == 4 - n_kept and RUNS[0] not in again
@@ -162,7 +162,7 @@ def test_reproduce_resumes_a_crashed_scenario(record, tmp_path, cli, monkeypatch
     record.fail = RUNS[3]
     code, out, err = cli(["reproduce", FIG13, "--quick", "--out", tmp_path, "--workers", "2"])
     assert code == 2 and "injected failure" in out
-    assert f"--workers 2: parallel.workers = 2 for {FIG13}" in out
+    assert f"--workers 2: 2 processes run the independent runs of {FIG13}" in " ".join(out.split())
     assert "--workers 2" in (tmp_path / "validation.md").read_text()  # the command as run
     assert set(record.calls()) == set(RUNS)
     assert len(list(checkpoint.partial_dir(tmp_path, FIG13).glob("*.nc"))) == 3
@@ -177,7 +177,10 @@ def test_reproduce_resumes_a_crashed_scenario(record, tmp_path, cli, monkeypatch
 # ------------------------------------------------------------------ reproduce --workers
 def _toy_run(cfg, quick):
     t = np.linspace(0.0, 1.0, 5)
-    return make_dataset(t, {"friction_force": t}, attrs={"workers": cfg.get("parallel", {}).get("workers", -1)})
+    from frictionlab.scenarios.executor import local_workers
+
+    assert "parallel" not in cfg  # the count is an execution option, not a key of the scenario
+    return make_dataset(t, {"friction_force": t}, attrs={"workers": local_workers()})
 
 
 @pytest.fixture
@@ -188,18 +191,21 @@ def toys(monkeypatch):
         seen[ds.attrs["scenario"]] = int(ds.attrs["workers"])
         return [check("runs", "ok", 1.0, True)]
 
-    for name, config in (("toyp/parallel", {"toy": {}, "parallel": {"workers": 1}}), ("toyp/serial", {"toy": {}})):
-        monkeypatch.setitem(scenario_base._SCENARIOS, name, Scenario(name, name, config, run=_toy_run, checks=checks))
+    for name, parallel in (("toyp/parallel", True), ("toyp/serial", False)):
+        monkeypatch.setitem(scenario_base._SCENARIOS, name, Scenario(name, name, {"toy": {}}, run=_toy_run,
+                                                                     checks=checks, parallel_runs=parallel))
     return seen
 
 
-def test_reproduce_workers_sets_parallel_workers_and_says_where(toys, tmp_path, cli):
+def test_reproduce_workers_sizes_the_local_processes_and_says_where(toys, tmp_path, cli):
     code, out, err = cli(["reproduce", "toyp", "--out", tmp_path, "--workers", "3"])
     assert code == 0, err
-    assert toys == {"toyp/parallel": 3, "toyp/serial": -1}  # only the scenario with a [parallel] section
-    assert "--workers 3: parallel.workers = 3 for toyp/parallel" in " ".join(out.split())
+    assert toys == {"toyp/parallel": 3, "toyp/serial": 3}  # the execution's count (the serial one has no use for it)
+    assert "--workers 3: 3 processes run the independent runs of toyp/parallel" in " ".join(out.split())
     code, out, err = cli(["reproduce", "toyp/serial", "--out", tmp_path / "serial", "--workers", "2"])
-    assert code == 0 and "none of these scenarios has a [parallel] section" in " ".join(out.split())
+    assert code == 0 and "none of these scenarios is made of independent runs" in " ".join(out.split())
+    code, out, err = cli(["reproduce", "toyp", "--out", tmp_path / "default"])
+    assert code == 0 and toys == {"toyp/parallel": 1, "toyp/serial": 1}  # default: one process
 
 
 @pytest.mark.parametrize("n", ["0", "-2"])
@@ -237,9 +243,9 @@ def one(i):
 def run(cfg, quick):
     return make_dataset(np.arange(3.0), {"friction_force": np.sum(run_parallel(one, [(i,) for i in range(4)], cfg), 0)})
 
-base.register_scenario(base.Scenario("toy/many", "independent runs", {"toy": {}, "parallel": {"workers": 2}}, run=run))
+base.register_scenario(base.Scenario("toy/many", "independent runs", {"toy": {}}, run=run, parallel_runs=True))
 from frictionlab.cli import main
-main(["run", "toy/many", "--out", sys.argv[1], "--csv", "none"])
+main(["run", "toy/many", "--out", sys.argv[1], "--csv", "none", "--workers", "2"])
 '''
 
 

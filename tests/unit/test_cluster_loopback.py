@@ -287,7 +287,7 @@ def test_reproduce_scheduler_refusals(cli, tmp_path):
                         "tcp://127.0.0.1:9"])
     assert code == 2 and "with --scheduler the cluster's workers run" in err
     code, _, err = cli(["run", "classic/rsf-velocity-step", "--out", tmp_path, "--scheduler", "tcp://127.0.0.1:9"])
-    assert code == 2 and "has no [parallel] section" in err
+    assert code == 2 and "is not made of independent runs" in " ".join(err.split())
     code, _, err = cli(["reproduce", FIG13, "--quick", "--out", tmp_path, "--scheduler", "local"])
     assert code == 2 and "local processes are the default" in err
     code, _, err = cli(["reproduce", FIG13, "--quick", "--out", tmp_path / "r", "--scheduler", "tcp://127.0.0.1:9"])

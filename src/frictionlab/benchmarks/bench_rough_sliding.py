@@ -307,7 +307,7 @@ def paper_size_steps() -> dict[str, int]:
 
 def paper_size_estimates(s_per_step: float, basis: str = "wall") -> list[tuple[str, float, str, str]]:
     """Wall time of the full Figs. 13/14 = 512^2 steps x measured time per 512^2 step (one
-    process; ``parallel.workers = 2`` divides it by at most 2 on two cores). ``basis``: what
+    process; ``--workers 2`` divides it by at most 2 on two cores). ``basis``: what
     the time per step is (wall time, or the process CPU time, the idle-machine proxy when the
     machine is shared)."""
     out = []

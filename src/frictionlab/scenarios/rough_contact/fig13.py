@@ -26,7 +26,7 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
-from ._common import PARALLEL, run_parallel
+from ._common import MOVED_PARALLEL, run_parallel
 from ._sliding import (MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, QUICK_DOUBLE, QUICK_VELOCITY_NOTE, REFS,
                        SINGLE_SLIDING, SLIP_TOL, UM, build_model, precision_checks, precision_control, single_sliding,
                        slide, INTEGRATOR)
@@ -38,7 +38,6 @@ RADIUS_SPREAD = 0.15
 
 CONFIG = {
     "model": dict(MODEL),
-    "parallel": dict(PARALLEL),
     "integrator": {**INTEGRATOR, **SINGLE_SLIDING},  # float32 sliding products + a double control (_sliding)
     "protocol": {**PROTOCOL, "distances": [200.0 * UM]},
     # sets: the four (lambda [1/s], A [1/s]) of Fig. 13a (Sect. 5.3); extra_sets: ours (their checks are extensions);
@@ -49,7 +48,7 @@ CONFIG = {
     "analysis": {"map_set": [0.1, 1.0], "map_velocities": [1.0 * UM, 100.0 * UM]},
 }
 DERIVED = {"protocol.velocities": "sweep.velocities (one run per set and velocity)"}
-MOVED = {**MOVED_SLIDING, "protocol.sets": "the material sets are sweep.sets", "protocol.extra_sets": "sweep.extra_sets",
+MOVED = {**MOVED_SLIDING, **MOVED_PARALLEL, "protocol.sets": "the material sets are sweep.sets", "protocol.extra_sets": "sweep.extra_sets",
          "protocol.map_set": "analysis.map_set", "protocol.map_velocities": "analysis.map_velocities [m/s]"}
 
 
@@ -210,5 +209,5 @@ register_scenario(Scenario(
     quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.distances": [30.0 * UM],
            "sweep.sets": [[1.0, 0.1], [1.0, 1.0], [0.1, 0.1]],
            "sweep.velocities": [1.0 * UM, 10.0 * UM, 100.0 * UM], "analysis.map_set": [1.0, 1.0], **QUICK_DOUBLE},
-    references=REFS, slow=True, derived=DERIVED, moved=MOVED,
+    references=REFS, slow=True, derived=DERIVED, moved=MOVED, parallel_runs=True,
 ))

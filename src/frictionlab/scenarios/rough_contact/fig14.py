@@ -84,13 +84,12 @@ from ...core.errors import ConfigError
 from ...fit.rsf_rough import fit_rate_state
 from ...reference.meanfield_rough import meanfield_steady_sliding, paired_difference
 from ..base import Mutation, Scenario, check, deviation, register_scenario
-from ._common import PARALLEL, patch_pressure, run_parallel
+from ._common import MOVED_PARALLEL, patch_pressure, run_parallel
 from ._sliding import (MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, QUICK_DOUBLE, REFS, SINGLE_SLIDING, SLIP_TOL, UM,
                        build_model, on_path, precision_checks, precision_control, single_sliding, slide, INTEGRATOR)
 
 CONFIG = {
     "model": dict(MODEL),
-    "parallel": dict(PARALLEL),
     "integrator": {**INTEGRATOR, **SINGLE_SLIDING},  # float32 sliding products (Boussinesq) + a double control
     # the jump schedule 10 -> 1 -> 10 -> 1 um/s, equal slips [m]
     "protocol": {**PROTOCOL, "velocities": [10.0 * UM, 1.0 * UM, 10.0 * UM, 1.0 * UM], "distances": [100.0 * UM] * 4},
@@ -103,7 +102,7 @@ CONFIG = {
     "reference": {"beta": 10.0 * UM, "n_paths": 512, "window": 400.0 * UM, "path_memory_ratio": 10.0, "relax": 3.0,
                   "seed": 0},
 }
-MOVED = {**MOVED_SLIDING, "protocol.sets": "the material sets are sweep.sets",
+MOVED = {**MOVED_SLIDING, **MOVED_PARALLEL, "protocol.sets": "the material sets are sweep.sets",
          "protocol.interactions": "sweep.interactions", "protocol.fit_rsf": "analysis.fit_rsf",
          "protocol.shifted_factor": "analysis.shifted_factor"}
 #: the paths of the large-system reference must be >= this many memory lengths v/lambda (else an artefact)
@@ -434,5 +433,5 @@ register_scenario(Scenario(
     config=CONFIG, run=run, checks=checks, plot=plot, units={"reference.beta": "m", "reference.window": "m"},
     quick={**QUICK_BASE, "model.surface_mx": 168, "protocol.distances": [25.0 * UM] * 4, **QUICK_DOUBLE,
            "reference.n_paths": 128},
-    references=REFS + ["Dieterich (1979), JGR 84, 2161"], slow=True, moved=MOVED,
+    references=REFS + ["Dieterich (1979), JGR 84, 2161"], slow=True, moved=MOVED, parallel_runs=True,
 ))
