@@ -37,7 +37,8 @@ def test_fig14_reference_paths_are_ten_memory_lengths():
     path, memory = fig14.reference_path(fig14.CONFIG)
     assert memory == pytest.approx(1000e-6)
     assert path >= 10 * memory * (1 - 1e-12) and path == pytest.approx(1e-2)
-    slow = {**fig14.CONFIG, "sweep": {**fig14.CONFIG["sweep"], "sets": {"x": [0.5, 1.0]}}}
+    slow = {**fig14.CONFIG, "analysis": {**fig14.CONFIG["analysis"], "sets": {"x": [0.5, 1.0]}},
+            "axes": {**fig14.CONFIG["axes"], "analysis": {"set": ["x"]}}}
     assert fig14.reference_path(slow) == pytest.approx((2e-2, 2e-3))
 
 

@@ -46,7 +46,8 @@ from ._common import PRESSURE, UM, build_model, driver_options, force_on_patch
 
 __all__ = ["MODEL", "INTEGRATOR", "PROTOCOL", "QUICK_BASE", "QUICK_VELOCITY_NOTE", "REFS", "build_model", "slide",
            "window_mean", "on_path", "SINGLE_SLIDING", "QUICK_DOUBLE", "PRECISION_CONTROL", "single_sliding",
-           "precision_control", "precision_checks", "UM", "MOVED_SLIDING", "SLIP_TOL"]
+           "precision_control", "precision_checks", "UM", "MOVED_SLIDING", "SLIP_TOL", "CONTROL_RUNS", "precision_runs",
+           "precision_attrs"]
 
 #: a 512^2 patch sliding over a 1024 x 512 rigid surface (paper §5, Table 1)
 MODEL = {"name": "rough_contact", "preset": "table1", "patch_nx": 512, "patch_ny": 512, "surface_mx": 1024,
@@ -127,13 +128,34 @@ def single_sliding(cfg: dict[str, Any]) -> bool:
 def precision_control(cfg: dict[str, Any], model: RoughContact, v: float) -> dict[str, float]:
     """Slide ``PRECISION_CONTROL["slip"]`` at ``v`` [m/s] from the t = 0+ state on the model's
     surface twice, with the configuration's ``sliding_fft_precision = "single"`` and in double
-    precision; returns the largest differences over the steps (mu, area relative to its largest
-    value, dilatation [m]), the difference of the mean mu, and the tolerances, as dataset attributes for
-    :func:`precision_checks`."""
+    precision; returns :func:`precision_attrs` of the two (a study runs them as
+    :func:`precision_runs` instead)."""
     slip = float(PRECISION_CONTROL["slip"])
     single = slide(cfg, model, [v], [slip])
     dcfg = {**cfg, "integrator": {**(cfg.get("integrator") or {}), "sliding_fft_precision": "double"}}
     double = slide(dcfg, model, [v], [slip])
+    return precision_attrs(single, double, v)
+
+
+#: the labels of the control runs of a single-precision study (:func:`precision_runs`)
+CONTROL_RUNS = ("precision_single", "precision_double")
+
+
+def precision_runs(model: dict[str, Any], v: float) -> dict[str, Any]:
+    """The control of a single-precision study as a refinement round (``Scenario.refine``): runs
+    ``precision_single`` (the study's ``[integrator]``) and ``precision_double`` (the same in double
+    precision), each ``PRECISION_CONTROL["slip"]`` at ``v`` [m/s] from the t = 0+ state, the base
+    ``[model]`` with ``model`` over it (a set's ``lams``, ``As``)."""
+    prot = {"velocities": [float(v)], "distances": [float(PRECISION_CONTROL["slip"])]}
+    return {"runs": {"precision_single": {"model": dict(model), "protocol": dict(prot)},
+                     "precision_double": {"model": dict(model), "protocol": dict(prot),
+                                          "integrator": {"sliding_fft_precision": "double"}}}}
+
+
+def precision_attrs(single: xr.Dataset, double: xr.Dataset, v: float) -> dict[str, float]:
+    """The largest single - double differences of a control pair over its steps (mu, area relative to its
+    largest value, dilatation [m]), the difference of the mean mu, and the tolerances, as dataset
+    attributes for :func:`precision_checks`."""
     a_d, a_s = double.real_contact_area.values, single.real_contact_area.values
     return {"precision_control_steps": int(len(double.slip) - 1), "precision_control_v": float(v),
             "precision_control_mu": float(np.abs(double.friction_coefficient.values

@@ -4,11 +4,20 @@ Boussinesq, 100 MPa; for each viscoelastic set (lambda, A) and each v, slide ``s
 t = 0+ state and average the second half (the paper does not say how it measured the steady
 state). Sect. 5.3 describes "four combinations of A, lambda and three values of A/lambda of 10, 1
 and 0.1": (1, 0.1), (1, 1) (blue), (0.1, 0.1) (purple) and (0.1, 1) (A/lambda = 10, the set of
-Figs. 13c, d) are ``sweep.sets``; ``sweep.extra_sets`` adds (1, 10), Fig. 14's red set, whose
-checks are extensions. v in
+Figs. 13c, d) are the runs ``fig13a_1`` ... ``fig13a_4``; the run ``ours_1`` adds (1, 10), Fig. 14's
+red set, whose checks are extensions (a run labelled ``ours_*`` is one of our sets). v in
 {1, 2, 5, ..., 1000}. Also stores the steady friction coefficient
 mu_ss(v) = (tau_s + alpha ln v) A_ss / W, i.e. Fig. 14(d), and the contact maps of (0.1, 1) at
 v = 1 and v = 100 after the same slip (Figs. 13c, d).
+
+The study: one run per material set (its ``model.lams``, ``model.As``) at every velocity of
+``axes.protocol.velocities`` (one-velocity lists [m/s]), each sliding ``protocol.distances`` from
+the t = 0+ state; ``derive`` records the contact-force map (``integrator.snapshot_times``, at the end
+of the slip) of the runs of ``analysis.map_set`` at ``analysis.map_velocities`` only. The runs are
+independent: they go to ``--workers`` processes or a ``--scheduler`` cluster
+(:func:`~frictionlab.scenarios.executor.parallel_map`), each finished one kept for a resume. With
+single-precision sliding steps (the paper-size profile) a refinement round slides the double-precision
+control (:func:`._sliding.precision_runs`) on the first set at the first velocity.
 
 Notes
 -----
@@ -22,47 +31,99 @@ element at the solver tolerance may flip; fixed before the full-size run was loo
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import xarray as xr
 
+from ...core.errors import ConfigError
 from ..base import Mutation, Scenario, check, register_scenario
-from ._common import MOVED_PARALLEL, run_parallel
-from ._sliding import (MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, QUICK_DOUBLE, QUICK_VELOCITY_NOTE, REFS,
-                       SINGLE_SLIDING, SLIP_TOL, UM, build_model, precision_checks, precision_control, single_sliding,
-                       slide, INTEGRATOR)
+from ..executor import parallel_map
+from ._common import MODEL_NAME, MOVED_PARALLEL, one_driver
+from ._sliding import (CONTROL_RUNS, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, QUICK_DOUBLE, QUICK_VELOCITY_NOTE,
+                       REFS, SINGLE_SLIDING, SLIP_TOL, UM, precision_attrs, precision_checks, precision_runs,
+                       single_sliding, INTEGRATOR)
 
 #: contact elements by which the invariance pair's area series may differ with single-precision sliding steps
 INVARIANCE_PIXELS = 2
 #: "approximately independent of slip velocity" (Sect. 5.3) read as within 15 % of its mean (no number printed)
 RADIUS_SPREAD = 0.15
+#: the label prefix of our sets (their checks are extensions); every other run is a set of Fig. 13a
+OURS = "ours"
+
+
+def _sets(sets: list[tuple[float, float]], ours: list[tuple[float, float]] = ()) -> dict[str, Any]:
+    """``[runs]`` of the material sets (lambda [1/s], A [1/s]): Fig. 13a's, then ours."""
+    runs = {f"fig13a_{k + 1}": {"model": {"lams": [lam], "As": [A]}} for k, (lam, A) in enumerate(sets)}
+    return {**runs, **{f"{OURS}_{k + 1}": {"model": {"lams": [lam], "As": [A]}} for k, (lam, A) in enumerate(ours)}}
+
 
 CONFIG = {
-    "model": dict(MODEL),
+    "model": {**MODEL, "interaction": "boussinesq"},
     "integrator": {**INTEGRATOR, **SINGLE_SLIDING},  # float32 sliding products + a double control (_sliding)
     "protocol": {**PROTOCOL, "distances": [200.0 * UM]},
-    # sets: the four (lambda [1/s], A [1/s]) of Fig. 13a (Sect. 5.3); extra_sets: ours (their checks are extensions);
-    # velocities [m/s]: one run per set and velocity
-    "sweep": {"sets": [[1.0, 0.1], [1.0, 1.0], [0.1, 0.1], [0.1, 1.0]], "extra_sets": [[1.0, 10.0]],
-              "velocities": [x * UM for x in (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0)]},
-    # the contact maps of Figs. 13c, d: one set, velocities [m/s]
+    # the material sets: the four (lambda [1/s], A [1/s]) of Fig. 13a (Sect. 5.3), then ours (extensions)
+    "runs": _sets([(1.0, 0.1), (1.0, 1.0), (0.1, 0.1), (0.1, 1.0)], [(1.0, 10.0)]),
+    # one run per set and velocity [m/s]
+    "axes": {"protocol": {"velocities": [[x * UM] for x in (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0,
+                                                            1000.0)]}},
+    # the contact maps of Figs. 13c, d: one set (lambda, A), velocities [m/s]
     "analysis": {"map_set": [0.1, 1.0], "map_velocities": [1.0 * UM, 100.0 * UM]},
 }
-DERIVED = {"protocol.velocities": "sweep.velocities (one run per set and velocity)"}
-MOVED = {**MOVED_SLIDING, **MOVED_PARALLEL, "protocol.sets": "the material sets are sweep.sets", "protocol.extra_sets": "sweep.extra_sets",
+_SETS = "the material sets are runs: runs.fig13a_1 ... runs.fig13a_4 (model.lams, model.As); ours are runs.ours_*"
+DERIVED = {**MODEL_NAME,
+           "integrator.snapshot_times": "analysis.map_set and analysis.map_velocities (the runs whose contact map is "
+                                        "recorded, at the end of the slip)"}
+MOVED = {**MOVED_SLIDING, **MOVED_PARALLEL, "protocol.sets": _SETS, "protocol.extra_sets": _SETS,
+         "sweep.sets": _SETS, "sweep.extra_sets": _SETS,
+         "sweep.velocities": "the velocities are axes.protocol.velocities, one-velocity lists [[v1], [v2], ...] [m/s]",
+         "sweep": "its lists are runs (the material sets) and axes.protocol.velocities",
          "protocol.map_set": "analysis.map_set", "protocol.map_velocities": "analysis.map_velocities [m/s]"}
 
 
-def _one_run(cfg: dict, lam: float, A: float, v: float, L: float) -> xr.Dataset:
-    """One constant-velocity run of one material set (independent of the others)."""
-    m = build_model(cfg, interaction="boussinesq", lams=(lam,), As=(A,))
-    return slide(cfg, m, [v], [L], snapshot_times=(L / v,))
+def _is_ours(label: str) -> bool:
+    return label.startswith(OURS)
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    sw = cfg["sweep"]
+def derive(point, cfg: dict) -> dict:
+    """The contact-force map of the runs of ``analysis.map_set`` at ``analysis.map_velocities`` (at the end of
+    the slip); refuses another driver and a run of more than one velocity."""
+    one_driver(point, "sliding")
+    if point.label in CONTROL_RUNS:
+        return {}
+    vs = point["protocol"]["velocities"]
+    if len(vs) != 1:
+        raise ConfigError(f"protocol.velocities = {vs!r}: each run of this scenario slides at one velocity; the "
+                          "velocities are axes.protocol.velocities = [[v1], [v2], ...] [m/s]")
+    v, L = float(vs[0]), float(point["protocol"]["distances"][0])
+    m = point["model"]
+    if any(len(m.get(k) or ()) != 1 for k in ("lams", "As")):
+        raise ConfigError(f"a material set is one (lambda, A): give runs.{point.label or 'LABEL'}.model.lams = [lambda] "
+                          "and model.As = [A] [1/s]")
+    lam_a = [float(m["lams"][0]), float(m["As"][0])]
+    if lam_a == [float(x) for x in cfg["analysis"]["map_set"]] and v in [float(x) for x in
+                                                                         cfg["analysis"]["map_velocities"]]:
+        return {"integrator.snapshot_times": [L / v]}
+    return {}
+
+
+def refine(result, cfg: dict) -> dict | None:
+    """With single-precision sliding steps: the double-precision control on the first set at the first velocity
+    (once)."""
+    if not single_sliding(cfg) or CONTROL_RUNS[0] in result.labels:
+        return None
+    first = result.points[0]
+    return precision_runs({k: first["model"][k] for k in ("lams", "As")}, first["protocol"]["velocities"][0])
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """Per set and velocity: the second-half means of every run; the invariance pair's largest area difference;
+    the contact maps of the map runs; the single-precision control."""
     L = float(cfg["protocol"]["distances"][0])
-    sets = [tuple(map(float, s)) for s in [*sw["sets"], *sw["extra_sets"]]]
-    vs = [float(v) for v in sw["velocities"]]
+    labels = [lab for lab in result.labels if lab not in CONTROL_RUNS]
+    first = {p.label: p for p in reversed(result.points)}
+    sets = [tuple(float(first[lab]["model"][k][0]) for k in ("lams", "As")) for lab in labels]
+    vs = [float(v[0]) for v in result.axis_values("protocol.velocities")]
     area = np.zeros((len(sets), len(vs)))
     frac = np.zeros_like(area)
     radius = np.zeros_like(area)
@@ -70,13 +131,10 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     mu = np.zeros_like(area)
     series = {}
     maps = {}
-    tasks = [(cfg, lam, A, v, L) for lam, A in sets for v in vs]
-    results = iter(run_parallel(_one_run, tasks, cfg))
     map_set = list(map(float, cfg["analysis"]["map_set"]))
     map_vs = [float(x) for x in cfg["analysis"]["map_velocities"]]
-    for a, (lam, A) in enumerate(sets):
-        for b, v in enumerate(vs):
-            r = next(results)
+    for a, lab in enumerate(labels):
+        for b, r in enumerate(result.of_run(lab)):
             sel = r.slip.values >= 0.5 * L - SLIP_TOL
             area[a, b] = r.real_contact_area.values[sel].mean()
             frac[a, b] = r.contact_area.values[sel].mean()
@@ -84,17 +142,18 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
             dil[a, b] = r.dilatation.values[sel].mean()
             mu[a, b] = r.friction_coefficient.values[sel].mean()  # mu_ss(v) = (tau_s + alpha ln v) A_ss / W
             series[(a, b)] = r.n_contact_elements.values
-            if [lam, A] == map_set and v in map_vs:
-                maps[v] = r.contact_force.values[-1]
+            if list(sets[a]) == map_set and vs[b] in map_vs:
+                maps[vs[b]] = r.contact_force.values[-1]
+    paper = [not _is_ours(lab) for lab in labels]
     ds = xr.Dataset({"real_contact_area": (("set", "v"), area, {"units": "m^2"}),
                      "contact_area": (("set", "v"), frac, {"units": "1",
                                                            "description": "fraction of the patch in contact"}),
                      "mean_contact_radius": (("set", "v"), radius, {"units": "m"}),
                      "dilatation": (("set", "v"), dil, {"units": "m"}),
                      "friction_coefficient": (("set", "v"), mu, {"units": "1"})},
-                    coords={"set": _set_names(len(sw["sets"]), len(sets)), "lam": ("set", [s[0] for s in sets]),
+                    coords={"set": _set_names(paper), "lam": ("set", [s[0] for s in sets]),
                             "A": ("set", [s[1] for s in sets]), "v": ("v", vs, {"units": "m/s"}),
-                            "paper_set": ("set", [k < len(sw["sets"]) for k in range(len(sets))])})
+                            "paper_set": ("set", paper)})
     # time-scaling invariance: (0.1, 0.1) at v vs (1, 1) at 10 v, full area series (in contact elements)
     inv = []
     if (0.1, 0.1) in sets and (1.0, 1.0) in sets:  # the first of each (a set may also be an extra one)
@@ -104,9 +163,8 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
             if tenfold:
                 s1, s2 = series[(i1, tenfold[0])], series[(i2, b)]
                 inv.append(float(np.max(np.abs(s1 - s2))) if s1.shape == s2.shape else np.inf)
-    if single_sliding(cfg):
-        (lam, A), v = sets[0], vs[0]
-        ds.attrs.update(precision_control(cfg, build_model(cfg, interaction="boussinesq", lams=(lam,), As=(A,)), v))
+    if CONTROL_RUNS[0] in result.labels:
+        ds.attrs.update(precision_attrs(result.pick(CONTROL_RUNS[0]), result.pick(CONTROL_RUNS[1]), vs[0]))
     ds.attrs["invariance_max_elements"] = max(inv) if inv else np.nan
     ds.attrs["invariance_pairs"] = len(inv)
     if maps:
@@ -116,9 +174,11 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     return ds
 
 
-def _set_names(n_paper: int, n: int) -> list[str]:
-    """The sets' names by their place (their values may be mutated): 'Fig. 13a set k', then 'our set k'."""
-    return [f"Fig. 13a set {k + 1}" if k < n_paper else f"our set {k - n_paper + 1}" for k in range(n)]
+def _set_names(paper: list[bool]) -> list[str]:
+    """The sets' names by their place among Fig. 13a's sets or ours (their values may be mutated): 'Fig. 13a
+    set k', 'our set k'."""
+    return [f"Fig. 13a set {sum(paper[:k + 1])}" if p else f"our set {k + 1 - sum(paper[:k + 1])}"
+            for k, p in enumerate(paper)]
 
 
 def _is_paper(ds: xr.Dataset, s: str) -> bool:
@@ -131,11 +191,11 @@ def _values(ds: xr.Dataset, s: str) -> str:
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
     out = []
-    sets = [(float(lam), float(A)) for lam, A in cfg["sweep"]["sets"]]
+    lams = {lab: float(run["model"]["lams"][0]) for lab, run in cfg["runs"].items() if not _is_ours(lab)}
     no_relax = Mutation("no viscoelastic relaxation: A = 0 in every set of Fig. 13a",
-                        {"sweep.sets": [[lam, 0.0] for lam, _ in sets]})
+                        {f"runs.{lab}.model.As": [0.0] for lab in lams})
     big_a = Mutation("every set of Fig. 13a read with A/lambda = 10 (A = 10 lambda)",
-                     {"sweep.sets": [[lam, 10 * lam] for lam, _ in sets]})
+                     {f"runs.{lab}.model.As": [10 * lam] for lab, lam in lams.items()})
     ours = "(1, 10) is Fig. 14's red set, not one of Fig. 13a's four"
     for s in ds.set.values:
         a = ds.contact_area.sel(set=s).values
@@ -205,9 +265,11 @@ register_scenario(Scenario(
     name="rough-contact/fig13",
     description=("Hulikal et al. Fig. 13 (and 14d): steady contact area, mean contact radius and steady mu against v "
                  "for (lambda, A) in {(1,0.1),(1,1),(0.1,0.1),(0.1,1)} and ours (1,10), Boussinesq, 100 MPa, 512^2." + QUICK_VELOCITY_NOTE),
-    config=CONFIG, run=run, checks=checks, plot=plot, units={"sweep.velocities": "m/s", "analysis.map_velocities": "m/s"},
+    config=CONFIG, run=None, derive=derive, refine=refine, post=post, checks=checks, plot=plot,
+    study_map=parallel_map, units={"axes.protocol.velocities": "m/s", "analysis.map_velocities": "m/s"},
     quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.distances": [30.0 * UM],
-           "sweep.sets": [[1.0, 0.1], [1.0, 1.0], [0.1, 0.1]],
-           "sweep.velocities": [1.0 * UM, 10.0 * UM, 100.0 * UM], "analysis.map_set": [1.0, 1.0], **QUICK_DOUBLE},
-    references=REFS, slow=True, derived=DERIVED, moved=MOVED, parallel_runs=True,
+           "runs": _sets([(1.0, 0.1), (1.0, 1.0), (0.1, 0.1)], [(1.0, 10.0)]),
+           "axes.protocol.velocities": [[1.0 * UM], [10.0 * UM], [100.0 * UM]], "analysis.map_set": [1.0, 1.0],
+           **QUICK_DOUBLE},
+    references=REFS, slow=True, derived=DERIVED, moved=MOVED,
 ))
