@@ -141,15 +141,16 @@ def precision_control(cfg: dict[str, Any], model: RoughContact, v: float) -> dic
 CONTROL_RUNS = ("precision_single", "precision_double")
 
 
-def precision_runs(model: dict[str, Any], v: float) -> dict[str, Any]:
+def precision_runs(cfg: dict[str, Any], model: dict[str, Any], v: float) -> dict[str, Any]:
     """The control of a single-precision study as a refinement round (``Scenario.refine``): runs
     ``precision_single`` (the study's ``[integrator]``) and ``precision_double`` (the same in double
-    precision), each ``PRECISION_CONTROL["slip"]`` at ``v`` [m/s] from the t = 0+ state, the base
-    ``[model]`` with ``model`` over it (a set's ``lams``, ``As``)."""
-    prot = {"velocities": [float(v)], "distances": [float(PRECISION_CONTROL["slip"])]}
-    return {"runs": {"precision_single": {"model": dict(model), "protocol": dict(prot)},
-                     "precision_double": {"model": dict(model), "protocol": dict(prot),
-                                          "integrator": {"sliding_fft_precision": "double"}}}}
+    precision), each ``PRECISION_CONTROL["slip"]`` at ``v`` [m/s] from the t = 0+ state under the
+    ``[protocol]`` of ``cfg`` (the round's own ``[protocol]``, its load), the base ``[model]`` with ``model``
+    over it (a set's ``lams``, ``As``)."""
+    prot = {**cfg["protocol"], "velocities": [float(v)], "distances": [float(PRECISION_CONTROL["slip"])]}
+    return {"protocol": prot, "runs": {"precision_single": {"model": dict(model)},
+                                       "precision_double": {"model": dict(model),
+                                                            "integrator": {"sliding_fft_precision": "double"}}}}
 
 
 def precision_attrs(single: xr.Dataset, double: xr.Dataset, v: float) -> dict[str, float]:

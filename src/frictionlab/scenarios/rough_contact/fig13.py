@@ -113,7 +113,7 @@ def refine(result, cfg: dict) -> dict | None:
     if not single_sliding(cfg) or CONTROL_RUNS[0] in result.labels:
         return None
     first = result.points[0]
-    return precision_runs({k: first["model"][k] for k in ("lams", "As")}, first["protocol"]["velocities"][0])
+    return precision_runs(cfg, {k: first["model"][k] for k in ("lams", "As")}, first["protocol"]["velocities"][0])
 
 
 def post(result, cfg: dict) -> xr.Dataset:

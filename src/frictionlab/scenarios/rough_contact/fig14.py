@@ -242,7 +242,7 @@ def refine(result, cfg: dict) -> dict | None:
             or CONTROL_RUNS[0] in result.labels):
         return None
     lam, A = next(iter(run_sets(cfg).values()))
-    return precision_runs({"interaction": "boussinesq", "lams": [lam], "As": [A]},
+    return precision_runs(cfg, {"interaction": "boussinesq", "lams": [lam], "As": [A]},
                           float(cfg["protocol"]["velocities"][0]))
 
 
