@@ -22,14 +22,13 @@ from frictionlab.scenarios import base as scenario_base
 from frictionlab.scenarios import checkpoint
 from frictionlab.scenarios.base import Scenario, check
 from frictionlab.solve.config import parse_set
-from frictionlab.scenarios.rough_contact import fig13
 
 FIG13 = "rough-contact/fig13"
 #: 2 sets x 2 velocities on a 16^2 patch: 4 independent runs of a few tenths of a second
 TINY = ["model.patch_nx=16", "model.patch_ny=16", "model.surface_mx=32", "protocol.distances=[4e-6]",
-        "protocol.normal_force_value=0.0256", "axes.protocol.velocities=[[1e-6], [1e-5]]", "analysis.map_set=[1.0, 1.0]"]
-#: the two material sets (a quick profile's runs: a run is not removed by --set)
-TINY_SETS = {"runs": fig13._sets([(1.0, 1.0), (1.0, 2.0)])}
+        "protocol.normal_force_value=0.0256", "analysis.sets.fig13a_1=[1.0, 1.0]", "analysis.sets.fig13a_2=[1.0, 2.0]",
+        'axes.analysis.set=["fig13a_1", "fig13a_2"]', "axes.protocol.velocities=[[1e-6], [1e-5]]",
+        "analysis.map_set=[1.0, 1.0]"]
 RUNS = [(1.0, 1e-6), (1.0, 1e-5), (2.0, 1e-6), (2.0, 1e-5)]  # (A, v [m/s]) in task order
 
 
@@ -42,7 +41,7 @@ def run_fig13(out: Path, cli, *extra: str) -> tuple[int, str, str]:
 def record(monkeypatch, tmp_path):
     """Every run of Fig. 13's study leaves a file ``calls/<A>_<v>`` (also from forked workers);
     ``record.fail = (A, v)`` makes that run raise. Returns the recorder; ``record.results`` holds the
-    datasets the CLI wrote. The quick profile runs the two sets of :data:`TINY_SETS`."""
+    datasets the CLI wrote."""
 
     class Recorder:
         fail: tuple[float, float] | None = None
@@ -79,8 +78,6 @@ def record(monkeypatch, tmp_path):
         rec.results.append(ds)
         return real_write(ds, path)
 
-    sc = scenario_base.get_scenario(FIG13)
-    monkeypatch.setattr(sc, "quick", {**sc.quick, **TINY_SETS})
     monkeypatch.setattr(study, "run_point", run_point)
     monkeypatch.setattr(result, "write_netcdf", write_netcdf)
     return rec
@@ -165,7 +162,7 @@ def test_fresh_and_changed_code_compute_everything(record, tmp_path, cli, monkey
 
 def test_reproduce_resumes_a_crashed_scenario(record, tmp_path, cli, monkeypatch):
     sc = scenario_base.get_scenario(FIG13)
-    monkeypatch.setattr(sc, "quick", {**sc.quick, **parse_set(TINY), **TINY_SETS})
+    monkeypatch.setattr(sc, "quick", {**sc.quick, **parse_set(TINY)})
     record.fail = RUNS[3]
     code, out, err = cli(["reproduce", FIG13, "--quick", "--out", tmp_path, "--workers", "2"])
     assert code == 2 and "injected failure" in out

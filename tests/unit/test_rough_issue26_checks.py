@@ -90,7 +90,8 @@ def test_fig13_invariance_in_contact_elements_and_the_papers_sets_apart():
                     coords={"set": names, "lam": ("set", [1.0, 1.0, 0.1, 1.0]), "A": ("set", [0.1, 1.0, 0.1, 10.0]),
                             "v": v, "paper_set": ("set", [True, True, True, False])},
                     attrs={"invariance_pairs": 2, "invariance_max_elements": 1.0})
-    cfg = {"runs": fig13._sets([(1.0, 0.1), (1.0, 1.0), (0.1, 0.1)], [(1.0, 10.0)])}
+    cfg = {"analysis": {"sets": {"fig13a_1": [1.0, 0.1], "fig13a_2": [1.0, 1.0], "fig13a_3": [0.1, 0.1],
+                                 "ours_1": [1.0, 10.0]}}}
     out = {c.claim: c for c in fig13.checks(ds, cfg)}
     inv = next(c for k, c in out.items() if k.startswith("(1, 1) and (0.1, 0.1)"))
     assert inv.status == "fail" and "exact" in inv.expected  # double precision: one element is a difference

@@ -143,9 +143,8 @@ def test_study_control_round_is_the_former_in_run_control_bit_for_bit():
             "protocol.distances": [4e-6], "axes.protocol.velocities": [[1e-5], [1e-4]], "analysis.map_set": [1.0, 1.0]}
     cfg = sc.resolved_config({**tiny, "integrator.sliding_fft_precision": "single"}, quick=True)
     ds = sc.run_study(cfg)
-    first = cfg["runs"]["fig13a_1"]["model"]
-    want = _sliding.precision_control(cfg, _sliding.build_model(cfg, lams=tuple(first["lams"]), As=tuple(first["As"])),
-                                      1e-5)
+    lam, A = cfg["analysis"]["sets"]["fig13a_1"]
+    want = _sliding.precision_control(cfg, _sliding.build_model(cfg, lams=(lam,), As=(A,)), 1e-5)
     assert {k: v for k, v in ds.attrs.items() if k.startswith("precision_control")} == want
     assert want["precision_control_steps"] == 20  # 10 um at 0.5 um per step
     double = sc.run_study(sc.resolved_config(tiny, quick=True))

@@ -265,8 +265,7 @@ def figure_minutes(costs: dict[tuple[float, float], list[tuple[float, float]]],
     ds13, ds14 = float(c13["integrator"]["s_max"]), float(c14["integrator"]["s_max"])
     n13 = round(float(c13["protocol"]["distances"][0]) / um / ds13)
     v13 = [float(v[0]) / um for v in c13["axes"]["protocol"]["velocities"]]
-    sets13 = [(run["model"]["lams"][0], run["model"]["As"][0]) for run in c13["runs"].values()]
-    runs13 = [n13 * cost(lam, A, v) for lam, A in sets13 for v in v13]
+    runs13 = [n13 * cost(lam, A, v) for lam, A in fig13.run_sets(c13).values() for v in v13]
     seg = round(float(c14["protocol"]["distances"][0]) / um / ds14)
     v14 = [float(v) / um for v in c14["protocol"]["velocities"]]
     runs14 = []
@@ -298,7 +297,7 @@ def paper_size_steps() -> dict[str, int]:
     c13, c14 = fig13.CONFIG, fig14.CONFIG
     ds13 = float(c13["integrator"]["s_max"])
     um = 1e-6  # the configs are SI; s_max is in element spacings (dx = 1 um)
-    n13 = len(c13["runs"]) * len(c13["axes"]["protocol"]["velocities"]) * round(
+    n13 = len(fig13.run_sets(c13)) * len(c13["axes"]["protocol"]["velocities"]) * round(
         float(c13["protocol"]["distances"][0]) / um / ds13)
     p14 = c14["protocol"]
     ds14 = float(c14["integrator"]["s_max"])

@@ -4,16 +4,18 @@ Boussinesq, 100 MPa; for each viscoelastic set (lambda, A) and each v, slide ``s
 t = 0+ state and average the second half (the paper does not say how it measured the steady
 state). Sect. 5.3 describes "four combinations of A, lambda and three values of A/lambda of 10, 1
 and 0.1": (1, 0.1), (1, 1) (blue), (0.1, 0.1) (purple) and (0.1, 1) (A/lambda = 10, the set of
-Figs. 13c, d) are the runs ``fig13a_1`` ... ``fig13a_4``; the run ``ours_1`` adds (1, 10), Fig. 14's
-red set, whose checks are extensions (a run labelled ``ours_*`` is one of our sets). v in
+Figs. 13c, d) are ``analysis.sets`` ``fig13a_1`` ... ``fig13a_4``; ``ours_1`` adds (1, 10), Fig. 14's
+red set, whose checks are extensions (a set named ``ours_*`` is one of ours). v in
 {1, 2, 5, ..., 1000}. Also stores the steady friction coefficient
 mu_ss(v) = (tau_s + alpha ln v) A_ss / W, i.e. Fig. 14(d), and the contact maps of (0.1, 1) at
 v = 1 and v = 100 after the same slip (Figs. 13c, d).
 
-The study: one run per material set (its ``model.lams``, ``model.As``) at every velocity of
-``axes.protocol.velocities`` (one-velocity lists [m/s]), each sliding ``protocol.distances`` from
-the t = 0+ state; ``derive`` records the contact-force map (``integrator.snapshot_times``, at the end
-of the slip) of the runs of ``analysis.map_set`` at ``analysis.map_velocities`` only. The runs are
+The study: one run at every point of ``axes.analysis.set`` (an input axis naming the sets of
+``analysis.sets``, ``{name: [lambda, A]}`` [1/s], which ``derive`` turns into the run's ``model.lams`` and
+``model.As``) x ``axes.protocol.velocities`` (one-velocity lists [m/s]), each sliding
+``protocol.distances`` from the t = 0+ state; ``derive`` records the contact-force map
+(``integrator.snapshot_times``, at the end of the slip) of the runs of ``analysis.map_set`` at
+``analysis.map_velocities`` only. The runs are
 independent: they go to ``--workers`` processes or a ``--scheduler`` cluster
 (:func:`~frictionlab.scenarios.executor.parallel_map`), each finished one kept for a resume. With
 single-precision sliding steps (the paper-size profile) a refinement round slides the double-precision
@@ -31,7 +33,6 @@ element at the solver tolerance may flip; fixed before the full-size run was loo
 
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 import xarray as xr
@@ -42,42 +43,40 @@ from ..executor import parallel_map
 from ._common import MODEL_NAME, MOVED_PARALLEL, one_driver
 from ._sliding import (CONTROL_RUNS, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, QUICK_DOUBLE, QUICK_VELOCITY_NOTE,
                        REFS, SINGLE_SLIDING, SLIP_TOL, UM, precision_attrs, precision_checks, precision_runs,
-                       single_sliding, INTEGRATOR)
+                       run_sets, single_sliding, INTEGRATOR)
 
 #: contact elements by which the invariance pair's area series may differ with single-precision sliding steps
 INVARIANCE_PIXELS = 2
 #: "approximately independent of slip velocity" (Sect. 5.3) read as within 15 % of its mean (no number printed)
 RADIUS_SPREAD = 0.15
-#: the label prefix of our sets (their checks are extensions); every other run is a set of Fig. 13a
+#: the name prefix of our sets (their checks are extensions); every other set is one of Fig. 13a
 OURS = "ours"
-
-
-def _sets(sets: list[tuple[float, float]], ours: list[tuple[float, float]] = ()) -> dict[str, Any]:
-    """``[runs]`` of the material sets (lambda [1/s], A [1/s]): Fig. 13a's, then ours."""
-    runs = {f"fig13a_{k + 1}": {"model": {"lams": [lam], "As": [A]}} for k, (lam, A) in enumerate(sets)}
-    return {**runs, **{f"{OURS}_{k + 1}": {"model": {"lams": [lam], "As": [A]}} for k, (lam, A) in enumerate(ours)}}
-
+#: the sets of Fig. 13a (Sect. 5.3) and ours, (lambda [1/s], A [1/s])
+SETS = {"fig13a_1": [1.0, 0.1], "fig13a_2": [1.0, 1.0], "fig13a_3": [0.1, 0.1], "fig13a_4": [0.1, 1.0],
+        f"{OURS}_1": [1.0, 10.0]}
 
 CONFIG = {
     "model": {**MODEL, "interaction": "boussinesq"},
     "integrator": {**INTEGRATOR, **SINGLE_SLIDING},  # float32 sliding products + a double control (_sliding)
     "protocol": {**PROTOCOL, "distances": [200.0 * UM]},
-    # the material sets: the four (lambda [1/s], A [1/s]) of Fig. 13a (Sect. 5.3), then ours (extensions)
-    "runs": _sets([(1.0, 0.1), (1.0, 1.0), (0.1, 0.1), (0.1, 1.0)], [(1.0, 10.0)]),
-    # one run per set and velocity [m/s]
-    "axes": {"protocol": {"velocities": [[x * UM] for x in (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0,
-                                                            1000.0)]}},
-    # the contact maps of Figs. 13c, d: one set (lambda, A), velocities [m/s]
-    "analysis": {"map_set": [0.1, 1.0], "map_velocities": [1.0 * UM, 100.0 * UM]},
+    # one run per set (names of analysis.sets) and velocity [m/s]
+    "axes": {"analysis": {"set": list(SETS)},
+             "protocol": {"velocities": [[x * UM] for x in (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0,
+                                                             1000.0)]}},
+    # sets: the four (lambda [1/s], A [1/s]) of Fig. 13a (Sect. 5.3), then ours (extensions); the contact maps of
+    # Figs. 13c, d: one set (lambda, A), velocities [m/s]
+    "analysis": {"sets": {k: list(v) for k, v in SETS.items()}, "map_set": [0.1, 1.0],
+                 "map_velocities": [1.0 * UM, 100.0 * UM]},
 }
-_SETS = "the material sets are runs: runs.fig13a_1 ... runs.fig13a_4 (model.lams, model.As); ours are runs.ours_*"
-DERIVED = {**MODEL_NAME,
+_SETS = ("the material sets are analysis.sets ({name: [lambda, A]} [1/s]: fig13a_1 ... fig13a_4, ours ours_*); "
+         "axes.analysis.set names those run")
+DERIVED = {**MODEL_NAME, "model.lams": _SETS, "model.As": _SETS,
            "integrator.snapshot_times": "analysis.map_set and analysis.map_velocities (the runs whose contact map is "
                                         "recorded, at the end of the slip)"}
 MOVED = {**MOVED_SLIDING, **MOVED_PARALLEL, "protocol.sets": _SETS, "protocol.extra_sets": _SETS,
          "sweep.sets": _SETS, "sweep.extra_sets": _SETS,
          "sweep.velocities": "the velocities are axes.protocol.velocities, one-velocity lists [[v1], [v2], ...] [m/s]",
-         "sweep": "its lists are runs (the material sets) and axes.protocol.velocities",
+         "sweep": f"{_SETS}; the velocities are axes.protocol.velocities",
          "protocol.map_set": "analysis.map_set", "protocol.map_velocities": "analysis.map_velocities [m/s]"}
 
 
@@ -86,8 +85,9 @@ def _is_ours(label: str) -> bool:
 
 
 def derive(point, cfg: dict) -> dict:
-    """The contact-force map of the runs of ``analysis.map_set`` at ``analysis.map_velocities`` (at the end of
-    the slip); refuses another driver and a run of more than one velocity."""
+    """Each run's ``model.lams``, ``model.As`` (its set) and the contact-force map of the runs of
+    ``analysis.map_set`` at ``analysis.map_velocities`` (at the end of the slip); refuses another driver and a
+    run of more than one velocity."""
     one_driver(point, "sliding")
     if point.label in CONTROL_RUNS:
         return {}
@@ -96,15 +96,12 @@ def derive(point, cfg: dict) -> dict:
         raise ConfigError(f"protocol.velocities = {vs!r}: each run of this scenario slides at one velocity; the "
                           "velocities are axes.protocol.velocities = [[v1], [v2], ...] [m/s]")
     v, L = float(vs[0]), float(point["protocol"]["distances"][0])
-    m = point["model"]
-    if any(len(m.get(k) or ()) != 1 for k in ("lams", "As")):
-        raise ConfigError(f"a material set is one (lambda, A): give runs.{point.label or 'LABEL'}.model.lams = [lambda] "
-                          "and model.As = [A] [1/s]")
-    lam_a = [float(m["lams"][0]), float(m["As"][0])]
-    if lam_a == [float(x) for x in cfg["analysis"]["map_set"]] and v in [float(x) for x in
-                                                                         cfg["analysis"]["map_velocities"]]:
-        return {"integrator.snapshot_times": [L / v]}
-    return {}
+    lam, A = run_sets({**cfg, "axes": {"analysis": {"set": [point.coord("analysis.set")]}}}).popitem()[1]
+    out = {"model.lams": [lam], "model.As": [A]}
+    if [lam, A] == [float(x) for x in cfg["analysis"]["map_set"]] and v in [float(x) for x in
+                                                                            cfg["analysis"]["map_velocities"]]:
+        out["integrator.snapshot_times"] = [L / v]
+    return out
 
 
 def refine(result, cfg: dict) -> dict | None:
@@ -112,18 +109,19 @@ def refine(result, cfg: dict) -> dict | None:
     (once)."""
     if not single_sliding(cfg) or CONTROL_RUNS[0] in result.labels:
         return None
-    first = result.points[0]
-    return precision_runs(cfg, {k: first["model"][k] for k in ("lams", "As")}, first["protocol"]["velocities"][0])
+    lam, A = next(iter(run_sets(cfg).values()))
+    return precision_runs(cfg, {"lams": [lam], "As": [A]}, result.axis_values("protocol.velocities")[0][0])
 
 
 def post(result, cfg: dict) -> xr.Dataset:
     """Per set and velocity: the second-half means of every run; the invariance pair's largest area difference;
     the contact maps of the map runs; the single-precision control."""
     L = float(cfg["protocol"]["distances"][0])
-    labels = [lab for lab in result.labels if lab not in CONTROL_RUNS]
-    first = {p.label: p for p in reversed(result.points)}
-    sets = [tuple(float(first[lab]["model"][k][0]) for k in ("lams", "As")) for lab in labels]
-    vs = [float(v[0]) for v in result.axis_values("protocol.velocities")]
+    named = run_sets(cfg)
+    names = [str(n) for n in result.axis_values("analysis.set")]
+    sets = [named[n] for n in names]
+    vaxis = result.axis_values("protocol.velocities")
+    vs = [float(v[0]) for v in vaxis]
     area = np.zeros((len(sets), len(vs)))
     frac = np.zeros_like(area)
     radius = np.zeros_like(area)
@@ -133,8 +131,8 @@ def post(result, cfg: dict) -> xr.Dataset:
     maps = {}
     map_set = list(map(float, cfg["analysis"]["map_set"]))
     map_vs = [float(x) for x in cfg["analysis"]["map_velocities"]]
-    for a, lab in enumerate(labels):
-        for b, r in enumerate(result.of_run(lab)):
+    for a, name in enumerate(names):
+        for b, r in enumerate(result.pick(set=name, velocities=v) for v in vaxis):
             sel = r.slip.values >= 0.5 * L - SLIP_TOL
             area[a, b] = r.real_contact_area.values[sel].mean()
             frac[a, b] = r.contact_area.values[sel].mean()
@@ -144,7 +142,7 @@ def post(result, cfg: dict) -> xr.Dataset:
             series[(a, b)] = r.n_contact_elements.values
             if list(sets[a]) == map_set and vs[b] in map_vs:
                 maps[vs[b]] = r.contact_force.values[-1]
-    paper = [not _is_ours(lab) for lab in labels]
+    paper = [not _is_ours(n) for n in names]
     ds = xr.Dataset({"real_contact_area": (("set", "v"), area, {"units": "m^2"}),
                      "contact_area": (("set", "v"), frac, {"units": "1",
                                                            "description": "fraction of the patch in contact"}),
@@ -191,11 +189,11 @@ def _values(ds: xr.Dataset, s: str) -> str:
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
     out = []
-    lams = {lab: float(run["model"]["lams"][0]) for lab, run in cfg["runs"].items() if not _is_ours(lab)}
+    lams = {n: lam for n, (lam, _) in run_sets(cfg).items() if not _is_ours(n)}
     no_relax = Mutation("no viscoelastic relaxation: A = 0 in every set of Fig. 13a",
-                        {f"runs.{lab}.model.As": [0.0] for lab in lams})
+                        {f"analysis.sets.{n}": [lam, 0.0] for n, lam in lams.items()})
     big_a = Mutation("every set of Fig. 13a read with A/lambda = 10 (A = 10 lambda)",
-                     {f"runs.{lab}.model.As": [10 * lam] for lab, lam in lams.items()})
+                     {f"analysis.sets.{n}": [lam, 10 * lam] for n, lam in lams.items()})
     ours = "(1, 10) is Fig. 14's red set, not one of Fig. 13a's four"
     for s in ds.set.values:
         a = ds.contact_area.sel(set=s).values
@@ -268,7 +266,7 @@ register_scenario(Scenario(
     config=CONFIG, run=None, derive=derive, refine=refine, post=post, checks=checks, plot=plot,
     study_map=parallel_map, units={"axes.protocol.velocities": "m/s", "analysis.map_velocities": "m/s"},
     quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.distances": [30.0 * UM],
-           "runs": _sets([(1.0, 0.1), (1.0, 1.0), (0.1, 0.1)], [(1.0, 10.0)]),
+           "axes.analysis.set": ["fig13a_1", "fig13a_2", "fig13a_3", f"{OURS}_1"],
            "axes.protocol.velocities": [[1.0 * UM], [10.0 * UM], [100.0 * UM]], "analysis.map_set": [1.0, 1.0],
            **QUICK_DOUBLE},
     references=REFS, slow=True, derived=DERIVED, moved=MOVED,

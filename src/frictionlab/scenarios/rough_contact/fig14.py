@@ -101,7 +101,7 @@ from ..base import Mutation, Scenario, check, deviation, register_scenario
 from ..executor import parallel_map
 from ._common import MODEL_NAME, MOVED_PARALLEL, one_driver, patch_pressure
 from ._sliding import (CONTROL_RUNS, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, REFS, SLIP_TOL, UM, build_model,
-                       on_path, precision_attrs, precision_checks, precision_runs, INTEGRATOR)
+                       on_path, precision_attrs, precision_checks, precision_runs, run_sets, INTEGRATOR)
 
 CONFIG = {
     "model": dict(MODEL),
@@ -196,17 +196,6 @@ def segment(cfg: dict) -> float:
     return dist[0]
 
 
-def run_sets(cfg: dict) -> dict[str, tuple[float, float]]:
-    """``{name: (lambda, A)}`` [1/s] of the sets the study runs (``axes.analysis.set``, from ``analysis.sets``)."""
-    sets = cfg["analysis"]["sets"]
-    names = ((cfg.get("axes") or {}).get("analysis") or {}).get("set", list(sets))
-    missing = [n for n in names if n not in sets]
-    if missing:
-        raise ConfigError(f"axes.analysis.set names {missing[0]!r}, which analysis.sets does not have (its sets: "
-                          f"{', '.join(sets)})")
-    return {str(n): (float(sets[n][0]), float(sets[n][1])) for n in names}
-
-
 def _precision(cfg: dict) -> str:
     """The Boussinesq runs' ``sliding_fft_precision`` (``analysis.sliding_fft_precision``)."""
     return str(cfg["analysis"]["sliding_fft_precision"])
@@ -219,9 +208,7 @@ def derive(point, cfg: dict) -> dict:
     one_driver(point, "sliding")
     if point.label in CONTROL_RUNS:  # the single-precision control pair (refine)
         return {"integrator.sliding_fft_precision": "double" if point.label == CONTROL_RUNS[1] else _precision(cfg)}
-    name = point.coord("analysis.set")
-    sets = run_sets({**cfg, "axes": {"analysis": {"set": [name]}}})
-    lam, A = sets[str(name)]
+    lam, A = run_sets({**cfg, "axes": {"analysis": {"set": [point.coord("analysis.set")]}}}).popitem()[1]
     if point.label == "reference":
         vels = [float(v) for v in cfg["protocol"]["velocities"]]
         want = ([vels[0]], [segment(cfg) * len(vels)])
