@@ -37,7 +37,7 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "frictionlab"
     ("rough-contact/fig14", "protocol.sets", "analysis.sets"),
     ("rough-contact/fig14", "sweep.interactions", "axes.model.interaction"),
     ("rough-contact/fig14", "reference", "analysis.reference (beta [m]"),
-    ("rough-contact/fig13", "sweep.extra_sets", "runs.ours_*"),
+    ("rough-contact/fig13", "sweep.extra_sets", "analysis.sets"),
     ("rough-contact/fig15", "protocol.A_cr", "axes.model.A_cr"),
     ("rough-contact/fig16", "protocol.pressure_MPa", "protocol.normal_force_value [N]"),
     ("rough-contact/fig17", "protocol.control", "runs.viscoelastic"),
