@@ -196,6 +196,18 @@ def segment(cfg: dict) -> float:
     return dist[0]
 
 
+def same_path(point, cfg: dict) -> None:
+    """Refuse a ``reference`` run (a study point) that does not slide the jump run's path: the jump run's first
+    velocity over its total slip (unequal jump steps are refused too, :func:`segment`)."""
+    vels = [float(v) for v in cfg["protocol"]["velocities"]]
+    want = ([vels[0]], [segment(cfg) * len(vels)])
+    got = ([float(v) for v in point["protocol"]["velocities"]], [float(x) for x in point["protocol"]["distances"]])
+    if len(got[0]) != 1 or len(got[1]) != 1 or any(abs(g[0] / w[0] - 1) > 1e-9 for g, w in zip(got, want)):
+        raise ConfigError(f"the reference slides velocities {got[0]!r}, distances {got[1]!r}; it must slide the "
+                          f"jump run's path: runs.reference.protocol.velocities = {want[0]!r}, distances = "
+                          f"{want[1]!r}")
+
+
 def _precision(cfg: dict) -> str:
     """The Boussinesq runs' ``sliding_fft_precision`` (``analysis.sliding_fft_precision``)."""
     return str(cfg["analysis"]["sliding_fft_precision"])
@@ -210,13 +222,7 @@ def derive(point, cfg: dict) -> dict:
         return {"integrator.sliding_fft_precision": "double" if point.label == CONTROL_RUNS[1] else _precision(cfg)}
     lam, A = run_sets({**cfg, "axes": {"analysis": {"set": [point.coord("analysis.set")]}}}).popitem()[1]
     if point.label == "reference":
-        vels = [float(v) for v in cfg["protocol"]["velocities"]]
-        want = ([vels[0]], [segment(cfg) * len(vels)])
-        got = ([float(v) for v in point["protocol"]["velocities"]], [float(x) for x in point["protocol"]["distances"]])
-        if len(got[0]) != 1 or len(got[1]) != 1 or any(abs(g[0] / w[0] - 1) > 1e-9 for g, w in zip(got, want)):
-            raise ConfigError(f"the reference slides velocities {got[0]!r}, distances {got[1]!r}; it must slide the "
-                              f"jump run's path: runs.reference.protocol.velocities = {want[0]!r}, distances = "
-                              f"{want[1]!r}")
+        same_path(point, cfg)
     meanfield = point["model"].get("interaction") == "meanfield"
     return {"model.lams": [lam], "model.As": [A],
             "integrator.sliding_fft_precision": "double" if meanfield else _precision(cfg)}
