@@ -44,8 +44,8 @@ def checks(ds, cfg):
     return [base.check("the force is finite", "finite", float(ds.friction_force.values[-1]), True)]
 
 base.register_scenario(base.Scenario("toy/quick", "one quick run", {"toy": {}}, run=quick_one, checks=checks))
-base.register_scenario(base.Scenario("toy/many", "independent runs", {"toy": {}, "parallel": {"workers": 2}},
-                                     run=many, checks=checks))
+base.register_scenario(base.Scenario("toy/many", "independent runs", {"toy": {}}, run=many, checks=checks,
+                                     parallel_runs=True))
 from frictionlab.cli import main
 main(["reproduce", "toy/quick", "toy/many", "--out", sys.argv[1], "--workers", "2"])
 '''

@@ -1,6 +1,7 @@
 """An interrupted scenario resumes: ``run``/``reproduce --out DIR`` keep every finished independent
-run under ``DIR/partial/`` (rough-contact Fig. 13 on a tiny 16^2 patch, 4 runs), a rerun computes
-only the rest and gives the uninterrupted result bit for bit; ``reproduce --workers N``."""
+run under ``DIR/partial/`` (rough-contact Fig. 13, a study run by ``executor.parallel_map``, on a tiny
+16^2 patch, 4 runs), a rerun computes only the rest and gives the uninterrupted result bit for bit;
+``reproduce --workers N``."""
 
 from __future__ import annotations
 
@@ -21,13 +22,13 @@ from frictionlab.scenarios import base as scenario_base
 from frictionlab.scenarios import checkpoint
 from frictionlab.scenarios.base import Scenario, check
 from frictionlab.solve.config import parse_set
-from frictionlab.scenarios.rough_contact import fig13
 
 FIG13 = "rough-contact/fig13"
 #: 2 sets x 2 velocities on a 16^2 patch: 4 independent runs of a few tenths of a second
 TINY = ["model.patch_nx=16", "model.patch_ny=16", "model.surface_mx=32", "protocol.distances=[4e-6]",
-        "protocol.normal_force_value=0.0256", "sweep.sets=[[1.0, 1.0], [1.0, 2.0]]", "sweep.extra_sets=[]",
-        "sweep.velocities=[1e-6, 1e-5]", "analysis.map_set=[1.0, 1.0]"]
+        "protocol.normal_force_value=0.0256", "analysis.sets.fig13a_1=[1.0, 1.0]", "analysis.sets.fig13a_2=[1.0, 2.0]",
+        'axes.analysis.set=["fig13a_1", "fig13a_2"]', "axes.protocol.velocities=[[1e-6], [1e-5]]",
+        "analysis.map_set=[1.0, 1.0]"]
 RUNS = [(1.0, 1e-6), (1.0, 1e-5), (2.0, 1e-6), (2.0, 1e-5)]  # (A, v [m/s]) in task order
 
 
@@ -38,7 +39,7 @@ def run_fig13(out: Path, cli, *extra: str) -> tuple[int, str, str]:
 
 @pytest.fixture
 def record(monkeypatch, tmp_path):
-    """Every call of Fig. 13's sliding run leaves a file ``calls/<A>_<v>`` (also from forked workers);
+    """Every run of Fig. 13's study leaves a file ``calls/<A>_<v>`` (also from forked workers);
     ``record.fail = (A, v)`` makes that run raise. Returns the recorder; ``record.results`` holds the
     datasets the CLI wrote."""
 
@@ -56,15 +57,18 @@ def record(monkeypatch, tmp_path):
 
     rec = Recorder()
     rec.results = []
-    real_slide = fig13.slide
+    import frictionlab.solve.study as study
 
-    def slide(cfg, m, vs, slips, **kw):
-        key = (float(m.As[0]), float(vs[0]))
+    real_run_point = study.run_point
+
+    def run_point(point):
+        cfg = point.config
+        key = (float(cfg["model"]["As"][0]), float(cfg["protocol"]["velocities"][0]))
         rec.calls_dir.mkdir(exist_ok=True)
         (rec.calls_dir / f"{key[0]}_{key[1]}").touch()
         if key == rec.fail:
             raise RuntimeError(f"injected failure of the run {key}")
-        return real_slide(cfg, m, vs, slips, **kw)
+        return real_run_point(point)
 
     import frictionlab.core.result as result
 
@@ -74,7 +78,7 @@ def record(monkeypatch, tmp_path):
         rec.results.append(ds)
         return real_write(ds, path)
 
-    monkeypatch.setattr(fig13, "slide", slide)
+    monkeypatch.setattr(study, "run_point", run_point)
     monkeypatch.setattr(result, "write_netcdf", write_netcdf)
     return rec
 
@@ -120,7 +124,7 @@ def test_partials_written_as_they_finish_with_workers_and_resumed_serially(recor
 
     out = tmp_path / "cut"
     record.fail = RUNS[1]  # fails in a forked worker while the first run is in flight
-    code, _, err = run_fig13(out, cli, "--set", "parallel.workers=2")
+    code, _, err = run_fig13(out, cli, "--workers", "2")
     assert code == 1 and "injected failure" in err
     first = set(record.calls())
     kept = checkpoint.partial_dir(out, FIG13)
@@ -128,7 +132,7 @@ def test_partials_written_as_they_finish_with_workers_and_resumed_serially(recor
     assert RUNS[0] in first and 1 <= n_kept <= len(first) - 1  # the run in flight finished and was written
 
     record.fail = None
-    code, _, err = run_fig13(out, cli)  # one worker now: the key ignores [parallel]
+    code, _, err = run_fig13(out, cli)  # one worker now: the worker count is in no key
     assert code == 0, err
     again = record.calls()
     assert RUNS[1] in again and len(again) == 4 - n_kept and RUNS[0] not in again
@@ -162,7 +166,7 @@ def test_reproduce_resumes_a_crashed_scenario(record, tmp_path, cli, monkeypatch
     record.fail = RUNS[3]
     code, out, err = cli(["reproduce", FIG13, "--quick", "--out", tmp_path, "--workers", "2"])
     assert code == 2 and "injected failure" in out
-    assert f"--workers 2: parallel.workers = 2 for {FIG13}" in out
+    assert f"--workers 2: 2 processes run the independent runs of {FIG13}" in " ".join(out.split())
     assert "--workers 2" in (tmp_path / "validation.md").read_text()  # the command as run
     assert set(record.calls()) == set(RUNS)
     assert len(list(checkpoint.partial_dir(tmp_path, FIG13).glob("*.nc"))) == 3
@@ -177,7 +181,10 @@ def test_reproduce_resumes_a_crashed_scenario(record, tmp_path, cli, monkeypatch
 # ------------------------------------------------------------------ reproduce --workers
 def _toy_run(cfg, quick):
     t = np.linspace(0.0, 1.0, 5)
-    return make_dataset(t, {"friction_force": t}, attrs={"workers": cfg.get("parallel", {}).get("workers", -1)})
+    from frictionlab.scenarios.executor import local_workers
+
+    assert "parallel" not in cfg  # the count is an execution option, not a key of the scenario
+    return make_dataset(t, {"friction_force": t}, attrs={"workers": local_workers()})
 
 
 @pytest.fixture
@@ -188,18 +195,21 @@ def toys(monkeypatch):
         seen[ds.attrs["scenario"]] = int(ds.attrs["workers"])
         return [check("runs", "ok", 1.0, True)]
 
-    for name, config in (("toyp/parallel", {"toy": {}, "parallel": {"workers": 1}}), ("toyp/serial", {"toy": {}})):
-        monkeypatch.setitem(scenario_base._SCENARIOS, name, Scenario(name, name, config, run=_toy_run, checks=checks))
+    for name, parallel in (("toyp/parallel", True), ("toyp/serial", False)):
+        monkeypatch.setitem(scenario_base._SCENARIOS, name, Scenario(name, name, {"toy": {}}, run=_toy_run,
+                                                                     checks=checks, parallel_runs=parallel))
     return seen
 
 
-def test_reproduce_workers_sets_parallel_workers_and_says_where(toys, tmp_path, cli):
+def test_reproduce_workers_sizes_the_local_processes_and_says_where(toys, tmp_path, cli):
     code, out, err = cli(["reproduce", "toyp", "--out", tmp_path, "--workers", "3"])
     assert code == 0, err
-    assert toys == {"toyp/parallel": 3, "toyp/serial": -1}  # only the scenario with a [parallel] section
-    assert "--workers 3: parallel.workers = 3 for toyp/parallel" in " ".join(out.split())
+    assert toys == {"toyp/parallel": 3, "toyp/serial": 3}  # the execution's count (the serial one has no use for it)
+    assert "--workers 3: 3 processes run the independent runs of toyp/parallel" in " ".join(out.split())
     code, out, err = cli(["reproduce", "toyp/serial", "--out", tmp_path / "serial", "--workers", "2"])
-    assert code == 0 and "none of these scenarios has a [parallel] section" in " ".join(out.split())
+    assert code == 0 and "none of these scenarios is made of independent runs" in " ".join(out.split())
+    code, out, err = cli(["reproduce", "toyp", "--out", tmp_path / "default"])
+    assert code == 0 and toys == {"toyp/parallel": 1, "toyp/serial": 1}  # default: one process
 
 
 @pytest.mark.parametrize("n", ["0", "-2"])
@@ -237,9 +247,9 @@ def one(i):
 def run(cfg, quick):
     return make_dataset(np.arange(3.0), {"friction_force": np.sum(run_parallel(one, [(i,) for i in range(4)], cfg), 0)})
 
-base.register_scenario(base.Scenario("toy/many", "independent runs", {"toy": {}, "parallel": {"workers": 2}}, run=run))
+base.register_scenario(base.Scenario("toy/many", "independent runs", {"toy": {}}, run=run, parallel_runs=True))
 from frictionlab.cli import main
-main(["run", "toy/many", "--out", sys.argv[1], "--csv", "none"])
+main(["run", "toy/many", "--out", sys.argv[1], "--csv", "none", "--workers", "2"])
 '''
 
 

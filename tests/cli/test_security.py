@@ -578,7 +578,7 @@ def test_huge_value_is_cut_in_the_message(cli, tmp_path):
     assert code == 2 and len(err) < 2500 and "characters cut" in err
 
 
-@pytest.mark.parametrize("argv, text", [(["reproduce", "--help"], "[parallel] section"),
+@pytest.mark.parametrize("argv, text", [(["sweep", "--help"], "key=start:stop:num[:log]"),
                                         (["compare", "--help"], "spring-slider mass [kg]")])
 def test_help_keeps_bracketed_words(argv, text, cli, monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")

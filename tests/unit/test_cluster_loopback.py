@@ -234,8 +234,9 @@ def test_local_cluster_serves_no_dashboard_unless_asked():
 FIG13 = "rough-contact/fig13"
 #: 2 sets x 2 velocities on a 16^2 patch: 4 independent runs of a few tenths of a second
 TINY = ["model.patch_nx=16", "model.patch_ny=16", "model.surface_mx=32", "protocol.distances=[4e-6]",
-        "protocol.normal_force_value=0.0256", "sweep.sets=[[1.0, 1.0], [1.0, 2.0]]", "sweep.extra_sets=[]",
-        "sweep.velocities=[1e-6, 1e-5]", "analysis.map_set=[1.0, 1.0]"]
+        "protocol.normal_force_value=0.0256", "analysis.sets.fig13a_1=[1.0, 1.0]", "analysis.sets.fig13a_2=[1.0, 2.0]",
+        'axes.analysis.set=["fig13a_1", "fig13a_2"]', "axes.protocol.velocities=[[1e-6], [1e-5]]",
+        "analysis.map_set=[1.0, 1.0]"]
 
 
 def _fig13(cli, out: Path, *extra) -> None:
@@ -287,7 +288,7 @@ def test_reproduce_scheduler_refusals(cli, tmp_path):
                         "tcp://127.0.0.1:9"])
     assert code == 2 and "with --scheduler the cluster's workers run" in err
     code, _, err = cli(["run", "classic/rsf-velocity-step", "--out", tmp_path, "--scheduler", "tcp://127.0.0.1:9"])
-    assert code == 2 and "has no [parallel] section" in err
+    assert code == 2 and "is not made of independent runs" in " ".join(err.split())
     code, _, err = cli(["reproduce", FIG13, "--quick", "--out", tmp_path, "--scheduler", "local"])
     assert code == 2 and "local processes are the default" in err
     code, _, err = cli(["reproduce", FIG13, "--quick", "--out", tmp_path / "r", "--scheduler", "tcp://127.0.0.1:9"])

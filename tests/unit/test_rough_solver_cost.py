@@ -116,13 +116,15 @@ def test_scenario_runs_in_parallel_processes_give_serial_results():
     import math
 
     from frictionlab.core.errors import ConfigError
+    from frictionlab.scenarios.executor import runs_on
     from frictionlab.scenarios.rough_contact._common import run_parallel
 
     tasks = [(3.0, 4.0), (5.0, 12.0), (8.0, 15.0)]
-    assert run_parallel(math.hypot, tasks, {"parallel": {"workers": 2}}) == [5.0, 13.0, 17.0]
+    with runs_on(workers=2):
+        assert run_parallel(math.hypot, tasks, {}) == [5.0, 13.0, 17.0]
     assert run_parallel(math.hypot, tasks, {}) == [5.0, 13.0, 17.0]
-    with pytest.raises(ConfigError, match="parallel.workers"):
-        run_parallel(math.hypot, tasks, {"parallel": {"workers": 0}})
+    with pytest.raises(ConfigError, match="--workers N"):  # the former [parallel] section: a pointer
+        run_parallel(math.hypot, tasks, {"parallel": {"workers": 2}})
 
 
 def _sliding_sims(n=32, steps=30):

@@ -9,10 +9,9 @@ from typing import Annotated, Optional
 import typer
 from rich.markup import escape
 
-from ..core.errors import ConfigError
 from ..core.files import writable_dir
 from . import common
-from .common import ResumeOption, SchedulerOption, console, say, scheduler_option
+from .common import ResumeOption, SchedulerOption, WorkersOption, console, execution_options, say
 
 __all__ = ["register"]
 
@@ -40,9 +39,7 @@ def reproduce(
     targets: Annotated[Optional[list[str]], typer.Argument(help="papers (classic, kloss, ...) or scenario names; all if none")] = None,
     quick: Annotated[bool, typer.Option("--quick", help="quick profiles (CI / make demo)")] = False,
     out: Annotated[Path, typer.Option("--out", help="report directory")] = Path("out"),
-    workers: Annotated[Optional[int], typer.Option(
-        "--workers", help="processes for the independent runs of the scenarios with a [parallel] section "
-                          "(sets parallel.workers; each process uses one FFT thread)")] = None,
+    workers: WorkersOption = None,
     fresh: Annotated[bool, typer.Option("--fresh", help="discard the finished runs an interrupted earlier reproduce "
                                         "left in OUT/partial/ instead of resuming from them")] = False,
     mutations: Annotated[bool, typer.Option("--mutations", help="also rerun each scenario under every mutation its "
@@ -72,14 +69,9 @@ def reproduce(
     from ..report.reproduce import counts, exit_code, publish, run_one, start_staging, write_report
     from ..scenarios.base import select
     from ..scenarios.checkpoint import discard
-    from ..scenarios.executor import runs_on
+    from ..scenarios.executor import runs_independently, runs_on
 
-    if workers is not None and workers < 1:
-        raise ConfigError(f"--workers {workers}: the number of worker processes must be at least 1")
-    scheduler = scheduler_option(scheduler)
-    if workers is not None and scheduler is not None:
-        raise ConfigError("--workers sizes the local processes; with --scheduler the cluster's workers run the "
-                          "independent runs (scale the cluster instead)")
+    scheduler = execution_options(workers, scheduler)
     scenarios = select(list(targets or []))
     debug = common.DEBUG or "--debug" in sys.argv
     command = ("frictionlab reproduce" + "".join(f" {t}" for t in targets or []) + (" --quick" if quick else "")
@@ -91,16 +83,14 @@ def reproduce(
 
     stale = check_report_dir(out, [sc.name for sc in scenarios], quick=quick, command=command, overwrite=overwrite,
                              selection=list(targets or []))
-    overrides = {sc.name: {"parallel.workers": workers} if workers is not None and "parallel" in sc.config else None
-                 for sc in scenarios}
+    parallel = [sc.name for sc in scenarios if runs_independently(sc)]
     if workers is not None:
-        used = [name for name, o in overrides.items() if o]
-        say(f"--workers {workers}: " + (f"parallel.workers = {workers} for {', '.join(used)}" if used
-                                         else "none of these scenarios has a [parallel] section; not used"))
+        say(f"--workers {workers}: " + (f"{workers} processes run the independent runs of {', '.join(parallel)}"
+                                        if parallel else "none of these scenarios is made of independent runs; not used"))
     if scheduler is not None:
-        used = [sc.name for sc in scenarios if "parallel" in sc.config]
-        say(f"--scheduler {scheduler}: " + (f"the independent runs of {', '.join(used)} go to the cluster" if used
-                                             else "none of these scenarios has a [parallel] section; not used"))
+        say(f"--scheduler {scheduler}: " + (f"the independent runs of {', '.join(parallel)} go to the cluster"
+                                            if parallel else "none of these scenarios is made of independent runs; "
+                                                             "not used"))
     if fresh:
         for sc in scenarios:
             discard(out, sc.name)
@@ -114,20 +104,20 @@ def reproduce(
         mrep = MutationReport()
         command += " --mutations"
     try:
-        with runs_on(scheduler) as cluster, Progress(TextColumn("{task.description:<40}"), BarColumn(),
+        with runs_on(scheduler, workers=workers) as cluster, Progress(TextColumn("{task.description:<40}"), BarColumn(),
                                                      TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
                                                      console=console) as prog:
-            if cluster is not None and any("parallel" in sc.config for sc in scenarios):
+            if cluster is not None and parallel:
                 cluster.client  # noqa: B018 - reach it (and check its workers) now: a bad address stops here
             task = prog.add_task("reproduce", total=len(scenarios))
             for sc in scenarios:
                 prog.update(task, description=escape(sc.name))
-                o = run_one(sc, out, quick, overrides=overrides[sc.name], debug=debug, dest=stage,
+                o = run_one(sc, out, quick, debug=debug, dest=stage,
                             **({"trust_others": True} if resume else {}))
                 outcomes.append(o)
                 if mutations and not o.error:
                     prog.update(task, description=escape(f"{sc.name} (mutations)"))
-                    mrep.extend(run_mutations(sc, o.checks, quick=quick, overrides=overrides[sc.name]))
+                    mrep.extend(run_mutations(sc, o.checks, quick=quick))
                 pending.pop(0)
                 write_report(outcomes, stage, quick=quick, command=command, not_run=pending)  # progress, beside OUT's report
                 prog.console.print(f"{label[o.status]} " + escape(f"{sc.name} ({o.seconds:.1f} s, {counts([o]).line()})"

@@ -10,7 +10,7 @@ from rich.markup import escape
 
 from ..core.errors import ConfigError
 from ..core.files import writable_dir
-from .common import ResumeOption, SchedulerOption, console, say, scheduler_option
+from .common import ResumeOption, SchedulerOption, WorkersOption, console, execution_options, say
 
 __all__ = ["register"]
 
@@ -31,6 +31,7 @@ def run(
                                      "said in its first line), 'full' (every sample) or 'none'")] = "decimated",
     fresh: Annotated[bool, typer.Option("--fresh", help="discard the finished runs an interrupted earlier run left "
                                         "in OUT/partial/ instead of resuming from them")] = False,
+    workers: WorkersOption = None,
     scheduler: SchedulerOption = None,
     resume: ResumeOption = False,
 ) -> None:
@@ -38,8 +39,8 @@ def run(
 
     A scenario of many independent runs (rough-contact Figs. 8, 13, 14) writes each finished run to
     OUT/partial/<name>/ at once; the same command after an interruption resumes from them (``--fresh``:
-    start over); they are removed once OUT/<name>.nc is written. Workers: ``--set parallel.workers=N``, or
-    the workers of a dask cluster: ``--scheduler tcp://host:8786`` (or a scheduler file).
+    start over); they are removed once OUT/<name>.nc is written. Its runs go to ``--workers N`` local
+    processes, or to the workers of a dask cluster: ``--scheduler tcp://host:8786`` (or a scheduler file).
 
     Exit status as ``reproduce``: 0 when no claim fails (a proven deviation of the paper is listed
     as DEVIATION, not a failure), 1 when one does.
@@ -49,17 +50,20 @@ def run(
     from ..plot import save, time_series
     from ..scenarios import load_scenario
     from ..scenarios.checkpoint import discard, partial_results
-    from ..scenarios.executor import runs_on
+    from ..scenarios.executor import runs_independently, runs_on
     from ..solve.config import parse_set
 
     if csv not in _CSV_MODES:
         raise ConfigError(f"--csv {csv!r}: choose one of {', '.join(_CSV_MODES)}")
     overrides = parse_set(set_ or [])
     sc = load_scenario(target)  # the loader `sweep` uses too: a file keeps its scenario's derived keys
-    scheduler = scheduler_option(scheduler)
-    if scheduler is not None and "parallel" not in sc.config:
-        raise ConfigError(f"--scheduler: {sc.name} has no [parallel] section (no independent runs to send to a "
-                          "cluster); use 'frictionlab sweep --scheduler' to run a scenario over a grid on one")
+    scheduler = execution_options(workers, scheduler)
+    for given, option in ((scheduler, "--scheduler"), (workers, "--workers")):
+        if given is not None and not runs_independently(sc):
+            raise ConfigError(f"{option}: {sc.name} is not made of independent runs (nothing to send to "
+                              + ("a cluster); use 'frictionlab sweep --scheduler' to run a scenario over a grid on one"
+                                 if option == "--scheduler" else "other processes); use 'frictionlab sweep --workers' "
+                                                                 "to run a scenario over a grid in parallel"))
     if dump:
         cfg = sc.resolved_config(overrides, quick)
         path = writable_dir(out) / f"{sc.name.replace('/', '__')}.toml"
@@ -73,7 +77,7 @@ def run(
     try:
         with partial_results(out, sc.name, fresh=fresh, trust_others=resume,
                              say=lambda text: say(text, err=True)) as store, \
-                runs_on(scheduler) as cluster:
+                runs_on(scheduler, workers=workers) as cluster:
             if cluster is not None:
                 cluster.client  # noqa: B018 - reach it (and check its workers) before the scenario starts
             with console.status(f"running {escape(sc.name)} ..."):

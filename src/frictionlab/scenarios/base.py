@@ -218,6 +218,9 @@ class Scenario:
         :meth:`~frictionlab.solve.study.Study.execute`), e.g. a model family's strategy that runs
         many points in one parallel loop (:func:`frictionlab.contact.beam_network.batch.batch_map`);
         None: one point after the other
+    parallel_runs : True for a hand-written ``run`` that sends independent runs to
+        :func:`~frictionlab.scenarios.executor.run_tasks` (what ``--workers`` and ``--scheduler``
+        reach; a study says so by ``study_map = parallel_map``)
     refine : ``refine(result, config) -> {"runs": {...}, ...} or None``: an adaptive experiment (a
         bisection whose next points depend on the runs so far). :meth:`run_study` executes the named
         runs it returns over the base four sections (without the study's runs and axes; a section it
@@ -253,6 +256,7 @@ class Scenario:
     derive: Callable[[dict[str, Any], Mapping[str, Any]], Mapping[str, Any]] | None = None
     study_map: Callable[[Callable[[Any], Any], list[Any]], Any] | None = None
     refine: Callable[[StudyResult, dict[str, Any]], Mapping[str, Any] | None] | None = None
+    parallel_runs: bool = False
 
     def __post_init__(self) -> None:
         # a description is prose written as a triple-quoted text: its line breaks and indentation fold to spaces

@@ -180,54 +180,34 @@ def growth_fraction(t: np.ndarray, mu: np.ndarray, t_lo: float, t_hi: float) -> 
     return float((np.interp(t_hi, t, mu) - np.interp(t_lo, t, mu)) / total)
 
 
-#: ``parallel`` section of the long rough-contact scenarios: independent runs (velocities,
-#: material sets, interactions) go to ``workers`` processes; each process uses one FFT thread
-PARALLEL = {"workers": 1}
+#: ``moved`` entry of the scenarios of many independent runs: the worker count is an execution option
+MOVED_PARALLEL = {"parallel": "the worker count changes no result, so it is no key of the scenario: it is an execution "
+                              "option, frictionlab run|reproduce --workers N (Python: "
+                              "frictionlab.scenarios.executor.runs_on(workers=N))"}
 
 
 def run_parallel(fn: Any, tasks: list[tuple], cfg: dict[str, Any], executor: Any = None) -> list[Any]:
-    """``[fn(*t) for t in tasks]``, over ``cfg["parallel"]["workers"]`` forked processes when > 1, or on
-    a dask cluster.
+    """``[fn(*t) for t in tasks]`` through :func:`..executor.run_tasks`: local processes (the count of
+    ``frictionlab run|reproduce --workers N``, :func:`..executor.runs_on`; default 1) or the dask
+    cluster of ``--scheduler``, each finished run kept in the partial store (an interrupted
+    ``run``/``reproduce --out`` resumes).
 
     ``fn`` must be a module-level function (it is pickled by reference); results come back in
     task order. The processes use one FFT thread each (``fft_workers = 0``, auto). Each run is
     independent and deterministic, so the results equal the serial ones.
 
-    ``executor`` (:mod:`..executor`): None (default) is the cluster of ``frictionlab run|reproduce
-    --scheduler`` when the CLI opened one (:func:`..executor.runs_on`), else
-    :class:`~..executor.LocalProcesses` of ``parallel.workers``; a dask cluster runs every run as one
-    task on its workers, whatever ``parallel.workers`` says.
-
-    When the CLI or ``reproduce`` runs the scenario with ``--out`` (:mod:`..checkpoint`), each
-    finished run is written at once, and runs already written by an interrupted earlier attempt
-    are loaded instead of computed; the key of a run ignores the ``parallel`` section of ``cfg``
-    (the worker count changes no result), so a resumed scenario may use another one, or a cluster.
-    Without that context (API callers, tests) nothing is written. When a run raises, runs not yet
-    started are cancelled, the ones in flight finish (and are written; on a cluster they are
-    cancelled too), then the error is raised; on Ctrl-C the workers are terminated at once.
+    ``executor`` (:mod:`..executor`): None (default) is the cluster of ``--scheduler`` when the CLI
+    opened one, else :class:`~..executor.LocalProcesses`. The key of a run hashes its task (``cfg``
+    itself where a task holds it); the worker count is not in ``cfg``, so a resumed scenario may use
+    another one, or a cluster. Errors and Ctrl-C as :func:`..executor.run_tasks`.
     """
-    from ...core.errors import ConfigError
-    from ..checkpoint import MISSING, active
-    from ..executor import LocalProcesses
-    from ..executor import active as active_cluster
+    from ..executor import run_tasks
 
-    w = cfg.get("parallel", {}).get("workers", 1)
-    if isinstance(w, bool) or not isinstance(w, int) or w < 1:
-        raise ConfigError(f"parallel.workers = {w!r} must be a positive integer")
-    store = active()
-    if store is not None:
-        keyed = [tuple({k: v for k, v in a.items() if k != "parallel"} if a is cfg else a for a in t) for t in tasks]
-        keys, results = store.resume(fn, tasks, keyed)
-    else:
-        keys, results = [None] * len(tasks), [MISSING] * len(tasks)
-    todo = [i for i, r in enumerate(results) if r is MISSING]
+    refuse_parallel_section(cfg)
+    return run_tasks(fn, tasks, executor=executor)
 
-    def finished(i: int, value: Any) -> None:
-        results[i] = value
-        if store is not None and keys[i] is not None:
-            store.save(keys[i], value)
 
-    if todo:
-        ex = executor or active_cluster() or LocalProcesses(w)
-        ex.run(fn, [(i, tasks[i]) for i in todo], finished)
-    return results
+def refuse_parallel_section(cfg: dict[str, Any]) -> None:
+    """A config still holding the former ``[parallel]`` section (an API caller's) is refused with the pointer."""
+    if "parallel" in cfg:
+        raise ConfigError(f"[parallel]: {MOVED_PARALLEL['parallel']}")

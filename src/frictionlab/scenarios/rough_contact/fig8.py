@@ -12,8 +12,8 @@ of the exponential step is q_k = (A_k/lambda_k) p, i.e. the contact problem with
 compliance c = 1 + sum A_k/lambda_k (1.2 for Table 1). Each (size, seed, pressure) is therefore two
 direct solves (Polonsky-Keer for Boussinesq, the exact sorted solve for the mean field), the
 second warm started from the first. The run checks this against a time-stepped hold (64^2).
-Seeds are independent and run in parallel over ``[parallel] workers`` processes (default 1, as
-Figs. 13 and 14; ``frictionlab reproduce --workers N`` or ``--set parallel.workers=N``; each
+Seeds are independent and run in parallel over the worker processes of the execution (default 1,
+as Figs. 13 and 14; ``frictionlab run|reproduce --workers N``, :func:`..executor.runs_on`; each
 process one FFT thread unless ``integrator.fft_workers`` says otherwise), through the shared
 runner, which keeps each finished seed for a resume; the worker count enters no result and no
 resume key.
@@ -56,7 +56,7 @@ from ...contact.rough.solver import meanfield_solve, pk_solve
 from ...core.errors import ConfigError
 from ...reference.meanfield_rough import meanfield_mu_static, meanfield_pressure_elasticity, relaxed_compliance
 from ..base import Mutation, Scenario, as_kind, check, deviation, register_scenario
-from ._common import (MODEL, PARALLEL, PRESSURE, build_model, hold, hold_protocol, numerics, run_parallel, surface,
+from ._common import (MODEL, MOVED_PARALLEL, PRESSURE, build_model, hold, hold_protocol, numerics, run_parallel, surface,
                       value_at)
 
 CONFIG = {
@@ -67,12 +67,12 @@ CONFIG = {
     # t_eval [s]: the age of the relaxed state; the mean field against its closed form on meanfield_size^2 with
     # meanfield_seeds surfaces and iid_seeds i.i.d. height fields; max_rel_slope: the reading of 'nearly independent'
     "analysis": {"t_eval": 100.0, "meanfield_size": 512, "meanfield_seeds": 16, "iid_seeds": 12, "max_rel_slope": 0.05},
-    "parallel": dict(PARALLEL),
 }
 #: the former ``protocol.workers`` (0 = all cores) and the keys of the former [protocol] table (this scenario
 #: runs direct solves, no protocol) are refused with these pointers
-MOVED = {"protocol.workers": "the worker processes are parallel.workers (a count >= 1), as for every scenario with a "
-                             "[parallel] section; frictionlab reproduce --workers N sets it",
+MOVED = {**MOVED_PARALLEL,
+         "protocol.workers": "the worker processes (a count >= 1) are an execution option, as for every scenario of "
+                             "independent runs: frictionlab run|reproduce --workers N",
          "protocol.pressures_MPa": "the nominal pressures are sweep.pressures [Pa]",
          **{f"protocol.{k}": f"it is sweep.{k}" for k in ("sizes", "seeds")},
          **{f"protocol.{k}": f"it is analysis.{k}" + (" [s]" if k == "t_eval" else "")
@@ -117,7 +117,8 @@ def _solve_seed(args: tuple) -> tuple[np.ndarray, np.ndarray]:
 
 def run(cfg: dict, quick: bool) -> xr.Dataset:
     if "protocol" in cfg:  # a config built by hand: --set and scenario files are refused before (MOVED)
-        old = next((k for k in MOVED if k.split(".", 1)[1] in cfg["protocol"]), "protocol.workers")
+        old = next((k for k in MOVED if k.startswith("protocol.") and k.split(".", 1)[1] in cfg["protocol"]),
+                   "protocol.workers")
         raise ConfigError(f"rough-contact/fig8 has no [protocol] (it runs direct solves): {old}: {MOVED[old]}")
     sw, an = cfg["sweep"], cfg["analysis"]
     P = [float(x) for x in sw["pressures"]]
@@ -130,7 +131,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
         raise ConfigError("rough-contact/fig8 solves the relaxed viscoelastic state directly; "
                           "model.material = 'viscoplastic' has no relaxed state (use rough-contact/fig7)")
     base = int(cfg["model"]["surface_seed"])
-    one = {k: v for k, v in cfg.items() if k != "parallel"}  # what a seed's result depends on (and its resume key)
+    one = dict(cfg)  # what a seed's result depends on (and its resume key; the worker count is not in it)
     tasks = [(one, INTERACTIONS, n, base + s, P, c_aged) for n in sizes for s in range(seeds)]
     nmf, smf = int(an["meanfield_size"]), int(an["meanfield_seeds"])
     tasks += [(one, ("meanfield",), nmf, base + s, P, c_aged) for s in range(smf)]
@@ -317,6 +318,6 @@ register_scenario(Scenario(
         mean field against its exact closed form on 512^2 (16 seeds) and i.i.d. heights (12). Quick: Boussinesq and
         mean field on 256^2, 6 seeds, solver tol 1e-8 (same contact counts as 1e-10 here).""",
     config=CONFIG, run=run, checks=checks, plot=plot, units={"sweep.pressures": "Pa", "analysis.t_eval": "s"},
-    quick={"sweep.sizes": [256], "sweep.seeds": 6}, moved=MOVED,
+    quick={"sweep.sizes": [256], "sweep.seeds": 6}, moved=MOVED, parallel_runs=True,
     references=["Hulikal, Lapusta & Bhattacharya (2015)", "Greenwood & Williamson (1966)"], slow=True,
 ))
