@@ -234,3 +234,12 @@ def test_an_unknown_key_of_a_scenario_section_names_where_it_came_from():
     the bare "unknown key" message left the user guessing which input held it."""
     with pytest.raises(ConfigError, match=r"^--grid analysis.t_end: unknown key 'analysis.t_end'; known: v_stop"):
         get_scenario("kloss/fig14").refuse_derived(["analysis.t_end"], "--grid")
+
+
+@pytest.mark.parametrize("key", ["runs.jump.model.lams", "runs.reference.integrator.sliding_fft_precision"])
+def test_a_derived_key_inside_a_run_table_is_refused(key):
+    """``derive`` sets rough-contact/fig14's ``model.lams`` on every point: given inside a run's table it was
+    accepted and then silently overwritten (the top-level key and an axis over it were refused)."""
+    sc = get_scenario("rough-contact/fig14")
+    with pytest.raises(ConfigError, match=r"runs\.(jump|reference)\.(model\.lams|integrator\.sliding_fft_precision) = .* is never read: the study computes"):
+        sc.study(sc.resolved_config({key: "single" if "precision" in key else [2.0]}, quick=True)).validate()

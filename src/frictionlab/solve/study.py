@@ -271,6 +271,7 @@ class Study:
                         if stray:
                             raise ConfigError(f"derive set {', '.join(stray)}, which the study does not declare "
                                               f"as derived ({', '.join(self.derived) or 'none'})")
+                        self._refuse_overwritten(label, extra)
                         cfg = apply_overrides(cfg, extra)
                         derived_everywhere &= set(extra)
                     else:
@@ -283,6 +284,14 @@ class Study:
             raise ConfigError(f"{key} = {flatten(self.base)[key]!r} is never read: the study computes it for every "
                               "run; set its inputs instead")
         return out
+
+    def _refuse_overwritten(self, label: str, extra: Mapping[str, Any]) -> None:
+        """A key the run's own table gives that ``derive`` replaces with another value would be ignored."""
+        own = flatten({s: t for s, t in self.runs.get(label, {}).items() if s != "axes"})
+        for key, value in extra.items():
+            if key in own and own[key] != value:
+                raise ConfigError(f"runs.{label}.{key} = {own[key]!r} is never read: the study computes {key} "
+                                  f"for this run itself ({value!r} here); set its inputs instead")
 
     def validate(self) -> list[Point]:
         """:meth:`points`, each built (model, protocol, system, driver options) without running."""
