@@ -63,7 +63,7 @@ def register(app: typer.Typer) -> None:
         plot_store: Annotated[Optional[Path], typer.Argument(metavar="[STORE]",
                                                              help="with 'plot': the store directory to draw")] = None,
         grid: Annotated[Optional[list[str]], typer.Option(
-            "--grid", help="axis key=start:stop:num[:log] or key=\\[a,b,c]; repeat for more dimensions")] = None,
+            "--grid", help="axis key=start:stop:num[:log] or key=[a,b,c]; repeat for more dimensions")] = None,
         set_: Annotated[Optional[list[str]], typer.Option("--set", help="fixed override for every point, e.g. model.b=0.02")] = None,
         metric: Annotated[Optional[list[str]], typer.Option(
             "--metric", help="per-point metric (repeat for more), e.g. steady_friction, stick_slip_amplitude; "
