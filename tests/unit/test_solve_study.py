@@ -235,3 +235,51 @@ def test_a_dump_leaves_out_the_preset_values_a_study_sets_for_every_run():
         assert sc.study(loaded).points()  # accepted: every base key is read by some run
         with pytest.raises(ConfigError, match="is never read"):
             sc.study(tomllib.loads(dump_toml(cfg, expand=True))).points()
+
+
+# ---------------------------------------------------------------------------- failures="record"
+def _three_runs() -> dict:
+    cfg = {k: dict(v) for k, v in BASE.items()}
+    cfg["runs"] = {"fine": {}, "misspelt": {"integrator": {"bogus_tol": 1e-3}},
+                   "short": {"integrator": {"max_points": 1}}}  # refused by simulate, after build
+    return cfg
+
+
+def test_a_study_records_failing_points_when_asked_and_runs_the_others():
+    res = Study.from_config(_three_runs()).execute(failures="record")
+    # the run that could run ran, bit for bit as alone
+    assert [p.label for p in res.points] == ["fine"]
+    assert _digest(res.pick("fine")) == _digest(run_config(BASE))
+    # the other two are listed in run order with their errors, the run named in the message
+    assert [f.point.label for f in res.failures] == ["misspelt", "short"]
+    built, ran = res.failures
+    assert str(built).startswith("run 'misspelt': ") and "bogus_tol" in str(built)
+    assert isinstance(built.cause, ConfigError) and "bogus_tol" in str(built.cause) and "misspelt" not in str(built.cause)
+    assert str(ran).startswith("run 'short': ") and "max_points" in str(ran)
+    assert isinstance(ran.error, FrictionLabError) and type(ran.error) is type(ran.cause)
+    assert res.failure("short") is ran and res.failure("fine") is None
+    with pytest.raises(KeyError):
+        res.pick("short")
+
+
+def test_a_study_raises_the_first_failing_point_by_default():
+    with pytest.raises(ConfigError, match="run 'misspelt': .*bogus_tol"):
+        Study.from_config(_three_runs()).execute()
+    cfg = _three_runs()
+    del cfg["runs"]["misspelt"]
+    with pytest.raises(FrictionLabError, match="run 'short': .*max_points"):
+        Study.from_config(cfg).execute()
+    with pytest.raises(ConfigError, match="'raise' .* or 'record'"):
+        Study.from_config(BASE).execute(failures="skip")
+
+
+def test_recording_failures_never_swallows_a_bug(monkeypatch):
+    """Only FrictionLabErrors are recorded: any other exception of a run is a bug and propagates."""
+    import frictionlab.solve.config as config
+
+    def broken(cfg):
+        raise ZeroDivisionError("a bug in a driver")
+
+    monkeypatch.setattr(config, "run_config", broken)
+    with pytest.raises(ZeroDivisionError, match="a bug in a driver"):
+        Study.from_config(BASE).execute(failures="record")
