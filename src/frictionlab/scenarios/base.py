@@ -222,6 +222,14 @@ class Scenario:
         runs it returns over the base four sections (without the study's runs and axes; a section it
         returns too replaces the base's), adds their results to ``result`` and asks again, until it
         returns None; :attr:`post` gets every run
+    runs_from : ``runs_from(config) -> {label: run table}``: named runs the study generates from the
+        config (one per model of a list in ``[analysis]``, classic/compare-*); the config's own
+        ``[runs]`` tables merge over the generated run of their label (a label it does not generate
+        is refused)
+    failures : ``"raise"`` (a run that fails stops the scenario with its error) or ``"record"``: a run
+        that raises a :class:`~frictionlab.core.errors.FrictionLabError` is listed in the
+        ``StudyResult.failures`` :attr:`post` gets and the other runs go on
+        (:meth:`~frictionlab.solve.study.Study.execute`)
     open_sections : the sections ``run`` hands whole to the library (``make_model``,
         ``make_protocol``, ``make_system``, :func:`~frictionlab.solve.config.build`, a driver
         through ``simulate``), so every field the library knows there is read; None: ``model``
@@ -252,6 +260,8 @@ class Scenario:
     derive: Callable[[dict[str, Any], Mapping[str, Any]], Mapping[str, Any]] | None = None
     study_map: Callable[[Callable[[Any], Any], list[Any]], Any] | None = None
     refine: Callable[[StudyResult, dict[str, Any]], Mapping[str, Any] | None] | None = None
+    runs_from: Callable[[dict[str, Any]], dict[str, dict[str, Any]]] | None = None
+    failures: str = "raise"
 
     def __post_init__(self) -> None:
         # a description is prose written as a triple-quoted text: its line breaks and indentation fold to spaces
@@ -363,8 +373,22 @@ class Scenario:
     def study(self, cfg: dict[str, Any]) -> Study:
         """The :class:`~frictionlab.solve.study.Study` of a resolved config: its four sections,
         ``[runs]`` and ``[axes]``, with :attr:`derive` setting the keys of :attr:`derived`."""
-        from ..solve.study import Study
+        from ..solve.config import SECTIONS
+        from ..solve.study import Study, merge_run
 
+        if self.runs_from is not None:
+            runs = self.runs_from(cfg)
+            for label, table in (cfg.get("runs") or {}).items():
+                if label not in runs:
+                    raise ConfigError(f"runs.{label}: {self.name} generates its runs ({', '.join(runs)}); "
+                                      f"runs.LABEL tables change one of them{suggest(str(label), list(runs))}")
+                if not isinstance(table, Mapping):
+                    runs[label] = table  # refused by the study, with the shape a run has
+                    continue
+                sections = {k: v for k, v in table.items() if k in SECTIONS and isinstance(v, Mapping)}
+                runs[label] = {**merge_run(runs[label], sections), **{k: v for k, v in table.items()
+                                                                      if k not in sections}}
+            cfg = {**cfg, "runs": runs}
         return Study.from_config(cfg, derive=self.derive, derived=tuple(self.derived) if self.derive else (),
                                  context=cfg)
 
@@ -399,7 +423,7 @@ class Scenario:
         if stray:
             raise ConfigError(f"{self.name} does not read the config section(s) {', '.join(stray)}"
                               f"{suggest(stray[0], list(self.config))}; its sections: {', '.join(self.config)}")
-        result = self.study(cfg).execute(map=self.study_map)
+        result = self.study(cfg).execute(map=self.study_map, failures=self.failures)
         while self.refine is not None and (more := self.refine(result, cfg)):
             base = {k: v for k, v in cfg.items() if k not in ("runs", "axes")}
             result = _extended(result, self.study({**base, **more}).execute(map=self.study_map))

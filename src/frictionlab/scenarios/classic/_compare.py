@@ -7,6 +7,8 @@ scenario states about the models (which are rate strengthening, which heal durin
 
 from __future__ import annotations
 
+import copy
+import functools
 import math
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
@@ -14,27 +16,81 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from ..base import check
+from ...core.errors import ConfigError
+from ..base import Scenario, check, register_scenario
 
-__all__ = ["run_from_config", "requested_models", "model_coverage_check", "rsf_recovery_checks", "steady_checks",
-           "direct_effect_checks", "healing_checks", "plot"]
+__all__ = ["runs_from_config", "post", "requested_models", "model_coverage_check", "rsf_recovery_checks",
+           "steady_checks", "direct_effect_checks", "healing_checks", "plot", "ANALYSIS", "QUICK", "MOVED",
+           "register_compare", "common_checks"]
+
+#: the ``[analysis]`` of both scenarios: the models compared (``"all"``: every registered model), the
+#: column of the per-model settings their runs take (:data:`frictionlab.analysis.compare.SETUPS`:
+#: fixed steps, ensemble and patch sizes; ``"quick"`` or ``"full"``), the common time grid and the RSF fit
+ANALYSIS = {"models": "all", "profile": "full", "fit": {"law": "aging", "noise": 1e-4, "seed": 0}}
+#: the quick profile: the quick column of the per-model settings, a coarser common grid
+QUICK = {"analysis.profile": "quick"}
+#: where the keys of the hand-written run went
+MOVED = {"models": "analysis.models", "law": "analysis.fit.law", "fit_noise": "analysis.fit.noise",
+         "seed": "analysis.fit.seed", "n_grid": "analysis.n_grid"}
 
 
 def requested_models(cfg: dict) -> list[str]:
-    """The config's ``models``: a list of registered names, or ``"all"`` (every registered model)."""
-    from ...core.registry import model_names
+    """``analysis.models``: a list of registered names, or ``"all"`` (every registered model); an
+    unknown name is a :class:`~frictionlab.core.errors.ConfigError` with a suggestion."""
+    from ...analysis.compare import model_list
 
-    return model_names() if cfg["models"] == "all" else list(cfg["models"])
+    return model_list(cfg["analysis"]["models"])
 
 
-def run_from_config(cfg: dict, quick: bool) -> xr.Dataset:
-    """Run :func:`~frictionlab.analysis.compare.compare` from a scenario config (``protocol``,
-    ``models``, ``law``, ``n_grid``, ``fit_noise``, ``seed``)."""
-    from ...analysis.compare import compare
+def _quick(cfg: dict) -> bool:
+    profile = cfg["analysis"]["profile"]
+    if profile not in ("quick", "full"):
+        raise ConfigError(f"analysis.profile = {profile!r}: 'quick' or 'full' (the column of the per-model "
+                          "settings, frictionlab.analysis.compare.SETUPS)")
+    return profile == "quick"
+
+
+def runs_from_config(cfg: dict) -> dict[str, dict]:
+    """One named run per model of ``analysis.models`` (its label the model's name): the run
+    :func:`frictionlab.analysis.compare.compare` makes of it (:func:`~frictionlab.analysis.compare.run_table`:
+    the model's preset and parameters, its driver and step, a stress-based model's normal stress)."""
+    from ...analysis.compare import check_law, run_table
     from ...protocols import make_protocol
 
-    return compare(make_protocol(cfg["protocol"]), requested_models(cfg), quick, law=cfg["law"],
-                   n_grid=int(cfg["n_grid"]), fit_noise=float(cfg["fit_noise"]), seed=int(cfg["seed"]))
+    check_law(cfg["analysis"]["fit"]["law"])
+    protocol, quick = make_protocol(cfg["protocol"]), _quick(cfg)
+    return {name: run_table(name, protocol, quick) for name in requested_models(cfg)}
+
+
+def post(result: Any, cfg: dict) -> xr.Dataset:
+    """The comparison Dataset (:func:`frictionlab.analysis.compare.assemble`) of the study's runs, a model
+    whose run failed kept as a row with its error (the study records failures: ``failures="record"``)."""
+    from ...analysis.compare import Outcome, assemble
+    from ...protocols import make_protocol
+
+    outcomes = []
+    for name in requested_models(cfg):
+        failed = result.failure(name)
+        if failed is not None:  # the row names the model: its status is the error as raised
+            outcomes.append(Outcome(name, None, f"{type(failed.cause).__name__}: {failed.cause}"))
+        else:
+            outcomes.append(Outcome(name, result.pick(name), seconds=result.seconds_of(name)))
+    fit = cfg["analysis"]["fit"]
+    return assemble(make_protocol(cfg["protocol"]), outcomes, _quick(cfg), law=fit["law"],
+                    n_grid=int(cfg["analysis"]["n_grid"]), fit_noise=float(fit["noise"]), seed=int(fit["seed"]))
+
+
+def register_compare(name: str, description: str, protocol: dict, checks: Any, title: str, n_grid: int,
+                     quick_grid: int, references: list[str]) -> Scenario:
+    """Register a ``classic/compare-*`` scenario: ``protocol`` through every model, as a study of
+    generated runs (:func:`runs_from_config`) that records the runs that fail."""
+    return register_scenario(Scenario(
+        name=name, description=description,
+        config={"protocol": protocol, "analysis": {**copy.deepcopy(ANALYSIS), "n_grid": n_grid}},
+        runs_from=runs_from_config, failures="record", post=post, checks=checks,
+        plot=functools.partial(plot, title=title), quick={**QUICK, "analysis.n_grid": quick_grid}, moved=dict(MOVED),
+        references=references,
+    ))
 
 
 def plot(ds: xr.Dataset, title: str):
@@ -59,6 +115,13 @@ def _rate_state(protocol: Any) -> Any:
 # The comparison scenarios run one protocol through every model with each model's own parameters: no paper
 # states these runs, so their checks are verification (each model against its own closed forms, the fit
 # recovering the rate_state model) or extension (qualitative properties across models).
+
+
+def common_checks(ds: xr.Dataset, cfg: dict) -> list:
+    """The checks of both scenarios: no model dropped, and the RSF fit recovering the rate_state model."""
+    from ...protocols import make_protocol
+
+    return [model_coverage_check(ds, requested_models(cfg)), *rsf_recovery_checks(ds, make_protocol(cfg["protocol"]))]
 
 
 def model_coverage_check(ds: xr.Dataset, requested: Sequence[str]):
