@@ -313,3 +313,69 @@ def test_compare_flags_microjunction_and_table_notes_wrap():
     table = C.format_table(ds)
     assert max(len(line) for line in table.splitlines()) <= 118
     assert "did not run [" in table and "microjunction: no steady state" in table.replace("\n    ", " ")
+
+
+# ------------------------------------------------- the classic/compare-* scenarios are studies (issue 31)
+def test_compare_scenario_is_a_study_giving_compares_dataset():
+    """The scenario's generated runs (one per model of analysis.models, the run_table compare() itself
+    runs) through the library, a failing model recorded as its row: compare()'s dataset, variable for
+    variable (but the wall times)."""
+    from frictionlab.protocols import make_protocol
+    from frictionlab.scenarios import get_scenario
+
+    sc = get_scenario("classic/compare-velocity-step")
+    over = {"protocol.durations": [0.2, 0.2], "analysis.models": ["coulomb", "beam_network", "rate_state"],
+            "analysis.n_grid": 401}
+    ds, cfg = sc.execute(over, quick=True)
+    ref = C.compare(make_protocol(cfg["protocol"]), ["coulomb", "beam_network", "rate_state"], quick=True, n_grid=401,
+                    fit_noise=1e-4, seed=0)
+    assert list(ds.model.values) == ["coulomb", "beam_network", "rate_state"]
+    assert set(ds.variables) == set(ref.variables)
+    for v in ds.variables:
+        if v != "run_seconds":
+            assert ds[v].identical(ref[v]), v
+    assert str(ds.status.sel(model="beam_network").item()).startswith("failed: ConfigError: no driver of")
+    assert "run 'beam_network'" not in str(ds.status.sel(model="beam_network").item())  # the row names it
+    assert np.isfinite(ds.run_seconds.sel(model="rate_state")) and np.isnan(ds.run_seconds.sel(model="beam_network"))
+
+
+def test_compare_scenario_runs_are_generated_from_analysis_models():
+    from frictionlab.protocols import make_protocol
+    from frictionlab.scenarios import get_scenario
+
+    sc = get_scenario("classic/compare-slide-hold-slide")
+    cfg = sc.resolved_config(quick=True)
+    study = sc.study(cfg)
+    assert list(study.runs) == model_names()  # "all": every registered model
+    proto = make_protocol(cfg["protocol"])
+    assert study.runs["subloading"] == C.run_table("subloading", proto, True)
+    assert study.runs["subloading"]["protocol"] == {"normal_force_value": 3e5}  # stress-based: its typical stress
+    assert study.runs["rough_contact"]["model"]["patch_nx"] == 32  # the quick column of SETUPS
+    full = sc.study(sc.resolved_config()).runs
+    assert full["rough_contact"]["model"]["patch_nx"] == 64 and full["rate_state"]["integrator"]["dt"] < \
+        study.runs["rate_state"]["integrator"]["dt"]
+    # a user's runs.LABEL table changes that model's run; a label that is no model of the list is refused
+    one = sc.study(sc.resolved_config({"analysis.models": ["rate_state"], "runs.rate_state.model.a": 0.02}, quick=True))
+    assert list(one.runs) == ["rate_state"] and one.runs["rate_state"]["model"]["a"] == 0.02
+    assert one.runs["rate_state"]["model"]["preset"] == "granite-typical"
+    with pytest.raises(ConfigError, match="runs.lugre.model.sigma0: no run .lugre.; runs: rate_state"):
+        sc.study(sc.resolved_config({"analysis.models": ["rate_state"], "runs.lugre.model.sigma0": 1.0}))
+    with pytest.raises(ConfigError, match="unknown key 'model.aa'.*did you mean 'a'"):
+        sc.resolved_config({"analysis.models": ["rate_state"], "runs.rate_state.model.aa": 0.02})
+    with pytest.raises(ConfigError, match="unknown model 'lugra' .*did you mean 'lugre'"):
+        sc.study(sc.resolved_config({"analysis.models": ["lugra"]}))
+    with pytest.raises(ConfigError, match="analysis.profile = 'fast'"):
+        sc.study(sc.resolved_config({"analysis.profile": "fast"}))
+    with pytest.raises(ConfigError, match="law = 'ageing'"):
+        sc.study(sc.resolved_config({"analysis.fit.law": "ageing"}))
+
+
+@pytest.mark.parametrize("old, new", [("models", "analysis.models"), ("law", "analysis.fit.law"),
+                                      ("fit_noise", "analysis.fit.noise"), ("seed", "analysis.fit.seed"),
+                                      ("n_grid", "analysis.n_grid")])
+def test_compare_scenario_old_keys_point_to_their_new_place(old, new):
+    from frictionlab.scenarios import get_scenario
+
+    for name in ("classic/compare-velocity-step", "classic/compare-slide-hold-slide"):
+        with pytest.raises(ConfigError, match=f"has no {old} any more: {new}"):
+            get_scenario(name).resolved_config({old: 1})

@@ -213,7 +213,7 @@ def fixed_step(protocol: AbstractProtocol, n: int) -> float:
 
 
 def model_list(models: Sequence[str] | str | None) -> list[str]:
-    """The registered model names ``models`` stands for: None or ``"all"``: every registered model.
+    """The registered model names ``models`` stands for: None, ``"all"`` or ``["all"]``: every registered model.
 
     Raises
     ------
@@ -221,7 +221,7 @@ def model_list(models: Sequence[str] | str | None) -> list[str]:
         An empty list, another string than ``"all"``, or a name that is not registered (with a suggestion).
     """
     known = model_names()
-    if models is None or models == "all":
+    if models is None or models == "all" or (isinstance(models, Sequence) and list(models) == ["all"]):
         return list(known)
     if isinstance(models, str) or not isinstance(models, Sequence):
         raise ConfigError(f"models = {models!r}: \"all\" or a list of registered model names"[:200])

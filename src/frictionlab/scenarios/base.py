@@ -284,7 +284,20 @@ class Scenario:
             keys = [k2 for k, v in overrides.items()
                     for k2 in ([f"{k}.{sub}" for sub in flatten(v)] if isinstance(v, dict) and v else [k])]
             self.refuse_derived(keys, "--set")
-            cfg = apply_overrides(cfg, overrides)
+            cfg = apply_overrides(cfg, overrides) if self.runs_from is None else self._over_runs(cfg, overrides)
+        return cfg
+
+    def _over_runs(self, cfg: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
+        """``overrides`` applied to a config whose runs are generated (:attr:`runs_from`): a ``runs.LABEL...``
+        key is checked against the run generated for ``LABEL`` (after the other keys, which may change
+        the runs) and kept in the config's ``[runs]``, which the study merges over the generated runs."""
+        from ..solve.config import apply_overrides
+
+        own = {k: v for k, v in overrides.items() if k.split(".", 1)[0] == "runs"}
+        cfg = apply_overrides(cfg, {k: v for k, v in overrides.items() if k not in own})
+        if own:
+            apply_overrides({**cfg, "runs": self.runs_from(cfg)}, own)  # refused here as for a study's own runs
+            cfg["runs"] = apply_overrides({"runs": cfg.get("runs") or {}}, own, strict=False)["runs"]
         return cfg
 
     def refuse_derived(self, keys: Any, how: str) -> None:

@@ -23,10 +23,10 @@ __all__ = ["runs_from_config", "post", "requested_models", "model_coverage_check
            "steady_checks", "direct_effect_checks", "healing_checks", "plot", "ANALYSIS", "QUICK", "MOVED",
            "register_compare", "common_checks"]
 
-#: the ``[analysis]`` of both scenarios: the models compared (``"all"``: every registered model), the
+#: the ``[analysis]`` of both scenarios: the models compared (a list of names; ``["all"]``: every registered model), the
 #: column of the per-model settings their runs take (:data:`frictionlab.analysis.compare.SETUPS`:
 #: fixed steps, ensemble and patch sizes; ``"quick"`` or ``"full"``), the common time grid and the RSF fit
-ANALYSIS = {"models": "all", "profile": "full", "fit": {"law": "aging", "noise": 1e-4, "seed": 0}}
+ANALYSIS = {"models": ["all"], "profile": "full", "fit": {"law": "aging", "noise": 1e-4, "seed": 0}}
 #: the quick profile: the quick column of the per-model settings, a coarser common grid
 QUICK = {"analysis.profile": "quick"}
 #: where the keys of the hand-written run went
@@ -35,7 +35,7 @@ MOVED = {"models": "analysis.models", "law": "analysis.fit.law", "fit_noise": "a
 
 
 def requested_models(cfg: dict) -> list[str]:
-    """``analysis.models``: a list of registered names, or ``"all"`` (every registered model); an
+    """``analysis.models``: a list of registered names, or ``["all"]`` (every registered model); an
     unknown name is a :class:`~frictionlab.core.errors.ConfigError` with a suggestion."""
     from ...analysis.compare import model_list
 
