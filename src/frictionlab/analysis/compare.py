@@ -296,12 +296,12 @@ def run_model(name: str, protocol: AbstractProtocol, quick: bool = True, system:
     return simulate(model, proto, system=system, **kw)
 
 
-def _expectations(name: str, ds: xr.Dataset, protocol: AbstractProtocol, quick: bool, resp: dict) -> dict[str, float]:
-    """The model's own steady state and direct effect at the first velocity change (module docstring)."""
-    ch = first_velocity_change(protocol)
+def _expectations(model: Any, proto: AbstractProtocol, ds: xr.Dataset, resp: dict) -> dict[str, float]:
+    """The steady state and direct effect at the first velocity change (module docstring) of ``model``
+    as it ran ``proto`` (the stress-based models' normal stress in place of the compared protocol's load)."""
+    ch = first_velocity_change(proto)
     if ch is None:
         return {}
-    model, proto, _ = setup_run(name, protocol, quick, None)
     v1 = ch[2]
     fn = float(proto.normal_force(np.array([ch[0]]))[0])
     out: dict[str, float] = {}
@@ -352,11 +352,12 @@ def compare(protocol: AbstractProtocol, models: Sequence[str] | None = None, qui
     for name in names:
         t0 = _time.perf_counter()
         try:
-            ds = run_model(name, protocol, quick, system)
+            model, proto, kw = setup_run(name, protocol, quick, system)
+            ds = simulate(model, proto, system=system, **kw)
         except Exception as exc:  # noqa: BLE001 - reported per model, never dropped
             outcomes.append(Outcome(name, None, f"{type(exc).__name__}: {exc}"))
             continue
-        outcomes.append(Outcome(name, ds, seconds=_time.perf_counter() - t0))
+        outcomes.append(Outcome(name, ds, seconds=_time.perf_counter() - t0, model=model, protocol=proto))
     return assemble(protocol, outcomes, quick, fit=fit, law=law, n_grid=n_grid, fit_noise=fit_noise, seed=seed,
                     system=system)
 
@@ -370,12 +371,15 @@ def check_law(law: str) -> None:
 @dataclass(frozen=True)
 class Outcome:
     """One model's run under the compared protocol: its dataset, or the one-line reason it did not run
-    (``"ConfigError: ..."``), and its wall time [s]."""
+    (``"ConfigError: ..."``), its wall time [s], and the model and protocol it ran (whose own closed
+    forms are the expectations; a stress-based model ran the protocol with its normal stress)."""
 
     name: str
     ds: xr.Dataset | None
     error: str = ""
     seconds: float = math.nan
+    model: Any = None
+    protocol: AbstractProtocol | None = None
 
 
 def assemble(protocol: AbstractProtocol, outcomes: Sequence[Outcome], quick: bool = True, *, fit: bool = True,
@@ -402,14 +406,15 @@ def assemble(protocol: AbstractProtocol, outcomes: Sequence[Outcome], quick: boo
     fits = {f"rsf_{k}{s}": np.full(nm, np.nan) for k in fit_keys for s in ("", "_stderr")}
     fits["rsf_fit_percent"] = np.full(nm, np.nan)
     fit_status, flags = [], []
-    for i, (name, ds, error, sec) in enumerate((o.name, o.ds, o.error, o.seconds) for o in outcomes):
+    for i, o in enumerate(outcomes):
+        ds = o.ds
         if ds is None:
-            status.append(f"failed: {error}")
+            status.append(f"failed: {o.error}")
             fit_status.append("not run")
             force_units.append("")
             flags.append("")
             continue
-        seconds[i] = sec
+        seconds[i] = o.seconds
         status.append("ok")
         for v in STANDARD:
             if v in ds:
@@ -419,7 +424,7 @@ def assemble(protocol: AbstractProtocol, outcomes: Sequence[Outcome], quick: boo
         force_units.append(str(ds.friction_force.attrs.get("units", "N")) if "friction_force" in ds else "")
         if system is None:
             resp = step_response(ds, protocol)
-            resp.update(_expectations(name, ds, protocol, quick, resp))
+            resp.update(_expectations(o.model, o.protocol, ds, resp))
             for k in diag_keys:
                 if k in resp:
                     diags[k][i] = resp[k]

@@ -386,22 +386,10 @@ class Scenario:
     def study(self, cfg: dict[str, Any]) -> Study:
         """The :class:`~frictionlab.solve.study.Study` of a resolved config: its four sections,
         ``[runs]`` and ``[axes]``, with :attr:`derive` setting the keys of :attr:`derived`."""
-        from ..solve.config import SECTIONS
-        from ..solve.study import Study, merge_run
+        from ..solve.study import Study, over_generated
 
         if self.runs_from is not None:
-            runs = self.runs_from(cfg)
-            for label, table in (cfg.get("runs") or {}).items():
-                if label not in runs:
-                    raise ConfigError(f"runs.{label}: {self.name} generates its runs ({', '.join(runs)}); "
-                                      f"runs.LABEL tables change one of them{suggest(str(label), list(runs))}")
-                if not isinstance(table, Mapping):
-                    runs[label] = table  # refused by the study, with the shape a run has
-                    continue
-                sections = {k: v for k, v in table.items() if k in SECTIONS and isinstance(v, Mapping)}
-                runs[label] = {**merge_run(runs[label], sections), **{k: v for k, v in table.items()
-                                                                      if k not in sections}}
-            cfg = {**cfg, "runs": runs}
+            cfg = {**cfg, "runs": over_generated(self.runs_from(cfg), cfg.get("runs") or {}, self.name)}
         return Study.from_config(cfg, derive=self.derive, derived=tuple(self.derived) if self.derive else (),
                                  context=cfg)
 
@@ -525,7 +513,8 @@ def load_scenario(target: str) -> Scenario:
     own = flatten(_clean(base.config)) | flatten(_clean(expand_preset(base.config)[0]))  # a dump holds either
     missing = object()
     base.refuse_derived([k for k, v in values.items() if own.get(k, missing) != v], target)
-    return replace(base, config=apply_overrides(base.config, values))
+    return replace(base, config=apply_overrides(base.config, values) if base.runs_from is None
+                   else base._over_runs(base.config, values))
 
 
 def select(patterns: list[str]) -> list[Scenario]:

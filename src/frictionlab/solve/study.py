@@ -51,7 +51,7 @@ from .config import SECTIONS, apply_overrides, build, flatten
 if TYPE_CHECKING:
     import xarray as xr
 
-__all__ = ["Study", "Point", "StudyResult", "Failure", "STUDY_SECTIONS", "merge_run"]
+__all__ = ["Study", "Point", "StudyResult", "Failure", "STUDY_SECTIONS", "merge_run", "over_generated"]
 
 #: the top-level sections a study reads: the four of a run configuration, its runs and its axes
 STUDY_SECTIONS = (*SECTIONS, "runs", "axes")
@@ -76,6 +76,23 @@ def merge_run(base: Mapping[str, Any], run: Mapping[str, Any]) -> dict[str, Any]
             out[section] = {**kept, **copy.deepcopy(dict(table))}
         else:
             out[section] = {**copy.deepcopy(dict(own)), **copy.deepcopy(dict(table))}
+    return out
+
+
+def over_generated(runs: Mapping[str, Any], own: Mapping[str, Any], what: str = "the study") -> dict[str, Any]:
+    """Generated named ``runs`` (one per model of a list, classic/compare-*) with a config's own ``[runs]``
+    tables merged over the run of their label (:func:`merge_run`; a run's own ``axes`` kept); a label
+    that is not generated is a :class:`ConfigError`."""
+    out = dict(runs)
+    for label, table in own.items():
+        if label not in out:
+            raise ConfigError(f"runs.{label}: {what} generates its runs ({', '.join(out)}); "
+                              f"runs.LABEL tables change one of them{suggest(str(label), list(out))}")
+        if not isinstance(table, Mapping):
+            out[label] = table  # refused by the study, with the shape a run has
+            continue
+        sections = {k: v for k, v in table.items() if k in SECTIONS and isinstance(v, Mapping)}
+        out[label] = {**merge_run(out[label], sections), **{k: v for k, v in table.items() if k not in sections}}
     return out
 
 

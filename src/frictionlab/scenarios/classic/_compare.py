@@ -50,8 +50,8 @@ def _quick(cfg: dict) -> bool:
     return profile == "quick"
 
 
-def runs_from_config(cfg: dict) -> dict[str, dict]:
-    """One named run per model of ``analysis.models`` (its label the model's name): the run
+def runs_from_config(cfg: dict, names: list[str] | None = None) -> dict[str, dict]:
+    """One named run per model of ``analysis.models`` (or ``names``; its label the model's name): the run
     :func:`frictionlab.analysis.compare.compare` makes of it (:func:`~frictionlab.analysis.compare.run_table`:
     the model's preset and parameters, its driver and step, a stress-based model's normal stress)."""
     from ...analysis.compare import check_law, run_table
@@ -59,7 +59,7 @@ def runs_from_config(cfg: dict) -> dict[str, dict]:
 
     check_law(cfg["analysis"]["fit"]["law"])
     protocol, quick = make_protocol(cfg["protocol"]), _quick(cfg)
-    return {name: run_table(name, protocol, quick) for name in requested_models(cfg)}
+    return {name: run_table(name, protocol, quick) for name in (requested_models(cfg) if names is None else names)}
 
 
 def post(result: Any, cfg: dict) -> xr.Dataset:
@@ -67,14 +67,17 @@ def post(result: Any, cfg: dict) -> xr.Dataset:
     whose run failed kept as a row with its error (the study records failures: ``failures="record"``)."""
     from ...analysis.compare import Outcome, assemble
     from ...protocols import make_protocol
+    from ...solve.config import build
 
     outcomes = []
     for name in requested_models(cfg):
         failed = result.failure(name)
         if failed is not None:  # the row names the model: its status is the error as raised
             outcomes.append(Outcome(name, None, f"{type(failed.cause).__name__}: {failed.cause}"))
-        else:
-            outcomes.append(Outcome(name, result.pick(name), seconds=result.seconds_of(name)))
+        else:  # the model and protocol of the run as it ran (the expectations are the model's own)
+            model, protocol = build(result.point(name).config)[:2]
+            outcomes.append(Outcome(name, result.pick(name), seconds=result.seconds_of(name), model=model,
+                                    protocol=protocol))
     fit = cfg["analysis"]["fit"]
     return assemble(make_protocol(cfg["protocol"]), outcomes, _quick(cfg), law=fit["law"],
                     n_grid=int(cfg["analysis"]["n_grid"]), fit_noise=float(fit["noise"]), seed=int(fit["seed"]))
@@ -105,11 +108,20 @@ def _row(ds: xr.Dataset, name: str) -> int | None:
     return names.index(name) if name in names else None
 
 
-def _rate_state(protocol: Any) -> Any:
-    """The ``rate_state`` model exactly as compare ran it."""
-    from ...analysis.compare import setup_run
+def _run_config(cfg: dict, name: str) -> dict:
+    """The full config of model ``name``'s run: its generated run with the config's own ``runs.NAME`` over it."""
+    from ...solve.study import merge_run, over_generated
 
-    return setup_run("rate_state", protocol, True, None)[0]
+    tables = over_generated(runs_from_config(cfg, [name]), {k: v for k, v in (cfg.get("runs") or {}).items()
+                                                           if k == name})
+    return merge_run({"protocol": cfg["protocol"]}, tables[name])
+
+
+def _rate_state(cfg: dict) -> Any:
+    """The ``rate_state`` model exactly as its run ran it."""
+    from ...solve.config import build
+
+    return build(_run_config(cfg, "rate_state"))[0]
 
 
 # The comparison scenarios run one protocol through every model with each model's own parameters: no paper
@@ -119,9 +131,7 @@ def _rate_state(protocol: Any) -> Any:
 
 def common_checks(ds: xr.Dataset, cfg: dict) -> list:
     """The checks of both scenarios: no model dropped, and the RSF fit recovering the rate_state model."""
-    from ...protocols import make_protocol
-
-    return [model_coverage_check(ds, requested_models(cfg)), *rsf_recovery_checks(ds, make_protocol(cfg["protocol"]))]
+    return [model_coverage_check(ds, requested_models(cfg)), *rsf_recovery_checks(ds, cfg)]
 
 
 def model_coverage_check(ds: xr.Dataset, requested: Sequence[str]):
@@ -135,12 +145,12 @@ def model_coverage_check(ds: xr.Dataset, requested: Sequence[str]):
                  kind="verification")
 
 
-def rsf_recovery_checks(ds: xr.Dataset, protocol: Any) -> list:
+def rsf_recovery_checks(ds: xr.Dataset, cfg: dict) -> list:
     """The RSF law fitted to the ``rate_state`` model recovers its own a, b, D_c within 3 standard errors."""
     i = _row(ds, "rate_state")
     if i is None:
         return []
-    truth = _rate_state(protocol)
+    truth = _rate_state(cfg)
     out = []
     for k in ("a", "b", "dc"):
         val, se = float(ds[f"rsf_{k}"].values[i]), float(ds[f"rsf_{k}_stderr"].values[i])
@@ -195,7 +205,7 @@ def direct_effect_checks(ds: xr.Dataset, rate_strengthening: Collection[str], rt
     return out
 
 
-def healing_checks(ds: xr.Dataset, protocol: Any, heals: Mapping[str, bool], rtol: float = 0.01,
+def healing_checks(ds: xr.Dataset, cfg: dict, heals: Mapping[str, bool], rtol: float = 0.01,
                    atol_none: float = 1e-4) -> list:
     """Slide-hold-slide: RSF closed-form healing; the models in ``heals`` heal (True), more for
     longer holds, or not at all (False)."""
@@ -203,8 +213,10 @@ def healing_checks(ds: xr.Dataset, protocol: Any, heals: Mapping[str, bool], rto
     holds = np.asarray(ds.hold.values, dtype=float)
     i = _row(ds, "rate_state")
     if i is not None and ds.status.values[i] == "ok":
-        m = _rate_state(protocol)
-        v = abs(float(protocol.segments()[0].velocity))
+        from ...protocols import make_protocol
+
+        m = _rate_state(cfg)
+        v = abs(float(make_protocol(cfg["protocol"]).segments()[0].velocity))
         for k, th in enumerate(holds):
             exp = m.b * math.log(1.0 + v * th / m.dc)
             got = float(ds.hold_peaks.values[i, k])

@@ -39,9 +39,7 @@ HEALS = {"rate_state": True, "rate_state2": True, "subloading": True, "subloadin
 
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
-    from ...protocols import make_protocol
-
-    return [*common_checks(ds, cfg), *healing_checks(ds, make_protocol(cfg["protocol"]), HEALS)]
+    return [*common_checks(ds, cfg), *healing_checks(ds, cfg, HEALS)]
 
 
 register_compare(
