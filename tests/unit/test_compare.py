@@ -379,3 +379,21 @@ def test_compare_scenario_old_keys_point_to_their_new_place(old, new):
     for name in ("classic/compare-velocity-step", "classic/compare-slide-hold-slide"):
         with pytest.raises(ConfigError, match=f"has no {old} any more: {new}"):
             get_scenario(name).resolved_config({old: 1})
+
+
+def test_compare_scenario_run_override_is_used_and_moves_the_expectations():
+    """runs.rate_state.model.a changes the run and the model's own expectations with it (the checks'
+    closed forms are those of the model that ran, not of the SETUPS row)."""
+    from frictionlab.scenarios import get_scenario
+
+    sc = get_scenario("classic/compare-velocity-step")
+    ds, cfg = sc.execute({"protocol.durations": [0.2, 0.2], "analysis.models": ["rate_state"], "analysis.n_grid": 401,
+                          "runs.rate_state.model.a": 0.012}, quick=True)
+    jump = 0.012 * math.log(10.0)
+    assert float(ds.direct_effect.sel(model="rate_state")) == pytest.approx(jump, rel=1e-3)
+    assert float(ds.direct_expected.sel(model="rate_state")) == pytest.approx(jump, rel=1e-6)
+    assert float(ds.rsf_a.sel(model="rate_state")) == pytest.approx(0.012, rel=1e-3)
+    checks = {c.claim: c for c in sc.evaluate(ds, cfg)}
+    rec = checks["RSF fit to the rate_state model recovers its own a within 3 standard errors"]
+    assert rec.expected.startswith("0.012 ") and rec.passed
+    assert checks["rate_state: instantaneous friction jump at the velocity step (state frozen at the step)"].passed
