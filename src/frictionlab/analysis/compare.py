@@ -28,6 +28,12 @@ that no interpolated sample straddles a velocity jump; the grid contains the jum
   ``rsf_mu_ref``, ``rsf_a``, ``rsf_b``, ``rsf_dc`` and their standard errors ``*_stderr``
   (NaN where the fit reports the parameter undetermined) plus ``rsf_fit_percent``.
 
+The runs and the measurements are two steps that the ``classic/compare-*`` scenarios share with
+:func:`compare`: :func:`run_table` is a model's run as a partial four-section config (a named
+run of a study, :mod:`frictionlab.solve.study`; :func:`setup_run` the same run as objects), and
+:func:`assemble` turns the runs (:class:`Outcome`: a dataset, or the reason the run failed) into
+the Dataset above.
+
 Common rules (the same for every model): rows with ``steps`` run with a fixed step ``dt`` on
 which every protocol breakpoint falls (:func:`fixed_step`); a stress-based model
 (``force_units == "Pa"``) runs the protocol with its normal load replaced by the model's

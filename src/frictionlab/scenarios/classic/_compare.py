@@ -1,7 +1,13 @@
-r"""Shared run and checks of the ``classic/compare-*`` scenarios (one protocol through every model).
+r"""Shared study, post step and checks of the ``classic/compare-*`` scenarios (one protocol through every model).
 
-The runs are :func:`frictionlab.analysis.compare.compare` (a loop of ``simulate`` calls); the
-checks compare each model's measured response with its own closed forms and with what each
+Each is a study of generated runs (:attr:`~frictionlab.scenarios.base.Scenario.runs_from`): one
+named run per model of ``analysis.models`` (``["all"]``: every registered model), the run
+:func:`frictionlab.analysis.compare.compare` makes of it (:func:`~frictionlab.analysis.compare.run_table`,
+from the one table of per-model settings ``SETUPS``); a ``runs.MODEL`` table of the config changes
+that model's run. A model that cannot take the protocol is recorded, not fatal (``failures =
+"record"``): its row keeps the error. The post step is :func:`~frictionlab.analysis.compare.assemble`,
+the same measurements and RSF fit as ``frictionlab compare``. The checks compare each model's
+measured response with its own closed forms (of the model as its run ran it) and with what each
 scenario states about the models (which are rate strengthening, which heal during holds).
 """
 

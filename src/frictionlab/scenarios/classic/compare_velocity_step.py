@@ -1,8 +1,8 @@
 """``classic/compare-velocity-step``: one velocity step 0.1 -> 1 mm/s through every model.
 
 The same :class:`~frictionlab.protocols.VelocitySteps` object (prescribed slip, 1 N normal
-load; 0.3 MPa for the stress-based subloading models) runs through every registered model by
-plain ``simulate`` calls (:func:`frictionlab.analysis.compare.compare`); the rate-and-state law
+load; 0.3 MPa for the stress-based subloading models) runs through every registered model, one
+named run each (the runs ``frictionlab compare`` makes, :mod:`._compare`); the rate-and-state law
 (aging, closed form under prescribed slip) is fitted to each model's response.
 
 Notes
