@@ -283,3 +283,31 @@ def test_recording_failures_never_swallows_a_bug(monkeypatch):
     monkeypatch.setattr(config, "run_config", broken)
     with pytest.raises(ZeroDivisionError, match="a bug in a driver"):
         Study.from_config(BASE).execute(failures="record")
+
+
+def test_a_scenario_with_generated_runs_records_its_failures():
+    """Scenario(runs_from=..., failures="record"): one run per item of an [analysis] list, the config's own
+    runs.LABEL merged over the generated one, a failing run handed to post as a failure."""
+    seen = {}
+
+    def runs_from(cfg):
+        return {f"dt{i}": {"integrator": {"dt": dt}} for i, dt in enumerate(cfg["analysis"]["dts"])}
+
+    def post(result, cfg):
+        seen["ran"] = [p.label for p in result.points]
+        seen["failed"] = [(f.point.label, str(f)) for f in result.failures]
+        return result.pick("dt0")
+
+    base = {"model": BASE["model"], "protocol": BASE["protocol"], "integrator": {"driver": "rk4"},
+            "analysis": {"dts": [1e-5, 2e-5]}}
+    sc = Scenario("test/generated", "generated runs", base, runs_from=runs_from, failures="record", post=post)
+    cfg = sc.resolved_config({"runs.dt1.integrator.max_points": 1})
+    assert cfg["runs"] == {"dt1": {"integrator": {"max_points": 1}}}
+    assert sc.study(cfg).runs["dt1"] == {"integrator": {"dt": 2e-5, "max_points": 1}}
+    ds = sc.run_study(cfg)
+    assert seen["ran"] == ["dt0"] and seen["failed"][0][0] == "dt1" and "run 'dt1': " in seen["failed"][0][1]
+    assert _digest(ds) == _digest(run_config({**BASE, "integrator": {"driver": "rk4", "dt": 1e-5}}))
+    with pytest.raises(ConfigError, match="runs.dt2.integrator.dt: no run 'dt2'"):
+        sc.resolved_config({"runs.dt2.integrator.dt": 1e-5})
+    with pytest.raises(FrictionLabError, match="run 'dt1': .*max_points"):  # the default: the failure stops it
+        Scenario("test/generated", "generated runs", base, runs_from=runs_from, post=post).run_study(cfg)

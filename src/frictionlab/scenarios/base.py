@@ -427,7 +427,8 @@ class Scenario:
         result = self.study(cfg).execute(map=self.study_map, failures=self.failures)
         while self.refine is not None and (more := self.refine(result, cfg)):
             base = {k: v for k, v in cfg.items() if k not in ("runs", "axes")}
-            result = _extended(result, self.study({**base, **more}).execute(map=self.study_map))
+            more_result = self.study({**base, **more}).execute(map=self.study_map, failures=self.failures)
+            result = _extended(result, more_result)
         return self.post(result, cfg) if self.post is not None else result.combine()
 
     def evaluate(self, ds: xr.Dataset, cfg: dict[str, Any]) -> list[Check]:
@@ -542,4 +543,5 @@ def _extended(result: StudyResult, more: StudyResult) -> StudyResult:
     if clash:
         raise ConfigError(f"a refinement ran the run(s) {', '.join(clash)} again; name each refinement run anew")
     return StudyResult(result.points + more.points, result.datasets + more.datasets, result.labels + more.labels,
-                       list(dict.fromkeys(result.axes + more.axes)), result.seconds + more.seconds)
+                       list(dict.fromkeys(result.axes + more.axes)), result.seconds + more.seconds,
+                       failures=result.failures + more.failures)
