@@ -243,7 +243,8 @@ def model_list(models: Sequence[str] | str | None) -> list[str]:
 def _model_table(name: str, protocol: AbstractProtocol, quick: bool) -> dict[str, Any]:
     """``{"name", "preset", **params}`` of ``SETUPS[name]`` (the start velocity from the protocol)."""
     setup = SETUPS.get(name, Setup())
-    table = {"name": name, **({"preset": setup.preset} if setup.preset is not None else {}), **_pick(setup.params, quick)}
+    table = {"name": name, **({"preset": setup.preset} if setup.preset is not None else {}),
+             **_pick(setup.params, quick)}
     if setup.start_steady is not None:
         v = protocol.segments()[0].velocity
         if v:

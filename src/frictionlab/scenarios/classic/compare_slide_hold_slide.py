@@ -47,7 +47,8 @@ register_compare(
     """One protocol, many models: slide-hold-slide at 1 mm/s with holds of 0.1, 1 and 10 s (prescribed slip)
         through every model; healing on reslide compared with the aging-law closed form, rate-and-state b and D_c
         fitted to each response.""",
-    {"type": "slide_hold_slide", "v": 1e-3, "slide_duration": 0.2, "holds": [0.1, 1.0, 10.0], "normal_force_value": 1.0},
+    {"type": "slide_hold_slide", "v": 1e-3, "slide_duration": 0.2, "holds": [0.1, 1.0, 10.0],
+     "normal_force_value": 1.0},
     checks, "Slide-hold-slide at 1 mm/s, holds 0.1 / 1 / 10 s, every model (prescribed slip)", n_grid=8001,
     quick_grid=4001, references=["Dieterich 1979", "Marone 1998", "Olsson et al. 1998"],
 )
