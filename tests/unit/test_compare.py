@@ -81,8 +81,8 @@ def test_compare_runs_every_registered_model():
     for fam in ("rough_contact", "microjunction", "beam_network", "subloading", "kloss", "rate_state", "lugre"):
         assert fam in ds.model.values
     st = dict(zip(ds.model.values, ds.status.values))
-    assert st.pop("beam_network").startswith("failed: ConfigError: driver 'mlbnm' of beam_network takes one "
-                                             "constant stage velocity")
+    assert st.pop("beam_network").startswith("failed: ConfigError: no driver of BeamNetworkParams can run it: "
+                                             "driver 'mlbnm' of beam_network refuses protocol 'velocity_steps'")
     assert set(st.values()) == {"ok"}, st
     assert ds.attrs["failed"] == "beam_network"
     assert str(ds.force_units.sel(model="subloading").item()) == "Pa"
