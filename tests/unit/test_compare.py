@@ -397,3 +397,20 @@ def test_compare_scenario_run_override_is_used_and_moves_the_expectations():
     rec = checks["RSF fit to the rate_state model recovers its own a within 3 standard errors"]
     assert rec.expected.startswith("0.012 ") and rec.passed
     assert checks["rate_state: instantaneous friction jump at the velocity step (state frozen at the step)"].passed
+
+
+def test_compare_scenario_of_stress_based_models_only():
+    """Every run of analysis.models = the subloading forms sets its own normal stress: the scenario's default
+    1 N is left out of the base (never read), a load the user gives is refused as never read."""
+    from frictionlab.scenarios import get_scenario
+
+    sc = get_scenario("classic/compare-velocity-step")
+    only = {"analysis.models": ["subloading", "subloading_rate"]}
+    points = sc.study(sc.resolved_config(only, quick=True)).points()
+    assert [p.config["protocol"]["normal_force_value"] for p in points] == [3e5, 3e5]
+    with pytest.raises(ConfigError, match="protocol.normal_force_value = 2.0 is never read"):
+        sc.study(sc.resolved_config({**only, "protocol.normal_force_value": 2.0}, quick=True)).points()
+    # with a force-based model among them, the user's load is read by that run
+    mixed = sc.study(sc.resolved_config({"analysis.models": ["subloading", "coulomb"],
+                                         "protocol.normal_force_value": 2.0}, quick=True)).points()
+    assert [p.config["protocol"]["normal_force_value"] for p in mixed] == [3e5, 2.0]

@@ -390,8 +390,21 @@ class Scenario:
 
         if self.runs_from is not None:
             cfg = {**cfg, "runs": over_generated(self.runs_from(cfg), cfg.get("runs") or {}, self.name)}
-        return Study.from_config(cfg, derive=self.derive, derived=tuple(self.derived) if self.derive else (),
-                                 context=cfg)
+        study = Study.from_config(cfg, derive=self.derive, derived=tuple(self.derived) if self.derive else (),
+                                  context=cfg)
+        if self.runs_from is not None:  # a default every generated run sets is left out (a user's value is refused)
+            from ..solve.config import flatten
+
+            default, base = flatten(self.config), flatten(study.base)
+            for key in study.overridden_base_keys():
+                if key in default and base[key] == default[key]:
+                    section, rest = key.split(".", 1)
+                    *parents, leaf = rest.split(".")
+                    node = study.base[section]
+                    for part in parents:
+                        node = node[part]
+                    del node[leaf]
+        return study
 
     def study_sets_model_keys(self, cfg: dict[str, Any]) -> set[str]:
         """The ``[model]`` keys the study of ``cfg`` sets for every run itself (its runs, axes or
