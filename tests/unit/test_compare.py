@@ -81,8 +81,8 @@ def test_compare_runs_every_registered_model():
     for fam in ("rough_contact", "microjunction", "beam_network", "subloading", "kloss", "rate_state", "lugre"):
         assert fam in ds.model.values
     st = dict(zip(ds.model.values, ds.status.values))
-    assert st.pop("beam_network").startswith("failed: ConfigError: driver 'mlbnm' of beam_network takes one "
-                                             "constant stage velocity")
+    assert st.pop("beam_network").startswith("failed: ConfigError: no driver of BeamNetworkParams can run it: "
+                                             "driver 'mlbnm' of beam_network refuses protocol 'velocity_steps'")
     assert set(st.values()) == {"ok"}, st
     assert ds.attrs["failed"] == "beam_network"
     assert str(ds.force_units.sel(model="subloading").item()) == "Pa"
@@ -313,3 +313,104 @@ def test_compare_flags_microjunction_and_table_notes_wrap():
     table = C.format_table(ds)
     assert max(len(line) for line in table.splitlines()) <= 118
     assert "did not run [" in table and "microjunction: no steady state" in table.replace("\n    ", " ")
+
+
+# ------------------------------------------------- the classic/compare-* scenarios are studies (issue 31)
+def test_compare_scenario_is_a_study_giving_compares_dataset():
+    """The scenario's generated runs (one per model of analysis.models, the run_table compare() itself
+    runs) through the library, a failing model recorded as its row: compare()'s dataset, variable for
+    variable (but the wall times)."""
+    from frictionlab.protocols import make_protocol
+    from frictionlab.scenarios import get_scenario
+
+    sc = get_scenario("classic/compare-velocity-step")
+    over = {"protocol.durations": [0.2, 0.2], "analysis.models": ["coulomb", "beam_network", "rate_state"],
+            "analysis.n_grid": 401}
+    ds, cfg = sc.execute(over, quick=True)
+    ref = C.compare(make_protocol(cfg["protocol"]), ["coulomb", "beam_network", "rate_state"], quick=True, n_grid=401,
+                    fit_noise=1e-4, seed=0)
+    assert list(ds.model.values) == ["coulomb", "beam_network", "rate_state"]
+    assert set(ds.variables) == set(ref.variables)
+    for v in ds.variables:
+        if v != "run_seconds":
+            assert ds[v].identical(ref[v]), v
+    assert str(ds.status.sel(model="beam_network").item()).startswith("failed: ConfigError: no driver of")
+    assert "run 'beam_network'" not in str(ds.status.sel(model="beam_network").item())  # the row names it
+    assert np.isfinite(ds.run_seconds.sel(model="rate_state")) and np.isnan(ds.run_seconds.sel(model="beam_network"))
+
+
+def test_compare_scenario_runs_are_generated_from_analysis_models():
+    from frictionlab.protocols import make_protocol
+    from frictionlab.scenarios import get_scenario
+
+    sc = get_scenario("classic/compare-slide-hold-slide")
+    cfg = sc.resolved_config(quick=True)
+    study = sc.study(cfg)
+    assert list(study.runs) == model_names()  # "all": every registered model
+    proto = make_protocol(cfg["protocol"])
+    assert study.runs["subloading"] == C.run_table("subloading", proto, True)
+    assert study.runs["subloading"]["protocol"] == {"normal_force_value": 3e5}  # stress-based: its typical stress
+    assert study.runs["rough_contact"]["model"]["patch_nx"] == 32  # the quick column of SETUPS
+    full = sc.study(sc.resolved_config()).runs
+    assert full["rough_contact"]["model"]["patch_nx"] == 64 and full["rate_state"]["integrator"]["dt"] < \
+        study.runs["rate_state"]["integrator"]["dt"]
+    # a user's runs.LABEL table changes that model's run; a label that is no model of the list is refused
+    one = sc.study(sc.resolved_config({"analysis.models": ["rate_state"], "runs.rate_state.model.a": 0.02}, quick=True))
+    assert list(one.runs) == ["rate_state"] and one.runs["rate_state"]["model"]["a"] == 0.02
+    assert one.runs["rate_state"]["model"]["preset"] == "granite-typical"
+    with pytest.raises(ConfigError, match="runs.lugre.model.sigma0: no run .lugre.; runs: rate_state"):
+        sc.study(sc.resolved_config({"analysis.models": ["rate_state"], "runs.lugre.model.sigma0": 1.0}))
+    with pytest.raises(ConfigError, match="unknown key 'model.aa'.*did you mean 'a'"):
+        sc.resolved_config({"analysis.models": ["rate_state"], "runs.rate_state.model.aa": 0.02})
+    with pytest.raises(ConfigError, match="unknown model 'lugra' .*did you mean 'lugre'"):
+        sc.study(sc.resolved_config({"analysis.models": ["lugra"]}))
+    with pytest.raises(ConfigError, match="analysis.profile = 'fast'"):
+        sc.study(sc.resolved_config({"analysis.profile": "fast"}))
+    with pytest.raises(ConfigError, match="law = 'ageing'"):
+        sc.study(sc.resolved_config({"analysis.fit.law": "ageing"}))
+
+
+@pytest.mark.parametrize("old, new", [("models", "analysis.models"), ("law", "analysis.fit.law"),
+                                      ("fit_noise", "analysis.fit.noise"), ("seed", "analysis.fit.seed"),
+                                      ("n_grid", "analysis.n_grid")])
+def test_compare_scenario_old_keys_point_to_their_new_place(old, new):
+    from frictionlab.scenarios import get_scenario
+
+    for name in ("classic/compare-velocity-step", "classic/compare-slide-hold-slide"):
+        with pytest.raises(ConfigError, match=f"has no {old} any more: {new}"):
+            get_scenario(name).resolved_config({old: 1})
+
+
+def test_compare_scenario_run_override_is_used_and_moves_the_expectations():
+    """runs.rate_state.model.a changes the run and the model's own expectations with it (the checks'
+    closed forms are those of the model that ran, not of the SETUPS row)."""
+    from frictionlab.scenarios import get_scenario
+
+    sc = get_scenario("classic/compare-velocity-step")
+    ds, cfg = sc.execute({"protocol.durations": [0.2, 0.2], "analysis.models": ["rate_state"], "analysis.n_grid": 401,
+                          "runs.rate_state.model.a": 0.012}, quick=True)
+    jump = 0.012 * math.log(10.0)
+    assert float(ds.direct_effect.sel(model="rate_state")) == pytest.approx(jump, rel=1e-3)
+    assert float(ds.direct_expected.sel(model="rate_state")) == pytest.approx(jump, rel=1e-6)
+    assert float(ds.rsf_a.sel(model="rate_state")) == pytest.approx(0.012, rel=1e-3)
+    checks = {c.claim: c for c in sc.evaluate(ds, cfg)}
+    rec = checks["RSF fit to the rate_state model recovers its own a within 3 standard errors"]
+    assert rec.expected.startswith("0.012 ") and rec.passed
+    assert checks["rate_state: instantaneous friction jump at the velocity step (state frozen at the step)"].passed
+
+
+def test_compare_scenario_of_stress_based_models_only():
+    """Every run of analysis.models = the subloading forms sets its own normal stress: the scenario's default
+    1 N is left out of the base (never read), a load the user gives is refused as never read."""
+    from frictionlab.scenarios import get_scenario
+
+    sc = get_scenario("classic/compare-velocity-step")
+    only = {"analysis.models": ["subloading", "subloading_rate"]}
+    points = sc.study(sc.resolved_config(only, quick=True)).points()
+    assert [p.config["protocol"]["normal_force_value"] for p in points] == [3e5, 3e5]
+    with pytest.raises(ConfigError, match="protocol.normal_force_value = 2.0 is never read"):
+        sc.study(sc.resolved_config({**only, "protocol.normal_force_value": 2.0}, quick=True)).points()
+    # with a force-based model among them, the user's load is read by that run
+    mixed = sc.study(sc.resolved_config({"analysis.models": ["subloading", "coulomb"],
+                                         "protocol.normal_force_value": 2.0}, quick=True)).points()
+    assert [p.config["protocol"]["normal_force_value"] for p in mixed] == [3e5, 2.0]

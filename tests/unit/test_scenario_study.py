@@ -13,8 +13,6 @@ VOCABULARY = (*STUDY_SECTIONS, "analysis", "data")
 
 #: scenarios not yet ported to a study (a hand-written run); remove a name when it is ported
 NOT_YET_PORTED = frozenset({
-    "classic/compare-slide-hold-slide",
-    "classic/compare-velocity-step",
     "rough-contact/fig8",
 })
 

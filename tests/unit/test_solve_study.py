@@ -235,3 +235,80 @@ def test_a_dump_leaves_out_the_preset_values_a_study_sets_for_every_run():
         assert sc.study(loaded).points()  # accepted: every base key is read by some run
         with pytest.raises(ConfigError, match="is never read"):
             sc.study(tomllib.loads(dump_toml(cfg, expand=True))).points()
+
+
+# ---------------------------------------------------------------------------- failures="record"
+def _three_runs() -> dict:
+    cfg = {k: dict(v) for k, v in BASE.items()}
+    cfg["runs"] = {"fine": {}, "misspelt": {"integrator": {"bogus_tol": 1e-3}},
+                   "short": {"integrator": {"max_points": 1}}}  # refused by simulate, after build
+    return cfg
+
+
+def test_a_study_records_failing_points_when_asked_and_runs_the_others():
+    res = Study.from_config(_three_runs()).execute(failures="record")
+    # the run that could run ran, bit for bit as alone
+    assert [p.label for p in res.points] == ["fine"]
+    assert _digest(res.pick("fine")) == _digest(run_config(BASE))
+    # the other two are listed in run order with their errors, the run named in the message
+    assert [f.point.label for f in res.failures] == ["misspelt", "short"]
+    built, ran = res.failures
+    assert str(built).startswith("run 'misspelt': ") and "bogus_tol" in str(built)
+    assert isinstance(built.cause, ConfigError) and "bogus_tol" in str(built.cause)
+    assert "misspelt" not in str(built.cause)
+    assert str(ran).startswith("run 'short': ") and "max_points" in str(ran)
+    assert isinstance(ran.error, FrictionLabError) and type(ran.error) is type(ran.cause)
+    assert res.failure("short") is ran and res.failure("fine") is None
+    with pytest.raises(KeyError):
+        res.pick("short")
+
+
+def test_a_study_raises_the_first_failing_point_by_default():
+    with pytest.raises(ConfigError, match="run 'misspelt': .*bogus_tol"):
+        Study.from_config(_three_runs()).execute()
+    cfg = _three_runs()
+    del cfg["runs"]["misspelt"]
+    with pytest.raises(FrictionLabError, match="run 'short': .*max_points"):
+        Study.from_config(cfg).execute()
+    with pytest.raises(ConfigError, match="'raise' .* or 'record'"):
+        Study.from_config(BASE).execute(failures="skip")
+
+
+def test_recording_failures_never_swallows_a_bug(monkeypatch):
+    """Only FrictionLabErrors are recorded: any other exception of a run is a bug and propagates."""
+    import frictionlab.solve.config as config
+
+    def broken(cfg):
+        raise ZeroDivisionError("a bug in a driver")
+
+    monkeypatch.setattr(config, "run_config", broken)
+    with pytest.raises(ZeroDivisionError, match="a bug in a driver"):
+        Study.from_config(BASE).execute(failures="record")
+
+
+def test_a_scenario_with_generated_runs_records_its_failures():
+    """Scenario(runs_from=..., failures="record"): one run per item of an [analysis] list, the config's own
+    runs.LABEL merged over the generated one, a failing run handed to post as a failure."""
+    seen = {}
+
+    def runs_from(cfg):
+        return {f"dt{i}": {"integrator": {"dt": dt}} for i, dt in enumerate(cfg["analysis"]["dts"])}
+
+    def post(result, cfg):
+        seen["ran"] = [p.label for p in result.points]
+        seen["failed"] = [(f.point.label, str(f)) for f in result.failures]
+        return result.pick("dt0")
+
+    base = {"model": BASE["model"], "protocol": BASE["protocol"], "integrator": {"driver": "rk4"},
+            "analysis": {"dts": [1e-5, 2e-5]}}
+    sc = Scenario("test/generated", "generated runs", base, runs_from=runs_from, failures="record", post=post)
+    cfg = sc.resolved_config({"runs.dt1.integrator.max_points": 1})
+    assert cfg["runs"] == {"dt1": {"integrator": {"max_points": 1}}}
+    assert sc.study(cfg).runs["dt1"] == {"integrator": {"dt": 2e-5, "max_points": 1}}
+    ds = sc.run_study(cfg)
+    assert seen["ran"] == ["dt0"] and seen["failed"][0][0] == "dt1" and "run 'dt1': " in seen["failed"][0][1]
+    assert _digest(ds) == _digest(run_config({**BASE, "integrator": {"driver": "rk4", "dt": 1e-5}}))
+    with pytest.raises(ConfigError, match="runs.dt2.integrator.dt: no run 'dt2'"):
+        sc.resolved_config({"runs.dt2.integrator.dt": 1e-5})
+    with pytest.raises(FrictionLabError, match="run 'dt1': .*max_points"):  # the default: the failure stops it
+        Scenario("test/generated", "generated runs", base, runs_from=runs_from, post=post).run_study(cfg)

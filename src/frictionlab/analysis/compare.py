@@ -28,6 +28,12 @@ that no interpolated sample straddles a velocity jump; the grid contains the jum
   ``rsf_mu_ref``, ``rsf_a``, ``rsf_b``, ``rsf_dc`` and their standard errors ``*_stderr``
   (NaN where the fit reports the parameter undetermined) plus ``rsf_fit_percent``.
 
+The runs and the measurements are two steps that the ``classic/compare-*`` scenarios share with
+:func:`compare`: :func:`run_table` is a model's run as a partial four-section config (a named
+run of a study, :mod:`frictionlab.solve.study`; :func:`setup_run` the same run as objects), and
+:func:`assemble` turns the runs (:class:`Outcome`: a dataset, or the reason the run failed) into
+the Dataset above.
+
 Common rules (the same for every model): rows with ``steps`` run with a fixed step ``dt`` on
 which every protocol breakpoint falls (:func:`fixed_step`); a stress-based model
 (``force_units == "Pa"``) runs the protocol with its normal load replaced by the model's
@@ -54,7 +60,8 @@ from ..protocols.base import AbstractProtocol
 from ..solve import simulate
 from .response import first_velocity_change, hold_peaks, hold_windows, interp_segments, step_response, time_grid
 
-__all__ = ["QuickFull", "Setup", "SETUPS", "setup_run", "run_model", "compare", "fixed_step", "rsf_table",
+__all__ = ["QuickFull", "Setup", "SETUPS", "model_list", "setup_run", "run_table", "run_model", "Outcome",
+           "compare", "assemble", "check_law", "fixed_step", "rsf_table",
            "format_table", "plausibility", "MU_IMPLAUSIBLE", "DRIFT_WINDOW", "DRIFT_TOLERANCE", "DEFAULT_PROTOCOLS",
            "build_protocol"]
 
@@ -211,15 +218,46 @@ def fixed_step(protocol: AbstractProtocol, n: int) -> float:
     return target
 
 
-def setup_run(name: str, protocol: AbstractProtocol, quick: bool, system: Any) -> tuple[Any, AbstractProtocol, dict]:
-    """The model, the protocol it runs and the keyword arguments of its ``simulate`` call."""
+def model_list(models: Sequence[str] | str | None) -> list[str]:
+    """The registered model names ``models`` stands for: None, ``"all"`` or ``["all"]``: every registered model.
+
+    Raises
+    ------
+    ConfigError
+        An empty list, another string than ``"all"``, or a name that is not registered (with a suggestion).
+    """
+    known = model_names()
+    if models is None or models == "all" or (isinstance(models, Sequence) and list(models) == ["all"]):
+        return list(known)
+    if isinstance(models, str) or not isinstance(models, Sequence):
+        raise ConfigError(f"models = {models!r}: \"all\" or a list of registered model names"[:200])
+    names = [str(n) for n in models]
+    if not names:
+        raise ConfigError("compare: empty model list")
+    for n in names:
+        if n not in known:
+            raise ConfigError(f"unknown model {n!r} for compare{suggest(n, known)}; known: {', '.join(known)}")
+    return names
+
+
+def _model_table(name: str, protocol: AbstractProtocol, quick: bool) -> dict[str, Any]:
+    """``{"name", "preset", **params}`` of ``SETUPS[name]`` (the start velocity from the protocol)."""
     setup = SETUPS.get(name, Setup())
-    params = _pick(setup.params, quick)
+    table = {"name": name, **({"preset": setup.preset} if setup.preset is not None else {}),
+             **_pick(setup.params, quick)}
     if setup.start_steady is not None:
         v = protocol.segments()[0].velocity
         if v:
-            params[setup.start_steady] = abs(float(v))
-    model = make_model(name, setup.preset, **params)
+            table[setup.start_steady] = abs(float(v))
+    return table
+
+
+def setup_run(name: str, protocol: AbstractProtocol, quick: bool, system: Any) -> tuple[Any, AbstractProtocol, dict]:
+    """The model, the protocol it runs and the keyword arguments of its ``simulate`` call."""
+    setup = SETUPS.get(name, Setup())
+    params = _model_table(name, protocol, quick)
+    params.pop("name")
+    model = make_model(name, params.pop("preset", None), **params)
     if model.force_units == "Pa":
         if system is not None:
             raise ConfigError(f"{name} is stress-based (Pa); it does not run in the force-based system "
@@ -239,18 +277,38 @@ def setup_run(name: str, protocol: AbstractProtocol, quick: bool, system: Any) -
     return model, protocol, kw
 
 
+def run_table(name: str, protocol: AbstractProtocol, quick: bool = True) -> dict[str, dict[str, Any]]:
+    """The run of model ``name`` under ``protocol`` as a partial four-section config (a study's named
+    run: :mod:`frictionlab.solve.study`): ``[model]`` (preset and parameters of ``SETUPS[name]``),
+    ``[integrator]`` (its driver, options and step) and, for a stress-based model, the protocol's
+    ``normal_force_value`` replaced by its typical normal stress -- the same run as :func:`run_model`.
+
+    Raises
+    ------
+    ConfigError
+        A stress-based model and a protocol without a constant normal load.
+    """
+    _, proto, kw = setup_run(name, protocol, quick, None)
+    driver = kw.pop("integrator")
+    table: dict[str, dict[str, Any]] = {"model": _model_table(name, protocol, quick),
+                                        "integrator": {**({"driver": driver} if driver is not None else {}), **kw}}
+    if proto is not protocol:
+        table["protocol"] = {"normal_force_value": float(proto.normal_force_value)}
+    return table
+
+
 def run_model(name: str, protocol: AbstractProtocol, quick: bool = True, system: Any = None) -> xr.Dataset:
     """``simulate(make_model(name, ...), protocol, ...)`` with the settings of ``SETUPS[name]``."""
     model, proto, kw = setup_run(name, protocol, quick, system)
     return simulate(model, proto, system=system, **kw)
 
 
-def _expectations(name: str, ds: xr.Dataset, protocol: AbstractProtocol, quick: bool, resp: dict) -> dict[str, float]:
-    """The model's own steady state and direct effect at the first velocity change (module docstring)."""
-    ch = first_velocity_change(protocol)
+def _expectations(model: Any, proto: AbstractProtocol, ds: xr.Dataset, resp: dict) -> dict[str, float]:
+    """The steady state and direct effect at the first velocity change (module docstring) of ``model``
+    as it ran ``proto`` (the stress-based models' normal stress in place of the compared protocol's load)."""
+    ch = first_velocity_change(proto)
     if ch is None:
         return {}
-    model, proto, _ = setup_run(name, protocol, quick, None)
     v1 = ch[2]
     fn = float(proto.normal_force(np.array([ch[0]]))[0])
     out: dict[str, float] = {}
@@ -293,19 +351,54 @@ def compare(protocol: AbstractProtocol, models: Sequence[str] | None = None, qui
     xarray.Dataset over ``(model, time)`` (see module docstring); ``attrs["failed"]`` lists
     the models that did not run, with the reason in ``status``.
     """
-    from ..fit.rsf_prescribed import fit_rsf
-
     if not isinstance(protocol, AbstractProtocol):
         raise ConfigError(f"compare needs a protocol object, got {type(protocol).__name__}")
-    known = model_names()
-    names = list(models) if models is not None else list(known)
-    if not names:
-        raise ConfigError("compare: empty model list")
-    for n in names:
-        if n not in known:
-            raise ConfigError(f"unknown model {n!r} for compare{suggest(n, known)}; known: {', '.join(known)}")
+    names = model_list(models)
+    check_law(law)
+    outcomes = []
+    for name in names:
+        t0 = _time.perf_counter()
+        try:
+            model, proto, kw = setup_run(name, protocol, quick, system)
+            ds = simulate(model, proto, system=system, **kw)
+        except Exception as exc:  # noqa: BLE001 - reported per model, never dropped
+            outcomes.append(Outcome(name, None, f"{type(exc).__name__}: {exc}"))
+            continue
+        outcomes.append(Outcome(name, ds, seconds=_time.perf_counter() - t0, model=model, protocol=proto))
+    return assemble(protocol, outcomes, quick, fit=fit, law=law, n_grid=n_grid, fit_noise=fit_noise, seed=seed,
+                    system=system)
+
+
+def check_law(law: str) -> None:
+    """Refuse an evolution law of the fitted RSF model other than ``"aging"`` and ``"slip"``."""
     if law not in ("aging", "slip"):
         raise ConfigError(f"compare: law = {law!r} must be 'aging' or 'slip'")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One model's run under the compared protocol: its dataset, or the one-line reason it did not run
+    (``"ConfigError: ..."``), its wall time [s], and the model and protocol it ran (whose own closed
+    forms are the expectations; a stress-based model ran the protocol with its normal stress)."""
+
+    name: str
+    ds: xr.Dataset | None
+    error: str = ""
+    seconds: float = math.nan
+    model: Any = None
+    protocol: AbstractProtocol | None = None
+
+
+def assemble(protocol: AbstractProtocol, outcomes: Sequence[Outcome], quick: bool = True, *, fit: bool = True,
+             law: str = "aging", n_grid: int | None = None, fit_noise: float = 0.0, seed: int = 0,
+             system: Any = None) -> xr.Dataset:
+    """The comparison Dataset of :func:`compare` from each model's run (its measurements, the model's own
+    expectations and the RSF fit; the parameters as in :func:`compare`): the step after the runs, shared
+    by :func:`compare` and the ``classic/compare-*`` scenarios, whose runs are a study."""
+    from ..fit.rsf_prescribed import fit_rsf
+
+    check_law(law)
+    names = [o.name for o in outcomes]
     grid = time_grid(protocol, n_grid or (2001 if quick else 8001))
     seg_edges = np.asarray((0.0, *protocol.breakpoints, float(protocol.duration)))
     nm, ng = len(names), grid.size
@@ -320,17 +413,15 @@ def compare(protocol: AbstractProtocol, models: Sequence[str] | None = None, qui
     fits = {f"rsf_{k}{s}": np.full(nm, np.nan) for k in fit_keys for s in ("", "_stderr")}
     fits["rsf_fit_percent"] = np.full(nm, np.nan)
     fit_status, flags = [], []
-    for i, name in enumerate(names):
-        t0 = _time.perf_counter()
-        try:
-            ds = run_model(name, protocol, quick, system)
-        except Exception as exc:  # noqa: BLE001 - reported per model, never dropped
-            status.append(f"failed: {type(exc).__name__}: {exc}")
+    for i, o in enumerate(outcomes):
+        ds = o.ds
+        if ds is None:
+            status.append(f"failed: {o.error}")
             fit_status.append("not run")
             force_units.append("")
             flags.append("")
             continue
-        seconds[i] = _time.perf_counter() - t0
+        seconds[i] = o.seconds
         status.append("ok")
         for v in STANDARD:
             if v in ds:
@@ -340,7 +431,7 @@ def compare(protocol: AbstractProtocol, models: Sequence[str] | None = None, qui
         force_units.append(str(ds.friction_force.attrs.get("units", "N")) if "friction_force" in ds else "")
         if system is None:
             resp = step_response(ds, protocol)
-            resp.update(_expectations(name, ds, protocol, quick, resp))
+            resp.update(_expectations(o.model, o.protocol, ds, resp))
             for k in diag_keys:
                 if k in resp:
                     diags[k][i] = resp[k]

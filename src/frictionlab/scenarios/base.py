@@ -226,6 +226,14 @@ class Scenario:
         runs it returns over the base four sections (without the study's runs and axes; a section it
         returns too replaces the base's), adds their results to ``result`` and asks again, until it
         returns None; :attr:`post` gets every run
+    runs_from : ``runs_from(config) -> {label: run table}``: named runs the study generates from the
+        config (one per model of a list in ``[analysis]``, classic/compare-*); the config's own
+        ``[runs]`` tables merge over the generated run of their label (a label it does not generate
+        is refused)
+    failures : ``"raise"`` (a run that fails stops the scenario with its error) or ``"record"``: a run
+        that raises a :class:`~frictionlab.core.errors.FrictionLabError` is listed in the
+        ``StudyResult.failures`` :attr:`post` gets and the other runs go on
+        (:meth:`~frictionlab.solve.study.Study.execute`)
     open_sections : the sections ``run`` hands whole to the library (``make_model``,
         ``make_protocol``, ``make_system``, :func:`~frictionlab.solve.config.build`, a driver
         through ``simulate``), so every field the library knows there is read; None: ``model``
@@ -257,6 +265,8 @@ class Scenario:
     study_map: Callable[[Callable[[Any], Any], list[Any]], Any] | None = None
     refine: Callable[[StudyResult, dict[str, Any]], Mapping[str, Any] | None] | None = None
     parallel_runs: bool = False
+    runs_from: Callable[[dict[str, Any]], dict[str, dict[str, Any]]] | None = None
+    failures: str = "raise"
 
     def __post_init__(self) -> None:
         # a description is prose written as a triple-quoted text: its line breaks and indentation fold to spaces
@@ -288,7 +298,20 @@ class Scenario:
             keys = [k2 for k, v in overrides.items()
                     for k2 in ([f"{k}.{sub}" for sub in flatten(v)] if isinstance(v, dict) and v else [k])]
             self.refuse_derived(keys, "--set")
-            cfg = apply_overrides(cfg, overrides)
+            cfg = apply_overrides(cfg, overrides) if self.runs_from is None else self._over_runs(cfg, overrides)
+        return cfg
+
+    def _over_runs(self, cfg: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
+        """``overrides`` applied to a config whose runs are generated (:attr:`runs_from`): a ``runs.LABEL...``
+        key is checked against the run generated for ``LABEL`` (after the other keys, which may change
+        the runs) and kept in the config's ``[runs]``, which the study merges over the generated runs."""
+        from ..solve.config import apply_overrides
+
+        own = {k: v for k, v in overrides.items() if k.split(".", 1)[0] == "runs"}
+        cfg = apply_overrides(cfg, {k: v for k, v in overrides.items() if k not in own})
+        if own:
+            apply_overrides({**cfg, "runs": self.runs_from(cfg)}, own)  # refused here as for a study's own runs
+            cfg["runs"] = apply_overrides({"runs": cfg.get("runs") or {}}, own, strict=False)["runs"]
         return cfg
 
     def refuse_derived(self, keys: Any, how: str) -> None:
@@ -377,10 +400,25 @@ class Scenario:
     def study(self, cfg: dict[str, Any]) -> Study:
         """The :class:`~frictionlab.solve.study.Study` of a resolved config: its four sections,
         ``[runs]`` and ``[axes]``, with :attr:`derive` setting the keys of :attr:`derived`."""
-        from ..solve.study import Study
+        from ..solve.study import Study, over_generated
 
-        return Study.from_config(cfg, derive=self.derive, derived=tuple(self.derived) if self.derive else (),
-                                 context=cfg)
+        if self.runs_from is not None:
+            cfg = {**cfg, "runs": over_generated(self.runs_from(cfg), cfg.get("runs") or {}, self.name)}
+        study = Study.from_config(cfg, derive=self.derive, derived=tuple(self.derived) if self.derive else (),
+                                  context=cfg)
+        if self.runs_from is not None:  # a default every generated run sets is left out (a user's value is refused)
+            from ..solve.config import flatten
+
+            default, base = flatten(self.config), flatten(study.base)
+            for key in study.overridden_base_keys():
+                if key in default and base[key] == default[key]:
+                    section, rest = key.split(".", 1)
+                    *parents, leaf = rest.split(".")
+                    node = study.base[section]
+                    for part in parents:
+                        node = node[part]
+                    del node[leaf]
+        return study
 
     def study_sets_model_keys(self, cfg: dict[str, Any]) -> set[str]:
         """The ``[model]`` keys the study of ``cfg`` sets for every run itself (its runs, axes or
@@ -413,10 +451,11 @@ class Scenario:
         if stray:
             raise ConfigError(f"{self.name} does not read the config section(s) {', '.join(stray)}"
                               f"{suggest(stray[0], list(self.config))}; its sections: {', '.join(self.config)}")
-        result = self.study(cfg).execute(map=self.study_map)
+        result = self.study(cfg).execute(map=self.study_map, failures=self.failures)
         while self.refine is not None and (more := self.refine(result, cfg)):
             base = {k: v for k, v in cfg.items() if k not in ("runs", "axes")}
-            result = _extended(result, self.study({**base, **more}).execute(map=self.study_map))
+            more_result = self.study({**base, **more}).execute(map=self.study_map, failures=self.failures)
+            result = _extended(result, more_result)
         return self.post(result, cfg) if self.post is not None else result.combine()
 
     def evaluate(self, ds: xr.Dataset, cfg: dict[str, Any]) -> list[Check]:
@@ -502,7 +541,8 @@ def load_scenario(target: str) -> Scenario:
     own = flatten(_clean(base.config)) | flatten(_clean(expand_preset(base.config)[0]))  # a dump holds either
     missing = object()
     base.refuse_derived([k for k, v in values.items() if own.get(k, missing) != v], target)
-    return replace(base, config=apply_overrides(base.config, values))
+    return replace(base, config=apply_overrides(base.config, values) if base.runs_from is None
+                   else base._over_runs(base.config, values))
 
 
 def select(patterns: list[str]) -> list[Scenario]:
@@ -530,4 +570,5 @@ def _extended(result: StudyResult, more: StudyResult) -> StudyResult:
     if clash:
         raise ConfigError(f"a refinement ran the run(s) {', '.join(clash)} again; name each refinement run anew")
     return StudyResult(result.points + more.points, result.datasets + more.datasets, result.labels + more.labels,
-                       list(dict.fromkeys(result.axes + more.axes)), result.seconds + more.seconds)
+                       list(dict.fromkeys(result.axes + more.axes)), result.seconds + more.seconds,
+                       failures=result.failures + more.failures)

@@ -51,7 +51,7 @@ from .config import SECTIONS, apply_overrides, build, flatten
 if TYPE_CHECKING:
     import xarray as xr
 
-__all__ = ["Study", "Point", "StudyResult", "STUDY_SECTIONS", "merge_run"]
+__all__ = ["Study", "Point", "StudyResult", "Failure", "STUDY_SECTIONS", "merge_run", "over_generated"]
 
 #: the top-level sections a study reads: the four of a run configuration, its runs and its axes
 STUDY_SECTIONS = (*SECTIONS, "runs", "axes")
@@ -76,6 +76,23 @@ def merge_run(base: Mapping[str, Any], run: Mapping[str, Any]) -> dict[str, Any]
             out[section] = {**kept, **copy.deepcopy(dict(table))}
         else:
             out[section] = {**copy.deepcopy(dict(own)), **copy.deepcopy(dict(table))}
+    return out
+
+
+def over_generated(runs: Mapping[str, Any], own: Mapping[str, Any], what: str = "the study") -> dict[str, Any]:
+    """Generated named ``runs`` (one per model of a list, classic/compare-*) with a config's own ``[runs]``
+    tables merged over the run of their label (:func:`merge_run`; a run's own ``axes`` kept); a label
+    that is not generated is a :class:`ConfigError`."""
+    out = dict(runs)
+    for label, table in own.items():
+        if label not in out:
+            raise ConfigError(f"runs.{label}: {what} generates its runs ({', '.join(out)}); "
+                              f"runs.LABEL tables change one of them{suggest(str(label), list(out))}")
+        if not isinstance(table, Mapping):
+            out[label] = table  # refused by the study, with the shape a run has
+            continue
+        sections = {k: v for k, v in table.items() if k in SECTIONS and isinstance(v, Mapping)}
+        out[label] = {**merge_run(out[label], sections), **{k: v for k, v in table.items() if k not in sections}}
     return out
 
 
@@ -304,14 +321,38 @@ class Study:
         return pts
 
     # -- execution ----------------------------------------------------------------------------------
-    def execute(self, *, map: Callable[[Callable[[Point], Any], list[Point]], Any] | None = None) -> StudyResult:
+    def execute(self, *, map: Callable[[Callable[[Point], Any], list[Point]], Any] | None = None,
+                failures: str = "raise") -> StudyResult:
         """Build and simulate every point (``map(run_point, points)`` when given, e.g. a pool's map);
-        every point is validated before the first runs."""
-        pts = self.validate()
-        timed = list((map or _serial_map)(timed_run_point, pts))
-        results = [ds for ds, _ in timed]
+        every point is validated before the first runs.
+
+        ``failures = "raise"`` (the default): the first point that cannot be built or simulated stops
+        the study with its error, naming the run and the point. ``failures = "record"``: a point whose
+        build or simulate raises a :class:`FrictionLabError` (a model that cannot take the protocol) is
+        recorded in :attr:`StudyResult.failures` with its error and the other points run; any other
+        exception (a bug) still raises. A custom ``map`` is handed only the points that built.
+        """
+        if failures not in ("raise", "record"):
+            raise ConfigError(f"failures = {failures!r}: 'raise' (the first failing point stops the study) or "
+                              "'record' (failing points are listed in StudyResult.failures)")
         keys = list(dict.fromkeys(k for label in list(self.runs) or [""] for k in self.axes_of(label)))
-        return StudyResult(pts, results, list(self.runs), keys, [sec for _, sec in timed])
+        if failures == "raise":
+            pts = self.validate()
+            timed = list((map or _serial_map)(timed_run_point, pts))
+            return StudyResult(pts, [ds for ds, _ in timed], list(self.runs), keys, [sec for _, sec in timed])
+        pts = self.points()
+        outcome: dict[int, Any] = {}  # position in pts -> (dataset, seconds) or Failure
+        for i, p in enumerate(pts):
+            try:
+                build(p.config)
+            except FrictionLabError as exc:
+                outcome[i] = Failure(p, _located(exc, p), exc)
+        built = [i for i in range(len(pts)) if i not in outcome]
+        outcome.update(zip(built, (map or _serial_map)(recorded_run_point, [pts[i] for i in built])))
+        done = [(pts[i], outcome[i]) for i in range(len(pts)) if not isinstance(outcome[i], Failure)]
+        return StudyResult([p for p, _ in done], [r[0] for _, r in done], list(self.runs), keys,
+                           [r[1] for _, r in done],
+                           failures=[outcome[i] for i in range(len(pts)) if isinstance(outcome[i], Failure)])
 
 
 def _sets(run: Mapping[str, Any], base: Mapping[str, Any], key: str) -> bool:
@@ -344,15 +385,44 @@ def run_point(point: Point) -> xr.Dataset:
 
 def timed_run_point(point: Point) -> tuple[Any, float]:
     """:func:`run_point` and its wall time [s] (the result read inside the timing: a lazy result is built)."""
+    return _timed(run_point, point)
+
+
+def _timed(run: Callable[[Any], Any], arg: Any) -> tuple[Any, float]:
     import time
 
     from ..core.result import LazyDataset
 
     t0 = time.perf_counter()
-    ds = run_point(point)
+    ds = run(arg)
     if isinstance(ds, LazyDataset):  # built now, inside the timing: a study's results are Datasets
         ds = ds.to_dataset()
     return ds, time.perf_counter() - t0
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A point of a study that could not run (``Study.execute(failures="record")``): the point, its
+    error with the run and point in front of the message (``str(failure)``), and the error as raised
+    (``cause``: its class and its own message, for a table that already names the run)."""
+
+    point: Point
+    error: FrictionLabError
+    cause: FrictionLabError
+
+    def __str__(self) -> str:
+        return str(self.error)
+
+
+def recorded_run_point(point: Point) -> tuple[Any, float] | Failure:
+    """:func:`timed_run_point`, or the :class:`Failure` of a point whose run raises a
+    :class:`FrictionLabError` (any other exception propagates: a bug is never recorded as a result)."""
+    from .config import run_config
+
+    try:
+        return _timed(run_config, point.config)
+    except FrictionLabError as exc:
+        return Failure(point, _located(exc, point), exc)
 
 
 def _located(exc: FrictionLabError, point: Point) -> FrictionLabError:
@@ -371,14 +441,25 @@ class StudyResult(Mapping[tuple[str, tuple[tuple[str, Any], ...]], "xr.Dataset"]
     """
 
     def __init__(self, points: list[Point], datasets: list[Any], labels: list[str], axes: list[str],
-                 seconds: list[float] | None = None) -> None:
+                 seconds: list[float] | None = None, failures: list[Failure] | None = None) -> None:
         self.points = points
+        #: the points that could not run (``Study.execute(failures="record")``), in run-then-axes order;
+        #: they are not among :attr:`points` (``pick`` of one is a KeyError: see :meth:`failure`)
+        self.failures = list(failures or [])
         self.datasets = datasets
         self.labels = labels
         self.axes = axes
         #: wall time of each point's simulate [s], in the order of :attr:`points` (a pool's map times each
         #: point in its worker)
         self.seconds = seconds if seconds is not None else [float("nan")] * len(points)
+
+    def failure(self, label: str = "", **coords: Any) -> Failure | None:
+        """The :class:`Failure` of run ``label`` at ``coords`` (as :meth:`pick`), or None when it ran."""
+        found = [f for f in self.failures
+                 if f.point.label == label and all(_coord(f.point, k) == v for k, v in coords.items())]
+        if len(found) > 1:
+            raise KeyError(f"{len(found)} failed runs match label={label!r}, {dict(coords)}")
+        return found[0] if found else None
 
     def seconds_of(self, label: str = "", **coords: Any) -> float:
         """The wall time [s] of run ``label`` at ``coords`` (as :meth:`pick`)."""
@@ -473,3 +554,4 @@ def _coord(point: Point, key: str) -> Any:
         if k == key or k.rsplit(".", 1)[-1] == key:
             return v
     return None
+

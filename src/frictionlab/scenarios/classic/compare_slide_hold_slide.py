@@ -31,43 +31,24 @@ from __future__ import annotations
 
 import xarray as xr
 
-from ...protocols import make_protocol
-from ..base import Scenario, register_scenario
-from ._compare import (healing_checks, model_coverage_check, plot as plot_compare, requested_models,
-                       rsf_recovery_checks, run_from_config)
+from ._compare import common_checks, healing_checks, register_compare
 
 #: what each model does during a hold under prescribed slip: heals (True) or cannot (False; see Notes)
 HEALS = {"rate_state": True, "rate_state2": True, "subloading": True, "subloading_rate": True, "coulomb": False,
          "stribeck": False, "dahl": False, "lugre": False, "gms": False, "kloss": False, "kloss_dynamic": False}
 
-CONFIG = {
-    "protocol": {"type": "slide_hold_slide", "v": 1e-3, "slide_duration": 0.2, "holds": [0.1, 1.0, 10.0],
-                 "normal_force_value": 1.0},
-    "models": "all",
-    "law": "aging",
-    "fit_noise": 1e-4,
-    "seed": 0,
-    "n_grid": 8001,
-}
-
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
-    proto = make_protocol(cfg["protocol"])
-    out = [model_coverage_check(ds, requested_models(cfg))]
-    out += rsf_recovery_checks(ds, proto)
-    out += healing_checks(ds, proto, HEALS)
-    return out
+    return [*common_checks(ds, cfg), *healing_checks(ds, cfg, HEALS)]
 
 
-def plot(ds: xr.Dataset):
-    return plot_compare(ds, "Slide-hold-slide at 1 mm/s, holds 0.1 / 1 / 10 s, every model (prescribed slip)")
-
-
-register_scenario(Scenario(
-    name="classic/compare-slide-hold-slide",
-    description="""One protocol, many models: slide-hold-slide at 1 mm/s with holds of 0.1, 1 and 10 s (prescribed slip)
+register_compare(
+    "classic/compare-slide-hold-slide",
+    """One protocol, many models: slide-hold-slide at 1 mm/s with holds of 0.1, 1 and 10 s (prescribed slip)
         through every model; healing on reslide compared with the aging-law closed form, rate-and-state b and D_c
         fitted to each response.""",
-    config=CONFIG, run=run_from_config, checks=checks, plot=plot, quick={"n_grid": 4001},
-    references=["Dieterich 1979", "Marone 1998", "Olsson et al. 1998"],
-))
+    {"type": "slide_hold_slide", "v": 1e-3, "slide_duration": 0.2, "holds": [0.1, 1.0, 10.0],
+     "normal_force_value": 1.0},
+    checks, "Slide-hold-slide at 1 mm/s, holds 0.1 / 1 / 10 s, every model (prescribed slip)", n_grid=8001,
+    quick_grid=4001, references=["Dieterich 1979", "Marone 1998", "Olsson et al. 1998"],
+)

@@ -1,8 +1,8 @@
 """``classic/compare-velocity-step``: one velocity step 0.1 -> 1 mm/s through every model.
 
 The same :class:`~frictionlab.protocols.VelocitySteps` object (prescribed slip, 1 N normal
-load; 0.3 MPa for the stress-based subloading models) runs through every registered model by
-plain ``simulate`` calls (:func:`frictionlab.analysis.compare.compare`); the rate-and-state law
+load; 0.3 MPa for the stress-based subloading models) runs through every registered model, one
+named run each (the runs ``frictionlab compare`` makes, :mod:`._compare`); the rate-and-state law
 (aging, closed form under prescribed slip) is fitted to each model's response.
 
 Notes
@@ -28,44 +28,23 @@ from __future__ import annotations
 
 import xarray as xr
 
-from ...protocols import make_protocol
-from ..base import Scenario, register_scenario
-from ._compare import (direct_effect_checks, model_coverage_check, plot as plot_compare, requested_models,
-                       rsf_recovery_checks, run_from_config, steady_checks)
+from ._compare import common_checks, direct_effect_checks, register_compare, steady_checks
 
 #: models with a positive direct effect (friction rises right after a velocity increase)
 RATE_STRENGTHENING = ("gms", "rate_state", "rate_state2", "subloading", "subloading_rate", "rough_contact")
 
-CONFIG = {
-    "protocol": {"type": "velocity_steps", "velocities": [1e-4, 1e-3], "durations": [1.0, 1.0],
-                 "normal_force_value": 1.0},
-    "models": "all",
-    "law": "aging",
-    "fit_noise": 1e-4,
-    "seed": 0,
-    "n_grid": 4001,
-}
-
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
-    proto = make_protocol(cfg["protocol"])
-    out = [model_coverage_check(ds, requested_models(cfg))]
-    out += rsf_recovery_checks(ds, proto)
-    out += steady_checks(ds)
-    out += direct_effect_checks(ds, RATE_STRENGTHENING)
-    return out
+    return [*common_checks(ds, cfg), *steady_checks(ds), *direct_effect_checks(ds, RATE_STRENGTHENING)]
 
 
-def plot(ds: xr.Dataset):
-    return plot_compare(ds, "One velocity step 0.1 -> 1 mm/s, every model (prescribed slip)")
-
-
-register_scenario(Scenario(
-    name="classic/compare-velocity-step",
-    description="""One protocol, many models: a velocity step 0.1 -> 1 mm/s (1 s each, prescribed slip) run through every
+register_compare(
+    "classic/compare-velocity-step",
+    """One protocol, many models: a velocity step 0.1 -> 1 mm/s (1 s each, prescribed slip) run through every
         registered model (Coulomb, Stribeck, Dahl, LuGre, GMS, rate-and-state, Kloss, subloading, the microjunction
         ensemble, the rough-contact sliding model; the beam network, constant velocity only, says so in its row),
         with rate-and-state a, b, D_c fitted to each response.""",
-    config=CONFIG, run=run_from_config, checks=checks, plot=plot, quick={"n_grid": 2001},
+    {"type": "velocity_steps", "velocities": [1e-4, 1e-3], "durations": [1.0, 1.0], "normal_force_value": 1.0},
+    checks, "One velocity step 0.1 -> 1 mm/s, every model (prescribed slip)", n_grid=4001, quick_grid=2001,
     references=["Dieterich 1979", "Ruina 1983", "Marone 1998", "Hulikal, Lapusta & Bhattacharya 2015"],
-))
+)
