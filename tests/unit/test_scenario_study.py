@@ -17,7 +17,6 @@ NOT_YET_PORTED = frozenset({
     "classic/compare-velocity-step",
     "rough-contact/fig13",
     "rough-contact/fig14",
-    "rough-contact/fig8",
 })
 
 

@@ -14,7 +14,8 @@ Three drivers, registered on :class:`~frictionlab.contact.rough.model.RoughConta
 ``"relaxed"``
     :func:`~frictionlab.contact.rough.relaxed.drive_relaxed`: the same hold's loaded state
     (:math:`t = 0^+`) and its relaxed state at the end by two direct solves (viscoelastic material,
-    relaxed to round-off by then; paper §4, eq. 5).
+    relaxed to round-off by then; paper §4, eq. 5); registered by its own module, which
+    ``model.py`` declares too.
 
 What is physics and what is numerics: the rigid surface (size, rms height, correlation
 length, ACF, seed, periodic re-use) is the contact *geometry* and is read from the model's
@@ -56,7 +57,6 @@ from ...solve.contract import Run
 from ...solve.drivers import OptionSpec, register_driver
 from .model import RoughContact, run_static
 from .numerics import SolverOptions
-from .relaxed import drive_relaxed
 from .sliding import SlidingOptions, run_sliding
 from .surface import make_surface
 from .units import hold_to_si, sliding_to_si, to_paper
@@ -234,7 +234,3 @@ register_driver(RoughContact, "sliding", _drive_sliding, default=True, t_end="wh
 register_driver(RoughContact, "hold", _drive_hold, t_end="within", refuse_save_dt=_LOG_STEPS,
                 options={"t_first": None, "per_decade": 40, **{k: v for k, v in _SHARED.items() if k not in ("tol_sliding", "sliding_fft_precision")}},
                 description="static hold at constant normal load, log-spaced steps (ageing, paper §4)")
-register_driver(RoughContact, "relaxed", drive_relaxed, t_end="within",
-                refuse_save_dt="it records two states, the loaded and the relaxed one",
-                options={k: v for k, v in _NUMERICS.items() if k not in ("tol_sliding", "sliding_fft_precision")},
-                description="a hold's loaded (t = 0+) and relaxed end states by two direct solves (paper §4, eq. 5)")

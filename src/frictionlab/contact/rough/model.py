@@ -835,3 +835,4 @@ def _nb_ve_advance(q, fn, fn1, E, A, w0, b):  # pragma: no cover - compiled
 
 # the drivers of simulate, imported at the first lookup of one
 declare_drivers(RoughContact, ".driver")
+declare_drivers(RoughContact, ".relaxed")

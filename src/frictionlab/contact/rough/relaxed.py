@@ -24,6 +24,7 @@ import numpy as np
 import xarray as xr
 
 from ...core.errors import ConfigError
+from ...solve.drivers import register_driver
 from .constitutive import relaxed_compliance
 from .elasticity import StepOperator
 from .model import UNITS, RoughContact
@@ -100,3 +101,10 @@ def drive_relaxed(run: Any, **numerics: Any) -> xr.Dataset:
         ds[k] = ("time", np.array([r[k] for r in rec]), {"units": UNITS[k]})
     ds.attrs.update({**num.attrs(), "relaxed_compliance": c, "W": W, "nx": m.patch_nx, "ny": m.patch_ny})
     return hold_to_si(ds)
+
+
+#: the solver options of a static solve (:class:`SolverOptions` without the sliding ones), with their defaults
+_OPTIONS = {k: v for k, v in SolverOptions().attrs().items() if k not in ("tol_sliding", "sliding_fft_precision")}
+register_driver(RoughContact, "relaxed", drive_relaxed, t_end="within",
+                refuse_save_dt="it records two states, the loaded and the relaxed one", options=_OPTIONS,
+                description="a hold's loaded (t = 0+) and relaxed end states by two direct solves (paper §4, eq. 5)")
