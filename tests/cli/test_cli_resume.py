@@ -1,6 +1,7 @@
 """An interrupted scenario resumes: ``run``/``reproduce --out DIR`` keep every finished independent
-run under ``DIR/partial/`` (rough-contact Fig. 13 on a tiny 16^2 patch, 4 runs), a rerun computes
-only the rest and gives the uninterrupted result bit for bit; ``reproduce --workers N``."""
+run under ``DIR/partial/`` (rough-contact Fig. 13, a study run by ``executor.parallel_map``, on a tiny
+16^2 patch, 4 runs), a rerun computes only the rest and gives the uninterrupted result bit for bit;
+``reproduce --workers N``."""
 
 from __future__ import annotations
 
@@ -21,13 +22,13 @@ from frictionlab.scenarios import base as scenario_base
 from frictionlab.scenarios import checkpoint
 from frictionlab.scenarios.base import Scenario, check
 from frictionlab.solve.config import parse_set
-from frictionlab.scenarios.rough_contact import fig13
 
 FIG13 = "rough-contact/fig13"
 #: 2 sets x 2 velocities on a 16^2 patch: 4 independent runs of a few tenths of a second
 TINY = ["model.patch_nx=16", "model.patch_ny=16", "model.surface_mx=32", "protocol.distances=[4e-6]",
-        "protocol.normal_force_value=0.0256", "sweep.sets=[[1.0, 1.0], [1.0, 2.0]]", "sweep.extra_sets=[]",
-        "sweep.velocities=[1e-6, 1e-5]", "analysis.map_set=[1.0, 1.0]"]
+        "protocol.normal_force_value=0.0256", "analysis.sets.fig13a_1=[1.0, 1.0]", "analysis.sets.fig13a_2=[1.0, 2.0]",
+        'axes.analysis.set=["fig13a_1", "fig13a_2"]', "axes.protocol.velocities=[[1e-6], [1e-5]]",
+        "analysis.map_set=[1.0, 1.0]"]
 RUNS = [(1.0, 1e-6), (1.0, 1e-5), (2.0, 1e-6), (2.0, 1e-5)]  # (A, v [m/s]) in task order
 
 
@@ -38,7 +39,7 @@ def run_fig13(out: Path, cli, *extra: str) -> tuple[int, str, str]:
 
 @pytest.fixture
 def record(monkeypatch, tmp_path):
-    """Every call of Fig. 13's sliding run leaves a file ``calls/<A>_<v>`` (also from forked workers);
+    """Every run of Fig. 13's study leaves a file ``calls/<A>_<v>`` (also from forked workers);
     ``record.fail = (A, v)`` makes that run raise. Returns the recorder; ``record.results`` holds the
     datasets the CLI wrote."""
 
@@ -56,15 +57,18 @@ def record(monkeypatch, tmp_path):
 
     rec = Recorder()
     rec.results = []
-    real_slide = fig13.slide
+    import frictionlab.solve.study as study
 
-    def slide(cfg, m, vs, slips, **kw):
-        key = (float(m.As[0]), float(vs[0]))
+    real_run_point = study.run_point
+
+    def run_point(point):
+        cfg = point.config
+        key = (float(cfg["model"]["As"][0]), float(cfg["protocol"]["velocities"][0]))
         rec.calls_dir.mkdir(exist_ok=True)
         (rec.calls_dir / f"{key[0]}_{key[1]}").touch()
         if key == rec.fail:
             raise RuntimeError(f"injected failure of the run {key}")
-        return real_slide(cfg, m, vs, slips, **kw)
+        return real_run_point(point)
 
     import frictionlab.core.result as result
 
@@ -74,7 +78,7 @@ def record(monkeypatch, tmp_path):
         rec.results.append(ds)
         return real_write(ds, path)
 
-    monkeypatch.setattr(fig13, "slide", slide)
+    monkeypatch.setattr(study, "run_point", run_point)
     monkeypatch.setattr(result, "write_netcdf", write_netcdf)
     return rec
 

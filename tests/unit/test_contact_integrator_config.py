@@ -117,10 +117,10 @@ def test_scenarios_refuse_integrator_keys_their_runs_do_not_use(name, key):
                                    else {f"integrator.{key}": value}, quick=True)
 
 
-#: sections the rough-contact scenarios may add to the four: process pool, fig14's mean-field reference, the
-#: lists a figure runs over (``sweep`` until the figure is a study, then its ``runs`` and ``axes``) and what its
-#: checks need
-ROUGH_EXTRA_SECTIONS = {"parallel", "reference", "sweep", "analysis", "runs", "axes"}
+#: sections the rough-contact scenarios may add to the four: the lists a figure runs over (``sweep`` until the
+#: figure is a study, then its ``runs`` and ``axes``) and what its checks need (the worker count is no section:
+#: an execution option, ``--workers``)
+ROUGH_EXTRA_SECTIONS = {"sweep", "analysis", "runs", "axes"}
 
 
 def test_rough_scenarios_use_the_four_sections_and_name_their_driver():

@@ -37,7 +37,8 @@ def test_fig14_reference_paths_are_ten_memory_lengths():
     path, memory = fig14.reference_path(fig14.CONFIG)
     assert memory == pytest.approx(1000e-6)
     assert path >= 10 * memory * (1 - 1e-12) and path == pytest.approx(1e-2)
-    slow = {**fig14.CONFIG, "sweep": {**fig14.CONFIG["sweep"], "sets": {"x": [0.5, 1.0]}}}
+    slow = {**fig14.CONFIG, "analysis": {**fig14.CONFIG["analysis"], "sets": {"x": [0.5, 1.0]}},
+            "axes": {**fig14.CONFIG["axes"], "analysis": {"set": ["x"]}}}
     assert fig14.reference_path(slow) == pytest.approx((2e-2, 2e-3))
 
 
@@ -79,8 +80,9 @@ def test_fig8_caption_check_names_the_points_outside_one_sd():
 
 
 def test_fig13_invariance_in_contact_elements_and_the_papers_sets_apart():
-    names = fig13._set_names(3, 4)
+    names = fig13._set_names([True, True, True, False])
     assert names == ["Fig. 13a set 1", "Fig. 13a set 2", "Fig. 13a set 3", "our set 1"]
+    assert fig13._set_names([True, False, True]) == ["Fig. 13a set 1", "our set 1", "Fig. 13a set 2"]
     v = [1.0, 10.0, 100.0]
     area = np.array([[1.5, 1.46, 1.45], [2.1, 1.6, 1.46], [1.6, 1.46, 1.45], [8.0, 2.5, 1.6]]) / 100
     radius = np.array([[3.0, 3.1, 3.0], [3.0, 3.2, 3.1], [3.2, 3.1, 3.0], [5.0, 3.5, 3.0]])
@@ -88,7 +90,8 @@ def test_fig13_invariance_in_contact_elements_and_the_papers_sets_apart():
                     coords={"set": names, "lam": ("set", [1.0, 1.0, 0.1, 1.0]), "A": ("set", [0.1, 1.0, 0.1, 10.0]),
                             "v": v, "paper_set": ("set", [True, True, True, False])},
                     attrs={"invariance_pairs": 2, "invariance_max_elements": 1.0})
-    cfg = {"sweep": {"sets": [[1.0, 0.1], [1.0, 1.0], [0.1, 0.1]]}}
+    cfg = {"analysis": {"sets": {"fig13a_1": [1.0, 0.1], "fig13a_2": [1.0, 1.0], "fig13a_3": [0.1, 0.1],
+                                 "ours_1": [1.0, 10.0]}}}
     out = {c.claim: c for c in fig13.checks(ds, cfg)}
     inv = next(c for k, c in out.items() if k.startswith("(1, 1) and (0.1, 0.1)"))
     assert inv.status == "fail" and "exact" in inv.expected  # double precision: one element is a difference

@@ -35,7 +35,10 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "frictionlab"
     ("rough-contact/fig12", "protocol.slip", "protocol.distances [m]"),
     ("rough-contact/fig13", "protocol.map_velocities", "analysis.map_velocities [m/s]"),
     ("rough-contact/fig14", "protocol.seg", "protocol.distances [m]"),
-    ("rough-contact/fig14", "protocol.sets", "sweep.sets"),
+    ("rough-contact/fig14", "protocol.sets", "analysis.sets"),
+    ("rough-contact/fig14", "sweep.interactions", "axes.model.interaction"),
+    ("rough-contact/fig14", "reference", "analysis.reference (beta [m]"),
+    ("rough-contact/fig13", "sweep.extra_sets", "analysis.sets"),
     ("rough-contact/fig15", "protocol.A_cr", "axes.model.A_cr"),
     ("rough-contact/fig16", "protocol.pressure_MPa", "protocol.normal_force_value [N]"),
     ("rough-contact/fig17", "protocol.control", "runs.viscoelastic"),
@@ -52,19 +55,10 @@ def test_a_scenario_file_with_a_former_key_is_refused(tmp_path):
         load_scenario(str(f))
 
 
-def test_a_swept_velocity_is_set_in_sweep_not_in_the_protocol():
-    """fig13 runs one velocity at a time: the protocol's velocities are set per run from sweep.velocities."""
-    for name in ("rough-contact/fig13",):
-        sc = get_scenario(name)
-        with pytest.raises(ConfigError, match=r"sets protocol\.velocities itself.*sweep\.velocities"):
-            sc.resolved_config({"protocol.velocities": [1e-6]})
-        assert all(v < 1e-2 for v in sc.config["sweep"]["velocities"])  # m/s (0.001-1 mm/s), not the former um/s
-
-
 def test_a_velocity_axis_leaves_no_protocol_velocity_to_set():
-    """fig11 and fig12 (studies) run one velocity per point of axes.protocol.velocities: a base velocity is
+    """fig11, fig12 and fig13 (studies) run one velocity per point of axes.protocol.velocities: a base velocity is
     never read."""
-    for name in ("rough-contact/fig11", "rough-contact/fig12"):
+    for name in ("rough-contact/fig11", "rough-contact/fig12", "rough-contact/fig13"):
         sc = get_scenario(name)
         never_read = r"protocol\.velocities = \[1e-06\] is never read: axes\.protocol\.velocities"
         with pytest.raises(ConfigError, match=never_read):

@@ -111,7 +111,7 @@ def test_scenario_precision_control_is_checked_in_the_run():
     from frictionlab.scenarios.rough_contact import _sliding, fig13, fig14
 
     assert fig13.CONFIG["integrator"]["sliding_fft_precision"] == "single"
-    assert fig14.CONFIG["integrator"]["sliding_fft_precision"] == "single"
+    assert fig14.CONFIG["analysis"]["sliding_fft_precision"] == "single"  # the Boussinesq runs' (the mean field: double)
     sc = get_scenario("rough-contact/fig13")
     assert not _sliding.single_sliding(sc.resolved_config(quick=True))
     cfg = sc.resolved_config({"integrator.sliding_fft_precision": "single", "model.patch_nx": 24,
@@ -128,3 +128,47 @@ def test_scenario_precision_control_is_checked_in_the_run():
     # the mean field (no FFT) runs double under the same [integrator]
     mf = _sliding.slide(cfg, _sliding.build_model(cfg, interaction="meanfield"), [10e-6], [1e-6])
     assert mf.attrs["sliding_fft_precision"] == "double"
+
+
+def test_study_control_round_is_the_former_in_run_control_bit_for_bit():
+    """Figs. 13/14 as studies: with single-precision sliding steps a refinement round slides the control pair
+    (``precision_single``, ``precision_double``) on the first set at the first velocity; its attributes are
+    those of :func:`_sliding.precision_control` (the former in-run control) exactly. Double precision: no
+    control round. Fig. 14's mean-field runs slide in double precision whatever the Boussinesq runs use."""
+    from frictionlab.scenarios.base import get_scenario
+    from frictionlab.scenarios.rough_contact import _sliding
+
+    sc = get_scenario("rough-contact/fig13")
+    tiny = {"model.patch_nx": 16, "model.patch_ny": 16, "model.surface_mx": 32, "protocol.normal_force_value": 0.0256,
+            "protocol.distances": [4e-6], "axes.protocol.velocities": [[1e-5], [1e-4]], "analysis.map_set": [1.0, 1.0]}
+    cfg = sc.resolved_config({**tiny, "integrator.sliding_fft_precision": "single"}, quick=True)
+    ds = sc.run_study(cfg)
+    lam, A = cfg["analysis"]["sets"]["fig13a_1"]
+    want = _sliding.precision_control(cfg, _sliding.build_model(cfg, lams=(lam,), As=(A,)), 1e-5)
+    assert {k: v for k, v in ds.attrs.items() if k.startswith("precision_control")} == want
+    assert want["precision_control_steps"] == 20  # 10 um at 0.5 um per step
+    double = sc.run_study(sc.resolved_config(tiny, quick=True))
+    assert not any(k.startswith("precision_control") for k in double.attrs)
+    assert double.contact_area.shape == (4, 2) and np.all(double.contact_area.values > 0)  # 4 quick sets x 2 v
+
+    sc14 = get_scenario("rough-contact/fig14")
+    pts = sc14.study(sc14.resolved_config()).points()
+    assert {(dict(p.coords)["model.interaction"], p.config["integrator"]["sliding_fft_precision"]) for p in pts} == {
+        ("boussinesq", "single"), ("meanfield", "double")}
+    # its control round: the first set, Boussinesq, at the first velocity, single then double
+    from frictionlab.scenarios.rough_contact import fig14
+    from frictionlab.solve.study import StudyResult
+
+    cfg14 = sc14.resolved_config()
+    first = StudyResult(pts, [None] * len(pts), ["jump", "reference"], ["model.interaction", "analysis.set"])
+    more = fig14.refine(first, cfg14)
+    base = {k: v for k, v in cfg14.items() if k not in ("runs", "axes")}
+    control = sc14.study({**base, **more}).points()
+    assert [(p.label, p.config["integrator"]["sliding_fft_precision"]) for p in control] == [
+        ("precision_single", "single"), ("precision_double", "double")]
+    assert all(p.config["model"]["interaction"] == "boussinesq" and p.config["model"]["As"] == [1.0]
+               and p.config["protocol"]["velocities"] == [cfg14["protocol"]["velocities"][0]]
+               and p.config["protocol"]["distances"] == [_sliding.PRECISION_CONTROL["slip"]]
+               for p in control)
+    assert fig14.refine(StudyResult(pts + control, [None] * 10, ["jump", "reference", *fig14.CONTROL_RUNS],
+                                    ["model.interaction", "analysis.set"]), cfg14) is None  # once

@@ -210,23 +210,23 @@ def test_model_name_of_a_one_model_family_refused(name):
 
 
 def test_a_declared_table_set_whole_is_accepted():
-    """rough-contact/fig14 declares sweep.sets.red/.blue; its mutations (and a user) set the table whole:
+    """rough-contact/fig14 declares analysis.sets.red/.blue; its mutations (and a user) set the table whole:
     refused before this fix ('does not read protocol.sets'), so two of its mutations could not run."""
     sc = get_scenario("rough-contact/fig14")
-    sets = sc.config["sweep"]["sets"]
-    sc.refuse_derived(["sweep.sets"], "--set")  # no error
-    cfg = sc.resolved_config({"sweep.sets": dict(sets)}, quick=True)
-    assert cfg["sweep"]["sets"] == sets
-    with pytest.raises(ConfigError, match=r"sweep\.setz.*did you mean .sets."):
-        sc.refuse_derived(["sweep.setz"], "--set")
+    sets = sc.config["analysis"]["sets"]
+    sc.refuse_derived(["analysis.sets"], "--set")  # no error
+    cfg = sc.resolved_config({"analysis.sets": dict(sets)}, quick=True)
+    assert cfg["analysis"]["sets"] == sets
+    with pytest.raises(ConfigError, match=r"analysis\.setz.*did you mean .sets."):
+        sc.refuse_derived(["analysis.setz"], "--set")
 
 
 def test_a_misspelt_key_inside_a_table_set_whole_is_refused():
     """Accepting a declared table set whole must not carry a misspelt key inside it along unread."""
     sc = get_scenario("rough-contact/fig14")
-    sets = dict(sc.config["sweep"]["sets"])
-    with pytest.raises(ConfigError, match="sweep.sets.gren"):
-        sc.resolved_config({"sweep.sets": {**sets, "gren": sets["red"]}}, quick=True)
+    sets = dict(sc.config["analysis"]["sets"])
+    with pytest.raises(ConfigError, match="analysis.sets.gren"):
+        sc.resolved_config({"analysis.sets": {**sets, "gren": sets["red"]}}, quick=True)
 
 
 def test_an_unknown_key_of_a_scenario_section_names_where_it_came_from():

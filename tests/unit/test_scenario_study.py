@@ -15,8 +15,6 @@ VOCABULARY = (*STUDY_SECTIONS, "analysis", "data")
 NOT_YET_PORTED = frozenset({
     "classic/compare-slide-hold-slide",
     "classic/compare-velocity-step",
-    "rough-contact/fig13",
-    "rough-contact/fig14",
 })
 
 

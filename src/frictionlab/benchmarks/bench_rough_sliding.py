@@ -264,12 +264,12 @@ def figure_minutes(costs: dict[tuple[float, float], list[tuple[float, float]]],
     c13, c14 = fig13.CONFIG, fig14.CONFIG
     ds13, ds14 = float(c13["integrator"]["s_max"]), float(c14["integrator"]["s_max"])
     n13 = round(float(c13["protocol"]["distances"][0]) / um / ds13)
-    v13 = [float(v) / um for v in c13["sweep"]["velocities"]]
-    runs13 = [n13 * cost(lam, A, v) for lam, A in [*c13["sweep"]["sets"], *c13["sweep"]["extra_sets"]] for v in v13]
+    v13 = [float(v[0]) / um for v in c13["axes"]["protocol"]["velocities"]]
+    runs13 = [n13 * cost(lam, A, v) for lam, A in fig13.run_sets(c13).values() for v in v13]
     seg = round(float(c14["protocol"]["distances"][0]) / um / ds14)
     v14 = [float(v) / um for v in c14["protocol"]["velocities"]]
     runs14 = []
-    for lam, A in c14["sweep"]["sets"].values():  # the jump run and the reference at the first velocity
+    for lam, A in fig14.run_sets(c14).values():  # the jump run and the reference at the first velocity
         runs14 += [seg * sum(cost(lam, A, v) for v in v14), seg * len(v14) * cost(lam, A, v14[0])]
     return {name: (makespan(r) / 60, sum(r) / 60) for name, r in (("fig13", runs13), ("fig14", runs14))}
 
@@ -296,12 +296,14 @@ def paper_size_steps() -> dict[str, int]:
 
     c13, c14 = fig13.CONFIG, fig14.CONFIG
     ds13 = float(c13["integrator"]["s_max"])
-    n13 = len(c13["protocol"]["sets"]) * len(c13["protocol"]["velocities"]) * round(float(c13["protocol"]["slip"]) / ds13)
+    um = 1e-6  # the configs are SI; s_max is in element spacings (dx = 1 um)
+    n13 = len(fig13.run_sets(c13)) * len(c13["axes"]["protocol"]["velocities"]) * round(
+        float(c13["protocol"]["distances"][0]) / um / ds13)
     p14 = c14["protocol"]
     ds14 = float(c14["integrator"]["s_max"])
-    per_run = round(len(p14["velocities"]) * float(p14["seg"]) / ds14)
-    n_bous = sum(1 for i in p14["interactions"] if i == "boussinesq")
-    n14 = len(p14["sets"]) * n_bous * 2 * per_run  # jump run + constant-velocity reference on the same path
+    per_run = round(len(p14["velocities"]) * float(p14["distances"][0]) / um / ds14)
+    n_bous = sum(1 for i in c14["axes"]["model"]["interaction"] if i == "boussinesq")
+    n14 = len(fig14.run_sets(c14)) * n_bous * 2 * per_run  # jump run + constant-velocity reference on the same path
     return {"fig13": n13, "fig14": n14}
 
 

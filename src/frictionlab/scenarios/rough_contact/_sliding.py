@@ -6,14 +6,13 @@ Configuration layout (every scenario), SI::
                   surface_sigma, surface_beta, surface_acf, surface_seed, ...}   # physics and geometry
     protocol   = {type = "velocity_steps", velocities [m/s], distances [m], normal_force_value [N]}
     integrator = {driver = "sliding", s_max, shift, ...}   # the driver's options: step control, solver, tolerances
-    sweep      = {...}   # the lists a figure runs over (velocities [m/s], material sets, ...)
-    analysis   = {...}   # what the checks and records need beyond the runs
+    runs, axes = {...}   # the lists a figure runs over (axes.protocol.velocities [m/s], ...)
+    analysis   = {...}   # what derive, the post step and the checks read (material sets by name, ...)
 
 Every run goes through :func:`frictionlab.simulate` with the ``"sliding"`` driver; the
 ``[integrator]`` keys are its options (any of them may be set; an unknown one is refused). The
 ``[protocol]`` is a core :class:`~frictionlab.protocols.VelocitySteps` protocol; a scenario that
-runs one velocity at a time (a list in ``[sweep]``) sets its ``velocities`` per run (a derived
-key). The normal force is the paper's 100 MPa on the patch (:func:`._common.force_on_patch`).
+runs one velocity at a time has the axis ``axes.protocol.velocities`` of one-velocity lists. The normal force is the paper's 100 MPa on the patch (:func:`._common.force_on_patch`).
 The analyses read the driver's SI results.
 
 Quick profiles use a 64^2 patch (and its normal force at 100 MPa), correlation length beta = 5
@@ -28,7 +27,8 @@ Single precision (issue 17): the paper-size profiles of the long runs (Figs. 13,
 FFT products in float32, the loading in double at ``tol``; it applies to the Boussinesq runs
 (the mean field has no FFT and runs double). Such a run is never silently less accurate: it
 also slides a short control (:data:`PRECISION_CONTROL`) on the same surface in single and in
-double precision and its checks include :func:`precision_checks`, which fails when the two
+double precision (a study: a refinement round of :func:`precision_runs`, read by
+:func:`precision_attrs`) and its checks include :func:`precision_checks`, which fails when the two
 differ by more than the stated tolerance. The quick profiles stay in double precision.
 """
 
@@ -40,13 +40,15 @@ import numpy as np
 import xarray as xr
 
 from ...contact.rough.model import RoughContact
+from ...core.errors import ConfigError
 from ...protocols import make_protocol
 from ...solve import simulate
 from ._common import PRESSURE, UM, build_model, driver_options, force_on_patch
 
 __all__ = ["MODEL", "INTEGRATOR", "PROTOCOL", "QUICK_BASE", "QUICK_VELOCITY_NOTE", "REFS", "build_model", "slide",
            "window_mean", "on_path", "SINGLE_SLIDING", "QUICK_DOUBLE", "PRECISION_CONTROL", "single_sliding",
-           "precision_control", "precision_checks", "UM", "MOVED_SLIDING", "SLIP_TOL"]
+           "precision_control", "precision_checks", "UM", "MOVED_SLIDING", "SLIP_TOL", "CONTROL_RUNS", "precision_runs",
+           "precision_attrs", "run_sets"]
 
 #: a 512^2 patch sliding over a 1024 x 512 rigid surface (paper §5, Table 1)
 MODEL = {"name": "rough_contact", "preset": "table1", "patch_nx": 512, "patch_ny": 512, "surface_mx": 1024,
@@ -84,6 +86,22 @@ MOVED_SLIDING = {"protocol.pressure_MPa": "the load is protocol.normal_force_val
                  "protocol.v": "the velocity is protocol.velocities [m/s]",
                  "protocol.slip": "the slip is protocol.distances [m]",
                  "protocol.seg": "the slip of each velocity step is protocol.distances [m]"}
+
+
+def run_sets(cfg: dict[str, Any]) -> dict[str, tuple[float, float]]:
+    """``{name: (lambda, A)}`` [1/s] of the viscoelastic sets a study runs: the names of its input axis
+    ``axes.analysis.set`` (every set when it has none), their values from ``analysis.sets``
+    (``{name: [lambda, A]}``; every entry is checked, so a misshapen one is refused even when not run)."""
+    sets = cfg["analysis"]["sets"]
+    for name, value in sets.items():
+        if not isinstance(value, (list, tuple)) or len(value) != 2:
+            raise ConfigError(f"analysis.sets.{name} = {value!r}: a viscoelastic set is [lambda, A] [1/s]")
+    names = ((cfg.get("axes") or {}).get("analysis") or {}).get("set", list(sets))
+    missing = [n for n in names if n not in sets]
+    if missing:
+        raise ConfigError(f"axes.analysis.set names {missing[0]!r}, which analysis.sets does not have (its sets: "
+                          f"{', '.join(sets)})")
+    return {str(n): (float(sets[n][0]), float(sets[n][1])) for n in names}
 
 
 def slide(cfg: dict[str, Any], model: RoughContact, velocities: list[float] | None = None,
@@ -127,13 +145,35 @@ def single_sliding(cfg: dict[str, Any]) -> bool:
 def precision_control(cfg: dict[str, Any], model: RoughContact, v: float) -> dict[str, float]:
     """Slide ``PRECISION_CONTROL["slip"]`` at ``v`` [m/s] from the t = 0+ state on the model's
     surface twice, with the configuration's ``sliding_fft_precision = "single"`` and in double
-    precision; returns the largest differences over the steps (mu, area relative to its largest
-    value, dilatation [m]), the difference of the mean mu, and the tolerances, as dataset attributes for
-    :func:`precision_checks`."""
+    precision; returns :func:`precision_attrs` of the two (a study runs them as
+    :func:`precision_runs` instead)."""
     slip = float(PRECISION_CONTROL["slip"])
     single = slide(cfg, model, [v], [slip])
     dcfg = {**cfg, "integrator": {**(cfg.get("integrator") or {}), "sliding_fft_precision": "double"}}
     double = slide(dcfg, model, [v], [slip])
+    return precision_attrs(single, double, v)
+
+
+#: the labels of the control runs of a single-precision study (:func:`precision_runs`)
+CONTROL_RUNS = ("precision_single", "precision_double")
+
+
+def precision_runs(cfg: dict[str, Any], model: dict[str, Any], v: float) -> dict[str, Any]:
+    """The control of a single-precision study as a refinement round (``Scenario.refine``): runs
+    ``precision_single`` (the study's ``[integrator]``) and ``precision_double`` (the same in double
+    precision), each ``PRECISION_CONTROL["slip"]`` at ``v`` [m/s] from the t = 0+ state under the
+    ``[protocol]`` of ``cfg`` (the round's own ``[protocol]``, its load), the base ``[model]`` with ``model``
+    over it (a set's ``lams``, ``As``)."""
+    prot = {**cfg["protocol"], "velocities": [float(v)], "distances": [float(PRECISION_CONTROL["slip"])]}
+    return {"protocol": prot, "runs": {"precision_single": {"model": dict(model)},
+                                       "precision_double": {"model": dict(model),
+                                                            "integrator": {"sliding_fft_precision": "double"}}}}
+
+
+def precision_attrs(single: xr.Dataset, double: xr.Dataset, v: float) -> dict[str, float]:
+    """The largest single - double differences of a control pair over its steps (mu, area relative to its
+    largest value, dilatation [m]), the difference of the mean mu, and the tolerances, as dataset
+    attributes for :func:`precision_checks`."""
     a_d, a_s = double.real_contact_area.values, single.real_contact_area.values
     return {"precision_control_steps": int(len(double.slip) - 1), "precision_control_v": float(v),
             "precision_control_mu": float(np.abs(double.friction_coefficient.values

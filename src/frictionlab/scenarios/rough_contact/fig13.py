@@ -4,11 +4,22 @@ Boussinesq, 100 MPa; for each viscoelastic set (lambda, A) and each v, slide ``s
 t = 0+ state and average the second half (the paper does not say how it measured the steady
 state). Sect. 5.3 describes "four combinations of A, lambda and three values of A/lambda of 10, 1
 and 0.1": (1, 0.1), (1, 1) (blue), (0.1, 0.1) (purple) and (0.1, 1) (A/lambda = 10, the set of
-Figs. 13c, d) are ``sweep.sets``; ``sweep.extra_sets`` adds (1, 10), Fig. 14's red set, whose
-checks are extensions. v in
+Figs. 13c, d) are ``analysis.sets`` ``fig13a_1`` ... ``fig13a_4``; ``ours_1`` adds (1, 10), Fig. 14's
+red set, whose checks are extensions (a set named ``ours_*`` is one of ours). v in
 {1, 2, 5, ..., 1000}. Also stores the steady friction coefficient
 mu_ss(v) = (tau_s + alpha ln v) A_ss / W, i.e. Fig. 14(d), and the contact maps of (0.1, 1) at
 v = 1 and v = 100 after the same slip (Figs. 13c, d).
+
+The study: one run at every point of ``axes.analysis.set`` (an input axis naming the sets of
+``analysis.sets``, ``{name: [lambda, A]}`` [1/s], which ``derive`` turns into the run's ``model.lams`` and
+``model.As``) x ``axes.protocol.velocities`` (one-velocity lists [m/s]), each sliding
+``protocol.distances`` from the t = 0+ state; ``derive`` records the contact-force map
+(``integrator.snapshot_times``, at the end of the slip) of the runs of ``analysis.map_set`` at
+``analysis.map_velocities`` only. The runs are
+independent: they go to ``--workers`` processes or a ``--scheduler`` cluster
+(:func:`~frictionlab.scenarios.executor.parallel_map`), each finished one kept for a resume. With
+single-precision sliding steps (the paper-size profile) a refinement round slides the double-precision
+control (:func:`._sliding.precision_runs`) on the first set at the first velocity.
 
 Notes
 -----
@@ -22,47 +33,95 @@ element at the solver tolerance may flip; fixed before the full-size run was loo
 
 from __future__ import annotations
 
+
 import numpy as np
 import xarray as xr
 
+from ...core.errors import ConfigError
 from ..base import Mutation, Scenario, check, register_scenario
-from ._common import MOVED_PARALLEL, run_parallel
-from ._sliding import (MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, QUICK_DOUBLE, QUICK_VELOCITY_NOTE, REFS,
-                       SINGLE_SLIDING, SLIP_TOL, UM, build_model, precision_checks, precision_control, single_sliding,
-                       slide, INTEGRATOR)
+from ..executor import parallel_map
+from ._common import MODEL_NAME, MOVED_PARALLEL, one_driver
+from ._sliding import (CONTROL_RUNS, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, QUICK_DOUBLE, QUICK_VELOCITY_NOTE,
+                       REFS, SINGLE_SLIDING, SLIP_TOL, UM, precision_attrs, precision_checks, precision_runs,
+                       run_sets, single_sliding, INTEGRATOR)
 
 #: contact elements by which the invariance pair's area series may differ with single-precision sliding steps
 INVARIANCE_PIXELS = 2
 #: "approximately independent of slip velocity" (Sect. 5.3) read as within 15 % of its mean (no number printed)
 RADIUS_SPREAD = 0.15
+#: the name prefix of our sets (their checks are extensions); every other set is one of Fig. 13a
+OURS = "ours"
+#: the sets of Fig. 13a (Sect. 5.3) and ours, (lambda [1/s], A [1/s])
+SETS = {"fig13a_1": [1.0, 0.1], "fig13a_2": [1.0, 1.0], "fig13a_3": [0.1, 0.1], "fig13a_4": [0.1, 1.0],
+        f"{OURS}_1": [1.0, 10.0]}
 
 CONFIG = {
-    "model": dict(MODEL),
+    "model": {**MODEL, "interaction": "boussinesq"},
     "integrator": {**INTEGRATOR, **SINGLE_SLIDING},  # float32 sliding products + a double control (_sliding)
     "protocol": {**PROTOCOL, "distances": [200.0 * UM]},
-    # sets: the four (lambda [1/s], A [1/s]) of Fig. 13a (Sect. 5.3); extra_sets: ours (their checks are extensions);
-    # velocities [m/s]: one run per set and velocity
-    "sweep": {"sets": [[1.0, 0.1], [1.0, 1.0], [0.1, 0.1], [0.1, 1.0]], "extra_sets": [[1.0, 10.0]],
-              "velocities": [x * UM for x in (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0)]},
-    # the contact maps of Figs. 13c, d: one set, velocities [m/s]
-    "analysis": {"map_set": [0.1, 1.0], "map_velocities": [1.0 * UM, 100.0 * UM]},
+    # one run per set (names of analysis.sets) and velocity [m/s]
+    "axes": {"analysis": {"set": list(SETS)},
+             "protocol": {"velocities": [[x * UM] for x in (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0,
+                                                             1000.0)]}},
+    # sets: the four (lambda [1/s], A [1/s]) of Fig. 13a (Sect. 5.3), then ours (extensions); the contact maps of
+    # Figs. 13c, d: one set (lambda, A), velocities [m/s]
+    "analysis": {"sets": {k: list(v) for k, v in SETS.items()}, "map_set": [0.1, 1.0],
+                 "map_velocities": [1.0 * UM, 100.0 * UM]},
 }
-DERIVED = {"protocol.velocities": "sweep.velocities (one run per set and velocity)"}
-MOVED = {**MOVED_SLIDING, **MOVED_PARALLEL, "protocol.sets": "the material sets are sweep.sets", "protocol.extra_sets": "sweep.extra_sets",
+_SETS = ("the material sets are analysis.sets ({name: [lambda, A]} [1/s]: fig13a_1 ... fig13a_4, ours ours_*); "
+         "axes.analysis.set names those run")
+DERIVED = {**MODEL_NAME, "model.lams": _SETS, "model.As": _SETS,
+           "integrator.snapshot_times": "analysis.map_set and analysis.map_velocities (the runs whose contact map is "
+                                        "recorded, at the end of the slip)"}
+MOVED = {**MOVED_SLIDING, **MOVED_PARALLEL, "protocol.sets": _SETS, "protocol.extra_sets": _SETS,
+         "sweep.sets": _SETS, "sweep.extra_sets": _SETS,
+         "sweep.velocities": "the velocities are axes.protocol.velocities, one-velocity lists [[v1], [v2], ...] [m/s]",
+         "sweep": f"{_SETS}; the velocities are axes.protocol.velocities",
          "protocol.map_set": "analysis.map_set", "protocol.map_velocities": "analysis.map_velocities [m/s]"}
 
 
-def _one_run(cfg: dict, lam: float, A: float, v: float, L: float) -> xr.Dataset:
-    """One constant-velocity run of one material set (independent of the others)."""
-    m = build_model(cfg, interaction="boussinesq", lams=(lam,), As=(A,))
-    return slide(cfg, m, [v], [L], snapshot_times=(L / v,))
+def _is_ours(label: str) -> bool:
+    return label.startswith(OURS)
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    sw = cfg["sweep"]
+def derive(point, cfg: dict) -> dict:
+    """Each run's ``model.lams``, ``model.As`` (its set) and the contact-force map of the runs of
+    ``analysis.map_set`` at ``analysis.map_velocities`` (at the end of the slip); refuses another driver and a
+    run of more than one velocity."""
+    one_driver(point, "sliding")
+    if point.label in CONTROL_RUNS:
+        return {}
+    vs = point["protocol"]["velocities"]
+    if len(vs) != 1:
+        raise ConfigError(f"protocol.velocities = {vs!r}: each run of this scenario slides at one velocity; the "
+                          "velocities are axes.protocol.velocities = [[v1], [v2], ...] [m/s]")
+    v, L = float(vs[0]), float(point["protocol"]["distances"][0])
+    lam, A = run_sets({**cfg, "axes": {"analysis": {"set": [point.coord("analysis.set")]}}}).popitem()[1]
+    out = {"model.lams": [lam], "model.As": [A]}
+    if [lam, A] == [float(x) for x in cfg["analysis"]["map_set"]] and v in [float(x) for x in
+                                                                            cfg["analysis"]["map_velocities"]]:
+        out["integrator.snapshot_times"] = [L / v]
+    return out
+
+
+def refine(result, cfg: dict) -> dict | None:
+    """With single-precision sliding steps: the double-precision control on the first set at the first velocity
+    (once)."""
+    if not single_sliding(cfg) or CONTROL_RUNS[0] in result.labels:
+        return None
+    lam, A = next(iter(run_sets(cfg).values()))
+    return precision_runs(cfg, {"lams": [lam], "As": [A]}, result.axis_values("protocol.velocities")[0][0])
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """Per set and velocity: the second-half means of every run; the invariance pair's largest area difference;
+    the contact maps of the map runs; the single-precision control."""
     L = float(cfg["protocol"]["distances"][0])
-    sets = [tuple(map(float, s)) for s in [*sw["sets"], *sw["extra_sets"]]]
-    vs = [float(v) for v in sw["velocities"]]
+    named = run_sets(cfg)
+    names = [str(n) for n in result.axis_values("analysis.set")]
+    sets = [named[n] for n in names]
+    vaxis = result.axis_values("protocol.velocities")
+    vs = [float(v[0]) for v in vaxis]
     area = np.zeros((len(sets), len(vs)))
     frac = np.zeros_like(area)
     radius = np.zeros_like(area)
@@ -70,13 +129,10 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     mu = np.zeros_like(area)
     series = {}
     maps = {}
-    tasks = [(cfg, lam, A, v, L) for lam, A in sets for v in vs]
-    results = iter(run_parallel(_one_run, tasks, cfg))
     map_set = list(map(float, cfg["analysis"]["map_set"]))
     map_vs = [float(x) for x in cfg["analysis"]["map_velocities"]]
-    for a, (lam, A) in enumerate(sets):
-        for b, v in enumerate(vs):
-            r = next(results)
+    for a, name in enumerate(names):
+        for b, r in enumerate(result.pick(set=name, velocities=v) for v in vaxis):
             sel = r.slip.values >= 0.5 * L - SLIP_TOL
             area[a, b] = r.real_contact_area.values[sel].mean()
             frac[a, b] = r.contact_area.values[sel].mean()
@@ -84,17 +140,18 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
             dil[a, b] = r.dilatation.values[sel].mean()
             mu[a, b] = r.friction_coefficient.values[sel].mean()  # mu_ss(v) = (tau_s + alpha ln v) A_ss / W
             series[(a, b)] = r.n_contact_elements.values
-            if [lam, A] == map_set and v in map_vs:
-                maps[v] = r.contact_force.values[-1]
+            if list(sets[a]) == map_set and vs[b] in map_vs:
+                maps[vs[b]] = r.contact_force.values[-1]
+    paper = [not _is_ours(n) for n in names]
     ds = xr.Dataset({"real_contact_area": (("set", "v"), area, {"units": "m^2"}),
                      "contact_area": (("set", "v"), frac, {"units": "1",
                                                            "description": "fraction of the patch in contact"}),
                      "mean_contact_radius": (("set", "v"), radius, {"units": "m"}),
                      "dilatation": (("set", "v"), dil, {"units": "m"}),
                      "friction_coefficient": (("set", "v"), mu, {"units": "1"})},
-                    coords={"set": _set_names(len(sw["sets"]), len(sets)), "lam": ("set", [s[0] for s in sets]),
+                    coords={"set": _set_names(paper), "lam": ("set", [s[0] for s in sets]),
                             "A": ("set", [s[1] for s in sets]), "v": ("v", vs, {"units": "m/s"}),
-                            "paper_set": ("set", [k < len(sw["sets"]) for k in range(len(sets))])})
+                            "paper_set": ("set", paper)})
     # time-scaling invariance: (0.1, 0.1) at v vs (1, 1) at 10 v, full area series (in contact elements)
     inv = []
     if (0.1, 0.1) in sets and (1.0, 1.0) in sets:  # the first of each (a set may also be an extra one)
@@ -104,9 +161,8 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
             if tenfold:
                 s1, s2 = series[(i1, tenfold[0])], series[(i2, b)]
                 inv.append(float(np.max(np.abs(s1 - s2))) if s1.shape == s2.shape else np.inf)
-    if single_sliding(cfg):
-        (lam, A), v = sets[0], vs[0]
-        ds.attrs.update(precision_control(cfg, build_model(cfg, interaction="boussinesq", lams=(lam,), As=(A,)), v))
+    if CONTROL_RUNS[0] in result.labels:
+        ds.attrs.update(precision_attrs(result.pick(CONTROL_RUNS[0]), result.pick(CONTROL_RUNS[1]), vs[0]))
     ds.attrs["invariance_max_elements"] = max(inv) if inv else np.nan
     ds.attrs["invariance_pairs"] = len(inv)
     if maps:
@@ -116,9 +172,11 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     return ds
 
 
-def _set_names(n_paper: int, n: int) -> list[str]:
-    """The sets' names by their place (their values may be mutated): 'Fig. 13a set k', then 'our set k'."""
-    return [f"Fig. 13a set {k + 1}" if k < n_paper else f"our set {k - n_paper + 1}" for k in range(n)]
+def _set_names(paper: list[bool]) -> list[str]:
+    """The sets' names by their place among Fig. 13a's sets or ours (their values may be mutated): 'Fig. 13a
+    set k', 'our set k'."""
+    return [f"Fig. 13a set {sum(paper[:k + 1])}" if p else f"our set {k + 1 - sum(paper[:k + 1])}"
+            for k, p in enumerate(paper)]
 
 
 def _is_paper(ds: xr.Dataset, s: str) -> bool:
@@ -131,11 +189,11 @@ def _values(ds: xr.Dataset, s: str) -> str:
 
 def checks(ds: xr.Dataset, cfg: dict) -> list:
     out = []
-    sets = [(float(lam), float(A)) for lam, A in cfg["sweep"]["sets"]]
+    lams = {n: lam for n, (lam, _) in run_sets(cfg).items() if not _is_ours(n)}
     no_relax = Mutation("no viscoelastic relaxation: A = 0 in every set of Fig. 13a",
-                        {"sweep.sets": [[lam, 0.0] for lam, _ in sets]})
+                        {f"analysis.sets.{n}": [lam, 0.0] for n, lam in lams.items()})
     big_a = Mutation("every set of Fig. 13a read with A/lambda = 10 (A = 10 lambda)",
-                     {"sweep.sets": [[lam, 10 * lam] for lam, _ in sets]})
+                     {f"analysis.sets.{n}": [lam, 10 * lam] for n, lam in lams.items()})
     ours = "(1, 10) is Fig. 14's red set, not one of Fig. 13a's four"
     for s in ds.set.values:
         a = ds.contact_area.sel(set=s).values
@@ -205,9 +263,11 @@ register_scenario(Scenario(
     name="rough-contact/fig13",
     description=("Hulikal et al. Fig. 13 (and 14d): steady contact area, mean contact radius and steady mu against v "
                  "for (lambda, A) in {(1,0.1),(1,1),(0.1,0.1),(0.1,1)} and ours (1,10), Boussinesq, 100 MPa, 512^2." + QUICK_VELOCITY_NOTE),
-    config=CONFIG, run=run, checks=checks, plot=plot, units={"sweep.velocities": "m/s", "analysis.map_velocities": "m/s"},
+    config=CONFIG, run=None, derive=derive, refine=refine, post=post, checks=checks, plot=plot,
+    study_map=parallel_map, units={"axes.protocol.velocities": "m/s", "analysis.map_velocities": "m/s"},
     quick={**QUICK_BASE, "model.surface_mx": 128, "protocol.distances": [30.0 * UM],
-           "sweep.sets": [[1.0, 0.1], [1.0, 1.0], [0.1, 0.1]],
-           "sweep.velocities": [1.0 * UM, 10.0 * UM, 100.0 * UM], "analysis.map_set": [1.0, 1.0], **QUICK_DOUBLE},
-    references=REFS, slow=True, derived=DERIVED, moved=MOVED, parallel_runs=True,
+           "axes.analysis.set": ["fig13a_1", "fig13a_2", "fig13a_3", f"{OURS}_1"],
+           "axes.protocol.velocities": [[1.0 * UM], [10.0 * UM], [100.0 * UM]], "analysis.map_set": [1.0, 1.0],
+           **QUICK_DOUBLE},
+    references=REFS, slow=True, derived=DERIVED, moved=MOVED,
 ))

@@ -14,6 +14,20 @@ segment (its second half; the paper does not say how it measured steady state) i
 The jump record also yields the rate-and-state view: Dieterich-Ruina parameters (a, b, D_c)
 fitted with the fit layer (:func:`frictionlab.fit.rsf_rough.fit_rate_state`).
 
+The study: runs ``jump`` (the base protocol) and ``reference`` (constant v over the same path: its own
+``protocol`` table, the jump run's first velocity and total slip; another is refused before anything
+runs) at every point of ``axes.model.interaction`` x ``axes.analysis.set``, an input axis naming the
+viscoelastic sets of ``analysis.sets`` (``{name: [lambda, A]}`` [1/s]), which ``derive`` turns into the
+runs' ``model.lams`` and ``model.As``. ``derive`` also sets each run's ``integrator.sliding_fft_precision``:
+``analysis.sliding_fft_precision`` for the Boussinesq runs, double for the mean field (no FFT). The runs
+are independent: they go to ``--workers`` processes or a ``--scheduler`` cluster
+(:func:`~frictionlab.scenarios.executor.parallel_map`), each finished one kept for a resume. With
+single-precision sliding steps (the paper-size profile) a refinement round slides the double-precision
+control (:func:`._sliding.precision_runs`) on the first set, Boussinesq, at the first velocity. The post
+step compares each jump run with its reference, fits the rate-and-state law to the first interaction's
+jump runs, and computes the large-system mean-field steady state of ``analysis.reference`` (below), a
+closed-form Monte-Carlo reference, not a run of the model.
+
 Notes
 -----
 Direct effect (Sect. 5.5) is evaluated without a solve between the two sides of the
@@ -84,27 +98,46 @@ from ...core.errors import ConfigError
 from ...fit.rsf_rough import fit_rate_state
 from ...reference.meanfield_rough import meanfield_steady_sliding, paired_difference
 from ..base import Mutation, Scenario, check, deviation, register_scenario
-from ._common import MOVED_PARALLEL, patch_pressure, run_parallel
-from ._sliding import (MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, QUICK_DOUBLE, REFS, SINGLE_SLIDING, SLIP_TOL, UM,
-                       build_model, on_path, precision_checks, precision_control, single_sliding, slide, INTEGRATOR)
+from ..executor import parallel_map
+from ._common import MODEL_NAME, MOVED_PARALLEL, one_driver, patch_pressure
+from ._sliding import (CONTROL_RUNS, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, REFS, SLIP_TOL, UM, build_model,
+                       on_path, precision_attrs, precision_checks, precision_runs, run_sets, INTEGRATOR)
 
 CONFIG = {
     "model": dict(MODEL),
-    "integrator": {**INTEGRATOR, **SINGLE_SLIDING},  # float32 sliding products (Boussinesq) + a double control
+    "integrator": dict(INTEGRATOR),
     # the jump schedule 10 -> 1 -> 10 -> 1 um/s, equal slips [m]
     "protocol": {**PROTOCOL, "velocities": [10.0 * UM, 1.0 * UM, 10.0 * UM, 1.0 * UM], "distances": [100.0 * UM] * 4},
-    # the viscoelastic sets (lambda [1/s], A [1/s]) and interactions: one jump run and one same-path reference each
-    "sweep": {"sets": {"blue": [1.0, 1.0], "red": [1.0, 10.0]}, "interactions": ["boussinesq", "meanfield"]},
-    "analysis": {"fit_rsf": True, "shifted_factor": 100.0},
-    # large-system mean-field steady state (evidence): paper's beta [m], exact Gaussian paths
-    # path_memory_ratio: each element path is at least this many memory lengths v/lambda long at the
-    # largest reference velocity (a periodic path shorter than the memory feeds an element its own past)
-    "reference": {"beta": 10.0 * UM, "n_paths": 512, "window": 400.0 * UM, "path_memory_ratio": 10.0, "relax": 3.0,
-                  "seed": 0},
+    # the jump run, and the reference at the first velocity over the same path (total slip)
+    "runs": {"jump": {}, "reference": {"protocol": {"velocities": [10.0 * UM], "distances": [100.0 * UM * 4]}}},
+    # interactions and viscoelastic sets (names of analysis.sets): one jump run and one reference each
+    "axes": {"model": {"interaction": ["boussinesq", "meanfield"]}, "analysis": {"set": ["blue", "red"]}},
+    "analysis": {
+        # the viscoelastic sets (lambda [1/s], A [1/s]) by name
+        "sets": {"blue": [1.0, 1.0], "red": [1.0, 10.0]},
+        # the Boussinesq runs' sliding_fft_precision: float32 sliding products + a double control (_sliding); the
+        # mean field has no FFT and runs double
+        "sliding_fft_precision": "single",
+        "fit_rsf": True, "shifted_factor": 100.0,
+        # large-system mean-field steady state (evidence): paper's beta [m], exact Gaussian paths
+        # path_memory_ratio: each element path is at least this many memory lengths v/lambda long at the
+        # largest reference velocity (a periodic path shorter than the memory feeds an element its own past)
+        "reference": {"beta": 10.0 * UM, "n_paths": 512, "window": 400.0 * UM, "path_memory_ratio": 10.0,
+                      "relax": 3.0, "seed": 0},
+    },
 }
-MOVED = {**MOVED_SLIDING, **MOVED_PARALLEL, "protocol.sets": "the material sets are sweep.sets",
-         "protocol.interactions": "sweep.interactions", "protocol.fit_rsf": "analysis.fit_rsf",
-         "protocol.shifted_factor": "analysis.shifted_factor"}
+_SETS = "the viscoelastic sets are analysis.sets ({name: [lambda, A]} [1/s]); axes.analysis.set names those run"
+_INTER = "the interactions are axes.model.interaction"
+_REF = ("the large-system mean-field reference's settings are analysis.reference (beta [m], n_paths, window [m], "
+        "path_memory_ratio, relax, seed)")
+MOVED = {**MOVED_SLIDING, **MOVED_PARALLEL, "protocol.sets": _SETS, "sweep.sets": _SETS,
+         "protocol.interactions": _INTER, "sweep.interactions": _INTER, "sweep": f"{_SETS}; {_INTER}",
+         "protocol.fit_rsf": "analysis.fit_rsf", "protocol.shifted_factor": "analysis.shifted_factor",
+         "reference": _REF}
+_PRECISION = ("analysis.sliding_fft_precision (the Boussinesq runs' sliding_fft_precision; the mean field has no FFT "
+              "and runs double)")
+_SET_KEYS = "analysis.sets ({name: [lambda, A]} [1/s]; axes.analysis.set names the sets run)"
+DERIVED = {**MODEL_NAME, "model.lams": _SET_KEYS, "model.As": _SET_KEYS, "integrator.sliding_fft_precision": _PRECISION}
 #: the paths of the large-system reference must be >= this many memory lengths v/lambda (else an artefact)
 MIN_PATH_MEMORY_RATIO = 10.0
 EXPECT = {"blue": "strengthening", "red": "weakening"}
@@ -114,14 +147,14 @@ ALPHA_ZERO = Mutation("no velocity hardening: alpha = 0 in eq. 14", {"model.alph
 #: both sets read with a small amplitude A = 0.01: the area barely depends on v, the direct effect wins
 #: (both sets strengthen), so the blue deviation must be refused and the red weakening must fail
 SMALL_A = Mutation("both sets read as (lambda, A) = (1, 0.01): the area barely depends on v",
-                   {"sweep.sets": {"blue": [1.0, 0.01], "red": [1.0, 0.01]}})
+                   {"analysis.sets": {"blue": [1.0, 0.01], "red": [1.0, 0.01]}})
 #: no viscoelasticity (A = 0): the area does not depend on v, there is no transient
 NO_RELAXATION = Mutation("no viscoelastic relaxation: A = 0 for both sets",
-                         {"sweep.sets": {"blue": [1.0, 0.0], "red": [1.0, 0.0]}})
+                         {"analysis.sets": {"blue": [1.0, 0.0], "red": [1.0, 0.0]}})
 #: lambda read in 1/ms (1000x faster, A/lambda kept): the contacts relax within one slip step, so the
 #: area follows a velocity jump in the first step after it
 FAST_RELAXATION = Mutation("lambda read in 1/ms (relaxation 1000x faster, A/lambda kept): the area relaxes within "
-                           "one step", {"sweep.sets": {"blue": [1000.0, 1000.0], "red": [1000.0, 10000.0]}})
+                           "one step", {"analysis.sets": {"blue": [1000.0, 1000.0], "red": [1000.0, 10000.0]}})
 #: per fitted rate-and-state parameter, the flag variable stored in the result (1 determined, 0 not)
 FIT_DETERMINED = {"a_determined": "a", "b_determined": "b", "dc_determined": "dc"}
 
@@ -154,11 +187,6 @@ def _step_area_changes(jump: xr.Dataset) -> dict:
             "next_step_area_change": ("jump", [float(dA[i + 1]) if i + 1 < dA.size else np.nan for i in at])}
 
 
-def _one_run(cfg: dict, inter: str, lam: float, A: float, vels: list, slips: list) -> xr.Dataset:
-    """One sliding run (jump or same-path reference) of one set and interaction."""
-    return slide(cfg, build_model(cfg, interaction=inter, lams=(lam,), As=(A,)), vels, slips)
-
-
 def segment(cfg: dict) -> float:
     """The slip of each velocity step [m]: the analysis compares equal segments."""
     dist = [float(x) for x in cfg["protocol"]["distances"]]
@@ -168,19 +196,64 @@ def segment(cfg: dict) -> float:
     return dist[0]
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    pr, sw = cfg["protocol"], cfg["sweep"]
-    vels = [float(v) for v in pr["velocities"]]
+def same_path(point, cfg: dict) -> None:
+    """Refuse a ``reference`` run (a study point) that does not slide the jump run's path: the jump run's first
+    velocity over its total slip (unequal jump steps are refused too, :func:`segment`)."""
+    vels = [float(v) for v in cfg["protocol"]["velocities"]]
+    want = ([vels[0]], [segment(cfg) * len(vels)])
+    got = ([float(v) for v in point["protocol"]["velocities"]], [float(x) for x in point["protocol"]["distances"]])
+    if len(got[0]) != 1 or len(got[1]) != 1 or any(abs(g[0] / w[0] - 1) > 1e-9 for g, w in zip(got, want)):
+        raise ConfigError(f"the reference slides velocities {got[0]!r}, distances {got[1]!r}; it must slide the "
+                          f"jump run's path: runs.reference.protocol.velocities = {want[0]!r}, distances = "
+                          f"{want[1]!r}")
+
+
+def _precision(cfg: dict) -> str:
+    """The Boussinesq runs' ``sliding_fft_precision`` (``analysis.sliding_fft_precision``)."""
+    return str(cfg["analysis"]["sliding_fft_precision"])
+
+
+def derive(point, cfg: dict) -> dict:
+    """Each run's ``model.lams``, ``model.As`` (its set) and ``integrator.sliding_fft_precision`` (double for the
+    mean field); refuses another driver, unequal jump steps, and a reference that does not slide the jump run's
+    path (its first velocity, the total slip)."""
+    one_driver(point, "sliding")
+    if point.label in CONTROL_RUNS:  # the single-precision control pair (refine)
+        return {"integrator.sliding_fft_precision": "double" if point.label == CONTROL_RUNS[1] else _precision(cfg)}
+    lam, A = run_sets({**cfg, "axes": {"analysis": {"set": [point.coord("analysis.set")]}}}).popitem()[1]
+    if point.label == "reference":
+        same_path(point, cfg)
+    meanfield = point["model"].get("interaction") == "meanfield"
+    return {"model.lams": [lam], "model.As": [A],
+            "integrator.sliding_fft_precision": "double" if meanfield else _precision(cfg)}
+
+
+def refine(result, cfg: dict) -> dict | None:
+    """With single-precision Boussinesq sliding steps: the double-precision control on the first set at the first
+    velocity (once)."""
+    if (_precision(cfg) != "single" or "boussinesq" not in result.axis_values("model.interaction")
+            or CONTROL_RUNS[0] in result.labels):
+        return None
+    lam, A = next(iter(run_sets(cfg).values()))
+    return precision_runs(cfg, {"interaction": "boussinesq", "lams": [lam], "As": [A]},
+                          float(cfg["protocol"]["velocities"][0]))
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """Per interaction and set: the jump run against its same-path reference (jumps, steady and transient
+    differences, step area changes, the direct effects at the steady areas, the rate-and-state fit of the first
+    interaction); the single-precision control; the large-system mean-field reference curve."""
+    vels = [float(v) for v in cfg["protocol"]["velocities"]]
     seg = segment(cfg)
+    inters = [str(x) for x in result.axis_values("model.interaction")]
+    names = [str(x) for x in result.axis_values("analysis.set")]
     out = []
-    tasks = [(cfg, inter, float(lam), float(A), vs, ss) for inter in sw["interactions"]
-             for lam, A in sw["sets"].values() for vs, ss in ((vels, [seg] * len(vels)), ([vels[0]], [seg * len(vels)]))]
-    results = iter(run_parallel(_one_run, tasks, cfg))
-    for inter in sw["interactions"]:
+    for inter in inters:
         per = []
-        for name, (lam, A) in sw["sets"].items():
-            m = build_model(cfg, interaction=inter, lams=(float(lam),), As=(float(A),))
-            jump, ref = next(results), next(results)
+        for name in names:
+            at = {"interaction": inter, "set": name}
+            m = build_model(result.point("jump", **at).config)
+            jump, ref = result.pick("jump", **at), result.pick("reference", **at)
             an = _analyse(jump, ref, vels, seg)
             d = xr.Dataset({
                 "slip": ("step", jump.slip.values), "time": ("step", jump.time.values),
@@ -206,20 +279,18 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
             d["direct_10_to_100"] = ((), m.alpha * math.log(10.0) * a10 / W)
             for key in ("a", "b", "dc_um", "fit_percent", "a_direct", *FIT_DETERMINED):
                 d[f"rsf_{key}"] = ((), np.nan)
-            if cfg["analysis"].get("fit_rsf", True) and inter == sw["interactions"][0]:
+            if cfg["analysis"].get("fit_rsf", True) and inter == inters[0]:
                 f = fit_rate_state(jump, n_starts=2, max_nfev=60, reference=ref)
                 for key in ("a", "b", "dc_um", "fit_percent", "a_direct"):
                     d[f"rsf_{key}"] = ((), float(f[key]))
-                for key, name in FIT_DETERMINED.items():  # 1: the data determine it; 0: not (Fitter.undetermined_)
-                    d[f"rsf_{key}"] = ((), 0.0 if name in f["fitter"].undetermined_ else 1.0)
+                for key, fname in FIT_DETERMINED.items():  # 1: the data determine it; 0: not (Fitter.undetermined_)
+                    d[f"rsf_{key}"] = ((), 0.0 if fname in f["fitter"].undetermined_ else 1.0)
             per.append(d)
-        out.append(xr.concat(per, dim="set", join="outer").assign_coords(set=list(sw["sets"])))
-    ds = xr.concat(out, dim="interaction", join="outer").assign_coords(interaction=list(sw["interactions"]))
+        out.append(xr.concat(per, dim="set", join="outer").assign_coords(set=names))
+    ds = xr.concat(out, dim="interaction", join="outer").assign_coords(interaction=inters)
     ds.attrs["seg"] = seg
-    if single_sliding(cfg) and "boussinesq" in sw["interactions"]:
-        lam, A = next(iter(sw["sets"].values()))
-        m = build_model(cfg, interaction="boussinesq", lams=(float(lam),), As=(float(A),))
-        ds.attrs.update(precision_control(cfg, m, vels[0]))
+    if CONTROL_RUNS[0] in result.labels:
+        ds.attrs.update(precision_attrs(result.pick(CONTROL_RUNS[0]), result.pick(CONTROL_RUNS[1]), vels[0]))
     return _reference_curve(ds, cfg)
 
 
@@ -239,17 +310,17 @@ def _ref_velocities(cfg: dict) -> list[float]:
 
 def reference_path(cfg: dict) -> tuple[float, float]:
     """``(path, memory)`` [m] of the large-system reference: the memory is the slip over one relaxation
-    time 1/lambda_min at the largest reference velocity, the periodic element path is at least
-    ``reference.path_memory_ratio`` of those (and at least ``reference.window``)."""
-    rf = cfg["reference"]
-    lam_min = min(float(lam) for lam, _ in cfg["sweep"]["sets"].values())
+    time 1/lambda_min of the sets run at the largest reference velocity, the periodic element path is at least
+    ``analysis.reference.path_memory_ratio`` of those (and at least ``analysis.reference.window``)."""
+    rf = cfg["analysis"]["reference"]
+    lam_min = min(lam for lam, _ in run_sets(cfg).values())
     memory = max(_ref_velocities(cfg)) / lam_min
     return max(float(rf["window"]), float(rf["path_memory_ratio"]) * memory), memory
 
 
 def _reference_curve(ds: xr.Dataset, cfg: dict) -> xr.Dataset:
     """Large-system mean-field steady mu_ss(v) per set (common paths: paired differences)."""
-    rf, sets = cfg["reference"], cfg["sweep"]["sets"]
+    rf, sets = cfg["analysis"]["reference"], run_sets(cfg)
     vels = _ref_velocities(cfg)
     window, memory = reference_path(cfg)
     mu = np.empty((len(sets), len(vels)))
@@ -293,7 +364,7 @@ def _reference_checks(ds: xr.Dataset, cfg: dict) -> tuple[dict[str, object], lis
     """Large-system mean-field steady state: the stated window (evidence) and the shifted one."""
     v_lo, v_hi = min(cfg["protocol"]["velocities"]), max(cfg["protocol"]["velocities"])
     f = float(cfg["analysis"]["shifted_factor"])
-    beta = float(cfg["reference"]["beta"]) / UM
+    beta = float(cfg["analysis"]["reference"]["beta"]) / UM
     evidence, shifted = {}, []
     for name in ds.set.values:
         name = str(name)
@@ -430,8 +501,10 @@ register_scenario(Scenario(
         strengthening / weakening and a rate-and-state (a, b, D_c) fit; the large-system mean-field steady mu_ss(v)
         at the stated and at 100x higher velocities (paper's beta = 10). Quick: 64^2 with beta = 5, where a velocity
         acts like 2x that velocity at beta = 10.""",
-    config=CONFIG, run=run, checks=checks, plot=plot, units={"reference.beta": "m", "reference.window": "m"},
-    quick={**QUICK_BASE, "model.surface_mx": 168, "protocol.distances": [25.0 * UM] * 4, **QUICK_DOUBLE,
-           "reference.n_paths": 128},
-    references=REFS + ["Dieterich (1979), JGR 84, 2161"], slow=True, moved=MOVED, parallel_runs=True,
+    config=CONFIG, run=None, derive=derive, refine=refine, post=post, checks=checks, plot=plot, study_map=parallel_map,
+    units={"analysis.reference.beta": "m", "analysis.reference.window": "m"},
+    quick={**QUICK_BASE, "model.surface_mx": 168, "protocol.distances": [25.0 * UM] * 4,
+           "runs.reference.protocol.distances": [25.0 * UM * 4], "analysis.sliding_fft_precision": "double",
+           "analysis.reference.n_paths": 128},
+    references=REFS + ["Dieterich (1979), JGR 84, 2161"], slow=True, moved=MOVED, derived=DERIVED,
 ))

@@ -19,10 +19,9 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
-from ...core.errors import ConfigError
 from ._common import MODEL_NAME, one_driver
 from ._sliding import INTEGRATOR, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, UM, on_path
-from .fig14 import _analyse, segment
+from .fig14 import _analyse, same_path, segment
 
 #: no velocity hardening (alpha = 0 in eq. 14): no direct effect, every set weakens
 ALPHA_ZERO = Mutation("no velocity hardening: alpha = 0 in eq. 14", {"model.alpha": 0.0})
@@ -50,13 +49,7 @@ def derive(point, cfg: dict) -> dict:
     run's path (its first velocity, the total slip)."""
     one_driver(point, "sliding")
     if point.label == "reference":
-        vels = [float(v) for v in cfg["protocol"]["velocities"]]
-        want = ([vels[0]], [segment(cfg) * len(vels)])
-        got = ([float(v) for v in point["protocol"]["velocities"]], [float(x) for x in point["protocol"]["distances"]])
-        if len(got[0]) != 1 or len(got[1]) != 1 or any(abs(g[0] / w[0] - 1) > 1e-9 for g, w in zip(got, want)):
-            raise ConfigError(f"the reference slides velocities {got[0]!r}, distances {got[1]!r}; it must slide the "
-                              f"jump run's path: runs.reference.protocol.velocities = {want[0]!r}, distances = "
-                              f"{want[1]!r}")
+        same_path(point, cfg)
     return {}
 
 
