@@ -32,8 +32,8 @@ arranges the runs' mu_s by interaction, size, pressure and seed and adds the clo
 
 The mean field is also compared with its exact large-system closed form
 (:mod:`frictionlab.reference.meanfield_rough`: mu_s = tau_s Phibar(eta)/p, pressure elasticity
-phi psi / Phibar^2 - 1), on ``analysis.meanfield_size`` with ``analysis.meanfield_seeds``
-realisations (cheap: one sort per solve), at a stated resolution: runs ``meanfield_large`` (the
+phi psi / Phibar^2 - 1), on many realisations of a large patch (cheap: one sort per solve), at a
+stated resolution: runs ``meanfield_large`` (the
 paper's surfaces, 512^2, 16 seeds) and ``meanfield_iid`` (i.i.d. Gaussian heights,
 ``model.surface_acf = "iid"``, 512^2, 12 realisations), at the study's pressures.
 
@@ -165,7 +165,7 @@ def post(result, cfg: dict) -> xr.Dataset:
     if any([float(x) for x in result.axis_values("analysis.pressure", lab)] != P for lab in MEASURED):
         raise ConfigError(f"the runs {', '.join(MEASURED)} are compared at the same nominal pressures "
                           "(axes.analysis.pressure); a run's own pressure axis may not differ")
-    t_eval = float(result.point("direct").config["protocol"]["duration_s"])
+    t_eval = float(cfg["protocol"]["duration_s"])  # the age of the relaxed state (the hold every run holds)
     sizes = [int(n) for n in result.axis_values("model.patch_nx", "figure")]
     seeds = [int(s) for s in result.axis_values("model.surface_seed", "figure")]
     first = next(i for i, p in enumerate(result.points) if p.label == "meanfield_large")
