@@ -96,10 +96,9 @@ def drive_relaxed(run: Any, **numerics: Any) -> xr.Dataset:
     W = to_paper(float(segs[0].normal_force), "N")
     base = m.operator(m.patch_nx, m.patch_ny, num)
     rec = [_record(m, r, W, base.be) for r in relaxed_states(m, base, h, W, c, num)]
-    ds = xr.Dataset(coords={"time": ("time", np.array([0.0, float(t_end)]), {"units": "s"})})
-    for k in rec[0]:
-        ds[k] = ("time", np.array([r[k] for r in rec]), {"units": UNITS[k]})
-    ds.attrs.update({**num.attrs(), "relaxed_compliance": c, "W": W, "nx": m.patch_nx, "ny": m.patch_ny})
+    ds = xr.Dataset({k: ("time", np.array([r[k] for r in rec]), {"units": UNITS[k]}) for k in rec[0]},
+                    coords={"time": ("time", np.array([0.0, float(t_end)]), {"units": "s"})},
+                    attrs={**num.attrs(), "relaxed_compliance": c, "W": W, "nx": m.patch_nx, "ny": m.patch_ny})
     return hold_to_si(ds)
 
 
