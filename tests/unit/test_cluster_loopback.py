@@ -234,8 +234,9 @@ def test_local_cluster_serves_no_dashboard_unless_asked():
 FIG13 = "rough-contact/fig13"
 #: 2 sets x 2 velocities on a 16^2 patch: 4 independent runs of a few tenths of a second
 TINY = ["model.patch_nx=16", "model.patch_ny=16", "model.surface_mx=32", "protocol.distances=[4e-6]",
-        "protocol.normal_force_value=0.0256", "sweep.sets=[[1.0, 1.0], [1.0, 2.0]]", "sweep.extra_sets=[]",
-        "sweep.velocities=[1e-6, 1e-5]", "analysis.map_set=[1.0, 1.0]"]
+        "protocol.normal_force_value=0.0256", "analysis.sets.fig13a_1=[1.0, 1.0]", "analysis.sets.fig13a_2=[1.0, 2.0]",
+        'axes.analysis.set=["fig13a_1", "fig13a_2"]', "axes.protocol.velocities=[[1e-6], [1e-5]]",
+        "analysis.map_set=[1.0, 1.0]"]
 
 
 def _fig13(cli, out: Path, *extra) -> None:
