@@ -47,9 +47,10 @@ def test_fig8_closed_form_check_needs_resolution():
     pass with a tolerance of three standard errors over three seeds, about 0.36); a deviation
     resting on it is then refused."""
     sc = get_scenario("rough-contact/fig8")
-    ds, cfg = sc.execute({"sweep.sizes": [32], "sweep.seeds": 2, "analysis.meanfield_size": 64,
-                          "analysis.meanfield_seeds": 3, "analysis.iid_seeds": 3,
-                          "sweep.pressures": [25e6, 100e6, 400e6]}, quick=True)
+    mf = {f"runs.{run}.axes.model.{k}": v for run in ("meanfield_large", "meanfield_iid")
+          for k, v in (("patch_nx", [64]), ("surface_seed", [0, 1, 2]))}
+    ds, cfg = sc.execute({"axes.model.patch_nx": [32], "axes.model.surface_seed": [0, 1], **mf,
+                          "axes.analysis.pressure": [25e6, 100e6, 400e6]}, quick=True)
     verdicts = sc.evaluate(ds, cfg)
     cf = [c for c in verdicts if c.claim.startswith("mean field (")]
     assert len(cf) == 4 and all("3 SE" in c.expected for c in cf)

@@ -1,16 +1,18 @@
 """rough-contact/fig8 takes its worker count from the execution (``frictionlab run|reproduce --workers N``,
 ``executor.runs_on``) like Figs. 13 and 14, not from its config; its former ``protocol.workers`` and
-``parallel.workers`` are refused with a pointer. The seed solves are not run here: ``run_parallel`` is
-replaced by a spy that stops."""
+``parallel.workers`` are refused with a pointer. The study's points are not run here: the executor's
+``run_tasks`` (what its study map, ``parallel_map``, hands the points to) is replaced by a spy that stops."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from frictionlab.core.errors import ConfigError
+from frictionlab.core.errors import ConfigError, FrictionLabError
 from frictionlab.scenarios import checkpoint, get_scenario, load_scenario
+from frictionlab.scenarios import executor
 from frictionlab.scenarios.executor import local_workers
-from frictionlab.scenarios.rough_contact import fig8
 
 FIG8 = "rough-contact/fig8"
 
@@ -24,12 +26,12 @@ def spy(monkeypatch):
     """Records ``(worker count, task keys)`` of every call of fig8's parallel map, then stops the run."""
     seen: list[tuple[int, list[str]]] = []
 
-    def run_parallel(fn, tasks, cfg):
-        assert "parallel" not in cfg
-        seen.append((local_workers(), [checkpoint.task_key(fn, t) for t in tasks]))
+    def run_tasks(fn, tasks, keyed=None, **kw):
+        assert all("parallel" not in cfg for cfg, in keyed)  # the keys hash each point's full config
+        seen.append((local_workers(), [checkpoint.task_key(fn, t) for t in keyed]))
         raise Stop("stopped before the seed solves")
 
-    monkeypatch.setattr(fig8, "run_parallel", run_parallel)
+    monkeypatch.setattr(executor, "run_tasks", run_tasks)
     return seen
 
 
@@ -61,7 +63,9 @@ def test_no_parallel_section_as_figs_13_and_14():
     for name in (FIG8, "rough-contact/fig13", "rough-contact/fig14"):
         sc = get_scenario(name)
         assert "parallel" not in sc.resolved_config() and "parallel" not in sc.resolved_config(quick=True)
-    assert "protocol" not in get_scenario(FIG8).resolved_config()  # direct solves: no protocol, its former keys moved
+    # its [protocol] is the hold whose loaded and relaxed states each point solves: its former keys moved
+    assert get_scenario(FIG8).resolved_config()["protocol"] == {"type": "constant_velocity", "v": 0.0,
+                                                                "duration_s": 100.0}
 
 
 def test_former_protocol_workers_is_refused_with_a_pointer(tmp_path):
@@ -73,9 +77,14 @@ def test_former_protocol_workers_is_refused_with_a_pointer(tmp_path):
     with pytest.raises(ConfigError, match=r"protocol\.workers.*--workers N"):
         load_scenario(str(f))
     cfg = sc.resolved_config(quick=True)
-    cfg["protocol"] = {"workers": 2}  # an API caller handing run() the old key
-    with pytest.raises(ConfigError, match=r"protocol\.workers.*--workers N"):
-        fig8.run(cfg, True)
-    # the other keys of the former [protocol] point to where they went, in SI
-    with pytest.raises(ConfigError, match=r"protocol\.pressures_MPa.*sweep\.pressures \[Pa\]"):
+    cfg["protocol"]["workers"] = 2  # an API caller handing the study the old key: refused before anything runs
+    with pytest.raises(FrictionLabError, match=r"run 'figure'.*no parameter 'workers'"):
+        sc.run_study(cfg)
+    # the other keys of the former [protocol] and [sweep] point to where they went, in SI
+    with pytest.raises(ConfigError, match=r"protocol\.pressures_MPa.*axes\.analysis\.pressure \[Pa\]"):
         sc.resolved_config({"protocol.pressures_MPa": [100.0]})
+    for old, new in (("sweep.seeds", "axes.model.surface_seed"), ("analysis.t_eval", "protocol.duration_s"),
+                     ("analysis.iid_seeds", "runs.meanfield_iid.axes.model.surface_seed"),
+                     ("integrator.per_decade", "runs.stepped.integrator.per_decade")):
+        with pytest.raises(ConfigError, match=re.escape(new)):
+            sc.resolved_config({old: 1})

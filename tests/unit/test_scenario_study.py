@@ -1,5 +1,5 @@
-"""Scenarios are studies run by the library (issue 31): the ones still carrying a hand-written
-``run(config, quick)`` are listed here, and the list only shrinks."""
+"""Scenarios are studies run by the library (issue 31): no registered scenario carries a hand-written
+``run(config, quick)`` (the last five were ported in stop 36), and their configs use only the vocabulary."""
 
 from __future__ import annotations
 
@@ -11,18 +11,11 @@ from frictionlab.solve.study import STUDY_SECTIONS
 #: the vocabulary of a ported scenario's config: the study's sections, what post/checks read, a fit's data
 VOCABULARY = (*STUDY_SECTIONS, "analysis", "data")
 
-#: scenarios not yet ported to a study (a hand-written run); remove a name when it is ported
-NOT_YET_PORTED = frozenset({
-    "rough-contact/fig8",
-})
-
 
 @pytest.mark.parametrize("name", scenario_names())
-def test_a_scenario_is_a_study_unless_listed_as_not_yet_ported(name):
+def test_every_scenario_is_a_study(name):
     sc = get_scenario(name)
-    if sc.run is not None:
-        assert name in NOT_YET_PORTED, f"{name} has a hand-written run: make it a study (solve/study.py)"
-        return
+    assert sc.run is None, f"{name} has a hand-written run: make it a study (solve/study.py)"
     extra = sorted(set(sc.config) - set(VOCABULARY))
     assert not extra, f"{name}: config sections {extra} are not in the vocabulary {VOCABULARY}"
 

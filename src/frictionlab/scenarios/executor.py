@@ -1,7 +1,7 @@
 """Where a scenario's independent runs go: local processes (default) or a dask cluster.
 
-:func:`run_tasks` (through :func:`parallel_map`, the study map of rough-contact Figs. 13 and 14, and
-:func:`frictionlab.scenarios.rough_contact._common.run_parallel`, rough-contact Fig. 8) hands its runs
+:func:`run_tasks` (through :func:`parallel_map`, the study map of rough-contact Figs. 8, 13 and 14, or
+:func:`frictionlab.scenarios.rough_contact._common.run_parallel`, a hand-written run's tasks) hands its runs
 to an *executor*: ``executor.run(fn, items, finished)`` calls ``fn(*args)`` for every
 ``(index, args)`` of ``items`` and ``finished(index, value)`` in the calling process as each run ends
 (there the partial results are written, :mod:`.checkpoint`); on the first run that raises, the runs

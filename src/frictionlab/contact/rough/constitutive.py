@@ -29,7 +29,7 @@ import numpy as np
 
 from ...core.errors import ParameterError
 
-__all__ = ["Viscoelastic", "Viscoplastic", "VEStepCoeffs"]
+__all__ = ["Viscoelastic", "Viscoplastic", "VEStepCoeffs", "relaxed_compliance"]
 
 
 @dataclass(frozen=True)
@@ -179,3 +179,18 @@ class Viscoplastic:
         if p_max <= 0:
             return math.inf
         return 0.2 * k_min * Fy_min**self.n / (self.n * self.A_cr * p_max ** (self.n - 1))
+
+
+def relaxed_compliance(lams, As, t_eval: float) -> float:
+    r"""Compliance factor :math:`c = 1 + \sum_k \bar A_k/\bar\lambda_k` of a hold that has relaxed by ``t_eval``.
+
+    The static hold converges to the contact solve with this compliance (the fixed point of the
+    exponential step: :math:`q_k = (\bar A_k/\bar\lambda_k) p`). Refused when
+    :math:`e^{-\lambda_{min} t_{eval}} > 10^{-12}`, i.e. the hold has not relaxed to round-off.
+    """
+    lams, As = tuple(float(x) for x in lams), tuple(float(x) for x in As)
+    if lams and math.exp(-min(lams) * t_eval) > 1e-12:
+        raise ParameterError(f"t_eval = {t_eval:g} s is not long enough for the direct (relaxed) solve: "
+                             f"exp(-lambda_min t_eval) = {math.exp(-min(lams) * t_eval):.2e} > 1e-12; "
+                             f"use t_eval >= {27.7 / min(lams):.3g} s or a time-stepped hold")
+    return Viscoelastic(lams, As).relaxed_factor

@@ -1,6 +1,6 @@
 r"""Drivers of :func:`frictionlab.simulate` for the rough-contact model (Hulikal et al. 2015).
 
-Two drivers, registered on :class:`~frictionlab.contact.rough.model.RoughContact`:
+Three drivers, registered on :class:`~frictionlab.contact.rough.model.RoughContact`:
 
 ``"sliding"`` (default)
     :func:`~frictionlab.contact.rough.sliding.run_sliding`: the patch slides over the rigid
@@ -11,6 +11,11 @@ Two drivers, registered on :class:`~frictionlab.contact.rough.model.RoughContact
 ``"hold"``
     :func:`~frictionlab.contact.rough.model.run_static`: a pure normal-load hold (ageing,
     paper §4) with log-spaced steps; the protocol must hold still at one constant normal force.
+``"relaxed"``
+    :func:`~frictionlab.contact.rough.relaxed.drive_relaxed`: the same hold's loaded state
+    (:math:`t = 0^+`) and its relaxed state at the end by two direct solves (viscoelastic material,
+    relaxed to round-off by then; paper §4, eq. 5); registered by its own module, which
+    ``model.py`` declares too.
 
 What is physics and what is numerics: the rigid surface (size, rms height, correlation
 length, ACF, seed, periodic re-use) is the contact *geometry* and is read from the model's

@@ -113,8 +113,9 @@ class RoughContact(AbstractModel):
     surface_sigma, surface_beta : float
         rms height :math:`\bar\sigma` and correlation length :math:`\bar\beta` of the rigid
         Gaussian surface [L*] (paper 1 and 10).
-    surface_acf : {"gaussian", "exponential"}
-        Its autocorrelation function.
+    surface_acf : {"gaussian", "exponential", "iid"}
+        Its autocorrelation function; ``"iid"``: independent :math:`N(0, \bar\sigma^2)` heights
+        (no correlation, ``surface_beta`` unused: the assumption of the mean field's closed form).
     surface_seed : int
         Seed of the surface realisation.
     surface_wrap : bool
@@ -165,7 +166,7 @@ class RoughContact(AbstractModel):
     surface_mx: int = param(1024, units="1", lo=2, integer=True)
     surface_sigma: float = param(1.0, units="um", lo=0, lo_open=True)
     surface_beta: float = param(10.0, units="um", lo=0, lo_open=True)
-    surface_acf: str = option("gaussian", choices=("gaussian", "exponential"))
+    surface_acf: str = option("gaussian", choices=("gaussian", "exponential", "iid"))
     surface_seed: int = param(0, units="1", lo=0, integer=True)
     surface_wrap: bool = option(False, choices=(False, True))
 
@@ -197,6 +198,10 @@ class RoughContact(AbstractModel):
         object.__setattr__(self, "As", tuple(As))
         if len(lams) != len(As):
             self._fail("As", f"has {len(As)} entries but lams has {len(lams)}")
+        if self.surface_acf == "iid" and self.surface_beta != _DEFAULTS["surface_beta"]:
+            self._fail("surface_beta", f"= {self.surface_beta!r} has no effect with surface_acf = 'iid' (independent "
+                                       "heights, no correlation length); leave it at its default "
+                                       f"{_DEFAULTS['surface_beta']!r}")
         if self.surface_mx < self.patch_nx:
             self._fail("surface_mx", f"= {self.surface_mx} is shorter than the patch (patch_nx = {self.patch_nx})")
 
@@ -830,3 +835,4 @@ def _nb_ve_advance(q, fn, fn1, E, A, w0, b):  # pragma: no cover - compiled
 
 # the drivers of simulate, imported at the first lookup of one
 declare_drivers(RoughContact, ".driver")
+declare_drivers(RoughContact, ".relaxed")

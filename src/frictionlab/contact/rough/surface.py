@@ -42,7 +42,7 @@ def _check_pos(name: str, v: float) -> float:
 
 def make_surface(mx: int, my: int | None = None, *, sigma: float = 1.0, beta_x: float = 10.0,
                  beta_y: float | None = None, acf: str = "gaussian", seed: int = 0, dx: float = 1.0,
-                 normalize: bool = True) -> np.ndarray:
+                 normalize: bool | None = None) -> np.ndarray:
     r"""Gaussian random surface on a periodic ``mx x my`` grid (Sect. 2.2).
 
     Parameters
@@ -54,15 +54,18 @@ def make_surface(mx: int, my: int | None = None, *, sigma: float = 1.0, beta_x: 
     beta_x, beta_y : float
         Correlation lengths [L*] (paper 10); ``beta_y = beta_x`` if None. Must lie between the
         grid spacing and the domain size.
-    acf : {"gaussian", "exponential"}
+    acf : {"gaussian", "exponential", "iid"}
         Autocorrelation function (P2 or P3; the exponential form is isotropic in
-        :math:`(\delta_x/\beta_x, \delta_y/\beta_y)`).
+        :math:`(\delta_x/\beta_x, \delta_y/\beta_y)`); ``"iid"``: independent
+        :math:`N(0, \sigma^2)` heights, no correlation (the assumption of the mean field's closed
+        form, :mod:`frictionlab.reference.meanfield_rough`; the correlation lengths do not enter).
     seed : int
         Seed of ``numpy.random.default_rng``.
     dx : float
         Grid spacing [L*].
-    normalize : bool
-        Remove the sample mean and rescale to sample rms ``sigma``.
+    normalize : bool, optional
+        Remove the sample mean and rescale to sample rms ``sigma``. Default: True, but False for
+        ``"iid"``, whose ``sigma`` is the rms of the ensemble the heights are drawn from.
 
     Returns
     -------
@@ -75,6 +78,9 @@ def make_surface(mx: int, my: int | None = None, *, sigma: float = 1.0, beta_x: 
         raise ParameterError(f"surface size ({mx}, {my}) must be at least 2 x 2")
     sigma = _check_pos("sigma", sigma)
     dx = _check_pos("dx", dx)
+    if acf == "iid":
+        h = sigma * np.random.default_rng(seed).standard_normal((mx, my))
+        return _normalized(h, sigma) if normalize else h
     beta_x = _check_pos("beta_x", beta_x)
     beta_y = beta_x if beta_y is None else _check_pos("beta_y", beta_y)
     for name, b, m in (("beta_x", beta_x, mx), ("beta_y", beta_y, my)):
@@ -91,16 +97,20 @@ def make_surface(mx: int, my: int | None = None, *, sigma: float = 1.0, beta_x: 
     elif acf == "exponential":
         R = sigma**2 * np.exp(-np.sqrt(X**2 + Y**2))
     else:
-        raise ParameterError(f"surface.acf = {acf!r} is not one of ['gaussian', 'exponential']")
+        raise ParameterError(f"surface.acf = {acf!r} is not one of ['gaussian', 'exponential', 'iid']")
     lam = np.fft.fft2(R).real
     # clip negative values (embedding) and round-off noise: values below ~1e-13 of the peak are
     # FFT round-off of a band-limited spectrum; their square roots would add 1e-7-level noise
     lam[lam < 1e-13 * lam.max()] = 0.0
     eta = np.random.default_rng(seed).standard_normal((mx, my))
     h = np.fft.ifft2(np.sqrt(lam) * np.fft.fft2(eta)).real
-    if normalize:
-        h = h - h.mean()
-        h *= sigma / np.sqrt(np.mean(h**2))
+    return h if normalize is False else _normalized(h, sigma)
+
+
+def _normalized(h: np.ndarray, sigma: float) -> np.ndarray:
+    """``h`` with its sample mean removed and scaled to the sample rms ``sigma``."""
+    h = h - h.mean()
+    h *= sigma / np.sqrt(np.mean(h**2))
     return h
 
 

@@ -76,6 +76,7 @@ def to_si(ds: xr.Dataset, *, rename: dict[str, str] | None = None, drop: tuple[s
     import xarray as xr
 
     out = ds.drop_vars([v for v in drop if v in ds])
+    coords, data = {}, {}
     for name in list(out.variables):
         var = out[name]
         unit = var.attrs.get("units")
@@ -88,10 +89,13 @@ def to_si(ds: xr.Dataset, *, rename: dict[str, str] | None = None, drop: tuple[s
         if remark:
             attrs["description"] = remark
         new = xr.Variable(var.dims, np.asarray(var.values, dtype=float) * fac, attrs)
-        if name in out.coords:
-            out = out.assign_coords({name: new})
-        else:
-            out[name] = new
+        (coords if name in out.coords else data)[name] = new
+    # one assignment each (an xarray assignment aligns the whole dataset: per variable it cost more than a
+    # small run's solves)
+    if coords:
+        out = out.assign_coords(coords)
+    if data:
+        out = out.assign(data)
     return out.rename(rename or {})
 
 
@@ -121,14 +125,12 @@ def hold_to_si(ds: xr.Dataset) -> xr.Dataset:
     """A static-hold record (:func:`~frictionlab.contact.rough.model.run_static`) as an SI result with the
     standard names (as :func:`sliding_to_si`; ``slip`` and ``slip_velocity`` zero, ``friction_force`` the
     static shear strength :math:`\\tau_S A`)."""
-    ds = ds.copy()
     W = -ds.normal_force.values
-    ds["normal_force"] = ("time", W, {"units": "F* (0.2513 N)"})
-    ds["friction_force"] = ("time", ds.friction_coefficient.values * W, {"units": "F* (0.2513 N)"})
+    ds = ds.assign(normal_force=("time", W, {"units": "F* (0.2513 N)"}),
+                   friction_force=("time", ds.friction_coefficient.values * W, {"units": "F* (0.2513 N)"}))
     out = to_si(ds, rename={"contact_area": "real_contact_area", "area_fraction": "contact_area"})
     n = out.sizes["time"]
-    out["slip"] = ("time", np.zeros(n), {"units": "m"})
-    out["slip_velocity"] = ("time", np.zeros(n), {"units": "m/s"})
+    out = out.assign(slip=("time", np.zeros(n), {"units": "m"}), slip_velocity=("time", np.zeros(n), {"units": "m/s"}))
     out["friction_force"].attrs["description"] = "static shear strength tau_s A, eqs. 13-15"
     out["contact_area"].attrs["description"] = "fraction of the patch in contact"
     _units_attrs(out)

@@ -11,17 +11,31 @@ No time stepping is needed. At t = 0+ the elements respond with the instantaneou
 of the exponential step is q_k = (A_k/lambda_k) p, i.e. the contact problem with the aged
 compliance c = 1 + sum A_k/lambda_k (1.2 for Table 1). Each (size, seed, pressure) is therefore two
 direct solves (Polonsky-Keer for Boussinesq, the exact sorted solve for the mean field), the
-second warm started from the first. The run checks this against a time-stepped hold (64^2).
-Seeds are independent and run in parallel over the worker processes of the execution (default 1,
-as Figs. 13 and 14; ``frictionlab run|reproduce --workers N``, :func:`..executor.runs_on`; each
-process one FFT thread unless ``integrator.fft_workers`` says otherwise), through the shared
-runner, which keeps each finished seed for a resume; the worker count enters no result and no
-resume key.
+second warm started from the first: the ``"relaxed"`` driver of the model
+(:mod:`frictionlab.contact.rough.relaxed`), run on a hold of ``protocol.duration_s`` = 100 s. The
+run checks this against a time-stepped hold (64^2, ``"hold"`` driver).
+
+The study: the base is that hold; ``axes`` are Fig. 8's system sizes (``model.patch_nx``, a square
+patch on a surface of its own size: ``derive`` sets ``patch_ny`` and ``surface_mx``), the surface
+realisations (``model.surface_seed``) and the nominal pressures (the input axis
+``analysis.pressure`` [Pa], from which ``derive`` sets the hold's ``normal_force_value`` on the
+point's patch). Runs: ``figure`` (both interactions, its own axis ``model.interaction``, the last:
+a point is one surface at one pressure and interaction, and consecutive points share their surface,
+which the driver keeps, so the surface of a (size, seed) is built once per process as before),
+``meanfield_large`` and ``meanfield_iid`` (the mean field against its closed form, below),
+``direct`` and ``stepped`` (the 64^2 cross-check). Every point is an independent run:
+``study_map = parallel_map`` sends them to the worker processes of the execution (default 1;
+``frictionlab run|reproduce --workers N``, :func:`..executor.runs_on`; each process one FFT thread
+unless ``integrator.fft_workers`` says otherwise) or the cluster of ``--scheduler``, and keeps each
+finished point for a resume; the worker count enters no result and no resume key. The post step
+arranges the runs' mu_s by interaction, size, pressure and seed and adds the closed forms.
 
 The mean field is also compared with its exact large-system closed form
 (:mod:`frictionlab.reference.meanfield_rough`: mu_s = tau_s Phibar(eta)/p, pressure elasticity
-phi psi / Phibar^2 - 1), on ``analysis.meanfield_size`` with ``analysis.meanfield_seeds``
-realisations (cheap: one sort per solve), at a stated resolution.
+phi psi / Phibar^2 - 1), on many realisations of a large patch (cheap: one sort per solve), at a
+stated resolution: runs ``meanfield_large`` (the
+paper's surfaces, 512^2, 16 seeds) and ``meanfield_iid`` (i.i.d. Gaussian heights,
+``model.surface_acf = "iid"``, 512^2, 12 realisations), at the study's pressures.
 
 Notes
 -----
@@ -49,34 +63,70 @@ import math
 import numpy as np
 import xarray as xr
 
-from ...contact.rough.elasticity import StepOperator
-from ...contact.rough.model import load_from_pressure
 from ...contact.rough.units import to_paper
-from ...contact.rough.solver import meanfield_solve, pk_solve
 from ...core.errors import ConfigError
-from ...reference.meanfield_rough import meanfield_mu_static, meanfield_pressure_elasticity, relaxed_compliance
+from ...reference.meanfield_rough import meanfield_mu_static, meanfield_pressure_elasticity
 from ..base import Mutation, Scenario, as_kind, check, deviation, register_scenario
-from ._common import (MODEL, MOVED_PARALLEL, PRESSURE, build_model, hold, hold_protocol, numerics, run_parallel, surface,
-                      value_at)
+from ..executor import parallel_map
+from ._common import (MODEL, MODEL_NAME, MOVED_PARALLEL, PRESSURE, build_model, force_on_patch, one_driver,
+                      point_model, value_at)
+
+#: the nominal pressures of Fig. 8 [Pa]
+PRESSURES = [25e6, 50e6, 100e6, 200e6, 400e6]
+#: the runs whose mu_s the figure and the mean-field checks read, at the study's pressures
+MEASURED = ("figure", "meanfield_large", "meanfield_iid")
 
 CONFIG = {
-    "model": dict(MODEL),
-    "integrator": {"driver": "hold", "per_decade": 4},
-    # nominal pressures [Pa], patch sizes (elements per side) and surface realisations of the direct solves
-    "sweep": {"pressures": [25e6, 50e6, 100e6, 200e6, 400e6], "sizes": [128, 256, 512], "seeds": 15},
-    # t_eval [s]: the age of the relaxed state; the mean field against its closed form on meanfield_size^2 with
-    # meanfield_seeds surfaces and iid_seeds i.i.d. height fields; max_rel_slope: the reading of 'nearly independent'
-    "analysis": {"t_eval": 100.0, "meanfield_size": 512, "meanfield_seeds": 16, "iid_seeds": 12, "max_rel_slope": 0.05},
+    # the rough surface of the static scenarios; its size and seed are axes of every run
+    "model": {k: v for k, v in MODEL.items() if k not in ("patch_nx", "patch_ny", "surface_mx", "surface_seed")},
+    # a hold of 100 s (the age of the relaxed state); its normal force is derived from analysis.pressure
+    "protocol": {"type": "constant_velocity", "v": 0.0, "duration_s": 100.0},
+    "integrator": {"driver": "relaxed"},
+    "runs": {
+        # Fig. 8: both interactions on every (size, seed, pressure)
+        "figure": {"axes": {"model": {"interaction": ["boussinesq", "meanfield"]}}},
+        # the mean field against its closed form: the paper's surfaces and i.i.d. heights (the closed form's
+        # assumption; no correlation length, so this run keeps the default one whatever the base says)
+        "meanfield_large": {"model": {"interaction": "meanfield"},
+                            "axes": {"model": {"patch_nx": [512], "surface_seed": list(range(16))}}},
+        "meanfield_iid": {"model": {"interaction": "meanfield", "surface_acf": "iid", "surface_beta": 10.0},
+                          "axes": {"model": {"patch_nx": [512], "surface_seed": list(range(12))}}},
+        # the direct relaxed solve against a time-stepped hold (64^2, Boussinesq, 100 MPa)
+        **{label: {"model": {"interaction": "boussinesq"}, **integ,
+                   "axes": {"model": {"patch_nx": [64], "surface_seed": [0]}, "analysis": {"pressure": [PRESSURE]}}}
+           for label, integ in (("direct", {}), ("stepped", {"integrator": {"driver": "hold", "per_decade": 4}}))},
+    },
+    # patch sizes (elements per side), surface realisations, nominal pressures [Pa]
+    "axes": {"model": {"patch_nx": [128, 256, 512], "surface_seed": list(range(15))},
+             "analysis": {"pressure": list(PRESSURES)}},
+    # max_rel_slope: the reading of 'nearly independent'
+    "analysis": {"max_rel_slope": 0.05},
 }
-#: the former ``protocol.workers`` (0 = all cores) and the keys of the former [protocol] table (this scenario
-#: runs direct solves, no protocol) are refused with these pointers
+_MF = "runs.meanfield_large.axes.model.{0} (paper's surfaces) and runs.meanfield_iid.axes.model.{0} (i.i.d. heights)"
+#: the former keys (of [sweep], [analysis], [integrator] and the [protocol] before them) and where they went
 MOVED = {**MOVED_PARALLEL,
          "protocol.workers": "the worker processes (a count >= 1) are an execution option, as for every scenario of "
                              "independent runs: frictionlab run|reproduce --workers N",
-         "protocol.pressures_MPa": "the nominal pressures are sweep.pressures [Pa]",
-         **{f"protocol.{k}": f"it is sweep.{k}" for k in ("sizes", "seeds")},
-         **{f"protocol.{k}": f"it is analysis.{k}" + (" [s]" if k == "t_eval" else "")
-            for k in ("t_eval", "meanfield_size", "meanfield_seeds", "iid_seeds", "max_rel_slope")}}
+         **dict.fromkeys(("protocol.pressures_MPa", "sweep.pressures"), "the nominal pressures are "
+                                                                        "axes.analysis.pressure [Pa]"),
+         **dict.fromkeys(("protocol.sizes", "sweep.sizes"), "the system sizes are axes.model.patch_nx (square patches)"),
+         **dict.fromkeys(("protocol.seeds", "sweep.seeds"), "the surface realisations are the list "
+                                                            "axes.model.surface_seed"),
+         **dict.fromkeys(("protocol.t_eval", "analysis.t_eval"), "the age of the relaxed state is the hold's "
+                                                                 "protocol.duration_s [s]"),
+         **dict.fromkeys(("protocol.meanfield_size", "analysis.meanfield_size"), "the mean-field patches are "
+                         + _MF.format("patch_nx")),
+         **dict.fromkeys(("protocol.meanfield_seeds", "analysis.meanfield_seeds"), "the mean field's surfaces are "
+                         "runs.meanfield_large.axes.model.surface_seed"),
+         **dict.fromkeys(("protocol.iid_seeds", "analysis.iid_seeds"), "the i.i.d. height fields are "
+                         "runs.meanfield_iid.axes.model.surface_seed"),
+         "protocol.max_rel_slope": "it is analysis.max_rel_slope",
+         "integrator.per_decade": "the time-stepped cross-check's steps are runs.stepped.integrator.per_decade"}
+#: keys the study sets per point (derive): square patches on a surface of their size, the load of the pressure
+DERIVED = {**MODEL_NAME,
+           **dict.fromkeys(("model.patch_ny", "model.surface_mx"), "model.patch_nx (Fig. 8's systems are square "
+                                                                   "patches on a surface of their own size)"),
+           "protocol.normal_force_value": "axes.analysis.pressure [Pa] (the force of that pressure on the patch)"}
 INTERACTIONS = ("boussinesq", "meanfield")
 #: the correlation length read as 50 um instead of Table 1's 10: a few asperities per patch, nearer the
 #: single-asperity Hertz law (-21 % per doubling): mu_s then falls with the pressure
@@ -87,88 +137,70 @@ MF_INSENSITIVE = ("the mean field's mu_s = tau_s Phibar(eta)/p (closed form, che
                   "Table 1's 16, no reading of the paper")
 
 
-def _solve_seed(args: tuple) -> tuple[np.ndarray, np.ndarray]:
-    """mu_s at t = 0+ and relaxed, for every pressure, on one surface (one worker task)."""
-    cfg, inters, n, seed, pressures, c_aged = args
-    if seed < 0:  # i.i.d. N(0, sigma^2) heights, realisation -1 - seed (the closed form's own assumption)
-        h = float(cfg["model"]["surface_sigma"]) * np.random.default_rng(-1 - seed).standard_normal((n, n))
-    else:
-        h = surface(build_model(cfg, patch_nx=n, patch_ny=n, surface_mx=n, surface_seed=seed))
-    num = numerics(cfg)
-    mu0 = np.empty((len(inters), len(pressures)))
-    mu1 = np.empty_like(mu0)
-    for a, inter in enumerate(inters):
-        m = build_model(cfg, interaction=inter)
-        base = m.operator(n, n, num)  # integrator.fft_workers / fft_precision as in every other solve
-        for c, p in enumerate(pressures):
-            W = load_from_pressure(p, n, n, m.dx)
-            res = []
-            for k, cc in enumerate((1.0, c_aged)):
-                op = StepOperator(base, c=cc)
-                if inter == "meanfield":
-                    r = meanfield_solve(h, W, op.diagonal(), backend=base.be)
-                else:
-                    r = pk_solve(op, h, W, res[-1].p if res else None, tol=num.tol, max_iter=num.max_iter)
-                res.append(r)
-            area = [float(np.count_nonzero(base.be.to_numpy(r.p) > 0)) * m.dx**2 for r in res]
-            mu0[a, c], mu1[a, c] = (m.tau_s * x / W for x in area)
-    return mu0, mu1
+def derive(point, cfg: dict) -> dict:
+    """A square patch on a surface of its size, and the normal force of the point's nominal pressure on it;
+    refuses another driver (``stepped`` runs the ``"hold"`` driver, every other run ``"relaxed"``)."""
+    one_driver(point, "hold" if point.label == "stepped" else "relaxed")
+    n = int(point["model"]["patch_nx"])
+    dx = build_model(point.config, patch_ny=n, surface_mx=n).dx
+    return {"model.patch_ny": n, "model.surface_mx": n,
+            "protocol.normal_force_value": force_on_patch(float(point.coord("analysis.pressure")), n, dx)}
 
 
-def run(cfg: dict, quick: bool) -> xr.Dataset:
-    if "protocol" in cfg:  # a config built by hand: --set and scenario files are refused before (MOVED)
-        old = next((k for k in MOVED if k.startswith("protocol.") and k.split(".", 1)[1] in cfg["protocol"]),
-                   "protocol.workers")
-        raise ConfigError(f"rough-contact/fig8 has no [protocol] (it runs direct solves): {old}: {MOVED[old]}")
-    sw, an = cfg["sweep"], cfg["analysis"]
-    P = [float(x) for x in sw["pressures"]]
-    sizes = [int(x) for x in sw["sizes"]]
-    seeds = int(sw["seeds"])
-    t_eval = float(an["t_eval"])
-    m = build_model(cfg)
-    c_aged = relaxed_compliance(m.lams, m.As, t_eval) if m.material == "viscoelastic" else 1.0
-    if m.material == "viscoplastic":
-        raise ConfigError("rough-contact/fig8 solves the relaxed viscoelastic state directly; "
-                          "model.material = 'viscoplastic' has no relaxed state (use rough-contact/fig7)")
-    base = int(cfg["model"]["surface_seed"])
-    one = dict(cfg)  # what a seed's result depends on (and its resume key; the worker count is not in it)
-    tasks = [(one, INTERACTIONS, n, base + s, P, c_aged) for n in sizes for s in range(seeds)]
-    nmf, smf = int(an["meanfield_size"]), int(an["meanfield_seeds"])
-    tasks += [(one, ("meanfield",), nmf, base + s, P, c_aged) for s in range(smf)]
-    niid = int(an["iid_seeds"])
-    tasks += [(one, ("meanfield",), nmf, -1 - s, P, c_aged) for s in range(niid)]
-    out = run_parallel(_solve_seed, [(t,) for t in tasks], cfg)
-    k0, k1 = len(sizes) * seeds, len(sizes) * seeds + smf
-    main, mf, iid = out[:k0], out[k0:k1], out[k1:]
-    shape = (len(sizes), seeds, len(INTERACTIONS), len(P))
-    mu0 = np.stack([o[0] for o in main]).reshape(shape).transpose(2, 0, 3, 1)
-    mu1 = np.stack([o[1] for o in main]).reshape(shape).transpose(2, 0, 3, 1)
-    ds = xr.Dataset(coords={"interaction": list(INTERACTIONS), "size": sizes,
-                            "pressure": ("pressure", P, {"units": "Pa"}), "seed": np.arange(seeds) + base,
-                            "mf_seed": np.arange(smf) + base, "age": ["t=0+", f"t={t_eval:g}"]})
+def _grid(result, label: str, dims: tuple[str, ...], age: int) -> np.ndarray:
+    """mu_s of run ``label``'s points at record ``age`` (0: t = 0+, 1: relaxed) on the grid of its axes ``dims``."""
+    axes = [result.axis_values(d, label) for d in dims]
+    out = np.full([len(a) for a in axes], np.nan)
+    for p, ds in zip(result.points, result.datasets):
+        if p.label == label:
+            c = dict(p.coords)
+            out[tuple(a.index(c[d]) for a, d in zip(axes, dims))] = ds.friction_coefficient.values[age]
+    return out
+
+
+def post(result, cfg: dict) -> xr.Dataset:
+    """mu_s at both ages by interaction, size, pressure and seed (``figure``), the mean field on its large patch
+    and on i.i.d. heights by pressure and seed, the closed forms, and the 64^2 cross-check's two values."""
+    P = [float(x) for x in result.axis_values("analysis.pressure", "figure")]
+    if any([float(x) for x in result.axis_values("analysis.pressure", lab)] != P for lab in MEASURED):
+        raise ConfigError(f"the runs {', '.join(MEASURED)} are compared at the same nominal pressures "
+                          "(axes.analysis.pressure); a run's own pressure axis may not differ")
+    t_eval = float(cfg["protocol"]["duration_s"])  # the age of the relaxed state (the hold every run holds)
+    sizes = [int(n) for n in result.axis_values("model.patch_nx", "figure")]
+    seeds = [int(s) for s in result.axis_values("model.surface_seed", "figure")]
+    first = next(i for i, p in enumerate(result.points) if p.label == "meanfield_large")
+    m = point_model(result, first)
+    c_aged = float(result.datasets[first].attrs["relaxed_compliance"])
+    nmf = m.patch_nx
+    niid = point_model(result, next(i for i, p in enumerate(result.points) if p.label == "meanfield_iid")).patch_nx
+    mf_seeds = [int(s) for s in result.axis_values("model.surface_seed", "meanfield_large")]
+    iid_seeds = result.axis_values("model.surface_seed", "meanfield_iid")
+    ds = xr.Dataset(coords={"interaction": list(result.axis_values("model.interaction", "figure")), "size": sizes,
+                            "pressure": ("pressure", P, {"units": "Pa"}), "seed": seeds,
+                            "mf_seed": mf_seeds, "age": ["t=0+", f"t={t_eval:g}"]})
     dims = ("interaction", "size", "pressure", "seed")
-    ds["mu_initial"] = (dims, mu0, {"units": "1", "description": "mu_s at t=0+ (c = 1)"})
-    ds["mu_t_eval"] = (dims, mu1, {"units": "1", "description": f"mu_s at t={t_eval:g} (relaxed, c = {c_aged:g})"})
+    keys = ("model.interaction", "model.patch_nx", "analysis.pressure", "model.surface_seed")
+    ds["mu_initial"] = (dims, _grid(result, "figure", keys, 0), {"units": "1", "description": "mu_s at t=0+ (c = 1)"})
+    ds["mu_t_eval"] = (dims, _grid(result, "figure", keys, 1),
+                       {"units": "1", "description": f"mu_s at t={t_eval:g} (relaxed, c = {c_aged:g})"})
+    keys = ("analysis.pressure", "model.surface_seed")
     ds["mu_meanfield_large"] = (("age", "pressure", "mf_seed"),
-                                np.stack([np.stack([o[0][0] for o in mf], -1), np.stack([o[1][0] for o in mf], -1)]),
+                                np.stack([_grid(result, "meanfield_large", keys, k) for k in (0, 1)]),
                                 {"units": "1", "description": f"mean field on {nmf}^2"})
-    ds = ds.assign_coords(iid_seed=np.arange(niid))
+    ds = ds.assign_coords(iid_seed=np.arange(len(iid_seeds)))
     ds["mu_meanfield_iid"] = (("age", "pressure", "iid_seed"),
-                              np.stack([np.stack([o[0][0] for o in iid], -1), np.stack([o[1][0] for o in iid], -1)]),
-                              {"units": "1", "description": f"mean field, i.i.d. Gaussian heights on {nmf}^2"})
+                              np.stack([_grid(result, "meanfield_iid", keys, k) for k in (0, 1)]),
+                              {"units": "1", "description": f"mean field, i.i.d. Gaussian heights on {niid}^2"})
     cs = (1.0, c_aged)
     pb = [to_paper(p, "Pa") for p in P]  # the closed form computes in the paper's units, as the model
     ds["mu_closed_form"] = (("age", "pressure"), [[meanfield_mu_static(x, m.tau_s, c=c, C0=m.C0, dx=m.dx,
-                                                                       sigma=float(cfg["model"]["surface_sigma"]))
+                                                                       sigma=m.surface_sigma)
                                                    for x in pb] for c in cs], {"units": "1"})
     ds["elasticity_closed_form"] = (("age", "pressure"), [[meanfield_pressure_elasticity(
-        x, c=c, C0=m.C0, dx=m.dx, sigma=float(cfg["model"]["surface_sigma"])) for x in pb] for c in cs], {"units": "1"})
-    # the direct relaxed solve against a time-stepped hold (64^2, Boussinesq, 100 MPa)
-    n = 64
-    r = hold({**cfg, "protocol": hold_protocol(t_eval, n)}, m.replace(patch_nx=n, patch_ny=n, surface_mx=n))
-    ds["stepped_mu"] = ((), value_at(r, "friction_coefficient", t_eval))
-    ds["direct_mu"] = ((), float(_solve_seed((one, ("boussinesq",), n, base, [PRESSURE], c_aged))[1][0, 0]))
-    ds.attrs.update({"c_aged": c_aged, "meanfield_size": nmf, "t_eval": t_eval})
+        x, c=c, C0=m.C0, dx=m.dx, sigma=m.surface_sigma) for x in pb] for c in cs], {"units": "1"})
+    ds["stepped_mu"] = ((), value_at(result.pick("stepped"), "friction_coefficient", t_eval))
+    ds["direct_mu"] = ((), float(result.pick("direct").friction_coefficient.values[1]))
+    ds.attrs.update({"c_aged": c_aged, "meanfield_size": nmf, "iid_size": niid, "t_eval": t_eval})
     return ds
 
 
@@ -184,7 +216,7 @@ def _closed_form_checks(ds: xr.Dataset, lim: float) -> list:
     """The mean-field computation against its exact closed form (large-system limit)."""
     out = []
     P = ds.pressure.values
-    nmf = int(ds.attrs["meanfield_size"])
+    nmf, niid = int(ds.attrs["meanfield_size"]), int(ds.attrs.get("iid_size", ds.attrs["meanfield_size"]))
     for age in ds.age.values:
         cf = ds.mu_closed_form.sel(age=age).values
         # values: i.i.d. Gaussian heights, where the closed form is the exact N -> infinity limit
@@ -193,7 +225,7 @@ def _closed_form_checks(ds: xr.Dataset, lim: float) -> list:
         mean, se = x.mean(-1), x.std(-1, ddof=1) / math.sqrt(ns)
         res = float(np.max(3 * se / cf))
         ok = bool(np.all(np.abs(mean - cf) <= 3 * se)) and res <= 0.03
-        out.append(check(f"mean field ({age}, i.i.d. Gaussian heights, {nmf}^2, {ns} realisations) = closed form "
+        out.append(check(f"mean field ({age}, i.i.d. Gaussian heights, {niid}^2, {ns} realisations) = closed form "
                          "mu_s = tau_s Phibar(eta)/p (N -> infinity limit of the model's eq. 5)",
                          "|mean - closed form| <= 3 SE at every pressure, resolution 3 SE <= 3 % of mu_s",
                          "; ".join(f"{p / 1e6:g} MPa: {a:.4f} vs {c:.4f}" for p, a, c in zip(P, mean, cf))
@@ -289,9 +321,6 @@ def _caption_check(ds: xr.Dataset, x: xr.DataArray, inter: str, lab: str, big: i
                  **({"mutations": (BETA_50,)} if inter == "boussinesq" else {"insensitive": MF_INSENSITIVE}))
 
 
-    return out
-
-
 def plot(ds: xr.Dataset):
     from ...plot import plt
 
@@ -317,7 +346,8 @@ register_scenario(Scenario(
         t=100 by direct solves with the instantaneous and the relaxed compliance, Boussinesq and mean field; the
         mean field against its exact closed form on 512^2 (16 seeds) and i.i.d. heights (12). Quick: Boussinesq and
         mean field on 256^2, 6 seeds, solver tol 1e-8 (same contact counts as 1e-10 here).""",
-    config=CONFIG, run=run, checks=checks, plot=plot, units={"sweep.pressures": "Pa", "analysis.t_eval": "s"},
-    quick={"sweep.sizes": [256], "sweep.seeds": 6}, moved=MOVED, parallel_runs=True,
+    config=CONFIG, run=None, derive=derive, post=post, checks=checks, plot=plot, study_map=parallel_map,
+    units={"axes.analysis.pressure": "Pa"}, derived=DERIVED,
+    quick={"axes.model.patch_nx": [256], "axes.model.surface_seed": list(range(6))}, moved=MOVED,
     references=["Hulikal, Lapusta & Bhattacharya (2015)", "Greenwood & Williamson (1966)"], slow=True,
 ))
