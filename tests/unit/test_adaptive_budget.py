@@ -57,3 +57,23 @@ def test_stall_stops_before_the_budget(monkeypatch):
                                                r"max_steps = 1100000\) having reached t = .* of 1 s") as exc:
         simulate(LuGre(sigma0=1e10), ConstantVelocity(v=0.1, duration_s=1.0), integrator="rk45")
     assert exc.value.step == 3000
+
+
+def test_two_state_rsf_spring_slider_starts_steady_like_the_one_state_law():
+    """rate_state2 in a spring-slider started at rest (v = 0, where the log law's friction is
+    mu0 + a ln(1e-300 / v0) < 0 and its stiffness a N / (M v) unbounded): RK45 crawled at 3e9 steps per
+    simulated second until the stall test stopped it after 2e5 steps (about a minute). Like rate_state it
+    starts at steady sliding at the drive velocity and runs in a few hundred steps."""
+    from frictionlab.laws import RateState2
+    from frictionlab.systems import MassSystem
+
+    prot = VelocitySteps(velocities=(1e-5, 1e-4), durations=(0.5, 0.5), normal_force_value=1.0)
+    ds = simulate(RateState2(), prot, system=MassSystem(mass=1.0, stiffness=1e3), integrator="rk45", dt=1.25e-4,
+                  max_steps=20000)
+    assert float(ds.slip_velocity[0]) == 1e-5
+    assert float(ds.state_theta1[0]) == pytest.approx(1e-5 / 1e-5) and float(ds.state_theta2[0]) == pytest.approx(10.0)
+    assert float(ds.spring_force[0]) == pytest.approx(float(ds.friction_force[0]), rel=1e-12)
+    # the same run at half the tolerance
+    half = simulate(RateState2(), prot, system=MassSystem(mass=1.0, stiffness=1e3), integrator="rk45", dt=1.25e-4,
+                    rtol=5e-9, atol=5e-13, max_steps=20000)
+    assert float(half.friction_force[-1]) == pytest.approx(float(ds.friction_force[-1]), rel=1e-7)
