@@ -108,3 +108,19 @@ def test_stiffness_probe_names_the_fastest_rate_of_a_stiff_lugre():
     assert exc.value.step < 5000
     lam = float(str(exc.value).split("|lambda| = ")[1].split(" 1/s")[0])
     assert 1e8 < lam < 1e12
+
+
+def test_an_implicit_solver_that_stops_advancing_stalls_within_a_few_thousand_steps():
+    """Radau on the stuck two-state slider above (v ~ 1e-18 m/s) took 3e4 steps without leaving t = 0.3226 s,
+    at about 700 steps per wall second: the stall test (2e5 steps from the stretch's start) would have fired
+    after about five minutes. radau and bdf now judge the rate of their last 2000 steps."""
+    from frictionlab.laws import RateState2
+    from frictionlab.protocols import NormalLoadProgramme
+    from frictionlab.systems import MassSystem
+
+    prot = NormalLoadProgramme(times=(0.0, 0.5, 1.0), loads=(1.0, 2.0, 2.0), v=1e-5)
+    with pytest.raises(IntegrationError, match=r"radau: stalled .* having reached t = 0\.32.* s of 1 s .* at step "
+                                               r"\d+ .*steps per simulated second since t = 0\.32") as exc:
+        simulate(RateState2(), prot, system=MassSystem(mass=1.0, stiffness=1e3), integrator="radau",
+                 dt=1.25e-4, max_steps=30000)
+    assert exc.value.step < 15000

@@ -61,6 +61,11 @@ _STEPS_PER_STRETCH = 100_000
 #: rest of the run, is a stall: stop there rather than at the budget
 _STALL_STEPS = 200_000
 _STALL_FACTOR = 10
+#: the implicit radau and bdf (a few hundred steps per wall second) judge the stall on the rate of their last
+#: _STALL_WINDOW steps instead: a solver that has stopped advancing (Radau on a rate-and-state slider stuck at
+#: v ~ 1e-18 m/s: 3e4 steps without leaving t = 0.3226 s) stops in seconds, not after 2e5 steps
+_STALL_WINDOW = 2000
+_WINDOWED = ("radau", "bdf")
 
 
 #: an explicit solver (rk45, dop853) whose step has sat at its stability limit for this many consecutive steps,
@@ -140,8 +145,10 @@ def _advice(integrator: str) -> str:
     if integrator == "lsoda":  # its automatic switch can stay in the explicit Adams mode on a stiff problem
         return "use integrator='radau' or 'bdf' (stiff throughout), or loosen rtol/atol"
     if integrator in _STIFF:
-        return ("check the parameters for a physical blow-up, loosen rtol/atol, or use a fixed step "
-                "(integrator='newmark' for a mass system, or 'rk4' with a small dt)")
+        return ("check the parameters for a physical blow-up or a state at a singularity of the law (a "
+                "rate-and-state slider stuck at v -> 0: the law's regularised form='arcsinh' where it has one), "
+                "loosen rtol/atol, or use a fixed step (integrator='newmark' for a mass system, or 'rk4' with a "
+                "small dt)")
     return "the problem is probably stiff: use integrator='radau' or 'bdf'"
 
 
@@ -161,10 +168,25 @@ class _Watch:
         self.next_report = 0.0 if progress is True or callable(progress) else _PROGRESS_AFTER
         self.steps = 0
         self.mark_t, self.mark_steps = 0.0, 0
+        self.window_t, self.window_steps = 0.0, 0
 
     def mark(self, t: float) -> None:
         """A stretch starts at ``t``: the stall rate in an error counts from here."""
         self.mark_t, self.mark_steps = t, self.steps
+        self.window_t, self.window_steps = t, self.steps
+
+    def _window_stalled(self, t: float) -> bool:
+        """radau/bdf: the last ``_STALL_WINDOW`` steps advanced so little that the rest of the run would need
+        ``_STALL_FACTOR`` times the budget at that rate; the error's rate then counts from the window's start."""
+        if self.integrator not in _WINDOWED or self.steps - self.window_steps < _STALL_WINDOW:
+            return False
+        n, span = self.steps - self.window_steps, t - self.window_t
+        stalled = span <= 0 or n / span * (self.t_end - t) > _STALL_FACTOR * self.max_steps
+        if stalled:
+            self.mark_t, self.mark_steps = self.window_t, self.window_steps
+        else:
+            self.window_t, self.window_steps = t, self.steps
+        return stalled
 
     def _where(self, t: float) -> str:
         return f"t = {t:.6g} s of {self.t_end:.6g} s ({100.0 * t / self.t_end:.3g} %)"
@@ -194,6 +216,8 @@ class _Watch:
             # need _STALL_FACTOR times the budget (LSODA pinned at its explicit limit: 1e9 steps to go)
             stalled = (n >= _STALL_STEPS and n % 1000 == 0
                        and (span <= 0 or n / span * (self.t_end - t) > _STALL_FACTOR * self.max_steps))
+            stalled = stalled or self._window_stalled(t)
+            n, span = self.steps - self.mark_steps, t - self.mark_t
             if self.steps > self.max_steps or stalled:
                 rate = (f"{n / span:.3g} steps per simulated second since t = {self.mark_t:.6g} s" if span > 0
                         else f"no progress since t = {self.mark_t:.6g} s")
@@ -201,7 +225,7 @@ class _Watch:
                         f"stalled (at this rate the run would need over {_STALL_FACTOR} x max_steps = "
                         f"{self.max_steps})")
                 raise IntegrationError(
-                    f"{self.integrator}: {what} having reached {self._where(t)} "
+                    f"{self.integrator}: {what} having reached {self._where(t)} at step {self.steps} "
                     f"({rate}, {wall:.0f} s wall); raise max_steps, or {_advice(self.integrator)}",
                     time=t, step=self.steps)
         if self.max_wall_time is not None and wall > self.max_wall_time:
