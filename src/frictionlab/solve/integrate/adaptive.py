@@ -145,10 +145,10 @@ def _advice(integrator: str) -> str:
     if integrator == "lsoda":  # its automatic switch can stay in the explicit Adams mode on a stiff problem
         return "use integrator='radau' or 'bdf' (stiff throughout), or loosen rtol/atol"
     if integrator in _STIFF:
-        return ("check the parameters for a physical blow-up or a state at a singularity of the law (a "
-                "rate-and-state slider stuck at v -> 0: the law's regularised form='arcsinh' where it has one), "
-                "loosen rtol/atol, or use a fixed step (integrator='newmark' for a mass system, or 'rk4' with a "
-                "small dt)")
+        return ("check the parameters for a physical blow-up, or for a law singular or switching where the run "
+                "stopped (a rate-and-state slider stuck at v -> 0: the law's form='arcsinh' where it has one; a "
+                "model with drivers of its own: its default driver), loosen rtol/atol, or use a fixed step "
+                "(integrator='newmark' for a mass system, or 'rk4' with a small dt)")
     return "the problem is probably stiff: use integrator='radau' or 'bdf'"
 
 
