@@ -96,9 +96,12 @@ class _StiffnessProbe:
         """Count one accepted step; True when the count of stability-limited steps reaches a multiple of 100."""
         if self.bound is None:
             return False
+        K, h = getattr(solver, "K", None), getattr(solver, "h_previous", None)
+        if K is None or h is None or not hasattr(solver, "A"):  # not scipy's explicit RK layout: no probe
+            self.bound = None
+            return False
         s = solver.n_stages - 1
-        h = float(solver.h_previous)
-        K = solver.K
+        h = float(h)
         dy = h * (K[:s + 1].T @ solver.B - K[:s].T @ solver.A[s, :s])
         den = float(np.sqrt(np.dot(dy, dy)))
         dk = K[-1] - K[s]
