@@ -19,6 +19,7 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
+from ...contact.rough.units import to_si_value
 from ...core.errors import ConfigError
 from ._common import MODEL_NAME, one_driver
 from ._sliding import INTEGRATOR, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, UM, on_path
@@ -27,7 +28,7 @@ from .fig14 import _analyse, segment
 #: no velocity hardening (alpha = 0 in eq. 14): no direct effect, every set weakens
 ALPHA_ZERO = Mutation("no velocity hardening: alpha = 0 in eq. 14", {"model.alpha": 0.0})
 #: alpha read 10x larger (Table 1: 2e-4): the direct effect dominates, every set strengthens
-ALPHA_10X = Mutation("velocity hardening alpha read as 2e-3 (Table 1: 2e-4)", {"model.alpha": 2e-3})
+ALPHA_10X = Mutation("velocity hardening alpha read as 2e-3 (Table 1: 2e-4) F*/um^2", {"model.alpha": to_si_value(2e-3, "Pa")})
 
 CONFIG = {
     "model": {**MODEL, "preset": "fig7"},
@@ -36,8 +37,9 @@ CONFIG = {
     "protocol": {**PROTOCOL, "velocities": [10.0 * UM, 1.0 * UM, 10.0 * UM, 1.0 * UM], "distances": [100.0 * UM] * 4},
     # the jump run, and the reference at the first velocity over the same path (total slip)
     "runs": {"jump": {}, "reference": {"protocol": {"velocities": [10.0 * UM], "distances": [100.0 * UM * 4]}}},
-    # interactions and creep rates A_cr of the model [um/s, its units]: one jump run and one reference each
-    "axes": {"model": {"interaction": ["boussinesq"], "A_cr": [1e-5, 1e-4, 1e-3]}},
+    # interactions and creep rates A_cr of the model [m/s; the paper's 1e-5, 1e-4, 1e-3 um/s]: one jump run and
+    # one reference each
+    "axes": {"model": {"interaction": ["boussinesq"], "A_cr": [1e-5 * UM, 1e-4 * UM, 1e-3 * UM]}},
 }
 _ACR = "the creep rates are axes.model.A_cr"
 _INTER = "the interactions are axes.model.interaction"
@@ -105,12 +107,12 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
         tr = np.abs(s.transient.values).mean(axis=1)
         out.append(check(f"{inter}: larger creep rate gives larger transients (Sect. 5.6)",
                          "mean |transient| increasing with A_cr",
-                         ", ".join(f"{a:g}: {x:.4f}" for a, x in zip(s.A_cr.values, tr)), bool(np.all(np.diff(tr) > 0)),
+                         ", ".join(f"{a / UM:g} um/s: {x:.4f}" for a, x in zip(s.A_cr.values, tr)), bool(np.all(np.diff(tr) > 0)),
                          insensitive="eq. 11's rate is proportional to A_cr, so a larger A_cr lets the contacts creep "
                                      "further within their lifetime at either velocity, for every other parameter"))
         sd = s.steady_diff.values[:, down].mean(axis=1)
         signs = ["weakening" if x > 0 else "strengthening" for x in sd]
-        txt = ", ".join(f"{a:g}: {x:+.4f} ({w})" for a, x, w in zip(s.A_cr.values, sd, signs))
+        txt = ", ".join(f"{a / UM:g} um/s: {x:+.4f} ({w})" for a, x, w in zip(s.A_cr.values, sd, signs))
         out.append(check(f"{inter}: largest A_cr is velocity weakening (Sect. 5.6, Fig. 15)", "mu_ss(1) - mu_ss(10) > 0",
                          txt, sd[-1] > 0, mutations=(ALPHA_10X,)))
         out.append(check(f"{inter}: smallest A_cr is velocity strengthening (Sect. 5.6, Fig. 15)",
@@ -125,7 +127,7 @@ def plot(ds: xr.Dataset):
     for j, inter in enumerate(ds.interaction.values):
         for a in ds.A_cr.values:
             s = ds.sel(interaction=inter, A_cr=a)
-            ax[0, j].plot(s.slip / UM, s.friction_coefficient, label=f"A_cr={a:g}")
+            ax[0, j].plot(s.slip / UM, s.friction_coefficient, label=f"A_cr={a / UM:g} um/s")
         ax[0, j].set(xlabel="slip [um]", ylabel="mu", title=str(inter))
         ax[0, j].legend()
     fig.tight_layout()
@@ -136,7 +138,7 @@ register_scenario(Scenario(
     name="rough-contact/fig15",
     description=("Hulikal et al. Fig. 15: velocity jumps 10 -> 1 -> 10 -> 1 with viscoplastic asperities, "
                  "A_cr = 1e-5, 1e-4, 1e-3, Boussinesq, 100 MPa, 512^2 on 1024 x 512." + QUICK_VELOCITY_NOTE),
-    config=CONFIG, run=None, derive=derive, post=post, checks=checks, plot=plot, units={"axes.model.A_cr": "um/s"},
+    config=CONFIG, run=None, derive=derive, post=post, checks=checks, plot=plot, units={"axes.model.A_cr": "m/s"},
     quick={**QUICK_BASE, "model.surface_mx": 168, "protocol.distances": [25.0 * UM] * 4,
            "runs.reference.protocol.distances": [25.0 * UM * 4]},
     references=REFS, slow=True, moved=MOVED, derived=dict(MODEL_NAME),

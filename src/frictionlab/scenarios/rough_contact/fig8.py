@@ -56,7 +56,7 @@ from ...contact.rough.solver import meanfield_solve, pk_solve
 from ...core.errors import ConfigError
 from ...reference.meanfield_rough import meanfield_mu_static, meanfield_pressure_elasticity, relaxed_compliance
 from ..base import Mutation, Scenario, as_kind, check, deviation, register_scenario
-from ._common import (MODEL, PARALLEL, PRESSURE, build_model, hold, hold_protocol, numerics, run_parallel, surface,
+from ._common import (MODEL, PARALLEL, PRESSURE, UM, build_model, hold, hold_protocol, numerics, run_parallel, surface,
                       value_at)
 
 CONFIG = {
@@ -80,7 +80,7 @@ MOVED = {"protocol.workers": "the worker processes are parallel.workers (a count
 INTERACTIONS = ("boussinesq", "meanfield")
 #: the correlation length read as 50 um instead of Table 1's 10: a few asperities per patch, nearer the
 #: single-asperity Hertz law (-21 % per doubling): mu_s then falls with the pressure
-BETA_50 = Mutation("correlation length read as 50 um (Table 1: 10 um)", {"model.surface_beta": 50.0})
+BETA_50 = Mutation("correlation length read as 50 um (Table 1: 10 um)", {"model.surface_beta": 50.0 * UM})
 #: why no mutation can make the mean field pressure independent (the deviation stands for any reading)
 MF_INSENSITIVE = ("the mean field's mu_s = tau_s Phibar(eta)/p (closed form, checked in this run) falls 7-8 % per "
                   "doubling at any size and seed count; it reaches the 5 % bound only with C0 some 10^4 x below "
@@ -91,14 +91,14 @@ def _solve_seed(args: tuple) -> tuple[np.ndarray, np.ndarray]:
     """mu_s at t = 0+ and relaxed, for every pressure, on one surface (one worker task)."""
     cfg, inters, n, seed, pressures, c_aged = args
     if seed < 0:  # i.i.d. N(0, sigma^2) heights, realisation -1 - seed (the closed form's own assumption)
-        h = float(cfg["model"]["surface_sigma"]) * np.random.default_rng(-1 - seed).standard_normal((n, n))
+        h = to_paper(float(cfg["model"]["surface_sigma"]), "m") * np.random.default_rng(-1 - seed).standard_normal((n, n))
     else:
         h = surface(build_model(cfg, patch_nx=n, patch_ny=n, surface_mx=n, surface_seed=seed))
     num = numerics(cfg)
     mu0 = np.empty((len(inters), len(pressures)))
     mu1 = np.empty_like(mu0)
     for a, inter in enumerate(inters):
-        m = build_model(cfg, interaction=inter)
+        m = build_model(cfg, interaction=inter).kernel_parameters()  # the direct solves compute in the paper's units
         base = m.operator(n, n, num)  # integrator.fft_workers / fft_precision as in every other solve
         for c, p in enumerate(pressures):
             W = load_from_pressure(p, n, n, m.dx)
@@ -124,7 +124,7 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     sizes = [int(x) for x in sw["sizes"]]
     seeds = int(sw["seeds"])
     t_eval = float(an["t_eval"])
-    m = build_model(cfg)
+    m = build_model(cfg).kernel_parameters()  # the closed forms compute in the paper's units
     c_aged = relaxed_compliance(m.lams, m.As, t_eval) if m.material == "viscoelastic" else 1.0
     if m.material == "viscoplastic":
         raise ConfigError("rough-contact/fig8 solves the relaxed viscoelastic state directly; "
@@ -158,10 +158,10 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     cs = (1.0, c_aged)
     pb = [to_paper(p, "Pa") for p in P]  # the closed form computes in the paper's units, as the model
     ds["mu_closed_form"] = (("age", "pressure"), [[meanfield_mu_static(x, m.tau_s, c=c, C0=m.C0, dx=m.dx,
-                                                                       sigma=float(cfg["model"]["surface_sigma"]))
+                                                                       sigma=m.surface_sigma)
                                                    for x in pb] for c in cs], {"units": "1"})
     ds["elasticity_closed_form"] = (("age", "pressure"), [[meanfield_pressure_elasticity(
-        x, c=c, C0=m.C0, dx=m.dx, sigma=float(cfg["model"]["surface_sigma"])) for x in pb] for c in cs], {"units": "1"})
+        x, c=c, C0=m.C0, dx=m.dx, sigma=m.surface_sigma) for x in pb] for c in cs], {"units": "1"})
     # the direct relaxed solve against a time-stepped hold (64^2, Boussinesq, 100 MPa)
     n = 64
     r = hold({**cfg, "protocol": hold_protocol(t_eval, n)}, m.replace(patch_nx=n, patch_ny=n, surface_mx=n))
