@@ -169,14 +169,14 @@ class RoughContact(AbstractModel):
     C0: float = param(to_si_value(16.0, "m/N"), units="m/N", lo=0, lo_open=True, hi=1e-2,
                       why=_si_hint("a compliance", "m/N", "16 um/F*", 16.0, "m/N"))
     self_coef: float = param(3.8, units="1", lo=0, lo_open=True)
-    dx: float = param(1e-6, units="m", lo=0, lo_open=True, hi=1e-3,
+    dx: float = param(to_si_value(1.0, "m"), units="m", lo=0, lo_open=True, hi=1e-3,
                       why=_si_hint("an element spacing", "m", "1 um", 1.0, "m"))
     periodic: bool = option(False, choices=(False, True))
     material: str = option("viscoelastic", choices=("viscoelastic", "viscoplastic", "elastic"))
     lams: tuple = param((1.0,), units="1/s", lo=0, lo_open=True)
     As: tuple = param((0.2,), units="1/s", lo=0)
     ve_scheme: str = option("linear", choices=("linear", "constant"))
-    A_cr: float = param(1e-10, units="m/s", lo=0, lo_open=True, hi=1e-6,
+    A_cr: float = param(to_si_value(1e-4, "m/s"), units="m/s", lo=0, lo_open=True, hi=1e-6,
                         why=_si_hint("a creep rate", "m/s", "1e-4 um/s", 1e-4, "m/s"))
     n_cr: float = param(3.0, units="1", lo=1)
     Fy0: float = param(to_si_value(0.016, "N"), units="N", lo=0, lo_open=True)
@@ -188,9 +188,9 @@ class RoughContact(AbstractModel):
     patch_nx: int = param(512, units="1", lo=2, integer=True)
     patch_ny: int = param(512, units="1", lo=2, integer=True)
     surface_mx: int = param(1024, units="1", lo=2, integer=True)
-    surface_sigma: float = param(1e-6, units="m", lo=0, lo_open=True, hi=1e-3,
+    surface_sigma: float = param(to_si_value(1.0, "m"), units="m", lo=0, lo_open=True, hi=1e-3,
                                  why=_si_hint("an rms roughness", "m", "1 um", 1.0, "m"))
-    surface_beta: float = param(1e-5, units="m", lo=0, lo_open=True, hi=1e-3,
+    surface_beta: float = param(to_si_value(10.0, "m"), units="m", lo=0, lo_open=True, hi=1e-3,
                                 why=_si_hint("a correlation length", "m", "10 um", 10.0, "m"))
     surface_acf: str = option("gaussian", choices=("gaussian", "exponential"))
     surface_seed: int = param(0, units="1", lo=0, integer=True)
