@@ -61,7 +61,8 @@ TAU_S_BAR = 2.5e9 / STRESS_STAR
 
 
 def load_from_pressure(pressure_pa: float, nx: int, ny: int, dx: float = 1.0) -> float:
-    """Total load ``W = p_nominal * nx * ny * dx^2`` in F* units for a nominal pressure [Pa]."""
+    """Total load ``W = p_nominal * nx * ny * dx^2`` in F* units for a nominal pressure [Pa] (``dx`` in the kernel's
+    L* = 1 um, as :meth:`RoughContact.kernel_parameters`)."""
     if not (pressure_pa > 0 and math.isfinite(pressure_pa)):
         raise ParameterError(f"nominal pressure = {pressure_pa!r} Pa must be positive (compressive)")
     return to_paper(pressure_pa, "Pa") * nx * ny * dx * dx
@@ -355,7 +356,7 @@ VISCOPLASTIC_ONLY = tuple(n for n in _MATERIAL_FIELDS["viscoplastic"] if n not i
 
 
 add_presets("rough_contact", {
-    "table1": Preset(params={}, source="Hulikal, Lapusta & Bhattacharya, Table 1 (non-dimensional, eq. 6)"),
+    "table1": Preset(params={}, source="Hulikal, Lapusta & Bhattacharya, Table 1 (its non-dimensional values of eq. 6 in SI)"),
     "fig6": Preset(params={"lams": (1.0, 0.1, 0.01, 0.001), "As": (0.05, 0.005, 0.0005, 0.00005)},
                    source="Hulikal et al., Fig. 6: four relaxation times"),
     "fig7": Preset(params={"material": "viscoplastic"}, source="Hulikal et al., Fig. 7 / Table 1 viscoplastic"),

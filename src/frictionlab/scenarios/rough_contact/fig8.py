@@ -124,7 +124,8 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
     sizes = [int(x) for x in sw["sizes"]]
     seeds = int(sw["seeds"])
     t_eval = float(an["t_eval"])
-    m = build_model(cfg).kernel_parameters()  # the closed forms compute in the paper's units
+    m = build_model(cfg)
+    k = m.kernel_parameters()  # the closed forms compute in the paper's units
     c_aged = relaxed_compliance(m.lams, m.As, t_eval) if m.material == "viscoelastic" else 1.0
     if m.material == "viscoplastic":
         raise ConfigError("rough-contact/fig8 solves the relaxed viscoelastic state directly; "
@@ -157,11 +158,11 @@ def run(cfg: dict, quick: bool) -> xr.Dataset:
                               {"units": "1", "description": f"mean field, i.i.d. Gaussian heights on {nmf}^2"})
     cs = (1.0, c_aged)
     pb = [to_paper(p, "Pa") for p in P]  # the closed form computes in the paper's units, as the model
-    ds["mu_closed_form"] = (("age", "pressure"), [[meanfield_mu_static(x, m.tau_s, c=c, C0=m.C0, dx=m.dx,
-                                                                       sigma=m.surface_sigma)
+    ds["mu_closed_form"] = (("age", "pressure"), [[meanfield_mu_static(x, k.tau_s, c=c, C0=k.C0, dx=k.dx,
+                                                                       sigma=k.surface_sigma)
                                                    for x in pb] for c in cs], {"units": "1"})
     ds["elasticity_closed_form"] = (("age", "pressure"), [[meanfield_pressure_elasticity(
-        x, c=c, C0=m.C0, dx=m.dx, sigma=m.surface_sigma) for x in pb] for c in cs], {"units": "1"})
+        x, c=c, C0=k.C0, dx=k.dx, sigma=k.surface_sigma) for x in pb] for c in cs], {"units": "1"})
     # the direct relaxed solve against a time-stepped hold (64^2, Boussinesq, 100 MPa)
     n = 64
     r = hold({**cfg, "protocol": hold_protocol(t_eval, n)}, m.replace(patch_nx=n, patch_ny=n, surface_mx=n))
