@@ -212,7 +212,8 @@ def _drive_hold(run: Run, *, t_first: float | None = None, per_decade: int = 40,
     m = model
     h = rigid_surface(m)[: m.patch_nx]
     ds = run_static(m, h, to_paper(fn, "N"), t_end=T, t_first=t_first, per_decade=int(per_decade), vp_max_dup=vp_max_dup,
-                    sigma=m.kernel_parameters().surface_sigma, snapshot_times=tuple(float(t) for t in snapshot_times), numerics=num)
+                    sigma=m.kernel_parameters().surface_sigma, snapshot_times=tuple(float(t) for t in snapshot_times),
+                    numerics=num)
     out = hold_to_si(ds)
     _attrs(out, {"per_decade": int(per_decade)})
     return out

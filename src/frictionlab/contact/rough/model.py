@@ -53,8 +53,8 @@ from .numerics import SOLVER_OPTION_NAMES, SolverOptions
 from .solver import SolveResult, alg1_solve, extrapolated_start, meanfield_solve, pk_solve
 from .units import F_STAR, STRESS_STAR, paper_unit, to_paper, to_si_value
 
-__all__ = ["RoughContact", "KernelParameters", "VISCOPLASTIC_ONLY", "RoughContactSim", "run_static", "load_from_pressure", "contact_clusters",
-           "force_pdf", "F_STAR", "STRESS_STAR", "TAU_S_BAR"]
+__all__ = ["RoughContact", "KernelParameters", "VISCOPLASTIC_ONLY", "RoughContactSim", "run_static", "load_from_pressure",
+           "contact_clusters", "force_pdf", "F_STAR", "STRESS_STAR", "TAU_S_BAR"]
 
 #: paper's static shear strength 2.5 GPa, non-dimensional
 TAU_S_BAR = 2.5e9 / STRESS_STAR
@@ -356,7 +356,8 @@ VISCOPLASTIC_ONLY = tuple(n for n in _MATERIAL_FIELDS["viscoplastic"] if n not i
 
 
 add_presets("rough_contact", {
-    "table1": Preset(params={}, source="Hulikal, Lapusta & Bhattacharya, Table 1 (its non-dimensional values of eq. 6 in SI)"),
+    "table1": Preset(params={},
+                     source="Hulikal, Lapusta & Bhattacharya, Table 1 (its non-dimensional values of eq. 6 in SI)"),
     "fig6": Preset(params={"lams": (1.0, 0.1, 0.01, 0.001), "As": (0.05, 0.005, 0.0005, 0.00005)},
                    source="Hulikal et al., Fig. 6: four relaxation times"),
     "fig7": Preset(params={"material": "viscoplastic"}, source="Hulikal et al., Fig. 7 / Table 1 viscoplastic"),

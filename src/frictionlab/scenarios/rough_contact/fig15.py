@@ -1,6 +1,6 @@
 """``rough-contact/fig15``: velocity jumps with elasto/viscoplastic asperities.
 
-Table 1 viscoplastic material (n = 3, Fy0 = 0.016, B = 0, m = 1) with A_cr in {1e-5, 1e-4, 1e-3}
+Table 1 viscoplastic material (n = 3, Fy0 = 0.016 F*, B = 0, m = 1) with A_cr in {1e-5, 1e-4, 1e-3} um/s
 (Fig. 15 does not print its creep rates: Table 1's 1e-4 and a decade either side are our reading),
 the Fig. 14 schedule 10 -> 1 -> 10 -> 1, Boussinesq, 100 MPa (Sect. 5.6, Fig. 15). As in
 ``rough-contact/fig14``, every jump run is compared with a constant v = 10 run over the same
@@ -28,7 +28,8 @@ from .fig14 import _analyse, segment
 #: no velocity hardening (alpha = 0 in eq. 14): no direct effect, every set weakens
 ALPHA_ZERO = Mutation("no velocity hardening: alpha = 0 in eq. 14", {"model.alpha": 0.0})
 #: alpha read 10x larger (Table 1: 2e-4): the direct effect dominates, every set strengthens
-ALPHA_10X = Mutation("velocity hardening alpha read as 2e-3 (Table 1: 2e-4) F*/um^2", {"model.alpha": to_si_value(2e-3, "Pa")})
+ALPHA_10X = Mutation("velocity hardening alpha read as 2e-3 (Table 1: 2e-4) F*/um^2",
+                     {"model.alpha": to_si_value(2e-3, "Pa")})
 
 CONFIG = {
     "model": {**MODEL, "preset": "fig7"},
@@ -107,7 +108,8 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
         tr = np.abs(s.transient.values).mean(axis=1)
         out.append(check(f"{inter}: larger creep rate gives larger transients (Sect. 5.6)",
                          "mean |transient| increasing with A_cr",
-                         ", ".join(f"{a / UM:g} um/s: {x:.4f}" for a, x in zip(s.A_cr.values, tr)), bool(np.all(np.diff(tr) > 0)),
+                         ", ".join(f"{a / UM:g} um/s: {x:.4f}" for a, x in zip(s.A_cr.values, tr)),
+                         bool(np.all(np.diff(tr) > 0)),
                          insensitive="eq. 11's rate is proportional to A_cr, so a larger A_cr lets the contacts creep "
                                      "further within their lifetime at either velocity, for every other parameter"))
         sd = s.steady_diff.values[:, down].mean(axis=1)

@@ -1,6 +1,6 @@
 """``rough-contact/fig17``: forward then reverse sliding with viscoplastic asperities.
 
-Table 1 viscoplastic material with A_cr = 1e-3 (Fig. 17 does not print its creep rate), Boussinesq,
+Table 1 viscoplastic material with A_cr = 1e-3 um/s (Fig. 17 does not print its creep rate), Boussinesq,
 100 MPa: slide v = +10
 for ``slip`` (paper 150), then v = -10 for the same distance (a core ``VelocitySteps``
 protocol with a negative velocity) (Sect. 5.6, Fig. 17). Control: the same protocol with the Table 1

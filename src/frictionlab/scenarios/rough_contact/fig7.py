@@ -1,13 +1,13 @@
 """``rough-contact/fig7``: viscoplastic ageing (power-law creep, no hardening).
 
-Table 1 viscoplastic material n = 3, Fy0 = 0.016, B = 0, m = 1 with A_cr in {1e-5, 1e-4, 1e-3}
+Table 1 viscoplastic material n = 3, Fy0 = 0.016 F*, B = 0, m = 1 with A_cr in {1e-5, 1e-4, 1e-3} um/s
 (the paper's Fig. 7 does not print its creep rates; Table 1's 1e-4 and a decade either side are our
 reading), 100 MPa hold to t = 1e4, Boussinesq and mean field (Sect. 4.2, Fig. 7). Linearised implicit
 creep step with max |du_p| <= 0.02 sigma per step.
 
 The study is one hold per point of ``axes.model.interaction`` x ``axes.model.A_cr`` (the model's
-creep rate [m/s]: the paper's 1e-5, 1e-4, 1e-3 um/s); the post step records per hold whether u_p <= 0 everywhere and only where
-an element touched, and stacks the holds along ``interaction`` and ``A_cr``.
+creep rate [m/s]: the paper's 1e-5, 1e-4, 1e-3 um/s); the post step records per hold whether u_p <= 0
+everywhere and only where an element touched, and stacks the holds along ``interaction`` and ``A_cr``.
 """
 
 from __future__ import annotations
