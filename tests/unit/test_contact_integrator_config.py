@@ -13,7 +13,7 @@ from frictionlab.solve.config import run_config
 CONFIGS = {
     "rough_contact": {
         "model": {"name": "rough_contact", "preset": "table1", "patch_nx": 16, "patch_ny": 16, "surface_mx": 64,
-                  "surface_beta": 3.0},
+                  "surface_beta": 3e-6},
         "protocol": {"type": "velocity_steps", "velocities": [1e-6, 1e-5], "durations": [1.0, 0.4],
                      "normal_force_value": 0.256},
         "integrator": {"driver": "sliding", "s_max": 0.5},
@@ -49,7 +49,7 @@ def test_beam_network_scenario_uses_integrator_dt():
     assert cfg["integrator"]["dt"] == 1e-5 and ds.attrs["dt"] == 1e-5
 
 
-SMALL_SLIDING = {"model.patch_nx": 8, "model.patch_ny": 8, "model.surface_mx": 24, "model.surface_beta": 2.0,
+SMALL_SLIDING = {"model.patch_nx": 8, "model.patch_ny": 8, "model.surface_mx": 24, "model.surface_beta": 2e-6,
                  "protocol.normal_force_value": 1e9 * 8 * 8 * 1e-12, "analysis.run_in": 2e-6,
                  "analysis.n_snapshots": 2, "analysis.replace_betas": 1.0}  # 1 GPa on the 8 x 8 um patch
 
@@ -88,7 +88,7 @@ def test_microjunction_scenario_uses_integrator_dt():
 def test_rough_static_scenario_runs_the_hold_driver_with_integrator_options():
     sc = get_scenario("rough-contact/fig6")
     assert sc.resolved_config(quick=True)["integrator"] == {"driver": "hold", "per_decade": 8}
-    small = {"model.patch_nx": 16, "model.patch_ny": 16, "model.surface_mx": 16, "model.surface_beta": 2.0,
+    small = {"model.patch_nx": 16, "model.patch_ny": 16, "model.surface_mx": 16, "model.surface_beta": 2e-6,
              "protocol.normal_force_value": 1e8 * 16 * 16 * 1e-12,
              **{f"runs.meanfield.model.{k}": 16 for k in ("patch_nx", "patch_ny", "surface_mx")},
              "runs.meanfield.protocol.normal_force_value": 1e8 * 16 * 16 * 1e-12}

@@ -69,7 +69,7 @@ print(digest({k: ds[k].values for k in ds.variables}))
 from frictionlab.core.registry import make_model
 from frictionlab.protocols import VelocitySteps
 from frictionlab.solve import simulate
-m = make_model("rough_contact", "table1").replace(patch_nx=16, patch_ny=16, surface_mx=64, surface_beta=3.0)
+m = make_model("rough_contact", "table1").replace(patch_nx=16, patch_ny=16, surface_mx=64, surface_beta=3e-6)
 fn = 10.0 * m.typical_inputs["normal_force"]
 ds = simulate(m, VelocitySteps(velocities=(1e-6, 1e-5), durations=(1.0, 0.4), normal_force_value=fn))
 print(digest({k: ds[k].values for k in ds.variables}))

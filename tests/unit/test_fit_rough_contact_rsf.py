@@ -21,7 +21,7 @@ def record():
     its typical load; a jump record 10 -> 1 -> 10 um/s and a constant-velocity run over the same
     rigid path, whose roughness noise is subtracted (same surface, same slip)."""
     m = make_model("rough_contact", "table1", interaction="meanfield", lams=(1.0,), As=(10.0,), patch_nx=32,
-                   patch_ny=32, surface_mx=112, surface_beta=4.0, surface_seed=2)
+                   patch_ny=32, surface_mx=112, surface_beta=4e-6, surface_seed=2)
     fn = m.typical_inputs["normal_force"]
     jump = simulate(m, VelocitySteps(velocities=(V_FAST, V_SLOW, V_FAST), distances=(SEG,) * 3, normal_force_value=fn),
                     integrator="sliding", s_max=0.5)

@@ -15,7 +15,7 @@ from frictionlab.solve.config import run_config
 from frictionlab.protocols import ConstantVelocity, ForceRamp, SlideHoldSlide, VelocitySteps
 from frictionlab.testing import check_model, standard_protocol
 
-SMALL = {"patch_nx": 16, "patch_ny": 16, "surface_mx": 64, "surface_beta": 3.0}
+SMALL = {"patch_nx": 16, "patch_ny": 16, "surface_mx": 64, "surface_beta": 3e-6}
 
 
 def _model(preset: str = "table1", **kw):
@@ -194,8 +194,8 @@ def test_load_programme_starts_loaded_at_the_protocols_initial_load():
     the first step (1.1 x the initial load on this 20-step grid); it is the protocol's load at t = 0."""
     from frictionlab.protocols import NormalLoadProgramme
 
-    m = _model(**{"surface_beta": 3.0})
-    fn = 1e9 * m.patch_nx * m.patch_ny * (m.dx * 1e-6) ** 2
+    m = _model(**{"surface_beta": 3e-6})
+    fn = 1e9 * m.patch_nx * m.patch_ny * m.dx**2
     ramp = fl.simulate(m, NormalLoadProgramme(times=(0.0, 2.0, 4.0), loads=(fn, 2 * fn, 2 * fn), v=1e-6), dt=0.2)
     flat = fl.simulate(m, ConstantVelocity(v=1e-6, duration_s=4.0, normal_force_value=fn), dt=0.2)
     assert ramp.normal_force.values[0] == pytest.approx(fn, rel=1e-12)

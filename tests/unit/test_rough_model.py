@@ -153,8 +153,9 @@ def test_static_hold_converges_when_steps_are_halved():
 
 
 @pytest.mark.parametrize("material,field,value", [
-    ("viscoelastic", "Fy0", 0.03), ("viscoelastic", "A_cr", 1e-3), ("viscoelastic", "n_cr", 2.0), ("viscoelastic", "B", 0.1),
-    ("viscoelastic", "m_h", 2.0), ("viscoelastic", "vp_scheme", "explicit"), ("elastic", "Fy0", 0.03),
+    ("viscoelastic", "Fy0", 7.5e-3), ("viscoelastic", "A_cr", 1e-9), ("viscoelastic", "n_cr", 2.0),
+    ("viscoelastic", "B", 1e5), ("viscoelastic", "m_h", 2.0), ("viscoelastic", "vp_scheme", "explicit"),
+    ("elastic", "Fy0", 7.5e-3),
     ("elastic", "lams", (0.5,)), ("elastic", "As", (0.1,)), ("elastic", "ve_scheme", "constant"),
 ])
 def test_parameter_the_material_ignores_is_refused(material, field, value):

@@ -43,7 +43,7 @@ material = "viscoplastic"
 patch_nx = 16
 patch_ny = 16
 surface_mx = 64
-surface_beta = 3.0
+surface_beta = 3e-6
 
 [protocol]
 type = "constant_velocity"
@@ -80,7 +80,7 @@ def test_microjunction_yield_stress_sweep(tmp_path):
 
 def test_rough_contact_load_and_yield_force_sweep(tmp_path):
     ds = _sweep(tmp_path, ROUGH, "--grid", "protocol.normal_force_value=[0.05, 0.2]",
-                "--grid", "model.Fy0=[0.004, 0.064]", "--metric", "final_contact_area", "--metric", "steady_friction")
+                "--grid", "model.Fy0=[1.0053e-3, 1.6085e-2]", "--metric", "final_contact_area", "--metric", "steady_friction")
     area = ds.final_contact_area.transpose("protocol.normal_force_value", "model.Fy0").values
     friction = ds.steady_friction.transpose("protocol.normal_force_value", "model.Fy0").values
     assert ds.final_contact_area.attrs["units"] == "1" and ds.steady_friction.attrs["units"] == "N"

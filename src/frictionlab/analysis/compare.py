@@ -159,7 +159,8 @@ SETUPS: dict[str, Setup] = {
     "beam_network": Setup("vf60-calibrated", steps=None, saved=QuickFull(1000, 4000),
                           description="MLBNM beam network (vf60-calibrated), one constant stage velocity"),
     "rough_contact": Setup("table1", {"patch_nx": QuickFull(32, 64), "patch_ny": QuickFull(32, 64),
-                                      "surface_mx": QuickFull(256, 512), "surface_beta": 5.0, "surface_wrap": True},
+                                      "surface_mx": QuickFull(256, 512), "surface_beta": 5.0 * 1e-6,  # m (5 um)
+                                      "surface_wrap": True},
                            integrator="sliding", options={"s_max": QuickFull(1.0, 0.5)}, steps=None,
                            description="rough-contact asperity ensemble sliding (Hulikal et al. 2015), table1; "
                                        "32^2 (quick) / 64^2 (full) patch on a periodic surface"),

@@ -32,10 +32,13 @@ def param(
     hi_open: bool = False,
     doc: str = "",
     integer: bool = False,
+    why: str = "",
 ) -> Any:
     """Declare a numeric parameter with units and an allowed range ``[lo, hi]``.
 
-    ``lo_open`` / ``hi_open`` make the bound strict. ``integer`` requires a whole number.
+    ``lo_open`` / ``hi_open`` make the bound strict. ``integer`` requires a whole number. ``why``
+    is the reason for the range, appended to the refusal of a value outside it (e.g. that a value
+    in a paper's units is far out of the SI range).
     """
     meta = {
         "units": units,
@@ -45,6 +48,7 @@ def param(
         "hi_open": hi_open,
         "doc": doc,
         "integer": integer,
+        "why": why,
         "kind": "number",
     }
     return dataclasses.field(default=default, metadata=meta)
@@ -61,6 +65,10 @@ def _range_text(m: Mapping[str, Any]) -> str:
     lo = "(" if m["lo_open"] else "["
     hi = ")" if m["hi_open"] else "]"
     return f"{lo}{m['lo']:g}, {m['hi']:g}{hi}"
+
+
+def _why(m: Mapping[str, Any]) -> str:
+    return f": {m['why']}" if m.get("why") else ""
 
 
 def _is_vector(f: dataclasses.Field) -> bool:
@@ -114,7 +122,7 @@ class Parameters:
             lo_bad = (arr <= m["lo"]) if m["lo_open"] else (arr < m["lo"])
             hi_bad = (arr >= m["hi"]) if m["hi_open"] else (arr > m["hi"])
             if np.any(lo_bad | hi_bad):
-                self._fail(name, f"= {value!r} has entries outside {_range_text(m)} {m['units']}")
+                self._fail(name, f"= {value!r} has entries outside {_range_text(m)} {m['units']}{_why(m)}")
             return tuple(float(x) for x in arr.ravel())
         if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
             self._fail(name, f"must be a number, got {type(value).__name__} {value!r}")
@@ -127,7 +135,7 @@ class Parameters:
         lo_bad = x <= m["lo"] if m["lo_open"] else x < m["lo"]
         hi_bad = x >= m["hi"] if m["hi_open"] else x > m["hi"]
         if lo_bad or hi_bad:
-            self._fail(name, f"= {x:g} {m['units']} is outside the allowed range {_range_text(m)}")
+            self._fail(name, f"= {x:g} {m['units']} is outside the allowed range {_range_text(m)}{_why(m)}")
         if m.get("integer"):
             if x != int(x):
                 self._fail(name, f"must be a whole number, got {x:g}")

@@ -83,9 +83,11 @@ _PROBES = OptionSpec((), _is_probes, "a list of element index pairs [i, j]")
 
 
 def rigid_surface(model: RoughContact) -> np.ndarray:
-    """The rigid surface of the model's geometry fields, ``surface_mx x patch_ny`` heights [L*]."""
-    return make_surface(model.surface_mx, model.patch_ny, sigma=model.surface_sigma, beta_x=model.surface_beta,
-                        acf=model.surface_acf, seed=model.surface_seed, dx=model.dx)
+    """The rigid surface of the model's geometry fields, ``surface_mx x patch_ny`` heights [L*] (from the
+    model's :meth:`~frictionlab.contact.rough.model.RoughContact.kernel_parameters`)."""
+    k = model.kernel_parameters()
+    return make_surface(k.surface_mx, k.patch_ny, sigma=k.surface_sigma, beta_x=k.surface_beta,
+                        acf=k.surface_acf, seed=k.surface_seed, dx=k.dx)
 
 
 def _numerics(model: RoughContact, options: dict[str, Any]) -> SolverOptions:
@@ -172,17 +174,17 @@ def _drive_sliding(run: Run, *, s_max: float = 0.25, hold_dt: float = 0.25, shif
         raise ConfigError(f"option 'pdf_after_slip' of driver 'sliding' must be a slip >= 0 [m], "
                           f"got {pdf_after_slip!r}")
     num = _numerics(model, numerics)
-    m = model
-    s_step, h_step = step_controls(protocol, m.dx, s_max, hold_dt, dt)
+    m, k = model, model.kernel_parameters()
+    s_step, h_step = step_controls(protocol, k.dx, s_max, hold_dt, dt)
     h = rigid_surface(m)
     opts = SlidingOptions(nx=m.patch_nx, ny=m.patch_ny, s_max=s_step, hold_dt=h_step, shift=shift,
-                          allow_wrap=m.surface_wrap, vp_max_dup=vp_max_dup, sigma=m.surface_sigma,
+                          allow_wrap=m.surface_wrap, vp_max_dup=vp_max_dup, sigma=k.surface_sigma,
                           snapshot_times=tuple(float(t) for t in snapshot_times), probes=_checked_probes(m, probes),
                           pdf_after_slip=None if pdf_after_slip is None else to_paper(float(pdf_after_slip), "m"),
                           numerics=num)
     ds = run_sliding(m, h, protocol, opts)
     out = sliding_to_si(ds)
-    _attrs(out, {"s_max": s_step / m.dx, "hold_dt": h_step, "shift": shift, **({} if dt is None else {"dt": float(dt)})})
+    _attrs(out, {"s_max": s_step / k.dx, "hold_dt": h_step, "shift": shift, **({} if dt is None else {"dt": float(dt)})})
     return out
 
 
@@ -215,7 +217,8 @@ def _drive_hold(run: Run, *, t_first: float | None = None, per_decade: int = 40,
     m = model
     h = rigid_surface(m)[: m.patch_nx]
     ds = run_static(m, h, to_paper(fn, "N"), t_end=T, t_first=t_first, per_decade=int(per_decade), vp_max_dup=vp_max_dup,
-                    sigma=m.surface_sigma, snapshot_times=tuple(float(t) for t in snapshot_times), numerics=num)
+                    sigma=m.kernel_parameters().surface_sigma, snapshot_times=tuple(float(t) for t in snapshot_times),
+                    numerics=num)
     out = hold_to_si(ds)
     _attrs(out, {"per_decade": int(per_decade)})
     return out

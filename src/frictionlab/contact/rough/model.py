@@ -8,7 +8,8 @@ with the step operator of the chosen interaction (Boussinesq FFT or mean field) 
 The static friction coefficient is :math:`\mu_s = \bar\tau_S\bar A/W` (paper eqs. 13-15),
 with :math:`\bar A = \bar\Delta^2|\{p_i>0\}|` (the elements in contact, Sect. 2.4).
 
-All quantities are non-dimensional (paper eq. 6): lengths in :math:`L^* = 1` µm, times in
+The kernel computes in the paper's non-dimensional units (eq. 6; the parameters of :class:`RoughContact`
+are SI and reach it through :meth:`RoughContact.kernel_parameters`): lengths in :math:`L^* = 1` µm, times in
 :math:`T^* = 1` s, forces in :math:`F^* = 2\pi G L^{*2}/(1-\nu) = 0.2513` N (G = 30 GPa,
 ν = 0.25), stresses in :math:`F^*/L^{*2} = 251.3` GPa.
 
@@ -50,60 +51,82 @@ from .constitutive import Viscoelastic, Viscoplastic
 from .elasticity import BoussinesqFFT, MeanField, StepOperator
 from .numerics import SOLVER_OPTION_NAMES, SolverOptions
 from .solver import SolveResult, alg1_solve, extrapolated_start, meanfield_solve, pk_solve
-from .units import F_STAR, STRESS_STAR, to_paper
+from .units import F_STAR, STRESS_STAR, paper_unit, to_paper, to_si_value
 
-__all__ = ["RoughContact", "VISCOPLASTIC_ONLY", "RoughContactSim", "run_static", "load_from_pressure", "contact_clusters",
-           "force_pdf", "F_STAR", "STRESS_STAR", "TAU_S_BAR"]
+__all__ = ["RoughContact", "KernelParameters", "VISCOPLASTIC_ONLY", "RoughContactSim", "run_static", "load_from_pressure",
+           "contact_clusters", "force_pdf", "F_STAR", "STRESS_STAR", "TAU_S_BAR"]
 
 #: paper's static shear strength 2.5 GPa, non-dimensional
 TAU_S_BAR = 2.5e9 / STRESS_STAR
 
 
 def load_from_pressure(pressure_pa: float, nx: int, ny: int, dx: float = 1.0) -> float:
-    """Total load ``W = p_nominal * nx * ny * dx^2`` in F* units for a nominal pressure [Pa]."""
+    """Total load ``W = p_nominal * nx * ny * dx^2`` in F* units for a nominal pressure [Pa] (``dx`` in the kernel's
+    L* = 1 um, as :meth:`RoughContact.kernel_parameters`)."""
     if not (pressure_pa > 0 and math.isfinite(pressure_pa)):
         raise ParameterError(f"nominal pressure = {pressure_pa!r} Pa must be positive (compressive)")
     return to_paper(pressure_pa, "Pa") * nx * ny * dx * dx
 
 
+def _si_hint(what: str, unit: str, paper: str, paper_value: float, si_unit: str) -> str:
+    """The reason of an SI parameter's range: a value in the paper's units lies far outside it."""
+    return (f"the parameters of rough_contact are SI ({what} in {unit}); the paper's {paper} is "
+            f"{to_si_value(paper_value, si_unit):.4g} {unit} (its units, eq. 6: L* = 1 um, T* = 1 s, F* = 0.2513 N)")
+
+
+#: stress parameters [Pa] and their paper (Table 1) values in F*/um^2: a positive value below
+#: :data:`_MIN_STRESS` is a value in the paper's units given by habit, and is refused
+_STRESS_FIELDS = {"tau_s": "2.5 GPa (9.947e-3 F*/um^2)", "alpha": "2e-4 F*/um^2 (50.27 MPa)"}
+_MIN_STRESS = 1e3  # Pa: a kPa shear strength of metal or rock asperities is not physical
+
+
 @register_model
 @dataclass(frozen=True)
 class RoughContact(AbstractModel):
-    r"""Parameters of the rough-surface asperity-ensemble model (paper Table 1, non-dimensional).
+    r"""Parameters of the rough-surface asperity-ensemble model (paper Table 1), in SI.
+
+    The paper computes in non-dimensional units (eq. 6: :math:`L^* = 1` µm, :math:`T^* = 1` s,
+    :math:`F^* = 2\pi G L^{*2}/(1-\nu) = 0.2513` N); the parameters here are SI, and the kernel
+    gets them in the paper's units from :meth:`kernel_parameters` (the one conversion,
+    :func:`~frictionlab.contact.rough.units.to_paper` by each field's ``units``). Each default is
+    the paper's value; a value in the paper's units given by habit (``dx = 1.0`` for 1 µm) lies far
+    outside a length's, compliance's or creep rate's range and is refused with the SI value.
 
     Parameters
     ----------
     interaction : {"boussinesq", "meanfield"}
         Long-range Boussinesq coupling (eq. 8) or no interaction (eq. 5).
     C0 : float
-        Mean-field compliance :math:`\bar C^0` [L*/F*] (paper 16).
+        Mean-field compliance :math:`\bar C^0` [m/N] (paper 16 L*/F* = 6.366e-5 m/N).
     self_coef : float
         Boussinesq self term :math:`\kappa_0` in :math:`K_{ii}=\kappa_0/\bar\Delta` (paper 3.8;
         exact uniform square 3.5255).
     dx : float
-        Element spacing :math:`\bar\Delta` [L*] (1: 512 elements on the 512 µm of Table 1).
+        Element spacing :math:`\bar\Delta` [m] (1e-6, the paper's 1 L*: 512 elements on the 512 µm of
+        Table 1).
     periodic : bool
         Periodic elastic patch (continuum spectral kernel) instead of the paper's finite patch.
     material : {"viscoelastic", "viscoplastic", "elastic"}
     lams, As : tuple of float
-        Relaxation rates :math:`\bar\lambda_k` and amplitudes :math:`\bar A_k` [1/T*] (paper 1, 0.2).
+        Relaxation rates :math:`\bar\lambda_k` and amplitudes :math:`\bar A_k` [1/s] (paper 1, 0.2 per T* = 1 s).
     ve_scheme : {"linear", "constant"}
         Exponential integration with piecewise-linear or piecewise-constant force.
     A_cr : float
-        Creep rate :math:`\bar A_{cr}` [L*/T*] (paper 1e-4).
+        Creep rate :math:`\bar A_{cr}` [m/s] (paper 1e-4 L*/T* = 1e-10 m/s).
     n_cr : float
         Creep exponent :math:`n` (paper 3).
     Fy0 : float
-        Initial yield force :math:`\bar F^y_0` [F*] (paper 0.016).
+        Initial yield force :math:`\bar F^y_0` [N] (paper 0.016 F* = 4.02 mN, i.e. 4 GPa on 1 µm^2).
     B : float
-        Hardening coefficient :math:`\bar B` [1/L*] (paper 0).
+        Hardening coefficient :math:`\bar B` [1/m] (paper 0).
     m_h : float
         Hardening exponent :math:`m` (paper 1).
     vp_scheme : {"implicit", "explicit"}
     tau_s : float
-        Static shear strength :math:`\bar\tau_S` [F*/L*^2] (2.5 GPa -> 9.947e-3).
+        Static shear strength :math:`\bar\tau_S` [Pa] (paper 2.5 GPa = 9.947e-3 F*/L*^2).
     alpha : float
-        Velocity hardening :math:`\alpha` [F*/L*^2] (Table 1: 2e-4; natural log in eqs. 14-15).
+        Velocity hardening :math:`\alpha` [Pa] (Table 1: 2e-4 F*/L*^2 = 50.27 MPa; natural log of the
+        velocity in µm/s, the paper's :math:`\bar v`, in eqs. 14-15).
     patch_nx, patch_ny : int
         Deformable patch of ``patch_nx x patch_ny`` elements (paper §5: 512 x 512); with
         ``dx`` it is the nominal contact area, so the normal force [N] of a protocol sets the
@@ -112,7 +135,7 @@ class RoughContact(AbstractModel):
         Length of the rigid rough surface along the sliding direction [elements] (paper 1024).
     surface_sigma, surface_beta : float
         rms height :math:`\bar\sigma` and correlation length :math:`\bar\beta` of the rigid
-        Gaussian surface [L*] (paper 1 and 10).
+        Gaussian surface [m] (paper 1 and 10 L*: 1e-6 and 1e-5 m).
     surface_acf : {"gaussian", "exponential", "iid"}
         Its autocorrelation function; ``"iid"``: independent :math:`N(0, \bar\sigma^2)` heights
         (no correlation, ``surface_beta`` unused: the assumption of the mean field's closed form).
@@ -145,27 +168,32 @@ class RoughContact(AbstractModel):
     """
 
     interaction: str = option("boussinesq", choices=("boussinesq", "meanfield"))
-    C0: float = param(16.0, units="um/F*", lo=0, lo_open=True)
+    C0: float = param(to_si_value(16.0, "m/N"), units="m/N", lo=0, lo_open=True, hi=1e-2,
+                      why=_si_hint("a compliance", "m/N", "16 um/F*", 16.0, "m/N"))
     self_coef: float = param(3.8, units="1", lo=0, lo_open=True)
-    dx: float = param(1.0, units="um", lo=0, lo_open=True)
+    dx: float = param(to_si_value(1.0, "m"), units="m", lo=0, lo_open=True, hi=1e-3,
+                      why=_si_hint("an element spacing", "m", "1 um", 1.0, "m"))
     periodic: bool = option(False, choices=(False, True))
     material: str = option("viscoelastic", choices=("viscoelastic", "viscoplastic", "elastic"))
     lams: tuple = param((1.0,), units="1/s", lo=0, lo_open=True)
     As: tuple = param((0.2,), units="1/s", lo=0)
     ve_scheme: str = option("linear", choices=("linear", "constant"))
-    A_cr: float = param(1e-4, units="um/s", lo=0, lo_open=True)
+    A_cr: float = param(to_si_value(1e-4, "m/s"), units="m/s", lo=0, lo_open=True, hi=1e-6,
+                        why=_si_hint("a creep rate", "m/s", "1e-4 um/s", 1e-4, "m/s"))
     n_cr: float = param(3.0, units="1", lo=1)
-    Fy0: float = param(0.016, units="F*", lo=0, lo_open=True)
-    B: float = param(0.0, units="1/um", lo=0)
+    Fy0: float = param(to_si_value(0.016, "N"), units="N", lo=0, lo_open=True)
+    B: float = param(0.0, units="1/m", lo=0)
     m_h: float = param(1.0, units="1", lo=0)
     vp_scheme: str = option("implicit", choices=("implicit", "explicit"))
-    tau_s: float = param(TAU_S_BAR, units="F*/um^2", lo=0)
-    alpha: float = param(2e-4, units="F*/um^2", lo=0)
+    tau_s: float = param(2.5e9, units="Pa", lo=0)
+    alpha: float = param(to_si_value(2e-4, "Pa"), units="Pa", lo=0)
     patch_nx: int = param(512, units="1", lo=2, integer=True)
     patch_ny: int = param(512, units="1", lo=2, integer=True)
     surface_mx: int = param(1024, units="1", lo=2, integer=True)
-    surface_sigma: float = param(1.0, units="um", lo=0, lo_open=True)
-    surface_beta: float = param(10.0, units="um", lo=0, lo_open=True)
+    surface_sigma: float = param(to_si_value(1.0, "m"), units="m", lo=0, lo_open=True, hi=1e-3,
+                                 why=_si_hint("an rms roughness", "m", "1 um", 1.0, "m"))
+    surface_beta: float = param(to_si_value(10.0, "m"), units="m", lo=0, lo_open=True, hi=1e-3,
+                                why=_si_hint("a correlation length", "m", "10 um", 10.0, "m"))
     surface_acf: str = option("gaussian", choices=("gaussian", "exponential", "iid"))
     surface_seed: int = param(0, units="1", lo=0, integer=True)
     surface_wrap: bool = option(False, choices=(False, True))
@@ -204,43 +232,55 @@ class RoughContact(AbstractModel):
                                        f"{_DEFAULTS['surface_beta']!r}")
         if self.surface_mx < self.patch_nx:
             self._fail("surface_mx", f"= {self.surface_mx} is shorter than the patch (patch_nx = {self.patch_nx})")
+        for name, paper in _STRESS_FIELDS.items():
+            x = getattr(self, name)
+            if 0 < x < _MIN_STRESS:
+                self._fail(name, f"= {x:g} Pa is below {_MIN_STRESS:g} Pa: the parameters of rough_contact are SI "
+                                 f"(a stress in Pa), and a value in the paper's F*/um^2 (F* = 0.2513 N) is "
+                                 f"{STRESS_STAR:.4g} times too small; the paper's is {paper}, i.e. "
+                                 f"{name} = {to_si_value(x, 'Pa'):.4g} Pa for the {x:g} F*/um^2 given")
 
     @property
     def typical_inputs(self) -> dict[str, float]:  # type: ignore[override]
         """1 um/s (the paper's v = 1), 100 MPa nominal pressure on the patch, 4 s."""
-        area = self.patch_nx * self.patch_ny * (self.dx * 1e-6) ** 2
+        area = self.patch_nx * self.patch_ny * self.dx**2
         return {"v": 1e-6, "normal_force": 100e6 * area, "duration": 4.0}
 
     #: patch and surface of the model contract's quick mode (:meth:`contract_case`)
-    CONTRACT_SIZE: ClassVar[dict[str, Any]] = {"patch_nx": 16, "patch_ny": 16, "surface_mx": 64, "surface_beta": 3.0}
+    CONTRACT_SIZE: ClassVar[dict[str, Any]] = {"patch_nx": 16, "patch_ny": 16, "surface_mx": 64, "surface_beta": 3e-6}
 
     def contract_case(self) -> ContractCase:
         """The same material and solver on a 16 x 16 patch over a 64-element surface of correlation
         length 3 um, at 1 GPa nominal pressure, 20 coarse steps of the 4 s protocols."""
         small = self.replace(**self.CONTRACT_SIZE)
-        area = small.patch_nx * small.patch_ny * (small.dx * 1e-6) ** 2
+        area = small.patch_nx * small.patch_ny * small.dx**2
         return ContractCase(small, {**small.typical_inputs, "normal_force": 1e9 * area}, steps=20,
                             why="a run of the paper's 512 x 512 patch takes minutes; on the 16 x 16 um patch the "
                                 "default correlation length (10 um) leaves few asperities and 100 MPa puts 1-3 "
                                 "elements in contact (the Polonsky-Keer solver can lose the last one), hence 3 um "
                                 "and 1 GPa")
 
-    # --- building blocks -------------------------------------------------------------------
+    # --- the kernel's units -------------------------------------------------------------------
+    def kernel_parameters(self) -> KernelParameters:
+        """The parameters in the paper's units (eq. 6), as the kernel computes with them: every field by
+        its ``units`` through :func:`~frictionlab.contact.rough.units.to_paper` (m -> µm, m/s -> µm/s,
+        N -> F*, Pa -> F*/µm^2, m/N -> µm/F*, 1/m -> 1/µm; 1/s and dimensionless fields unchanged).
+        The one place the model's SI values become the kernel's."""
+        units = self.units()
+        return KernelParameters({name: to_paper(getattr(self, name), unit) if paper_unit(unit) != unit
+                                 else getattr(self, name) for name, unit in units.items()})
+
+    # --- building blocks (in the paper's units) ----------------------------------------------
     def viscoelastic(self) -> Viscoelastic:
-        if self.material == "elastic":
-            return Viscoelastic((), (), self.ve_scheme)
-        return Viscoelastic(self.lams, self.As, self.ve_scheme)
+        return self.kernel_parameters().viscoelastic()
 
     def viscoplastic(self) -> Viscoplastic:
-        return Viscoplastic(self.A_cr, self.n_cr, self.Fy0, self.B, self.m_h, self.vp_scheme)
+        return self.kernel_parameters().viscoplastic()
 
     def operator(self, nx: int, ny: int, numerics: SolverOptions | None = None) -> BoussinesqFFT | MeanField:
-        """The interaction operator of an ``nx x ny`` patch, on the backend and FFT settings of ``numerics``."""
-        num = numerics or SolverOptions()
-        if self.interaction == "meanfield":
-            return MeanField(self.C0, nx, ny, backend=num.backend)
-        return BoussinesqFFT(nx, ny, self.dx, self.self_coef, periodic=self.periodic, backend=num.backend,
-                             workers=num.workers, fft_precision=num.fft_precision)
+        """The interaction operator of an ``nx x ny`` patch (paper units), on the backend and FFT settings of
+        ``numerics``."""
+        return self.kernel_parameters().operator(nx, ny, numerics)
 
     @classmethod
     def from_dict(cls, values: Any) -> RoughContact:  # type: ignore[override]
@@ -260,6 +300,54 @@ def _refuse_solver_options(values: Any) -> None:
                           f"simulate(model, ..., {moved[0]}=...) or numerics=SolverOptions({moved[0]}=...)")
 
 
+class KernelParameters:
+    """The parameters of a :class:`RoughContact` in the paper's units (eq. 6: lengths in µm, forces in F*,
+    stresses in F*/µm^2, compliance in µm/F*), by the same names: what the kernel
+    (:class:`RoughContactSim`, the sliding step, the solvers) reads. Made by
+    :meth:`RoughContact.kernel_parameters` only; read-only."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values: dict[str, Any]):
+        object.__setattr__(self, "_values", dict(values))
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(f"rough_contact has no parameter {name!r}") from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("KernelParameters are read-only")
+
+    def __repr__(self) -> str:
+        return f"KernelParameters({self._values!r})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The values (paper units) by name."""
+        return dict(self._values)
+
+    def kernel_parameters(self) -> KernelParameters:
+        """Itself (already in the kernel's units)."""
+        return self
+
+    def viscoelastic(self) -> Viscoelastic:
+        if self.material == "elastic":
+            return Viscoelastic((), (), self.ve_scheme)
+        return Viscoelastic(self.lams, self.As, self.ve_scheme)
+
+    def viscoplastic(self) -> Viscoplastic:
+        return Viscoplastic(self.A_cr, self.n_cr, self.Fy0, self.B, self.m_h, self.vp_scheme)
+
+    def operator(self, nx: int, ny: int, numerics: SolverOptions | None = None) -> BoussinesqFFT | MeanField:
+        """The interaction operator of an ``nx x ny`` patch, on the backend and FFT settings of ``numerics``."""
+        num = numerics or SolverOptions()
+        if self.interaction == "meanfield":
+            return MeanField(self.C0, nx, ny, backend=num.backend)
+        return BoussinesqFFT(nx, ny, self.dx, self.self_coef, periodic=self.periodic, backend=num.backend,
+                             workers=num.workers, fft_precision=num.fft_precision)
+
+
 #: the fields only some materials use (Table 1): relaxation (viscoelastic, and under the creep of
 #: the viscoplastic material), creep and yield (viscoplastic); set away from their defaults with a
 #: material that does not use them, they are refused rather than ignored
@@ -273,7 +361,8 @@ VISCOPLASTIC_ONLY = tuple(n for n in _MATERIAL_FIELDS["viscoplastic"] if n not i
 
 
 add_presets("rough_contact", {
-    "table1": Preset(params={}, source="Hulikal, Lapusta & Bhattacharya, Table 1 (non-dimensional, eq. 6)"),
+    "table1": Preset(params={},
+                     source="Hulikal, Lapusta & Bhattacharya, Table 1 (its non-dimensional values of eq. 6 in SI)"),
     "fig6": Preset(params={"lams": (1.0, 0.1, 0.01, 0.001), "As": (0.05, 0.005, 0.0005, 0.00005)},
                    source="Hulikal et al., Fig. 6: four relaxation times"),
     "fig7": Preset(params={"material": "viscoplastic"}, source="Hulikal et al., Fig. 7 / Table 1 viscoplastic"),
@@ -300,7 +389,8 @@ class RoughContactSim:
     Parameters
     ----------
     model : RoughContact
-        Parameters.
+        Parameters (SI; the sim keeps their :meth:`~RoughContact.kernel_parameters`, in the paper's
+        units, as :attr:`model`).
     heights : ndarray (nx, ny)
         Rigid surface heights under the patch at :math:`\bar x = 0` [L*].
     W : float
@@ -332,6 +422,7 @@ class RoughContactSim:
             raise ParameterError("heights contain NaN or inf values")
         if not (W > 0 and math.isfinite(W)):
             raise ParameterError(f"normal load W = {W!r} must be positive: the total force F_N = -W must be compressive")
+        model = model.kernel_parameters()
         self.model = model
         self.numerics = numerics or SolverOptions()
         self.numerics.check_for(model.interaction)
@@ -667,6 +758,8 @@ def run_static(model: RoughContact, heights: np.ndarray, W: float, *, t_end: flo
     Parameters
     ----------
     model : RoughContact
+        Parameters (SI; recorded in ``attrs`` as given, the kernel reads their
+        :meth:`~RoughContact.kernel_parameters`).
     heights : ndarray (nx, ny)
         Rigid surface under the patch [L*].
     W : float

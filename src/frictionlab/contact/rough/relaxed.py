@@ -76,7 +76,7 @@ def drive_relaxed(run: Any, **numerics: Any) -> xr.Dataset:
     the relaxed state is that at the end of the run (``t_end``, default the protocol's duration), refused
     unless the hold has relaxed there to round-off. The solver options are those of
     :class:`~frictionlab.contact.rough.numerics.SolverOptions` (``tol`` the Polonsky-Keer tolerance)."""
-    m, protocol, t_end = run.model, run.protocol, run.t_end
+    m, protocol, t_end = run.model.kernel_parameters(), run.protocol, run.t_end  # the solves compute in paper units
     if run.dt is not None:
         raise ConfigError("driver 'relaxed' of rough_contact: dt is not supported (it solves two states, no steps)")
     segs = protocol.segments()

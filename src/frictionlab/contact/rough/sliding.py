@@ -64,7 +64,7 @@ import xarray as xr
 
 from ...core.errors import DataError, ParameterError
 from ...protocols.base import AbstractProtocol
-from .model import RoughContact, RoughContactSim
+from .model import KernelParameters, RoughContact, RoughContactSim
 from .numerics import SolverOptions
 from .sliding_record import SlidingRecord, direct_effect
 from .units import L_STAR, T_STAR, V_STAR, to_paper
@@ -378,7 +378,7 @@ class SlidingRun:
         nx, ny = surface.nx, surface.ny
         x0 = sim.xbar if sim is not None else 0.0
         if not options.allow_wrap:
-            check_slip_budget(surface.mx, nx, x0 + plan.slip, model.dx)
+            check_slip_budget(surface.mx, nx, x0 + plan.slip, model.kernel_parameters().dx)
         if sim is None:
             sim = RoughContactSim(model, surface(0.0), plan.W0, numerics=options.numerics)
             sim.initial_load()
@@ -459,7 +459,8 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
     Parameters
     ----------
     model : RoughContact
-        Parameters (interaction, material, :math:`\bar\tau_S`, :math:`\alpha`); the solver is ``options.numerics``.
+        Parameters (SI: interaction, material, :math:`\bar\tau_S`, :math:`\alpha`, recorded in ``attrs``;
+        the kernel reads their :meth:`~RoughContact.kernel_parameters`); the solver is ``options.numerics``.
     rigid : ndarray (mx, my) or RigidSurface
         Rigid heights [L*], periodic in ``x``; the patch starts over rows ``0..nx-1``.
     protocol : AbstractProtocol
@@ -498,7 +499,7 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
     IntegrationError
         Solver failure or NaN, naming the step and time.
     """
-    if not isinstance(model, RoughContact):
+    if not isinstance(model, (RoughContact, KernelParameters)):
         raise ParameterError(f"model must be a RoughContact, got {type(model).__name__}")
     if not isinstance(protocol, AbstractProtocol):
         raise ParameterError(f"protocol must be a frictionlab protocol, got {type(protocol).__name__}")
@@ -513,7 +514,7 @@ def run_sliding(model: RoughContact, rigid: np.ndarray | RigidSurface, protocol:
         if r.ndim != 2:
             raise DataError(f"rigid surface must be a 2-D array, got shape {r.shape}")
         ny = int(opts.ny or r.shape[1])
-        surf = RigidSurface(r, int(opts.nx or ny), ny, model.dx, opts.shift)
+        surf = RigidSurface(r, int(opts.nx or ny), ny, model.kernel_parameters().dx, opts.shift)
     plan = plan_steps(protocol, s_max=opts.s_max, hold_dt=opts.hold_dt, W=opts.W)
     run = SlidingRun(model, surf, plan, opts, sim)
     ds = run.run()

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...core.errors import ParameterError
-from .model import UNITS, RoughContact, RoughContactSim, force_pdf
+from .model import UNITS, KernelParameters, RoughContactSim, force_pdf
 
 if TYPE_CHECKING:
     import xarray as xr
@@ -26,7 +26,7 @@ def direct_effect(alpha: float, v_old: float, v_new: float, area: float, W: floa
     return alpha * math.log(abs(v_new) / abs(v_old)) * area / W
 
 
-def friction_coefficient(model: RoughContact, area: float, v: float, W: float) -> float:
+def friction_coefficient(model: KernelParameters, area: float, v: float, W: float) -> float:
     r""":math:`\mu = (\bar\tau_S + \alpha\ln|\bar v|)\bar A/W`, :math:`\bar\tau_S\bar A/W` at rest (eqs. 13-15)."""
     tau = model.tau_s if v == 0 else model.tau_s + model.alpha * math.log(abs(v))
     return tau * area / W

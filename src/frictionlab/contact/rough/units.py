@@ -4,8 +4,12 @@ Lapusta & Bhattacharya 2015, eq. 6).
 The kernel (:mod:`.model`, :mod:`.sliding`, the solvers) computes in the paper's non-dimensional
 units: lengths in :math:`L^* = 1` µm, times in :math:`T^* = 1` s, forces in
 :math:`F^* = 2\pi G L^{*2}/(1-\nu)` (0.2513 N for G = 30 GPa, nu = 0.25), stresses in
-:math:`F^*/L^{*2}`. Everything outside it -- protocols, driver results, scenario configurations
-and checks -- is SI. The drivers (:mod:`.driver`) convert a protocol's SI values into the kernel's
+:math:`F^*/L^{*2}`. Everything outside it -- the model's parameters, protocols, driver results,
+scenario configurations and checks -- is SI. The model's SI parameters enter the kernel through
+:meth:`~frictionlab.contact.rough.model.RoughContact.kernel_parameters` (each field by its ``units``,
+with :func:`to_paper`), called where the kernel starts (:class:`~frictionlab.contact.rough.model.RoughContactSim`,
+:func:`~frictionlab.contact.rough.model.run_static`, :func:`~frictionlab.contact.rough.sliding.run_sliding`,
+the drivers' rigid surface). The drivers (:mod:`.driver`) convert a protocol's SI values into the kernel's
 units with :func:`to_paper` and the kernel's records into SI results with the standard names
 with :func:`sliding_to_si` / :func:`hold_to_si`; a scenario that calls a paper-unit function
 (a reference closed form, a direct solve) converts its SI inputs with :func:`to_paper` and the
@@ -22,7 +26,7 @@ import numpy as np
 if TYPE_CHECKING:
     import xarray as xr
 
-__all__ = ["L_STAR", "T_STAR", "V_STAR", "F_STAR", "STRESS_STAR", "to_paper", "to_si_value", "to_si",
+__all__ = ["L_STAR", "T_STAR", "V_STAR", "F_STAR", "STRESS_STAR", "to_paper", "to_si_value", "paper_unit", "to_si",
            "sliding_to_si", "hold_to_si"]
 
 #: length scale L* [m] (paper eq. 6)
@@ -38,13 +42,22 @@ STRESS_STAR = F_STAR / 1e-12
 
 #: SI unit -> (the paper's unit, the factor from it to SI)
 _SCALES = {"m": ("um", L_STAR), "m^2": ("um^2", L_STAR**2), "m/s": ("um/s", V_STAR), "s": ("s", T_STAR),
-           "N": ("F*", F_STAR), "1/N": ("1/F*", 1.0 / F_STAR), "Pa": ("F*/um^2", STRESS_STAR)}
+           "1/s": ("1/s", 1.0 / T_STAR), "1/m": ("1/um", 1e6), "N": ("F*", F_STAR),
+           "1/N": ("1/F*", 1.0 / F_STAR), "m/N": ("um/F*", L_STAR / F_STAR), "Pa": ("F*/um^2", STRESS_STAR)}
 
 
 def to_paper(value: Any, unit: str) -> Any:
-    """An SI value (number or array) of unit ``unit`` (``"m"``, ``"m^2"``, ``"m/s"``, ``"s"``, ``"N"``,
-    ``"Pa"``) in the paper's units."""
+    """An SI value (number, array or tuple of numbers) of unit ``unit`` (``"m"``, ``"m^2"``, ``"m/s"``,
+    ``"s"``, ``"1/s"``, ``"1/m"``, ``"N"``, ``"1/N"``, ``"m/N"``, ``"Pa"``) in the paper's units."""
+    if isinstance(value, tuple):
+        return tuple(to_paper(x, unit) for x in value)
     return value / _SCALES[unit][1]
+
+
+def paper_unit(unit: str) -> str:
+    """The paper's unit of the SI unit ``unit`` (``"m/N"`` -> ``"um/F*"``); a unit :func:`to_paper` does not
+    convert (``"1"``) is its own."""
+    return _SCALES[unit][0] if unit in _SCALES else unit
 
 
 def to_si_value(value: Any, unit: str) -> Any:

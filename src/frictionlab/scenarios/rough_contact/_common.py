@@ -24,26 +24,28 @@ from ...core.registry import make_model
 from ...protocols import make_protocol
 from ...solve import simulate
 
-#: the rough surface of the static scenarios: a square 512^2 patch over a 512^2 surface (Table 1)
+#: metres per micrometre, the paper's length scale L* (a config value written ``5.0 * UM`` is the
+#: double whose conversion gives the kernel exactly the paper's 5 um)
+UM = 1e-6
+#: the rough surface of the static scenarios: a square 512^2 patch over a 512^2 surface (Table 1: rms
+#: height 1 um, correlation length 10 um; the model's parameters are SI)
 MODEL = {"name": "rough_contact", "preset": "table1", "patch_nx": 512, "patch_ny": 512, "surface_mx": 512,
-         "surface_sigma": 1.0, "surface_beta": 10.0, "surface_acf": "gaussian", "surface_seed": 0}
+         "surface_sigma": 1.0 * UM, "surface_beta": 10.0 * UM, "surface_acf": "gaussian", "surface_seed": 0}
 #: the static scenarios run the ``"hold"`` driver of :func:`frictionlab.simulate`
 INTEGRATOR = {"driver": "hold", "per_decade": 40}
 #: the paper's nominal pressure [Pa] (Sects. 4, 5: 100 MPa)
 PRESSURE = 100e6
-#: metres per micrometre, the paper's length scale L* (a config value written ``5.0 * UM`` is the
-#: double the former um-valued key gave the kernel)
-UM = 1e-6
 
 
-def force_on_patch(pressure: float, n: int, dx: float = 1.0) -> float:
-    """Normal force [N] of the nominal ``pressure`` [Pa] on an ``n x n`` patch of spacing ``dx`` [um]."""
-    return pressure * (n * n * (dx * 1e-6) ** 2)
+def force_on_patch(pressure: float, n: int, dx: float = UM) -> float:
+    """Normal force [N] of the nominal ``pressure`` [Pa] on an ``n x n`` patch of spacing ``dx`` [m]
+    (default the paper's 1 um)."""
+    return pressure * (n * n * dx**2)
 
 
 def patch_pressure(model: RoughContact, force: float) -> float:
     """Nominal pressure [Pa] of the normal ``force`` [N] on the model's patch."""
-    return force / (model.patch_nx * model.patch_ny * (model.dx * 1e-6) ** 2)
+    return force / (model.patch_nx * model.patch_ny * model.dx**2)
 
 
 def hold_protocol(duration_s: float, n: int = 512) -> dict[str, Any]:

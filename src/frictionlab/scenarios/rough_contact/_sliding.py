@@ -52,13 +52,13 @@ __all__ = ["MODEL", "INTEGRATOR", "PROTOCOL", "QUICK_BASE", "QUICK_VELOCITY_NOTE
 
 #: a 512^2 patch sliding over a 1024 x 512 rigid surface (paper §5, Table 1)
 MODEL = {"name": "rough_contact", "preset": "table1", "patch_nx": 512, "patch_ny": 512, "surface_mx": 1024,
-         "surface_sigma": 1.0, "surface_beta": 10.0, "surface_acf": "gaussian", "surface_seed": 0}
+         "surface_sigma": 1.0 * UM, "surface_beta": 10.0 * UM, "surface_acf": "gaussian", "surface_seed": 0}
 #: the protocol of every sliding scenario: velocity steps under the paper's 100 MPa on the 512^2 patch
 PROTOCOL = {"type": "velocity_steps", "normal_force_value": force_on_patch(PRESSURE, 512)}
 #: step control, as the options of the ``"sliding"`` driver of :func:`frictionlab.simulate`
 #: (``s_max`` in element spacings, ``shift``; any other option of the driver may be added)
 INTEGRATOR = {"driver": "sliding", "s_max": 0.25, "shift": "cubic"}
-QUICK_BASE = {"model.patch_nx": 64, "model.patch_ny": 64, "model.surface_beta": 5.0, "integrator.s_max": 0.5,
+QUICK_BASE = {"model.patch_nx": 64, "model.patch_ny": 64, "model.surface_beta": 5.0 * UM, "integrator.s_max": 0.5,
               "protocol.normal_force_value": force_on_patch(PRESSURE, 64)}
 QUICK_VELOCITY_NOTE = (" Quick: 64^2 with beta = 5; contacts live about beta/v, so a quick-profile velocity acts like "
                        "2x that velocity on the paper's beta = 10 surface.")

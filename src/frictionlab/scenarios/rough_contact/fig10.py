@@ -50,8 +50,8 @@ def derive(point, cfg: dict) -> dict:
     v = float(point["protocol"]["velocities"][0])
     t0 = float(an["run_in"]) / v
     times = [t0 + k * float(an["snapshot_dt"]) for k in range(int(an["n_snapshots"]))]
-    beta = build_model(point.config).surface_beta  # um (model field)
-    t_last = times[-1] + float(an["replace_betas"]) * beta * UM / v
+    beta = build_model(point.config).surface_beta  # m (model field)
+    t_last = times[-1] + float(an["replace_betas"]) * beta / v
     times.append(t_last)
     return {"protocol.distances": [v * t_last], "integrator.snapshot_times": tuple(times)}
 
@@ -78,7 +78,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     sl = ds.snapshot_slip.values
     grew = shrank = 0
     for k in range(nsn - 1):
-        sh = int(round((sl[k + 1] - sl[k]) / (float(ds.attrs["dx"]) * UM)))  # elements (dx in um)
+        sh = int(round((sl[k + 1] - sl[k]) / float(ds.attrs["dx"])))  # elements (dx [m])
         a, b = F[k][sh:], F[k + 1][: F.shape[1] - sh]
         both = (a > 0) & (b > 0)
         grew += int(np.sum(b[both] > a[both]))

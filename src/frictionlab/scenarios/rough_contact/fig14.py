@@ -275,8 +275,8 @@ def post(result, cfg: dict) -> xr.Dataset:
             a1, a10 = (to_paper(float(np.mean(r.real_contact_area.values[(r.slip.values >= 1.5 * seg)
                                                                         & (r.slip.values <= 2 * seg)])), "m^2")
                        for r in (jump, ref))
-            d["direct_1_to_10"] = ((), m.alpha * math.log(10.0) * a1 / W)
-            d["direct_10_to_100"] = ((), m.alpha * math.log(10.0) * a10 / W)
+            d["direct_1_to_10"] = ((), m.kernel_parameters().alpha * math.log(10.0) * a1 / W)
+            d["direct_10_to_100"] = ((), m.kernel_parameters().alpha * math.log(10.0) * a10 / W)
             for key in ("a", "b", "dc_um", "fit_percent", "a_direct", *FIT_DETERMINED):
                 d[f"rsf_{key}"] = ((), np.nan)
             if cfg["analysis"].get("fit_rsf", True) and inter == inters[0]:
@@ -330,8 +330,9 @@ def _reference_curve(ds: xr.Dataset, cfg: dict) -> xr.Dataset:
         m = build_model(cfg, interaction="meanfield", lams=(float(lam),), As=(float(A),))
         # the closed form computes in the paper's units (as the model): velocities, pressure, lengths converted
         pressure = to_paper(patch_pressure(m, float(cfg["protocol"]["normal_force_value"])), "Pa")
-        res = [meanfield_steady_sliding(to_paper(v, "m/s"), lams=m.lams, As=m.As, C0=m.C0, tau_s=m.tau_s,
-                                        alpha=m.alpha, pressure_bar=pressure, sigma=m.surface_sigma,
+        k = m.kernel_parameters()
+        res = [meanfield_steady_sliding(to_paper(v, "m/s"), lams=k.lams, As=k.As, C0=k.C0, tau_s=k.tau_s,
+                                        alpha=k.alpha, pressure_bar=pressure, sigma=k.surface_sigma,
                                         beta=to_paper(float(rf["beta"]), "m"), acf=m.surface_acf,
                                         slip_step=float(cfg["integrator"]["s_max"]), n_paths=int(rf["n_paths"]),
                                         window=to_paper(window, "m"), relax=float(rf["relax"]), seed=int(rf["seed"]))
@@ -394,7 +395,7 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
     out = []
     vels = [float(v) for v in cfg["protocol"]["velocities"]]
     evidence, shifted = _reference_checks(ds, cfg) if "mu_ss_meanfield_large" in ds else ({}, [])
-    beta = float(cfg["model"]["surface_beta"])
+    beta = float(cfg["model"]["surface_beta"]) / UM
     amb = ("" if beta >= 10 else f"surface beta = {beta:g} (quick): a velocity acts like {10 / beta:g}x that "
            "velocity on the paper's beta = 10 surface")
     for inter in ds.interaction.values:

@@ -1,6 +1,6 @@
 """``rough-contact/fig15``: velocity jumps with elasto/viscoplastic asperities.
 
-Table 1 viscoplastic material (n = 3, Fy0 = 0.016, B = 0, m = 1) with A_cr in {1e-5, 1e-4, 1e-3}
+Table 1 viscoplastic material (n = 3, Fy0 = 0.016 F*, B = 0, m = 1) with A_cr in {1e-5, 1e-4, 1e-3} um/s
 (Fig. 15 does not print its creep rates: Table 1's 1e-4 and a decade either side are our reading),
 the Fig. 14 schedule 10 -> 1 -> 10 -> 1, Boussinesq, 100 MPa (Sect. 5.6, Fig. 15). As in
 ``rough-contact/fig14``, every jump run is compared with a constant v = 10 run over the same
@@ -19,6 +19,8 @@ import numpy as np
 import xarray as xr
 
 from ..base import Mutation, Scenario, check, register_scenario
+from ...contact.rough.units import to_si_value
+from ...core.errors import ConfigError
 from ._common import MODEL_NAME, one_driver
 from ._sliding import INTEGRATOR, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, QUICK_VELOCITY_NOTE, REFS, UM, on_path
 from .fig14 import _analyse, same_path, segment
@@ -26,7 +28,8 @@ from .fig14 import _analyse, same_path, segment
 #: no velocity hardening (alpha = 0 in eq. 14): no direct effect, every set weakens
 ALPHA_ZERO = Mutation("no velocity hardening: alpha = 0 in eq. 14", {"model.alpha": 0.0})
 #: alpha read 10x larger (Table 1: 2e-4): the direct effect dominates, every set strengthens
-ALPHA_10X = Mutation("velocity hardening alpha read as 2e-3 (Table 1: 2e-4)", {"model.alpha": 2e-3})
+ALPHA_10X = Mutation("velocity hardening alpha read as 2e-3 (Table 1: 2e-4) F*/um^2",
+                     {"model.alpha": to_si_value(2e-3, "Pa")})
 
 CONFIG = {
     "model": {**MODEL, "preset": "fig7"},
@@ -35,8 +38,9 @@ CONFIG = {
     "protocol": {**PROTOCOL, "velocities": [10.0 * UM, 1.0 * UM, 10.0 * UM, 1.0 * UM], "distances": [100.0 * UM] * 4},
     # the jump run, and the reference at the first velocity over the same path (total slip)
     "runs": {"jump": {}, "reference": {"protocol": {"velocities": [10.0 * UM], "distances": [100.0 * UM * 4]}}},
-    # interactions and creep rates A_cr of the model [um/s, its units]: one jump run and one reference each
-    "axes": {"model": {"interaction": ["boussinesq"], "A_cr": [1e-5, 1e-4, 1e-3]}},
+    # interactions and creep rates A_cr of the model [m/s; the paper's 1e-5, 1e-4, 1e-3 um/s]: one jump run and
+    # one reference each
+    "axes": {"model": {"interaction": ["boussinesq"], "A_cr": [1e-5 * UM, 1e-4 * UM, 1e-3 * UM]}},
 }
 _ACR = "the creep rates are axes.model.A_cr"
 _INTER = "the interactions are axes.model.interaction"
@@ -98,12 +102,13 @@ def checks(ds: xr.Dataset, cfg: dict) -> list:
         tr = np.abs(s.transient.values).mean(axis=1)
         out.append(check(f"{inter}: larger creep rate gives larger transients (Sect. 5.6)",
                          "mean |transient| increasing with A_cr",
-                         ", ".join(f"{a:g}: {x:.4f}" for a, x in zip(s.A_cr.values, tr)), bool(np.all(np.diff(tr) > 0)),
+                         ", ".join(f"{a / UM:g} um/s: {x:.4f}" for a, x in zip(s.A_cr.values, tr)),
+                         bool(np.all(np.diff(tr) > 0)),
                          insensitive="eq. 11's rate is proportional to A_cr, so a larger A_cr lets the contacts creep "
                                      "further within their lifetime at either velocity, for every other parameter"))
         sd = s.steady_diff.values[:, down].mean(axis=1)
         signs = ["weakening" if x > 0 else "strengthening" for x in sd]
-        txt = ", ".join(f"{a:g}: {x:+.4f} ({w})" for a, x, w in zip(s.A_cr.values, sd, signs))
+        txt = ", ".join(f"{a / UM:g} um/s: {x:+.4f} ({w})" for a, x, w in zip(s.A_cr.values, sd, signs))
         out.append(check(f"{inter}: largest A_cr is velocity weakening (Sect. 5.6, Fig. 15)", "mu_ss(1) - mu_ss(10) > 0",
                          txt, sd[-1] > 0, mutations=(ALPHA_10X,)))
         out.append(check(f"{inter}: smallest A_cr is velocity strengthening (Sect. 5.6, Fig. 15)",
@@ -115,14 +120,14 @@ def plot(ds: xr.Dataset):
     from ...plot import facets
 
     return facets(ds.assign(slip=ds.slip / UM), "slip", "friction_coefficient", col="interaction", hue="A_cr",
-                  label=lambda a: f"A_cr={a:g}", xlabel="slip [um]", ylabel="mu", width=7)
+                  label=lambda a: f"A_cr={a / UM:g} um/s", xlabel="slip [um]", ylabel="mu", width=7)
 
 
 register_scenario(Scenario(
     name="rough-contact/fig15",
     description=("Hulikal et al. Fig. 15: velocity jumps 10 -> 1 -> 10 -> 1 with viscoplastic asperities, "
                  "A_cr = 1e-5, 1e-4, 1e-3, Boussinesq, 100 MPa, 512^2 on 1024 x 512." + QUICK_VELOCITY_NOTE),
-    config=CONFIG, run=None, derive=derive, post=post, checks=checks, plot=plot, units={"axes.model.A_cr": "um/s"},
+    config=CONFIG, run=None, derive=derive, post=post, checks=checks, plot=plot, units={"axes.model.A_cr": "m/s"},
     quick={**QUICK_BASE, "model.surface_mx": 168, "protocol.distances": [25.0 * UM] * 4,
            "runs.reference.protocol.distances": [25.0 * UM * 4]},
     references=REFS, slow=True, moved=MOVED, derived=dict(MODEL_NAME),

@@ -1,6 +1,6 @@
 """``rough-contact/fig16``: permanent deformation of viscoplastic asperities by sliding.
 
-Table 1 viscoplastic material with A_cr = 1e-3 (Fig. 16 does not print its creep rate: chosen so the
+Table 1 viscoplastic material with A_cr = 1e-3 um/s (Fig. 16 does not print its creep rate: chosen so the
 effect is visible), Boussinesq, 100 MPa, slide v = 10 for ``slip`` (paper 200) (Sect. 5.6, Fig. 16). Outputs the surface
 u_p + h(x0 + xbar, y0) at the start and the end, a line profile along x through the most
 deformed element and the map of u_p.
@@ -22,12 +22,13 @@ from ._common import MODEL_NAME, one_driver, point_model
 from ._sliding import INTEGRATOR, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, REFS, UM
 
 #: the yield force read 100x larger (Table 1: 0.016 = 4 GPa): creep, and any blunting, become negligible
-FY_100X = Mutation("initial yield force read as 1.6 (Table 1: 0.016, i.e. 4 GPa)", {"model.Fy0": 1.6})
+FY_100X = Mutation("initial yield force read as 1.6 F* (Table 1: 0.016 F*, i.e. 4 GPa)",
+                   {"model.Fy0": to_si_value(1.6, "N")})
 #: plastic shortening below this [m] (1e-3 um = 1e-3 sigma) is not a visible deformation
 VISIBLE_UP = 1e-3 * UM
 
 CONFIG = {
-    "model": {**MODEL, "preset": "fig7", "A_cr": 1e-3},
+    "model": {**MODEL, "preset": "fig7", "A_cr": 1e-3 * UM},  # m/s: the paper's 1e-3 um/s
     "integrator": dict(INTEGRATOR),
     "protocol": {**PROTOCOL, "velocities": [10.0 * UM], "distances": [200.0 * UM]},
 }
@@ -53,7 +54,7 @@ def post(result, cfg: dict) -> xr.Dataset:
     h = rigid_surface(m)  # heights in the model's um
     n = m.patch_nx
     # highest rigid height each element passed over (integer rows of its path)
-    k = int(np.ceil(L / (m.dx * UM) - 1e-9))
+    k = int(np.ceil(L / m.dx - 1e-9))
     hmax = np.stack([h[i: i + k + 1, :n].max(axis=0) for i in range(n)])
     ds["path_max_height"] = (("x", "y"), to_si_value(hmax, "m"), {"units": "m"})
     ds["undeformed_surface_end"] = (("x", "y"), ds.deformed_surface.values[-1] - ds.plastic_shortening_map.values[-1],

@@ -1,6 +1,6 @@
 """``rough-contact/fig17``: forward then reverse sliding with viscoplastic asperities.
 
-Table 1 viscoplastic material with A_cr = 1e-3 (Fig. 17 does not print its creep rate), Boussinesq,
+Table 1 viscoplastic material with A_cr = 1e-3 um/s (Fig. 17 does not print its creep rate), Boussinesq,
 100 MPa: slide v = +10
 for ``slip`` (paper 150), then v = -10 for the same distance (a core ``VelocitySteps``
 protocol with a negative velocity) (Sect. 5.6, Fig. 17). Control: the same protocol with the Table 1
@@ -22,13 +22,15 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from ...contact.rough.units import to_si_value
 from ...core.errors import ConfigError
 from ..base import Mutation, Scenario, check, register_scenario
 from ._common import MODEL_NAME, one_driver
 from ._sliding import INTEGRATOR, MODEL, MOVED_SLIDING, PROTOCOL, QUICK_BASE, REFS, UM
 
 #: the yield force read 100x larger (Table 1: 0.016 = 4 GPa): no permanent deformation, no history
-FY_100X = Mutation("initial yield force read as 1.6 (Table 1: 0.016, i.e. 4 GPa)", {"runs.viscoplastic.model.Fy0": 1.6})
+FY_100X = Mutation("initial yield force read as 1.6 F* (Table 1: 0.016 F*, i.e. 4 GPa)",
+                   {"runs.viscoplastic.model.Fy0": to_si_value(1.6, "N")})
 
 CONFIG = {
     # the control's material (Table 1 viscoelastic); the viscoplastic run names its own
@@ -36,7 +38,7 @@ CONFIG = {
     "integrator": dict(INTEGRATOR),
     # forward at +10 um/s, then back at -10 um/s over the same slip [m]
     "protocol": {**PROTOCOL, "velocities": [10.0 * UM, -10.0 * UM], "distances": [150.0 * UM, 150.0 * UM]},
-    "runs": {"viscoplastic": {"model": {"material": "viscoplastic", "A_cr": 1e-3}},
+    "runs": {"viscoplastic": {"model": {"material": "viscoplastic", "A_cr": 1e-3 * UM}},  # m/s: 1e-3 um/s
              "viscoelastic": {}},  # the control: the Table 1 viscoelastic material
 }
 _CONTROL = "the viscoelastic control is runs.viscoelastic (the base material), always run"

@@ -121,7 +121,8 @@ def post(result, cfg: dict) -> xr.Dataset:
                             "delta": ("delta", to_si_value(deltas, "m"), {"units": "m"})})
     for k, (nm, u) in names.items():
         ds[nm] = (dims, to_si_value(data[k], u), {"units": u})
-    ds["C0_meanfield"] = ("inv_dx", C0s, {"units": "um/F*", "description": "the model's C0, in its units"})
+    ds["C0_meanfield"] = ("inv_dx", to_si_value(C0s, "m/N"), {"units": "m/N",
+                                                             "description": "the model's C0 fitted at delta_max"})
     # the closed forms in SI: Hertz's force, radius, central pressure and the indentation at the computed force
     ds["force_hertz"] = ("delta", to_si_value(hertz.hertz_force(deltas, R), "N"), {"units": "N"})
     ds["radius_hertz"] = ("delta", to_si_value(hertz.hertz_radius(deltas, R), "m"), {"units": "m"})

@@ -48,7 +48,7 @@ CONFIG = {
     "protocol": hold_protocol(1e3),
     "runs": {"boussinesq": {"model": dict(BOUSSINESQ)}, "meanfield": {"model": {"interaction": "meanfield"}},
              # Sect. 6: a rougher surface (the model's surface_sigma, in its um) and the exponential autocorrelation
-             "rough": {"model": {**BOUSSINESQ, "surface_sigma": 2.0}},
+             "rough": {"model": {**BOUSSINESQ, "surface_sigma": 2.0 * UM}},
              "expacf": {"model": {**BOUSSINESQ, "surface_acf": "exponential"}},
              # Fig. 5c: the (lambda, A) sets [1/s], held longer
              **{k: {"model": {**BOUSSINESQ, "lams": [lam], "As": [A]}, "protocol": {"duration_s": SETS_DURATION}}
@@ -182,8 +182,8 @@ def _surface_checks(ds: xr.Dataset, mu: np.ndarray, cfg: dict) -> list:
     closed = ("in the mean-field limit the relative growth is Phibar(eta_relaxed)/Phibar(eta_0) with eta set by "
               "p C0/sigma; it moves by 0.3 % between sigma = 0.5 and 2 (closed form), so no plausible wrong parameter "
               "moves it by the tolerance")
-    rough = (f"rms roughness {float(cfg['runs']['rough']['model']['surface_sigma']):g} um instead of "
-             f"{float(cfg['model']['surface_sigma']):g}")
+    rough = (f"rms roughness {float(cfg['runs']['rough']['model']['surface_sigma']) / UM:g} um instead of "
+             f"{float(cfg['model']['surface_sigma']) / UM:g}")
     m, tt = ds.mu_rough.values, ds.time_rough.values
     g, t9 = m[-1] / m[0], _t90(tt, m)
     out.append(check("Boussinesq, Table 1 material: roughness changes neither the duration nor the amount of the "
@@ -217,7 +217,7 @@ def _footnote_check(ds: xr.Dataset, cfg: dict):
     mu = float(s.friction_coefficient.values[-1])
     v, t0 = float(an["footnote_velocity"]), float(an["footnote_t0"])
     ratio = drop / (t0 * mu * v)
-    sigma = float(cfg["model"]["surface_sigma"]) * UM  # the model's surface_sigma is in um
+    sigma = float(cfg["model"]["surface_sigma"])  # m
     return check("footnote 2: the viscoelastic dissipation (F_N times the dilatation drop of Fig. 5a, at most of "
                  "order F_N sigma) is O(1e-3) of the frictional one at v = 1 mm/s, T0 = 1 s",
                  f"drop <= sigma and drop/(T0 mu v) <= {FOOTNOTE_MAX:.2g} (half a decade above 1e-3)",

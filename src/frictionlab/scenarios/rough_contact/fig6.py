@@ -63,7 +63,8 @@ MOVED = {**MOVED_HOLD, "protocol.meanfield_n": _MEANFIELD_N, "analysis.meanfield
 
 def _relaxed_mu(m, h: np.ndarray, W: float, c: float, num) -> float:
     """mu_s of the fully relaxed state: one solve with compliance ``c`` times the instantaneous one
-    (solver options ``num`` of ``[integrator]``)."""
+    (solver options ``num`` of ``[integrator]``; ``m`` the model's kernel parameters, heights and load in the
+    paper's units)."""
     op = StepOperator(m.operator(*h.shape, num), c=c)
     if m.interaction == "meanfield":
         r = meanfield_solve(h, W, op.diagonal(), backend=op.be)
@@ -95,10 +96,10 @@ def post(result, cfg: dict) -> xr.Dataset:
         runs.append(r[["dilatation", "contact_area", "friction_coefficient", "mean_contact_radius", "iterations",
                        "normal_force"]])
         # the relaxed state (sum A/lambda = 0.2 as the single-rate Table 1 material): one direct solve
-        n = m.patch_nx
-        W = load_from_pressure(pressure, n, n, m.dx)
-        finals.append(_relaxed_mu(m, surface(m), W, relaxed_compliance(m.lams, m.As, t_end), numerics(p.config)))
-        loads.append((n, m.tau_s * m.dx**2 / W))
+        n, k = m.patch_nx, m.kernel_parameters()  # the direct solve computes in the paper's units
+        W = load_from_pressure(pressure, n, n, k.dx)
+        finals.append(_relaxed_mu(k, surface(m), W, relaxed_compliance(m.lams, m.As, t_end), numerics(p.config)))
+        loads.append((n, k.tau_s * k.dx**2 / W))
     ds = xr.concat(runs, dim="interaction").assign_coords(interaction=list(result.labels))
     ds["mu_final_single_rate"] = ("interaction", np.array(finals), {"units": "1"})
     ds["size"] = ("interaction", [x[0] for x in loads])

@@ -68,7 +68,7 @@ from ...core.errors import ConfigError
 from ...reference.meanfield_rough import meanfield_mu_static, meanfield_pressure_elasticity
 from ..base import Mutation, Scenario, as_kind, check, deviation, register_scenario
 from ..executor import parallel_map
-from ._common import (MODEL, MODEL_NAME, MOVED_PARALLEL, PRESSURE, build_model, force_on_patch, one_driver,
+from ._common import (MODEL, MODEL_NAME, MOVED_PARALLEL, PRESSURE, UM, build_model, force_on_patch, one_driver,
                       point_model, value_at)
 
 #: the nominal pressures of Fig. 8 [Pa]
@@ -89,7 +89,7 @@ CONFIG = {
         # assumption; no correlation length, so this run keeps the default one whatever the base says)
         "meanfield_large": {"model": {"interaction": "meanfield"},
                             "axes": {"model": {"patch_nx": [512], "surface_seed": list(range(16))}}},
-        "meanfield_iid": {"model": {"interaction": "meanfield", "surface_acf": "iid", "surface_beta": 10.0},
+        "meanfield_iid": {"model": {"interaction": "meanfield", "surface_acf": "iid", "surface_beta": 10.0 * UM},
                           "axes": {"model": {"patch_nx": [512], "surface_seed": list(range(12))}}},
         # the direct relaxed solve against a time-stepped hold (64^2, Boussinesq, 100 MPa)
         **{label: {"model": {"interaction": "boussinesq"}, **integ,
@@ -130,7 +130,7 @@ DERIVED = {**MODEL_NAME,
 INTERACTIONS = ("boussinesq", "meanfield")
 #: the correlation length read as 50 um instead of Table 1's 10: a few asperities per patch, nearer the
 #: single-asperity Hertz law (-21 % per doubling): mu_s then falls with the pressure
-BETA_50 = Mutation("correlation length read as 50 um (Table 1: 10 um)", {"model.surface_beta": 50.0})
+BETA_50 = Mutation("correlation length read as 50 um (Table 1: 10 um)", {"model.surface_beta": 50.0 * UM})
 #: why no mutation can make the mean field pressure independent (the deviation stands for any reading)
 MF_INSENSITIVE = ("the mean field's mu_s = tau_s Phibar(eta)/p (closed form, checked in this run) falls 7-8 % per "
                   "doubling at any size and seed count; it reaches the 5 % bound only with C0 some 10^4 x below "
@@ -193,11 +193,12 @@ def post(result, cfg: dict) -> xr.Dataset:
                               {"units": "1", "description": f"mean field, i.i.d. Gaussian heights on {niid}^2"})
     cs = (1.0, c_aged)
     pb = [to_paper(p, "Pa") for p in P]  # the closed form computes in the paper's units, as the model
-    ds["mu_closed_form"] = (("age", "pressure"), [[meanfield_mu_static(x, m.tau_s, c=c, C0=m.C0, dx=m.dx,
-                                                                       sigma=m.surface_sigma)
+    k = m.kernel_parameters()  # the closed forms compute in the paper's units
+    ds["mu_closed_form"] = (("age", "pressure"), [[meanfield_mu_static(x, k.tau_s, c=c, C0=k.C0, dx=k.dx,
+                                                                       sigma=k.surface_sigma)
                                                    for x in pb] for c in cs], {"units": "1"})
     ds["elasticity_closed_form"] = (("age", "pressure"), [[meanfield_pressure_elasticity(
-        x, c=c, C0=m.C0, dx=m.dx, sigma=m.surface_sigma) for x in pb] for c in cs], {"units": "1"})
+        x, c=c, C0=k.C0, dx=k.dx, sigma=k.surface_sigma) for x in pb] for c in cs], {"units": "1"})
     ds["stepped_mu"] = ((), value_at(result.pick("stepped"), "friction_coefficient", t_eval))
     ds["direct_mu"] = ((), float(result.pick("direct").friction_coefficient.values[1]))
     ds.attrs.update({"c_aged": c_aged, "meanfield_size": nmf, "iid_size": niid, "t_eval": t_eval})
