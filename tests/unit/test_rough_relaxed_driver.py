@@ -16,7 +16,7 @@ N = 32
 
 
 def _model(**kw) -> RoughContact:
-    return fl.make_model("rough_contact", "table1", patch_nx=N, patch_ny=N, surface_mx=N, surface_beta=3.0, **kw)
+    return fl.make_model("rough_contact", "table1", patch_nx=N, patch_ny=N, surface_mx=N, surface_beta=3e-6, **kw)
 
 
 def _hold(duration: float = 100.0, pressure: float = 400e6) -> ConstantVelocity:
@@ -51,7 +51,7 @@ def test_refusals():
     with pytest.raises(ParameterError, match="not long enough for the direct"):
         fl.simulate(m, _hold(duration=5.0), integrator="relaxed")  # exp(-5) is no round-off
     with pytest.raises(ConfigError, match="viscoplastic.*'hold' driver"):
-        fl.simulate(fl.make_model("rough_contact", "fig7", patch_nx=N, patch_ny=N, surface_mx=N, surface_beta=3.0),
+        fl.simulate(fl.make_model("rough_contact", "fig7", patch_nx=N, patch_ny=N, surface_mx=N, surface_beta=3e-6),
                     _hold(), integrator="relaxed")
     steps = VelocitySteps(velocities=[1e-6], distances=[1e-6], normal_force_value=0.1)
     with pytest.raises(ConfigError, match="needs a hold at one constant normal force"):
@@ -90,7 +90,7 @@ def test_the_model_refuses_a_correlation_length_with_iid_heights():
     ds = fl.simulate(m.replace(interaction="meanfield"), _hold(), integrator="relaxed")
     assert ds.n_contact_elements.values[0] > 0
     with pytest.raises(ParameterError, match="surface_beta.*no effect with surface_acf = 'iid'"):
-        m.replace(surface_beta=5.0)
+        m.replace(surface_beta=5e-6)
 
 
 def test_a_surface_is_built_once_for_runs_on_it():
