@@ -9,9 +9,9 @@ import frictionlab as fl
 from frictionlab.contact.microjunction import ForceHistory, integrate_ensemble, integrate_junction
 from frictionlab.contact.microjunction.driver import protocol_slip
 from frictionlab.contact.microjunction.ensemble import JunctionEnsemble
-from frictionlab.core.errors import ConfigError
+from frictionlab.core.errors import ConfigError, ParameterError
 from frictionlab.core.registry import make_model, presets_of
-from frictionlab.protocols import ConstantVelocity, ForceRamp, NormalLoadProgramme, SlideHoldSlide
+from frictionlab.protocols import ConstantVelocity, ForceRamp, NormalLoadProgramme, SlideHoldSlide, make_protocol
 from frictionlab.testing import check_model
 
 
@@ -41,9 +41,9 @@ def test_junction_matches_integrate_junction_in_si():
 def test_ensemble_matches_integrate_ensemble():
     m = _model()
     fc = m.constants["force_c"]
-    prot = NormalLoadProgramme(times=(0.0, 0.05, 0.3), loads=(0.0, 200 * fc, 200 * fc))
+    prot = NormalLoadProgramme(times=(0.0, 0.05, 0.3), loads=(m.f0 * fc, 200 * fc, 200 * fc))
     ds = fl.simulate(m, prot, integrator="ensemble", n_junctions=40, save_dt=0.01)
-    hist = ForceHistory.piecewise_linear([0.0, 0.05, 0.3], [0.0, 200.0, 200.0])
+    hist = ForceHistory.piecewise_linear([0.0, 0.05, 0.3], [m.f0, 200.0, 200.0])
     ens = JunctionEnsemble(n_junctions=40)
     ref = integrate_ensemble(m, ens, hist, t_eval=np.linspace(0.0, 0.3, 31)).to_dataset(m, ens)
     for var in ("friction_force", "normal_force", "contact_area"):
@@ -95,7 +95,7 @@ def test_from_protocol_follows_load_cycles():
 def test_save_times_and_initial_state():
     m = _model()
     fc = m.constants["force_c"]
-    prot = NormalLoadProgramme(times=(0.0, 1e-3, 2.0), loads=(0.0, 20 * fc, 20 * fc))
+    prot = NormalLoadProgramme(times=(0.0, 1e-3, 2.0), loads=(m.f0 * fc, 20 * fc, 20 * fc))
     te = [1e-3, 0.01, 0.1, 1.0, 2.0]
     ds = fl.simulate(m, prot, save_times=te, rtol=1e-9, atol=1e-12)
     dense = fl.simulate(m, prot, save_dt=1e-3, rtol=1e-9, atol=1e-12)
@@ -186,3 +186,43 @@ def test_simulate_returns_the_si_standard_names_with_starred_extras(driver):
     assert ds.attrs["model"] == "microjunction" and ds.attrs["driver"] == driver
     assert not [v for v in ds.data_vars if ds[v].attrs["units"] == "1" and not str(v).endswith("_star")
                 and v not in ("friction_coefficient", "on_plastic_area", "n_contacts")]
+
+
+# --- the preload: the model runs at loads >= f0 F_c only, and says so -------------------------------
+def test_a_load_programme_from_zero_is_refused_naming_the_preload_in_newtons():
+    """A programme that starts at 0 N was run at the preload f0 F_c and reported normal_force[0] =
+    f0 F_c, a load the protocol did not prescribe (the appendix's rates are singular at zero load)."""
+    m = _model()
+    fc = m.constants["force_c"]
+    prot = NormalLoadProgramme(times=(0.0, 1e-3, 0.01), loads=(0.0, 20 * fc, 20 * fc))
+    for driver in ("junction", "ensemble"):
+        with pytest.raises(ConfigError) as err:
+            fl.simulate(m, prot, integrator=driver)
+        msg = str(err.value)
+        assert f"{m.f0 * fc:.4g} N" in msg and "f0" in msg and "t = 0 s" in msg and "0 N" in msg, msg
+    # the same programme from the preload runs, and reports the load the protocol prescribes
+    ok = NormalLoadProgramme(times=(0.0, 1e-3, 0.01), loads=(m.f0 * fc, 20 * fc, 20 * fc))
+    ds = fl.simulate(m, ok, save_dt=1e-3)
+    np.testing.assert_allclose(ds.normal_force.values, ok.normal_force(ds.time.values), rtol=1e-14, atol=0)
+
+
+def test_a_load_cycle_dipping_below_the_preload_is_refused_where_it_dips():
+    m = _model()
+    fc = m.constants["force_c"]
+    # a preload above f0, then a cycle 5 +- 5 F_c that reaches 0 N at the first trough (t = 0.1 + 0.75 s)
+    prot = make_protocol({"type": "ramped_normal_load", "preload": fc, "mean": 5 * fc, "amplitude": 5 * fc,
+                             "period": 1.0, "ramp": 0.1, "duration_s": 2.0})
+    with pytest.raises(ConfigError, match=r"below the junction's preload") as err:
+        fl.simulate(m, prot)
+    t = float(str(err.value).split("at t = ")[1].split(" s")[0])
+    assert 0.75 < t < 0.95, str(err.value)
+
+
+def test_integrate_junction_refuses_a_history_below_the_preload():
+    """The F* functions refuse too (they clamped to f0 and reported F* = f0 where the history said 0)."""
+    m = _model()
+    with pytest.raises(ParameterError, match=r"below the junction's preload"):
+        integrate_junction(m, ForceHistory.piecewise_linear([0.0, 1e-3, 0.01], [0.0, 20.0, 20.0]))
+    with pytest.raises(ParameterError, match=r"below the junction's preload"):
+        integrate_ensemble(m, JunctionEnsemble(n_junctions=10),
+                           ForceHistory.piecewise_linear([0.0, 1e-3, 0.01], [0.0, 20.0, 20.0]))

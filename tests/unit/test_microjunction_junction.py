@@ -117,7 +117,7 @@ def test_creep_grows_delta_and_area_with_decreasing_rate():
 
 def test_protocol_force_history_and_dataset():
     c_f = C["force_c"]
-    prot = NormalLoadProgramme(times=(0.0, 1e-3, 0.1), loads=(0.0, 20.0 * c_f, 20.0 * c_f))
+    prot = NormalLoadProgramme(times=(0.0, 1e-3, 0.1), loads=(M.f0 * c_f, 20.0 * c_f, 20.0 * c_f))
     from frictionlab.contact.microjunction.scales import Scales
 
     h = ForceHistory.from_protocol(prot, Scales.of(M))

@@ -61,6 +61,12 @@ class RateState2(AbstractLaw):
     name: ClassVar[str] = "rate_state2"
     state_names: ClassVar[tuple[str, ...]] = ("state_theta1", "state_theta2")
     state_units: ClassVar[tuple[str, ...]] = ("s", "s")
+    #: a driven spring-slider starts at steady sliding by default, as with the one-state law: at rest (v = 0)
+    #: the log law has no finite friction (mu0 + a ln(1e-300 / v0) < 0 pushes the slider on) and its
+    #: stiffness a N / (M v) is unbounded, so an adaptive explicit solver crawled at steps of 1e-10 s
+    starts_steady: ClassVar[bool] = True
+    #: each theta is a time (the age of the contacts): a saved theta <= 0 is numerical garbage
+    state_min: ClassVar[tuple[float, ...]] = (0.0, 0.0)
     citation: ClassVar[str] = ("Ruina, A. (1983). Slip instability and state variable friction laws. J. Geophys. Res. "
                                "88(B12), 10359-10370; Gu, J.-C., Rice, J. R., Ruina, A. L., Tse, S. T. (1984). J. Mech. "
                                "Phys. Solids 32(3), 167-196.")

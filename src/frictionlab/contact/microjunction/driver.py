@@ -10,7 +10,8 @@ Two drivers, registered on :class:`~frictionlab.contact.microjunction.junction.M
 
 Both take the load history from the protocol's ``normal_force`` [N]
 (:meth:`ForceHistory.from_protocol <frictionlab.contact.microjunction.junction.ForceHistory.from_protocol>`,
-one history piece per protocol segment). The friction is Bowden--Tabor, ``friction_force =
+one history piece per protocol segment) and refuse one that falls below the junction's preload ``f0`` F_c
+(the appendix's rates are singular at zero load; :func:`.junction.below_preload`). The friction is Bowden--Tabor, ``friction_force =
 tau A(t)`` with ``tau = shear_strength_ratio * sigma_y``: it follows the creeping contact area
 and does not depend on the slip, so the protocol's velocity only gives ``slip_velocity`` and
 ``slip`` (its integral, :func:`~frictionlab.solve.contract.protocol_slip`), which the driver contract
@@ -45,7 +46,7 @@ from ...core.errors import ConfigError
 from ...solve.contract import Run, protocol_slip
 from ...solve.drivers import OptionSpec, register_driver
 from .ensemble import JunctionEnsemble, integrate_ensemble
-from .junction import ForceHistory, Microjunction, integrate_junction
+from .junction import ForceHistory, Microjunction, below_preload, integrate_junction
 from .scales import Scales
 
 __all__ = ["protocol_slip"]
@@ -92,11 +93,25 @@ def _grid(T: float, save_dt: float | None, save_times: Any = ()) -> tuple[float,
     return T, np.append(k[k < T * (1 - 1e-12)], T)
 
 
+def _refuse_below_preload(model: Microjunction, protocol: Any) -> None:
+    """Refuse, before the run, a protocol whose load falls below the preload ``f0`` F_c [N] at a piece's
+    ends or at 64 points within each piece (the kernels refuse any other time where it does)."""
+    scales = Scales.of(model)
+    for sg in protocol.segments():
+        t = np.linspace(float(sg.t_start), float(sg.t_end), 65)
+        load = np.asarray(protocol.normal_force(t), dtype=float)
+        for ti, fi in zip(t, load):
+            why = below_preload(model, float(scales.force_star(float(fi))), float(ti))
+            if why is not None:
+                raise ConfigError(f"{why} (protocol {protocol.type_name!r})")
+
+
 def _history(model: Microjunction, protocol: Any, dt: float | None) -> ForceHistory:
     for sg in protocol.segments():
         if sg.kind == "ramp" and sg.velocity is not None:
             raise ConfigError(f"microjunction: protocol {protocol.type_name!r} applies a tangential force; the model "
                               "takes a normal-load history (and a prescribed velocity) only")
+    _refuse_below_preload(model, protocol)
     hist = ForceHistory.from_protocol(protocol, Scales.of(model))
     if dt is not None:
         if not (dt > 0 and math.isfinite(dt)):

@@ -72,7 +72,7 @@ from .creep import SINH_LIMIT, _A1A, _A1B, _A1C, _A2A, _A2B, _A2C, _L1A, _L1B, _
 from .jackson_green import (
     DELTA_KINK, _area_jg, _darea_jg, _dforce_jg, _dforce_jg_total, _force_jg, _hardness_ratio, _k_of,
 )
-from .junction import SLIDING_BAND, ForceHistory, Microjunction
+from .junction import SLIDING_BAND, ForceHistory, Microjunction, below_preload
 
 __all__ = ["JunctionEnsemble", "EnsembleSolution", "integrate_ensemble", "ensemble_rates"]
 
@@ -478,7 +478,8 @@ def integrate_ensemble(
 ) -> EnsembleSolution:
     """Integrate the ensemble under a total normalised load history :math:`F^*(t) = F(t)/F_c`.
 
-    The state starts with every junction on its JG curve under ``max(F*(0), model.f0)``
+    The state starts with every junction on its JG curve under ``F*(0)``; a total load below the
+    preload ``model.f0`` is refused (:func:`.junction.below_preload`)
     (instantaneous plastic loading, no creep during it; Hertz at small loads). Segments of
     ``history`` are integrated one after another by :func:`scipy.integrate.solve_ivp`.
 
@@ -516,7 +517,10 @@ def integrate_ensemble(
         f = history.force(t)
         if not f >= 0.0:
             raise ParameterError(f"force history gives F* = {f!r} < 0 at t = {t:g} s (loads must be >= 0)")
-        return max(f, model.f0)
+        why = below_preload(model, f, t)  # the total load: with none, no junction carries one
+        if why is not None:
+            raise ParameterError(why)
+        return max(f, model.f0)  # a load within PRELOAD_RTOL below f0 is f0
 
     f_init = force_at(edges[0])
     b, cnu, arc = c["b"], c["cnu"], c["ar_coef"]
@@ -545,14 +549,12 @@ def integrate_ensemble(
 
             def fun(t, yy, k=k):
                 # non-finite trial stages (sinh overflow) make the solver reject and shrink the step
-                ft = history.force(t)
-                if not ft >= 0.0:
-                    raise ParameterError(f"force history gives F* = {ft!r} < 0 at t = {t:g} s (loads must be >= 0)")
+                ft = force_at(t)
                 dft = history.rate(t, k) if ft > model.f0 else 0.0
                 if reference:
-                    _ens_rates_reference(yy, z, max(ft, model.f0), dft, p, out, branch)
+                    _ens_rates_reference(yy, z, ft, dft, p, out, branch)
                 else:
-                    _ens_rates(yy, z, max(ft, model.f0), dft, p, out, *work)
+                    _ens_rates(yy, z, ft, dft, p, out, *work)
                 return out.copy()
 
             sel = None if te is None else te[(te >= t0) & (te <= t1)] if k == 0 else te[(te > t0) & (te <= t1)]

@@ -32,8 +32,10 @@ Notes
 -----
 Where the printed appendix is read with a correction, the corrections are listed in
 :mod:`.jackson_green` and :mod:`.creep`; in addition the area branch condition is printed as
-"dδ*/dτ > 0 (decreasing interference)" and is used as "< 0" (``area_branch="printed"`` takes it as printed). Loads are clamped from
-below at the preload ``f0`` [F*] because every rate is singular at zero load.
+"dδ*/dτ > 0 (decreasing interference)" and is used as "< 0" (``area_branch="printed"`` takes it as printed). A load below
+the preload ``f0`` [F*] is refused (:func:`below_preload`): the appendix's rates are singular at zero load (the
+elastic stiffness :math:`2E'\sqrt{A/\pi}` and the area vanish, :math:`\hat p = F/A` and
+:math:`R_{res} \propto A^{3/2}/F` are 0/0), so the model runs only at loads of at least ``f0`` F_c.
 
 Force branch and sliding (not in the source, a numerical reading of it): the printed test
 "F* < F*_JG → elastic stiffness, else dF*_JG/dδ*" makes the rate discontinuous on the curve
@@ -81,13 +83,15 @@ from .jackson_green import (
     DELTA_KINK, _area_jg, _darea_jg, _dforce_jg, _dforce_jg_total, _force_jg, _k_of, area_jg, normalisation,
 )
 
-__all__ = ["Microjunction", "ForceHistory", "JunctionSolution", "integrate_junction", "junction_rates"]
+__all__ = ["Microjunction", "ForceHistory", "JunctionSolution", "integrate_junction", "junction_rates", "below_preload"]
 
 # parameter-vector layout of the kernels
 _P_SY, _P_E, _P_C1, _P_C2F, _P_FA, _P_AT, _P_CNU, _P_B, _P_AR, _P_BAND, _P_BRANCH = range(11)
 #: relative band for the plastic-area test of the "simple" mode
 SIMPLE_BAND = 1e-6
 _MODE_SIMPLE, _MODE_PLASTIC, _MODE_ELASTIC = 0, 1, 2
+#: a load this little (relative) below the preload is the preload (a load in N converted to F* rounds)
+PRELOAD_RTOL = 1e-9
 
 
 @final
@@ -124,8 +128,8 @@ class Microjunction(AbstractModel):
         law while the interference grows, the JG slope while it falls). The printed reading is
         integrated only in ``mode="simple"`` (the hybrid mode is built on the corrected one).
     f0 : float
-        Preload :math:`F^*_0` giving the consistent initial Hertz state and lower clamp of the
-        load [1].
+        Preload :math:`F^*_0` giving the consistent initial Hertz state: the smallest load the model
+        runs at (a load history below it is refused) [1].
     shear_strength_ratio : float
         Junction shear strength :math:`\tau/\sigma_Y` for Bowden--Tabor friction [1]
         (default :math:`1/\sqrt3`, von Mises; an assumption).
@@ -280,6 +284,22 @@ def junction_rates(model: Microjunction, delta: float, area: float, dmax: float,
     out = np.empty(2)
     _rates(float(delta), float(area), float(dmax), float(force), float(dforce), codes[mode], model.param_vector(), out)
     return float(out[0]), float(out[1])
+
+
+def below_preload(model: Microjunction, force_star: float, t: float) -> str | None:
+    """Why the load ``force_star`` [1] at ``t`` [s] cannot be run (below the preload ``f0``), or None.
+
+    The appendix's rates are singular at zero load, so the model starts from, and stays at, loads of
+    at least ``f0`` F_c; the message names the load and the preload in N and what to change."""
+    f0 = float(model.f0)
+    if force_star >= f0 * (1.0 - PRELOAD_RTOL):
+        return None
+    fc = float(model.constants["force_c"])
+    return (f"microjunction: the normal load {force_star * fc:.4g} N (F* = {force_star:.4g}) at t = {t:.6g} s is below "
+            f"the junction's preload f0 F_c = {f0 * fc:.4g} N (f0 = {f0:g}, F_c = {fc:.4g} N): the rates of "
+            "Goedecke (2013, App. A) are singular at zero load (the elastic stiffness and the contact area vanish), "
+            "so the model runs only at loads >= the preload; start and keep the load programme at or above "
+            f"{f0 * fc:.4g} N (e.g. ramped_normal_load's preload, normal_load's first load), or lower the model's f0")
 
 
 # --- force histories --------------------------------------------------------------------------
@@ -535,10 +555,13 @@ def integrate_junction(
         f = history.force(t)
         if not f >= 0.0:
             raise ParameterError(f"force history gives F* = {f!r} < 0 at t = {t:g} s (loads must be >= 0)")
-        return max(f, f0)
+        why = below_preload(model, f, t)
+        if why is not None:
+            raise ParameterError(why)
+        return max(f, f0)  # a load within PRELOAD_RTOL below f0 is f0
 
     def rate_at(t: float, k: int) -> float:
-        # below the preload clamp the force is constant
+        # at the preload the load does not fall further (a history that does is refused by force_at)
         return history.rate(t, k) if history.force(t) > f0 else max(history.rate(t, k), 0.0)
 
     if initial is None:

@@ -15,8 +15,8 @@ Result variables, SI (the standard names): ``normal_force`` [N], ``contact_area`
 that of the highest summit of an ensemble, as ``approach`` of the rough-contact solver),
 ``pressure`` [Pa] (mean contact pressure :math:`F/A`); a single junction adds
 ``approach_max`` [m] (the history variable :math:`\delta_{max}`). The normalised values stay
-beside them as extras named ``*_star`` [1]. ``normal_force`` is the applied load (the protocol's,
-clamped from below at the preload ``f0``); an ensemble adds ``summed_force_star``, the junctions'
+beside them as extras named ``*_star`` [1]. ``normal_force`` is the applied load (the protocol's;
+a load below the preload ``f0`` is refused); an ensemble adds ``summed_force_star``, the junctions'
 forces summed, which equals it within the solver tolerance.
 """
 

@@ -31,9 +31,10 @@ NO_CREEP = Mutation("no creep (C1 = 0): the printed elastic unload/reload branch
 LOOP_OPEN = 1e-4
 CONFIG = {
     "model": {"name": "microjunction", "preset": "demo-steel"},
-    # preload to F* = 10 in 1 ms, then F* = 10 + 5 sin(2 pi (t - 1 ms) / 0.2 s) to 2 s; the loads in N (F* x F_c)
-    "protocol": {"type": "ramped_normal_load", "mean": newtons(10.0), "amplitude": newtons(5.0), "period": 0.2,
-                 "ramp": 1e-3, "duration_s": 2.0},
+    # from the model's preload F*_0 = 1e-3 to F* = 10 in 1 ms, then F* = 10 + 5 sin(2 pi (t - 1 ms) / 0.2 s) to 2 s;
+    # the loads in N (F* x F_c; the model refuses loads below its preload)
+    "protocol": {"type": "ramped_normal_load", "preload": newtons(1e-3), "mean": newtons(10.0),
+                 "amplitude": newtons(5.0), "period": 0.2, "ramp": 1e-3, "duration_s": 2.0},
     # output points per period
     "analysis": {"n_out_per_period": 100},
     "integrator": {"driver": "junction", "solver": "DOP853", "rtol": 1e-8, "atol": 1e-11, "mode": "hybrid"},

@@ -34,9 +34,10 @@ RAMP_CREEP_TOL = 0.02
 
 CONFIG = {
     "model": {"name": "microjunction", "preset": "demo-steel"},
-    # F* = 0 -> 20 in 1 ms, hold, 20 -> 10, hold, 10 -> 20, hold; the loads in N (F* x F_c of the demo steel)
+    # from the model's preload F*_0 = 1e-3 to F* = 20 in 1 ms, hold, 20 -> 10, hold, 10 -> 20, hold; the loads
+    # in N (F* x F_c of the demo steel; the model refuses loads below its preload)
     "protocol": {"type": "normal_load", "times": [0.0, 1e-3, 1.0, 1.001, 2.0, 2.001, 3.0],
-                 "loads": [newtons(f) for f in (0.0, 20.0, 20.0, 10.0, 10.0, 20.0, 20.0)]},
+                 "loads": [newtons(f) for f in (1e-3, 20.0, 20.0, 10.0, 10.0, 20.0, 20.0)]},
     # output points per protocol piece
     "analysis": {"n_out_per_segment": 40},
     "integrator": {"driver": "junction", "solver": "DOP853", "rtol": 1e-9, "atol": 1e-12, "mode": "hybrid"},
@@ -134,7 +135,7 @@ def plot(ds: xr.Dataset):
 
 register_scenario(Scenario(
     name="microjunction/load-hold-unload",
-    description="""F* 0 -> 20 in 1 ms, hold to 1 s, 20 -> 10 in 1 ms, hold to 2 s, 10 -> 20 in 1 ms, hold to 3 s (demo steel,
+    description="""F* 1e-3 (the preload) -> 20 in 1 ms, hold to 1 s, 20 -> 10 in 1 ms, hold to 2 s, 10 -> 20 in 1 ms, hold to 3 s (demo steel,
         normal_load protocol in N, simulate's junction driver, hybrid mode, rtol 1e-9).""",
     config=CONFIG, post=post, derive=derive, checks=checks, plot=plot,
     quick={"analysis.n_out_per_segment": 20},

@@ -14,7 +14,9 @@ the run (one 10 ms segment in a 200 s velocity-step programme once capped every 
 Long runs report the simulated time reached (``progress``) and stop at a step count
 (``max_steps``; by default :func:`default_max_steps`, sized from the run, far above what an
 honest run takes; earlier, once a stretch has taken ``_STALL_STEPS`` at a rate that would need ten
-times the budget for the rest of the run) or, if one is given, a wall time (``max_wall_time``; none by default, so a
+times the budget for the rest of the run, and, for the explicit ``rk45``/``dop853``, once their step has sat at
+its stability limit for ``_STIFF_STEPS`` steps (:class:`_StiffnessProbe`) with the rest of the run needing more
+steps of that size than the budget has left: a stiff problem stops in seconds, not after the 2e5 steps of the stall) or, if one is given, a wall time (``max_wall_time``; none by default, so a
 result does not depend on the machine's speed). A solver that stops advancing (LSODA in its
 non-stiff Adams mode on a stiff slider, RK45 on a stiff LuGre) thus ends with an
 :class:`~frictionlab.core.errors.IntegrationError` that names the time reached, the steps
@@ -59,6 +61,58 @@ _STEPS_PER_STRETCH = 100_000
 #: rest of the run, is a stall: stop there rather than at the budget
 _STALL_STEPS = 200_000
 _STALL_FACTOR = 10
+#: the implicit radau and bdf (a few hundred steps per wall second) judge the stall on the rate of their last
+#: _STALL_WINDOW steps instead: a solver that has stopped advancing (Radau on a rate-and-state slider stuck at
+#: v ~ 1e-18 m/s: 3e4 steps without leaving t = 0.3226 s) stops in seconds, not after 2e5 steps
+_STALL_WINDOW = 2000
+_WINDOWED = ("radau", "bdf")
+
+
+#: an explicit solver (rk45, dop853) whose step has sat at its stability limit for this many consecutive steps,
+#: with the rest of the run needing more steps of that size than the budget has left, stops as stiff
+_STIFF_STEPS = 1000
+#: |lambda h| at which the explicit pair's step is taken as stability-limited (Hairer & Wanner's stiffness
+#: test of DOPRI5 and DOP853, Solving ODEs II, Sec. IV.2: 3.25 and 6.1, a little inside the stability boundary)
+_STIFF_BOUND = {"rk45": 3.25, "dop853": 6.1}
+
+
+class _StiffnessProbe:
+    """Is an explicit Runge-Kutta step held at its stability limit? (Hairer & Wanner, Sec. IV.2.)
+
+    The last two stages of scipy's RK45 and DOP853 are both evaluated at ``t + h`` (the last one at the new
+    state, first same as last), so ``|lambda| ~ |k_last - k_prev| / |y_new - y_prev stage|`` estimates the
+    fastest rate the step sees, at no extra evaluation; ``|lambda| h`` above the bound means the error
+    control has pinned ``h`` to the stability limit, not to the accuracy of the solution. As in Hairer's
+    DOPRI5, the count of such steps goes back to 0 only after 6 consecutive steps below the bound (at the
+    limit the controller alternates long and short steps)."""
+
+    def __init__(self, integrator: str):
+        self.bound = _STIFF_BOUND.get(integrator)
+        self.run = 0
+        self.calm = 0
+        self.lam_h = 0.0
+
+    def update(self, solver) -> bool:
+        """Count one accepted step; True when the count of stability-limited steps reaches a multiple of 100."""
+        if self.bound is None:
+            return False
+        K, h = getattr(solver, "K", None), getattr(solver, "h_previous", None)
+        if K is None or h is None or not hasattr(solver, "A"):  # not scipy's explicit RK layout: no probe
+            self.bound = None
+            return False
+        s = solver.n_stages - 1
+        h = float(h)
+        dy = h * (K[:s + 1].T @ solver.B - K[:s].T @ solver.A[s, :s])
+        den = float(np.sqrt(np.dot(dy, dy)))
+        dk = K[-1] - K[s]
+        lam_h = h * float(np.sqrt(np.dot(dk, dk))) / den if den > 0.0 else 0.0
+        if lam_h > self.bound:
+            self.run, self.calm, self.lam_h = self.run + 1, 0, lam_h
+            return self.run % 100 == 0
+        self.calm += 1
+        if self.calm >= 6:
+            self.run = 0
+        return False
 
 
 def max_step_for(protocol, t_end: float, stretch: tuple[float, float] | None = None) -> float:
@@ -94,7 +148,9 @@ def _advice(integrator: str) -> str:
     if integrator == "lsoda":  # its automatic switch can stay in the explicit Adams mode on a stiff problem
         return "use integrator='radau' or 'bdf' (stiff throughout), or loosen rtol/atol"
     if integrator in _STIFF:
-        return ("check the parameters for a physical blow-up, loosen rtol/atol, or use a fixed step "
+        return ("check the parameters for a physical blow-up, or for a law singular or switching where the run "
+                "stopped (a rate-and-state slider stuck at v -> 0: the law's form='arcsinh' where it has one; a "
+                "model with drivers of its own: its default driver), loosen rtol/atol, or use a fixed step "
                 "(integrator='newmark' for a mass system, or 'rk4' with a small dt)")
     return "the problem is probably stiff: use integrator='radau' or 'bdf'"
 
@@ -115,13 +171,44 @@ class _Watch:
         self.next_report = 0.0 if progress is True or callable(progress) else _PROGRESS_AFTER
         self.steps = 0
         self.mark_t, self.mark_steps = 0.0, 0
+        self.window_t, self.window_steps = 0.0, 0
 
     def mark(self, t: float) -> None:
         """A stretch starts at ``t``: the stall rate in an error counts from here."""
         self.mark_t, self.mark_steps = t, self.steps
+        self.window_t, self.window_steps = t, self.steps
+
+    def _window_stalled(self, t: float) -> bool:
+        """radau/bdf: the last ``_STALL_WINDOW`` steps advanced so little that the rest of the run would need
+        ``_STALL_FACTOR`` times the budget at that rate; the error's rate then counts from the window's start."""
+        if self.integrator not in _WINDOWED or self.steps - self.window_steps < _STALL_WINDOW:
+            return False
+        n, span = self.steps - self.window_steps, t - self.window_t
+        stalled = span <= 0 or n / span * (self.t_end - t) > _STALL_FACTOR * self.max_steps
+        if stalled:
+            self.mark_t, self.mark_steps = self.window_t, self.window_steps
+        else:
+            self.window_t, self.window_steps = t, self.steps
+        return stalled
 
     def _where(self, t: float) -> str:
         return f"t = {t:.6g} s of {self.t_end:.6g} s ({100.0 * t / self.t_end:.3g} %)"
+
+    def stiff(self, t: float, h: float, lam_h: float, run: int) -> None:
+        """An explicit solver's step has sat at its stability limit for ``run`` steps: stop if the rest of the
+        run at that step would need more steps than the budget has left (the step cannot grow while the
+        problem stays this stiff)."""
+        if self.max_steps is None:
+            return
+        need = (self.t_end - t) / h
+        if need <= self.max_steps - self.steps:
+            return
+        raise IntegrationError(
+            f"{self.integrator}: the system is stiff here: at step {self.steps}, {self._where(t)}, the step "
+            f"h = {h:.3g} s has been held at the explicit method's stability limit ({run} such steps; fastest rate "
+            f"|lambda| = {lam_h / h:.3g} 1/s, |lambda h| = {lam_h:.3g}); the rest of the run would take about "
+            f"{need:.3g} more steps (max_steps = {self.max_steps}); use integrator='radau' or 'bdf' (implicit: "
+            "their step is not bound by the fastest rate)", time=t, step=self.steps)
 
     def tick(self, t: float) -> None:
         self.steps += 1
@@ -132,6 +219,8 @@ class _Watch:
             # need _STALL_FACTOR times the budget (LSODA pinned at its explicit limit: 1e9 steps to go)
             stalled = (n >= _STALL_STEPS and n % 1000 == 0
                        and (span <= 0 or n / span * (self.t_end - t) > _STALL_FACTOR * self.max_steps))
+            stalled = stalled or self._window_stalled(t)
+            n, span = self.steps - self.mark_steps, t - self.mark_t
             if self.steps > self.max_steps or stalled:
                 rate = (f"{n / span:.3g} steps per simulated second since t = {self.mark_t:.6g} s" if span > 0
                         else f"no progress since t = {self.mark_t:.6g} s")
@@ -139,7 +228,7 @@ class _Watch:
                         f"stalled (at this rate the run would need over {_STALL_FACTOR} x max_steps = "
                         f"{self.max_steps})")
                 raise IntegrationError(
-                    f"{self.integrator}: {what} having reached {self._where(t)} "
+                    f"{self.integrator}: {what} having reached {self._where(t)} at step {self.steps} "
                     f"({rate}, {wall:.0f} s wall); raise max_steps, or {_advice(self.integrator)}",
                     time=t, step=self.steps)
         if self.max_wall_time is not None and wall > self.max_wall_time:
@@ -181,6 +270,7 @@ def run_adaptive(rhs, law_rates, law_friction, sp, lp, protocol, y0, times, *, i
     watch = _Watch(integrator, t_end, max_wall_time, max_steps, progress)
     name = label or integrator
     ev = pointwise(rhs, law_rates, law_friction)
+    probe = _StiffnessProbe(integrator)
     dy = np.empty_like(y0)
     Y = np.empty((len(times), y0.size))
     y = np.array(y0, dtype=float)
@@ -221,6 +311,8 @@ def run_adaptive(rhs, law_rates, law_friction, sp, lp, protocol, y0, times, *, i
                     f"{name}: {integrator} failed at t = {t_fail:.6g} s (stretch {ta:.6g}-{tb:.6g} s): "
                     f"{msg or 'non-finite state'}; {_advice(integrator)}", time=t_fail, step=watch.steps)
             watch.tick(float(solver.t))
+            if probe.update(solver) and probe.run >= _STIFF_STEPS:
+                watch.stiff(float(solver.t), float(solver.t - t_old), probe.lam_h, probe.run)
             stop = j
             while stop < idx.size and times[idx[stop]] <= solver.t:
                 stop += 1
