@@ -301,6 +301,9 @@ nitpick_ignore_regex = [
                r"datetime\..*|os\..*|math\..*|concurrent\..*|contextlib\..*|np\..*|xr\..*)"),
     # private helpers named in docstrings for maintainers; the reference documents public names only
     (r"py:.*", r"(.*\.)?_[A-Za-z0-9][\w]*"),
+    # the docstrings of dict/Mapping methods inherited by TrackedConfig and StudyResult ("D.items() -> a set-like
+    # object providing a view on D's items"): numpydoc reads their prose return as a type
+    (r"py:class", r"(a set-like object providing a view|an object providing a view|v, remove specified key).*"),
 ]
 
 

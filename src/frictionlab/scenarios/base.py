@@ -227,7 +227,7 @@ class Scenario:
         returns too replaces the base's), adds their results to ``result`` and asks again, until it
         returns None; :attr:`post` gets every run
     runs_from : ``runs_from(config) -> {label: run table}``: named runs the study generates from the
-        config (one per model of a list in ``[analysis]``, classic/compare-*); the config's own
+        config (one per model of a list in ``[analysis]``, ``classic/compare-*``); the config's own
         ``[runs]`` tables merge over the generated run of their label (a label it does not generate
         is refused)
     failures : ``"raise"`` (a run that fails stops the scenario with its error) or ``"record"``: a run

@@ -8,7 +8,7 @@ config offers the user that would have been ignored.
 
 A look-up is ``cfg[k]``, ``cfg.get(k)``, ``k in cfg``, ``pop`` or ``setdefault``; iterating a table
 (``dict(t)``, ``**t``, ``t.items()``, ...) reads its values, so it counts its direct keys as read
-and the table as handed over whole (:attr:`ReadLog.whole`: a table given to ``make_model`` or
+and the table as handed over whole (``ReadLog.whole``: a table given to ``make_model`` or
 ``build`` reads every field the library knows); the tables among its values record their own
 look-ups. Copies (``copy.deepcopy``) record into the same log.
 """
@@ -23,7 +23,7 @@ __all__ = ["ReadLog", "TrackedConfig"]
 
 
 class ReadLog:
-    """The dotted keys looked up (:attr:`read`) and the tables iterated whole (:attr:`whole`)."""
+    """The dotted keys looked up (``read``) and the tables iterated whole (``whole``)."""
 
     def __init__(self) -> None:
         self.read: set[str] = set()

@@ -1,7 +1,8 @@
 """The generic array implementation of the rough-contact solvers (numpy, CuPy, PyTorch backends;
 no numba): the load-controlled PK iteration of :func:`~.solver.pk_solve` with ``use_numba=False``
-or on another backend, the displacement-controlled :func:`pk_solve_disp` and the paper's
-Algorithm 1 (:func:`alg1_solve`). Notes and references: :mod:`.solver`."""
+or on another backend, the displacement-controlled
+:func:`~frictionlab.contact.rough.solver_array.pk_solve_disp` and the paper's Algorithm 1
+(:func:`~frictionlab.contact.rough.solver_array.alg1_solve`). Notes and references: :mod:`.solver`."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """The compiled implementation of the load-controlled PK iteration (numpy float64 arrays): fused
 numba kernels (one pass per reduction, no temporaries), preallocated work arrays, the carried
 operator product with sparse and windowed corrections, the contact-cluster preconditioner
-(:mod:`.precond`) and the extrapolated warm start of sliding steps (:func:`extrapolated_start`).
+(:mod:`.precond`) and the extrapolated warm start of sliding steps
+(:func:`~frictionlab.contact.rough.solver_compiled.extrapolated_start`).
 See *Cost* in the notes of :mod:`.solver`. The kernels are :func:`~frictionlab.core.lazy.lazy_njit`
 kernels: importing this module loads no numba."""
 

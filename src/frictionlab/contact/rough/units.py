@@ -9,7 +9,7 @@ scenario configurations and checks -- is SI. The model's SI parameters enter the
 :meth:`~frictionlab.contact.rough.model.RoughContact.kernel_parameters` (each field by its ``units``,
 with :func:`to_paper`), called where the kernel starts (:class:`~frictionlab.contact.rough.model.RoughContactSim`,
 :func:`~frictionlab.contact.rough.model.run_static`, :func:`~frictionlab.contact.rough.sliding.run_sliding`,
-the drivers' rigid surface). The drivers (:mod:`.driver`) convert a protocol's SI values into the kernel's
+the drivers' rigid surface). The drivers (:mod:`frictionlab.contact.rough.driver`) convert a protocol's SI values into the kernel's
 units with :func:`to_paper` and the kernel's records into SI results with the standard names
 with :func:`sliding_to_si` / :func:`hold_to_si`; a scenario that calls a paper-unit function
 (a reference closed form, a direct solve) converts its SI inputs with :func:`to_paper` and the
