@@ -444,12 +444,12 @@ class StudyResult(Mapping[tuple[str, tuple[tuple[str, Any], ...]], "xr.Dataset"]
                  seconds: list[float] | None = None, failures: list[Failure] | None = None) -> None:
         self.points = points
         #: the points that could not run (``Study.execute(failures="record")``), in run-then-axes order;
-        #: they are not among :attr:`StudyResult.points` (``pick`` of one is a KeyError: see :meth:`failure`)
+        #: they are not among ``points`` (``pick`` of one is a KeyError: see :meth:`failure`)
         self.failures = list(failures or [])
         self.datasets = datasets
         self.labels = labels
         self.axes = axes
-        #: wall time of each point's simulate [s], in the order of :attr:`StudyResult.points` (a pool's map times each
+        #: wall time of each point's simulate [s], in the order of ``points`` (a pool's map times each
         #: point in its worker)
         self.seconds = seconds if seconds is not None else [float("nan")] * len(points)
 
